@@ -1,0 +1,99 @@
+/**
+ * The demo stack in one process: the sandbox marketplace, a partner server that mounts the BFF at `/dk`, serves
+ * the widget's script-tag build at `/widget/` and the script-tag example page at `/`. `pnpm start` runs this; the
+ * end-to-end tests start exactly the same stack on free ports.
+ */
+import { createServer, type Server } from 'node:http';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import express from 'express';
+import { pino } from 'pino';
+import { createBff } from '@domainkit/bff';
+import { startSandbox, type DemoCredential } from '@domainkit/sandbox';
+
+/** Options of {@link startDemo}. */
+export interface DemoOptions {
+  /** Port of the partner page and BFF; 0 picks a free one. Default 8080. */
+  readonly port?: number;
+  /** Port of the sandbox marketplace; 0 picks a free one. Default 4010. */
+  readonly sandboxPort?: number;
+  /** Interface to bind; default 127.0.0.1. */
+  readonly host?: string;
+  /** Data folder (embedded databases and the generated demo credential). Default `.data` under the working directory. */
+  readonly dataDir?: string;
+  /** Where the JSON log lines of the sandbox and the BFF go; default standard output. */
+  readonly logStream?: NodeJS.WritableStream;
+  /** No logs at all. */
+  readonly quiet?: boolean;
+}
+
+/** A running demo stack. */
+export interface Demo {
+  /** The partner page to open. */
+  readonly url: string;
+  /** The sandbox marketplace. */
+  readonly sandboxUrl: string;
+  /** The generated SANDBOX credential (the secret stays server-side). */
+  readonly credential: DemoCredential;
+  close(): Promise<void>;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+const examplePage = resolve(here, '../../script-tag');
+const widgetDist = dirname(fileURLToPath(import.meta.resolve('@domainkit/widget/domainkit.min.js')));
+
+function listen(server: Server, port: number, host: string): Promise<string> {
+  return new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      const address = server.address();
+      if (address === null || typeof address === 'string') return fail(new Error('server has no TCP address'));
+      ok(`http://${host}:${address.port}`);
+    });
+  });
+}
+
+/**
+ * Starts the sandbox and the partner server.
+ * @throws when a port is taken or the data folder cannot be opened.
+ */
+export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
+  const host = options.host ?? '127.0.0.1';
+  const dataDir = resolve(options.dataDir ?? '.data');
+  const logger = options.quiet ? (false as const) : pino({ level: 'info' }, options.logStream ?? process.stdout);
+  const sandbox = await startSandbox({
+    port: options.sandboxPort ?? 4010,
+    host,
+    dataDir: resolve(dataDir, 'sandbox'),
+    logger: logger === false ? false : logger.child({ service: 'sandbox' }),
+  });
+  const partner = express();
+  partner.disable('x-powered-by');
+  partner.use(
+    '/dk',
+    createBff({
+      marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret },
+      logger: logger === false ? false : logger.child({ service: 'bff' }),
+    }),
+  );
+  partner.use('/widget', express.static(widgetDist, { index: false }));
+  partner.use(express.static(examplePage));
+  const server = createServer(partner);
+  let url: string;
+  try {
+    url = await listen(server, options.port ?? 8080, host);
+  } catch (error) {
+    await sandbox.close();
+    throw error;
+  }
+  return {
+    url: `${url}/`,
+    sandboxUrl: sandbox.url,
+    credential: sandbox.demo,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((ok) => server.close(() => ok()));
+      await sandbox.close();
+    },
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * @domainkit/protocol: the marketplace wire contract (spec sections 2, 5, 7, 8). No I/O.
+ */
+export * from './headers.ts';
+export * from './limits.ts';
+export * from './errors.ts';
+export * from './canonical-request.ts';
+export * from './sign.ts';
+export * from './verify.ts';
+export * from './webhook-signature.ts';
+export * from './schemas/common.ts';
+export * from './schemas/discovery.ts';
+export * from './schemas/checkout.ts';
+export * from './schemas/widget-api.ts';

@@ -1,0 +1,30 @@
+/**
+ * Shared field schemas: domain names, money in minor units, currency codes, timestamps (DESIGN "Contracts").
+ */
+import { z } from 'zod';
+
+const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
+const DOMAIN_RE = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$`);
+
+/**
+ * A fully qualified domain name in ASCII (IDNs in their `xn--` form), case-folded to lowercase, such as
+ * `coffeehouse.com`. Labels are 1–63 letters, digits or inner hyphens; the whole name at most 253 characters
+ * (RFC 1035 2.3.4, RFC 5890).
+ */
+export const domainNameSchema = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .regex(DOMAIN_RE, 'must be a domain name such as "example.com" (letters, digits and inner hyphens, labels of at most 63 characters)');
+
+/** An amount in minor currency units (cents), a non-negative integer. */
+export const centsSchema = z.number().int('must be an integer amount in minor units (cents)').nonnegative();
+
+/** An ISO 4217 three-letter currency code, such as `USD`. */
+export const currencySchema = z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code such as "USD"');
+
+/** An ISO 8601 UTC timestamp string. */
+export const timestampSchema = z.string().datetime({ offset: true });
+
+/** An absolute http(s) URL. */
+export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });

@@ -1,0 +1,118 @@
+/**
+ * Request signing of spec 5.1: `X-Service-Signature: v1=<hex HMAC-SHA256(secret, canonical string)>`.
+ *
+ * The HMAC key is created once per credential as a `KeyObject` (`crypto.createSecretKey`): on Node 24, handing
+ * `createHmac` a raw string or Buffer key on every call is several times slower.
+ */
+import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
+import { canonicalString, canonicalQuery, type CanonicalRequestInput, type QueryInput } from './canonical-request.ts';
+import { DEFAULT_HEADER_PREFIX, headerNames } from './headers.ts';
+
+/** The signature scheme prefix of spec 5.1 and 9. */
+export const SIGNATURE_SCHEME = 'v1=';
+
+/**
+ * Creates the HMAC key for a secret once, to reuse for every signature.
+ * @param secret - the API secret (`sk_…`) or a webhook secret, taken as UTF-8.
+ * @throws {TypeError} when the secret is empty.
+ */
+export function createHmacKey(secret: string): KeyObject {
+  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('secret must be a non-empty string');
+  return createSecretKey(Buffer.from(secret, 'utf8'));
+}
+
+/**
+ * Lowercase hex HMAC-SHA256 of a message (spec 5.1 "Signature", 5.3).
+ * @param key - a key from {@link createHmacKey} (or a secret string, converted on every call: slower).
+ */
+export function hmacHex(key: KeyObject | string, message: string | Uint8Array): string {
+  return createHmac('sha256', typeof key === 'string' ? createHmacKey(key) : key).update(message).digest('hex');
+}
+
+/** A request to sign: the canonical request fields, with timestamp and nonce generated when omitted. */
+export interface SignRequestInput extends Omit<CanonicalRequestInput, 'timestamp' | 'nonce'> {
+  /** Unix seconds; defaults to the signer's clock. */
+  readonly timestamp?: number | string;
+  /** Defaults to a fresh UUID v4. */
+  readonly nonce?: string;
+}
+
+/** The headers to send, and the values that went into them. */
+export interface SignedRequest {
+  /** The four signing headers, keyed by their configured names. */
+  readonly headers: Record<string, string>;
+  /** The canonical query to send as the URL's query string (so what is signed is exactly what is sent). */
+  readonly query: string;
+  readonly timestamp: string;
+  readonly nonce: string;
+  /** `v1=<hex>`. */
+  readonly signature: string;
+}
+
+/** Signs Partner API requests for one credential. */
+export interface RequestSigner {
+  /** The public key id (`pk_…`) sent in the key id header. */
+  readonly keyId: string;
+  /**
+   * Signs one attempt. Call it again for every retry: each attempt needs a fresh timestamp and nonce (spec 5.1).
+   * @throws {TypeError} for a path without a leading `/` or a field with a line break.
+   */
+  sign(request: SignRequestInput): SignedRequest;
+}
+
+/** Options of {@link createRequestSigner}. */
+export interface RequestSignerOptions {
+  /** The public key id, `pk_…`. */
+  readonly keyId: string;
+  /** The API secret, `sk_…`. Never sent, never logged. */
+  readonly secret: string;
+  /** Header prefix, default `X-Service-`. */
+  readonly headerPrefix?: string;
+  /** Clock in milliseconds since the epoch, injectable for tests; default `Date.now`. */
+  readonly now?: () => number;
+  /** Nonce source, injectable for tests; default `crypto.randomUUID`. */
+  readonly nonce?: () => string;
+}
+
+/**
+ * Creates a signer for one credential (spec 5.1). The HMAC key is derived once, here.
+ *
+ * @throws {TypeError} when the key id or secret is missing, or the secret looks like a key id (a common cause of
+ *   `invalid_signature`: the signature is made with the `sk_…` secret, never with the `pk_…` key id).
+ */
+export function createRequestSigner(options: RequestSignerOptions): RequestSigner {
+  const { keyId, secret } = options;
+  if (typeof keyId !== 'string' || keyId.length === 0) throw new TypeError('keyId is required (the public pk_… id)');
+  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('secret is required (the sk_… API secret)');
+  if (secret === keyId || secret.startsWith('pk_')) {
+    throw new TypeError('secret looks like a key id (pk_…): sign with the API secret (sk_…), never with the key id');
+  }
+  const names = headerNames(options.headerPrefix ?? DEFAULT_HEADER_PREFIX);
+  const key = createHmacKey(secret);
+  const now = options.now ?? Date.now;
+  const nextNonce = options.nonce ?? randomUUID;
+  return {
+    keyId,
+    sign(request) {
+      const timestamp = String(request.timestamp ?? Math.floor(now() / 1000));
+      const nonce = request.nonce ?? nextNonce();
+      const query = canonicalQuery(request.query);
+      const canonical = canonicalString({ ...request, query, timestamp, nonce });
+      const signature = SIGNATURE_SCHEME + hmacHex(key, canonical);
+      return {
+        headers: {
+          [names.keyId]: keyId,
+          [names.timestamp]: timestamp,
+          [names.nonce]: nonce,
+          [names.signature]: signature,
+        },
+        query,
+        timestamp,
+        nonce,
+        signature,
+      };
+    },
+  };
+}
+
+export type { QueryInput };

@@ -1,0 +1,16 @@
+/**
+ * Headless Chromium for end-to-end tests: Debian's build (never a downloaded one), overridable with CHROME_PATH.
+ */
+import { chromium, type Browser } from 'playwright-core';
+
+/** The executable the tests launch. */
+export const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+
+/** Launches headless Chromium with the flags this workplace's closed network needs. */
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromePath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+}

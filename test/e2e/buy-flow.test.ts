@@ -1,0 +1,134 @@
+/**
+ * The walking skeleton, end to end: a visitor searches in <dk-domain-search> on the script-tag example page,
+ * clicks Buy, lands on the sandbox's hosted checkout, pays with a test card, and the domain is sold.
+ */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type Demo } from '@domainkit/example-demo';
+import { launchChromium } from './browser.ts';
+
+let demo: Demo;
+let browser: Browser;
+let dataDir: string;
+const logs: string[] = [];
+const bodies: string[] = [];
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'domainkit-e2e-'));
+  const logStream = new Writable({
+    write(chunk, _encoding, done) {
+      logs.push(String(chunk));
+      done();
+    },
+  });
+  demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, logStream });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+async function openPage(): Promise<Page> {
+  const page = await browser.newPage();
+  page.on('response', async (response) => {
+    bodies.push(JSON.stringify(await response.allHeaders()));
+    try {
+      bodies.push((await response.body()).toString('utf8'));
+    } catch {
+      // redirects and aborted requests have no body
+    }
+  });
+  await page.goto(demo.url);
+  return page;
+}
+
+async function search(page: Page, query: string) {
+  const input = page.locator('dk-domain-search [part="input"]');
+  await input.fill('');
+  await input.pressSequentially(query, { delay: 20 });
+  await expect.poll(() => page.locator('dk-domain-search').getAttribute('data-state'), { timeout: 10_000 }).toMatch(/^(results|empty)$/);
+  return page.locator('dk-domain-search [part="option"]');
+}
+
+async function availabilityFromBff(page: Page, domain: string): Promise<boolean> {
+  const answer = await page.request.get(new URL(`dk/domains/${domain}`, demo.url).href);
+  expect(answer.status()).toBe(200);
+  return ((await answer.json()) as { available: boolean }).available;
+}
+
+describe('a visitor finds and buys a domain', () => {
+  let domain: string;
+
+  it('shows between 1 and 5 results with prices for a typed word', async () => {
+    const page = await openPage();
+    const options = await search(page, 'coffee');
+    const count = await options.count();
+    expect(count).toBeGreaterThanOrEqual(1);
+    expect(count).toBeLessThanOrEqual(5);
+    for (let i = 0; i < count; i++) {
+      await expect.poll(() => options.nth(i).locator('[part="price"]').textContent()).toMatch(/\$\s?[\d,]+/);
+    }
+    const buyable = options.filter({ has: page.locator('[part="buy-button"]') }).first();
+    domain = (await buyable.getAttribute('data-domain'))!;
+    expect(domain).toMatch(/coffee/);
+    await page.close();
+  });
+
+  it('a declined card leaves the domain available', async () => {
+    const page = await openPage();
+    await search(page, domain);
+    await page.locator(`dk-domain-search [part="option"][data-domain="${domain}"] [part="buy-button"]`).click();
+    await page.waitForURL((url) => url.href.startsWith(`${demo.sandboxUrl}/checkout`));
+    await expect.poll(() => page.getByTestId('lander-domain').textContent()).toBe(domain);
+    await page.locator('input[name="card_number"]').fill('4000 0000 0000 0002');
+    await page.locator('button[type="submit"], input[type="submit"]').first().click();
+    await expect.poll(() => page.getByTestId('lander-declined').isVisible()).toBe(true);
+    expect(await availabilityFromBff(page, domain)).toBe(true);
+    await page.close();
+  });
+
+  it('the test card pays, and a new search reports the domain unavailable', async () => {
+    const page = await openPage();
+    const options = await search(page, domain);
+    await page.locator(`dk-domain-search [part="option"][data-domain="${domain}"] [part="buy-button"]`).click();
+    await page.waitForURL((url) => url.href.startsWith(`${demo.sandboxUrl}/checkout`));
+    expect(await page.getByTestId('lander-domain').textContent()).toBe(domain);
+    await page.locator('input[name="card_number"]').fill('4242 4242 4242 4242');
+    await page.locator('button[type="submit"], input[type="submit"]').first().click();
+    await expect.poll(() => page.getByTestId('lander-success').isVisible()).toBe(true);
+    expect(await options.count()).toBe(0); // we left the partner page
+
+    await page.goto(demo.url);
+    await search(page, domain);
+    const row = page.locator(`dk-domain-search [part="option"][data-domain="${domain}"]`);
+    await expect.poll(() => row.count()).toBe(1);
+    expect(await row.locator('[part="buy-button"]').count()).toBe(0);
+    const answer = await page.request.get(new URL(`dk/search?q=${encodeURIComponent(domain)}`, demo.url).href);
+    const found = ((await answer.json()) as { results: Array<{ domain: string; available: boolean }> }).results.find((r) => r.domain === domain);
+    expect(found?.available).toBe(false);
+    await page.close();
+  });
+
+  it('the demo secret appears in no response, no log line and no widget build file', async () => {
+    const secret = demo.credential.secret;
+    expect(secret).toMatch(/^sk_test_/);
+    expect(bodies.length).toBeGreaterThan(5);
+    expect(logs.length).toBeGreaterThan(0);
+    expect(bodies.filter((b) => b.includes(secret))).toEqual([]);
+    expect(logs.filter((l) => l.includes(secret))).toEqual([]);
+    const dist = fileURLToPath(new URL('../../packages/widget/dist/', import.meta.url));
+    const files = (await readdir(dist, { recursive: true, withFileTypes: true })).filter((f) => f.isFile());
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) {
+      expect(await readFile(join(file.parentPath, file.name), 'utf8')).not.toContain(secret);
+    }
+  });
+});

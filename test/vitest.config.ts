@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+/** Cross-package tests: the whole stack, in a real browser where it matters. */
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    include: ['e2e/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
