@@ -17,6 +17,8 @@ let browser: Browser;
 let dataDir: string;
 const logs: string[] = [];
 const bodies: string[] = [];
+/** The BFF's search-cache clock: search answers are cached for a short TTL, so "a new search" happens later. */
+let bffClock = Date.now();
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'domainkit-e2e-'));
@@ -26,7 +28,7 @@ beforeAll(async () => {
       done();
     },
   });
-  demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, logStream });
+  demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, logStream, bffClock: () => bffClock });
   browser = await launchChromium();
 });
 
@@ -106,6 +108,7 @@ describe('a visitor finds and buys a domain', () => {
     await expect.poll(() => page.getByTestId('lander-success').isVisible()).toBe(true);
     expect(await options.count()).toBe(0); // we left the partner page
 
+    bffClock += 10 * 60_000; // a new search, once the BFF's cached answer for this query has expired
     await page.goto(demo.url);
     await search(page, domain);
     const row = page.locator(`dk-domain-search [part="option"][data-domain="${domain}"]`);

@@ -23,6 +23,8 @@ export interface DemoOptions {
   readonly dataDir?: string;
   /** Where the JSON log lines of the sandbox and the BFF go; default standard output. */
   readonly logStream?: NodeJS.WritableStream;
+  /** Clock of the BFF's search cache (milliseconds since the epoch), so tests can step past its TTL. */
+  readonly bffClock?: () => number;
   /** No logs at all. */
   readonly quiet?: boolean;
 }
@@ -74,6 +76,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     createBff({
       marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret },
       logger: logger === false ? false : logger.child({ service: 'bff' }),
+      ...(options.bffClock ? { now: options.bffClock } : {}),
     }),
   );
   partner.use('/widget', express.static(widgetDist, { index: false }));

@@ -12,3 +12,7 @@ export * from './schemas/common.ts';
 export * from './schemas/discovery.ts';
 export * from './schemas/checkout.ts';
 export * from './schemas/widget-api.ts';
+export * from './schemas/lists.ts';
+export * from './schemas/orders.ts';
+export * from './schemas/events.ts';
+export * from './schemas/reporting.ts';

@@ -1,0 +1,149 @@
+/**
+ * Error answers of the widget ↔ BFF API (DESIGN "The widget ↔ BFF API"): `{"error": {"code", "message"}}` with a
+ * 4xx/5xx status; `busy` (503) adds `retry_after` (seconds) and a `Retry-After` header. Upstream failures become
+ * visitor-safe messages; the detail goes to the log, never to the browser.
+ */
+import { MarketplaceError } from '@domainkit/client';
+import type { WidgetError } from '@domainkit/protocol';
+import type { ErrorRequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+
+/** The error codes the BFF answers the widget with. */
+export const BFF_ERROR_CODES = {
+  /** 400: a query parameter, path segment or body field is missing or malformed; the message says what to fix. */
+  validation_error: 400,
+  /** 404: the domain is not listed. */
+  not_found: 404,
+  /** 405: the path exists but not with this method. */
+  method_not_allowed: 405,
+  /** 409: the domain was sold or reserved in the meantime. */
+  conflict: 409,
+  /** 413: the body is over the size limit (16 kB). */
+  payload_too_large: 413,
+  /** 415: the body is not `application/json`. */
+  unsupported_media_type: 415,
+  /** 500: a defect in the BFF. */
+  internal_error: 500,
+  /** 502: the marketplace failed, refused the credential, or could not be reached. */
+  upstream_error: 502,
+  /** 503: the shared upstream budget is spent (upstream 429); retry after `retry_after` seconds. */
+  busy: 503,
+} as const;
+
+/** A BFF error code. */
+export type BffErrorCode = keyof typeof BFF_ERROR_CODES;
+
+/** The message of every 502: nothing about why, which is logged instead. */
+export const UPSTREAM_ERROR_MESSAGE = 'The marketplace could not be reached; try again shortly.';
+
+/** Seconds a visitor is asked to wait when the marketplace sent 429 without a usable Retry-After. */
+export const DEFAULT_BUSY_RETRY_AFTER_SECONDS = 5;
+
+/** An answer the BFF decided on: raised inside a route, answered by the router's error handler. */
+export class BffHttpError extends Error {
+  readonly status: number;
+  readonly code: BffErrorCode;
+  /** Seconds, for `busy`. */
+  readonly retryAfter: number | undefined;
+
+  constructor(code: BffErrorCode, message: string, options: { retryAfter?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'BffHttpError';
+    this.code = code;
+    this.status = BFF_ERROR_CODES[code];
+    this.retryAfter = options.retryAfter;
+  }
+}
+
+/** Sends `{"error": {"code", "message", "retry_after"?}}`; never a stack trace. */
+export function sendError(res: Response, error: BffHttpError): void {
+  const body: WidgetError = { error: { code: error.code, message: error.message } };
+  if (error.retryAfter !== undefined) {
+    body.error.retry_after = error.retryAfter;
+    res.setHeader('Retry-After', String(error.retryAfter));
+  }
+  res.status(error.status).json(body);
+}
+
+/**
+ * Maps an upstream failure to what the visitor may see (DESIGN: upstream failures map to safe messages).
+ *
+ * - 404 `not_found` → 404 `not_found`;
+ * - 409 `conflict` → 409 `conflict` ("just sold");
+ * - 429 `rate_limited` → 503 `busy` with the upstream `Retry-After`;
+ * - anything else (401/403 credential problems, other 4xx, 5xx, connection errors, answers breaking the schema)
+ *   → 502 `upstream_error` with a fixed message.
+ */
+export function fromUpstream(error: MarketplaceError): BffHttpError {
+  if (error.status === 404 && error.code === 'not_found') return new BffHttpError('not_found', 'That domain is not listed for sale.', { cause: error });
+  if (error.status === 409 && error.code === 'conflict') {
+    return new BffHttpError('conflict', 'That domain has just been sold or reserved; choose another one.', { cause: error });
+  }
+  if (error.status === 429) {
+    const retryAfter = Math.max(1, error.retryAfter ?? DEFAULT_BUSY_RETRY_AFTER_SECONDS);
+    return new BffHttpError('busy', `The domain search is busy right now; retry in ${retryAfter} s.`, { retryAfter, cause: error });
+  }
+  return new BffHttpError('upstream_error', UPSTREAM_ERROR_MESSAGE, { cause: error });
+}
+
+interface BodyParserError {
+  type: string;
+  status: number;
+}
+
+function isBodyParserError(error: unknown): error is BodyParserError {
+  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' && typeof (error as BodyParserError).status === 'number';
+}
+
+/** Turns anything a route raised into the answer to send (and whether it deserves a log line). */
+export function toAnswer(error: unknown, limits: { bodyLimitKb: number }): { answer: BffHttpError; log: 'none' | 'warn' | 'error' } {
+  if (error instanceof BffHttpError) return { answer: error, log: 'none' };
+  if (error instanceof MarketplaceError) {
+    const answer = fromUpstream(error);
+    return { answer, log: answer.code === 'upstream_error' ? 'error' : answer.code === 'busy' ? 'warn' : 'none' };
+  }
+  if (isBodyParserError(error)) {
+    switch (error.type) {
+      case 'entity.too.large':
+        return { answer: new BffHttpError('payload_too_large', `The body is larger than ${limits.bodyLimitKb} kB: send only {"domain": "example.com"}.`), log: 'none' };
+      case 'entity.parse.failed':
+        return { answer: new BffHttpError('validation_error', 'The body is not valid JSON: send {"domain": "example.com"}.'), log: 'none' };
+      case 'charset.unsupported':
+      case 'encoding.unsupported':
+        return { answer: new BffHttpError('unsupported_media_type', 'Send the body as UTF-8 JSON (Content-Type: application/json), without content encoding.'), log: 'none' };
+      default:
+        if (error.status >= 400 && error.status < 500) return { answer: new BffHttpError('validation_error', 'The request could not be read; send {"domain": "example.com"} as JSON.'), log: 'none' };
+    }
+  }
+  if (error instanceof URIError || (typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 400)) {
+    return { answer: new BffHttpError('validation_error', 'The URL holds a malformed percent-escape; encode the value with encodeURIComponent.'), log: 'none' };
+  }
+  return { answer: new BffHttpError('internal_error', 'Something went wrong on our side; try again.'), log: 'error' };
+}
+
+/** What is safe to log of an upstream error: no headers, no body beyond its code and message. */
+export function upstreamLogFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof MarketplaceError)) {
+    return { error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) };
+  }
+  const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : undefined;
+  return { upstream: { ...error.toJSON(), cause } };
+}
+
+/**
+ * The router's error handler: answers JSON with a safe message, logs upstream failures and defects with pino.
+ */
+export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): ErrorRequestHandler {
+  return function domainkitBffErrorHandler(error, req, res, next) {
+    if (res.headersSent) {
+      next(error);
+      return;
+    }
+    const cause = error instanceof BffHttpError && error.cause !== undefined ? error.cause : error;
+    const { answer, log } = toAnswer(error, limits);
+    const route = `${req.method} ${req.originalUrl.split('?', 1)[0]}`;
+    if (log === 'error') logger.error({ route, status: answer.status, ...upstreamLogFields(cause) }, answer.code === 'upstream_error' ? 'marketplace request failed' : 'unexpected error');
+    else if (log === 'warn') logger.warn({ route, status: answer.status, ...upstreamLogFields(cause) }, 'marketplace rate limit reached');
+    sendError(res, answer);
+  };
+}

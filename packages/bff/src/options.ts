@@ -1,0 +1,274 @@
+/**
+ * The options of {@link createBff}, validated once at creation with messages that teach (helmet's habit):
+ * unknown keys are rejected with the likely intended name, missing ones are named with what to put there.
+ * A secret's value is never part of a message.
+ */
+import type { Dispatcher, PartnerClient } from '@domainkit/client';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+
+/** The Partner API calls the BFF makes; a {@link PartnerClient} satisfies it (tests may inject a fake). */
+export type MarketplaceApi = Pick<PartnerClient, 'searchDomains' | 'getDomain' | 'createCheckoutSession'>;
+
+/** The Partner API credential and transport the BFF signs its upstream requests with (spec 5.1). */
+export interface MarketplaceOptions {
+  /** The service address, such as `https://marketplace.example` (the client adds `/api/partner/v1`). */
+  readonly baseUrl: string;
+  /** Public key id of the credential (`pk_…`). */
+  readonly keyId: string;
+  /** API secret of the credential (`sk_…`). Held server-side only: never sent to the browser, never logged. */
+  readonly secret: string;
+  /** Signing header prefix; default `X-Service-`. */
+  readonly headerPrefix?: string | undefined;
+  /** undici dispatcher for upstream requests (a proxy agent, or a MockAgent in tests). */
+  readonly dispatcher?: Dispatcher | undefined;
+  /** Limit of one upstream attempt in milliseconds; default 10 000. */
+  readonly timeoutMs?: number | undefined;
+  /** Upstream retries after the first attempt; default 2 (see the client's RETRY_RULES). */
+  readonly maxRetries?: number | undefined;
+}
+
+/** The search cache (spec 8: 60 searches per minute per credential, shared by every visitor). */
+export interface SearchCacheOptions {
+  /** How long an answer is reused, in seconds; default 30. */
+  readonly ttlSeconds?: number | undefined;
+  /** Most queries kept; the oldest is dropped first. Default 1 000. */
+  readonly maxEntries?: number | undefined;
+}
+
+/** Options of {@link createBff}. */
+export interface BffOptions {
+  /** The Partner API credential. Required unless `client` is given. */
+  readonly marketplace?: MarketplaceOptions | undefined;
+  /** A ready client instead of `marketplace` (tests, or a client shared with other code). */
+  readonly client?: MarketplaceApi | undefined;
+  /** Where the hosted checkout sends the buyer after paying (absolute http(s) URL); passed as `return_url`. */
+  readonly returnUrl?: string | undefined;
+  /** Where the hosted checkout sends the buyer after cancelling (absolute http(s) URL); passed as `cancel_url`. */
+  readonly cancelUrl?: string | undefined;
+  /**
+   * Origins allowed to call the BFF from a browser (CORS), matched exactly, such as `https://shop.example`.
+   * Default none: only same-origin pages can read the answers.
+   */
+  readonly allowedOrigins?: readonly string[] | undefined;
+  /** A pino logger (the BFF logs through a child of it, with redaction), or `false` for none. Default: JSON to stdout. */
+  readonly logger?: Logger | false | undefined;
+  /** Search cache settings. */
+  readonly searchCache?: SearchCacheOptions | undefined;
+  /** Clock in ms since the epoch, for the cache's TTL; default `Date.now`. For tests. */
+  readonly now?: (() => number) | undefined;
+}
+
+/** Raised by {@link createBff} and `startBff` for bad options; `problems` holds one line per problem. */
+export class BffOptionsError extends TypeError {
+  /** Stable code. */
+  readonly code = 'invalid_bff_options';
+  /** One sentence per problem, each naming the option and what to fix. */
+  readonly problems: readonly string[];
+
+  constructor(problems: readonly string[], where = 'createBff') {
+    super(`${where}: invalid options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'BffOptionsError';
+    this.problems = problems;
+  }
+}
+
+const isFunction = (v: unknown) => typeof v === 'function';
+
+/** `error` of a required string: says it is required when absent, else that it must be a string. */
+const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`);
+
+/** Checks an absolute http(s) URL. */
+export const httpUrl = z
+  .string({ error: 'must be an absolute http(s) URL such as "https://shop.example/thanks"' })
+  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an absolute http(s) URL such as "https://shop.example/thanks"');
+
+/** Checks a service address: http(s), no query, not ending in the API path the client adds. */
+export const serviceUrl = z
+  .string({ error: required('the marketplace\'s service address, such as "https://marketplace.example"') })
+  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an absolute http(s) URL such as "https://marketplace.example"')
+  .refine((v) => !/\/api\/partner(\/v1)?\/?$/.test(v), 'is the service address only: drop the trailing "/api/partner/v1" (the client adds it)');
+
+/**
+ * An origin as browsers send it in the `Origin` header: scheme, host and optional port, nothing else.
+ * The message suggests the fix for the usual slips (a trailing slash or a path).
+ */
+export const originSchema = z.string().superRefine((v, ctx) => {
+  if (v.includes('*')) {
+    ctx.addIssue({ code: 'custom', message: 'must be an exact origin: wildcards are not allowed, list each origin (such as "https://shop.example")' });
+    return;
+  }
+  if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) {
+    ctx.addIssue({ code: 'custom', message: `must be an origin such as "https://shop.example"; received ${JSON.stringify(v)}` });
+    return;
+  }
+  const origin = new URL(v).origin;
+  if (origin !== v) ctx.addIssue({ code: 'custom', message: `must be an origin only (scheme, host, port); received ${JSON.stringify(v)}, did you mean ${JSON.stringify(origin)}?` });
+});
+
+const marketplaceSchema = z.strictObject({
+  baseUrl: serviceUrl,
+  keyId: z.string({ error: required('the public key id of your Partner API credential (pk_…)') }).min(1, 'must not be empty (the pk_… key id)'),
+  secret: z
+    .string({ error: required('the API secret of your Partner API credential (sk_…); load it from the environment, never from code') })
+    .min(1, 'must not be empty (the sk_… API secret)')
+    .refine((v) => !v.startsWith('pk_'), 'looks like a key id (pk_…): use the API secret (sk_…) here and the pk_… value as `keyId`'),
+  headerPrefix: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9-]*-$/, 'must be letters, digits and dashes ending in "-", such as "X-Service-"')
+    .optional(),
+  dispatcher: z
+    .custom<Dispatcher>((v) => typeof v === 'object' && v !== null && isFunction((v as { dispatch?: unknown }).dispatch), {
+      error: 'must be an undici Dispatcher (Agent, ProxyAgent, MockAgent)',
+    })
+    .optional(),
+  timeoutMs: z.number().int().positive('must be a positive number of milliseconds').optional(),
+  maxRetries: z.number().int().min(0, 'must be 0 or more').max(10, 'must be at most 10').optional(),
+});
+
+const optionsSchema = z.strictObject({
+  marketplace: marketplaceSchema.optional(),
+  client: z
+    .custom<MarketplaceApi>(
+      (v) => typeof v === 'object' && v !== null && ['searchDomains', 'getDomain', 'createCheckoutSession'].every((m) => isFunction((v as Record<string, unknown>)[m])),
+      { error: 'must be a PartnerClient (with searchDomains, getDomain and createCheckoutSession)' },
+    )
+    .optional(),
+  returnUrl: httpUrl.optional(),
+  cancelUrl: httpUrl.optional(),
+  allowedOrigins: z.array(originSchema, { error: 'must be an array of origins such as ["https://shop.example"]' }).optional(),
+  logger: z
+    .custom<Logger | false>((v) => v === false || (typeof v === 'object' && v !== null && ['info', 'warn', 'error', 'child'].every((m) => isFunction((v as Record<string, unknown>)[m]))), {
+      error: 'must be a pino logger, or false for no logging',
+    })
+    .optional(),
+  searchCache: z
+    .strictObject({
+      ttlSeconds: z.number().nonnegative('must be 0 (no caching) or more seconds').optional(),
+      maxEntries: z.number().int().positive().optional(),
+    })
+    .optional(),
+  now: z.custom<() => number>(isFunction, { error: 'must be a function returning milliseconds since the epoch' }).optional(),
+});
+
+/** The options once validated. */
+export type ValidBffOptions = z.output<typeof optionsSchema>;
+
+/** Likely intended names for keys people type (`apiSecret` → `secret`), by the object they sit in. */
+const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  '': {
+    secret: 'marketplace.secret',
+    apiSecret: 'marketplace.secret',
+    keyId: 'marketplace.keyId',
+    baseUrl: 'marketplace.baseUrl',
+    headerPrefix: 'marketplace.headerPrefix',
+    dispatcher: 'marketplace.dispatcher',
+    credential: 'marketplace',
+    credentials: 'marketplace',
+    origins: 'allowedOrigins',
+    corsOrigins: 'allowedOrigins',
+    allowOrigins: 'allowedOrigins',
+    allowedOrigin: 'allowedOrigins',
+    cors: 'allowedOrigins',
+    return_url: 'returnUrl',
+    returnURL: 'returnUrl',
+    successUrl: 'returnUrl',
+    cancel_url: 'cancelUrl',
+    cancelURL: 'cancelUrl',
+    cache: 'searchCache',
+  },
+  marketplace: {
+    apiSecret: 'secret',
+    api_secret: 'secret',
+    secretKey: 'secret',
+    apiKey: 'keyId',
+    key: 'keyId',
+    key_id: 'keyId',
+    keyID: 'keyId',
+    baseURL: 'baseUrl',
+    base_url: 'baseUrl',
+    url: 'baseUrl',
+    prefix: 'headerPrefix',
+    timeout: 'timeoutMs',
+    retries: 'maxRetries',
+  },
+  searchCache: { ttl: 'ttlSeconds', ttlMs: 'ttlSeconds', max: 'maxEntries', size: 'maxEntries' },
+};
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = row[0]!;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j]!;
+      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = current;
+    }
+  }
+  return row[b.length]!;
+}
+
+/** The name the caller probably meant, or `undefined`. */
+export function didYouMean(key: string, known: readonly string[], aliases: Readonly<Record<string, string>> = {}): string | undefined {
+  if (Object.hasOwn(aliases, key)) return aliases[key];
+  const lower = key.toLowerCase();
+  let best: string | undefined;
+  let bestDistance = Infinity;
+  for (const k of known) {
+    const d = editDistance(lower, k.toLowerCase());
+    if (d < bestDistance) [best, bestDistance] = [k, d];
+  }
+  return bestDistance <= Math.max(1, Math.floor(key.length / 4)) ? best : undefined;
+}
+
+function pathString(path: ReadonlyArray<PropertyKey>): string {
+  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+
+function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
+  const top = Object.keys(optionsSchema.shape);
+  if (path.length === 0) return top;
+  if (path[0] === 'marketplace') return Object.keys(marketplaceSchema.shape);
+  if (path[0] === 'searchCache') return ['ttlSeconds', 'maxEntries'];
+  return [];
+}
+
+/**
+ * Validates the options of `createBff` once.
+ * @throws {BffOptionsError} listing every problem, each naming the option and what to fix.
+ */
+export function validateBffOptions(options: unknown, where = 'createBff'): ValidBffOptions {
+  const parsed = optionsSchema.safeParse(options);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    // Unknown keys first: "did you mean" usually explains the "is required" that follows.
+    const issues = [...parsed.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+    for (const issue of issues) {
+      const at = pathString(issue.path);
+      if (issue.code === 'unrecognized_keys') {
+        const scope = issue.path.map(String).join('.');
+        const known = shapeAt(issue.path);
+        for (const key of issue.keys) {
+          const name = scope ? `${scope}.${key}` : key;
+          const hint = didYouMean(key, known, ALIASES[scope] ?? {});
+          const full = hint === undefined ? undefined : hint.includes('.') || !scope ? hint : `${scope}.${hint}`;
+          problems.push(full ? `received \`${name}\`; did you mean \`${full}\`?` : `received unknown option \`${name}\`; known options${scope ? ` of \`${scope}\`` : ''}: ${known.join(', ')}`);
+        }
+      } else if (at === '') {
+        problems.push('options must be an object such as { marketplace: { baseUrl, keyId, secret } }');
+      } else {
+        problems.push(`\`${at}\` ${issue.message}`);
+      }
+    }
+  }
+  const value = (typeof options === 'object' && options !== null ? options : {}) as Record<string, unknown>;
+  if (value.marketplace === undefined && value.client === undefined) {
+    problems.push('`marketplace` is required: { baseUrl, keyId, secret } of your Partner API credential (or pass a ready `client`)');
+  }
+  if (value.marketplace !== undefined && value.client !== undefined) {
+    problems.push('pass either `marketplace` (a credential) or `client` (a ready PartnerClient), not both');
+  }
+  if (problems.length > 0) throw new BffOptionsError(problems, where);
+  return parsed.data!;
+}

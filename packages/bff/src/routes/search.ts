@@ -1,0 +1,23 @@
+/**
+ * `GET /search?q=` → 200 `{"query", "results": [{"domain", "available", "price_cents", "currency"}]}` (at most 5).
+ * The query is normalised (trimmed, lowercased, inner whitespace collapsed), answered from the search cache when
+ * fresh, and identical searches in flight share one upstream `GET /domains/search` (spec 4.1, 8).
+ */
+import { widgetSearchQuerySchema, type WidgetSearchResponse } from '@domainkit/protocol';
+import type { RequestHandler } from 'express';
+import { normaliseQuery } from '../search-cache.ts';
+import { parseInput } from '../validate.ts';
+import { toWidgetDomain, type BffContext } from './context.ts';
+
+const HELP = { q: { label: '`q`', hint: 'a word or a domain to search for, 1–100 characters', example: 'coffee' } };
+
+/** The search route handler. */
+export function searchRoute(ctx: BffContext): RequestHandler {
+  return async function domainkitBffSearch(req, res) {
+    const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', HELP);
+    const query = normaliseQuery(q);
+    const { value } = await ctx.searchCache.get(query, () => ctx.client.searchDomains(query));
+    const body: WidgetSearchResponse = { query, results: value.domains.map(toWidgetDomain) };
+    res.json(body);
+  };
+}

@@ -1,0 +1,101 @@
+/**
+ * `startBff(options)`: the BFF router in a standalone Express server, for partners who do not have a Node app to
+ * mount it in (and for the demo).
+ */
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
+import { sendError, BffHttpError } from './errors.ts';
+import { bffLogger } from './logger.ts';
+import { BffOptionsError, type BffOptions } from './options.ts';
+import { createBff } from './router.ts';
+
+/** Default port of the standalone server. */
+export const DEFAULT_PORT = 8787;
+/** Default interface: loopback only; put a reverse proxy (TLS) in front for the internet. */
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** Options of {@link startBff}: those of `createBff` plus where to listen. */
+export interface BffServerOptions extends BffOptions {
+  /** TCP port; default 8787; 0 picks a free one. */
+  readonly port?: number | undefined;
+  /** Interface to bind; default `127.0.0.1`. */
+  readonly host?: string | undefined;
+  /** Path the routes are served under, such as `/api/domains`; default `/`. */
+  readonly mountPath?: string | undefined;
+}
+
+/** A running standalone BFF. */
+export interface RunningBff {
+  /** Base URL of the routes, such as `http://127.0.0.1:8787` (plus the mount path). */
+  readonly url: string;
+  /** Stops accepting connections, lets requests in flight finish (at most 10 s), then resolves. */
+  close(): Promise<void>;
+}
+
+function checkServerOptions(port: unknown, host: unknown, mountPath: unknown): void {
+  const problems: string[] = [];
+  if (!(Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) problems.push('`port` must be an integer from 0 to 65535 (0 picks a free port)');
+  if (typeof host !== 'string' || host.trim() === '') problems.push('`host` must be an interface address such as "127.0.0.1" or "0.0.0.0"');
+  if (typeof mountPath !== 'string' || !/^\/[A-Za-z0-9._~\-/]*$/.test(mountPath)) problems.push('`mountPath` must be a path beginning with "/", such as "/" or "/api/domains"');
+  if (problems.length > 0) throw new BffOptionsError(problems, 'startBff');
+}
+
+/**
+ * Starts the BFF on its own HTTP server. Unknown paths answer 404 `not_found` in the BFF's error shape.
+ *
+ * @throws {BffOptionsError} for bad options (before listening).
+ * @throws {Error} when the port cannot be bound (the message names host and port).
+ */
+export async function startBff(options: BffServerOptions): Promise<RunningBff> {
+  const { port = DEFAULT_PORT, host = DEFAULT_HOST, mountPath = '/', ...bffOptions } = options;
+  checkServerOptions(port, host, mountPath);
+  const path = mountPath.length > 1 ? mountPath.replace(/\/+$/, '') : mountPath;
+  const router = createBff(bffOptions);
+  const logger = bffLogger(bffOptions.logger, bffOptions.marketplace?.headerPrefix);
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.use(path, router);
+  app.use(function domainkitBffNotFound(req, res) {
+    sendError(res, new BffHttpError('not_found', `No such endpoint: ${req.method} ${req.path}.`));
+  });
+  app.use(function domainkitBffLastResort(error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) {
+    if (res.headersSent) return next(error);
+    const status = (error as { status?: unknown })?.status;
+    if (status === 400 || error instanceof URIError) return sendError(res, new BffHttpError('validation_error', 'The URL is malformed; encode values with encodeURIComponent.'));
+    logger.error({ error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'unexpected error');
+    sendError(res, new BffHttpError('internal_error', 'Something went wrong on our side; try again.'));
+  });
+
+  const server = createServer(app);
+  server.listen(port, host);
+  try {
+    await once(server, 'listening');
+  } catch (cause) {
+    throw new Error(`The BFF could not listen on ${host}:${port}: ${(cause as Error).message}`, { cause });
+  }
+  const address = server.address() as AddressInfo;
+  const hostPart = address.family === 'IPv6' || host.includes(':') ? `[${host}]` : host;
+  const url = `http://${hostPart}:${address.port}${path === '/' ? '' : path}`;
+  logger.info({ url }, 'domainkit BFF listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    close() {
+      closing ??= new Promise<void>((resolve, reject) => {
+        const force = setTimeout(() => server.closeAllConnections(), 10_000);
+        force.unref();
+        server.close((error) => {
+          clearTimeout(force);
+          if (error) reject(error);
+          else resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * zod at the trust boundary: every query, path segment and body the browser sends is parsed here, and a failure
+ * becomes a 400 `validation_error` whose message names the field and says what to fix.
+ */
+import type { z } from 'zod';
+import { BffHttpError } from './errors.ts';
+
+/** Where an input comes from, for messages. */
+export type InputSource = 'query' | 'path' | 'body';
+
+/** How a field is described to the caller. */
+export interface FieldHelp {
+  /** How the message names the field: "`q`", "The domain in the path". */
+  readonly label: string;
+  /** What a good value is: "a word or a domain to search for, 1–100 characters". */
+  readonly hint: string;
+  /** A good value. */
+  readonly example: string;
+}
+
+const NOUN: Record<InputSource, string> = { query: 'query parameter', path: 'path segment', body: 'field' };
+
+function describeIssue(issue: z.core.$ZodIssue, input: unknown, source: InputSource, help: Readonly<Record<string, FieldHelp>>): string {
+  const allowed = Object.keys(help);
+  if (issue.code === 'unrecognized_keys') {
+    const keys = issue.keys.map((k) => `\`${k}\``).join(', ');
+    const accepted =
+      allowed.length === 0 ? `this endpoint takes no ${NOUN[source]}s` : `only ${allowed.map((k) => `\`${k}\``).join(', ')} ${allowed.length > 1 ? 'are' : 'is'} accepted`;
+    return `Unknown ${NOUN[source]}${issue.keys.length > 1 ? 's' : ''} ${keys}${source === 'body' ? ' in the body' : ''}: ${accepted}.`;
+  }
+  const field = issue.path[0];
+  if (field === undefined) {
+    if (source !== 'body') return 'The request is malformed.';
+    return `The body must be a JSON object such as ${JSON.stringify(Object.fromEntries(Object.entries(help).map(([k, h]) => [k, h.example])))}.`;
+  }
+  const name = String(field);
+  const h = help[name] ?? { label: `\`${name}\``, hint: 'a value', example: '' };
+  const example = h.example ? ` such as ${JSON.stringify(h.example)}` : '';
+  const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined;
+  if (value === undefined) return `${h.label} is required: ${h.hint}${example}.`;
+  if (source === 'query' && Array.isArray(value)) return `${h.label} must be given once; received it ${value.length} times.`;
+  if (issue.code === 'invalid_type') return `${h.label} must be a ${issue.expected}: ${h.hint}${example}.`;
+  if (issue.code === 'too_small' && typeof value === 'string') return `${h.label} is empty: give ${h.hint}${example}.`;
+  if (issue.code === 'too_big' && typeof value === 'string') {
+    return `${h.label} is too long: at most ${String(issue.maximum)} characters (received ${value.trim().length}).`;
+  }
+  // Schema messages read "must be …" (protocol's domainNameSchema) or "q must be …": name the field our way.
+  return `${h.label} ${issue.message.replace(/^\S+ (?=must )/, '')}.`;
+}
+
+/**
+ * Parses one input with its schema.
+ * @param help - the accepted keys with how to describe them (also named in the message about unknown keys).
+ * @throws {BffHttpError} 400 `validation_error` whose message names each offending field and the fix.
+ */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown, source: InputSource, help: Readonly<Record<string, FieldHelp>> = {}): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const messages = [...new Set(result.error.issues.map((issue) => describeIssue(issue, input, source, help)))];
+  throw new BffHttpError('validation_error', messages.join(' '));
+}

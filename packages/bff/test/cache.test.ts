@@ -1,0 +1,120 @@
+/**
+ * The search cache: identical in-flight searches share one upstream call; answers live for the TTL; failures are
+ * not cached. Deterministic: the clock is injected and upstream answers are released by hand.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { SearchCache, normaliseQuery } from '../src/index.ts';
+import { call, startStubMarketplace, startTestBff, type StubMarketplace } from './helpers.ts';
+
+function deferred<T>() {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => {
+    resolve = res;
+    reject = rej;
+  });
+  return { promise, resolve, reject };
+}
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+async function setup(overrides: Parameters<typeof startTestBff>[1] = {}): Promise<{ stub: StubMarketplace; url: string }> {
+  const stub = await startStubMarketplace();
+  closers.push(() => stub.close());
+  const bff = await startTestBff(stub, overrides);
+  closers.push(() => bff.close());
+  return { stub, url: bff.url };
+}
+
+describe('normaliseQuery', () => {
+  it.each([
+    ['coffee', 'coffee'],
+    ['  Coffee  ', 'coffee'],
+    ['Coffee   Shop', 'coffee shop'],
+    ['COFFEE\t\nshop', 'coffee shop'],
+  ])('%j → %j', (input, expected) => expect(normaliseQuery(input)).toBe(expected));
+});
+
+describe('SearchCache', () => {
+  it('coalesces identical loads in flight and shares a failure without caching it', async () => {
+    const cache = new SearchCache<string>({ ttlMs: 30_000, maxEntries: 10, now: () => 0 });
+    const gate = deferred<string>();
+    let loads = 0;
+    const load = () => {
+      loads++;
+      return gate.promise;
+    };
+
+    const first = cache.get('coffee', load);
+    const second = cache.get('coffee', load);
+    gate.reject(new Error('upstream down'));
+
+    await expect(first).rejects.toThrow('upstream down');
+    await expect(second).rejects.toThrow('upstream down');
+    expect(loads).toBe(1);
+    await expect(cache.get('coffee', async () => 'fresh')).resolves.toEqual({ value: 'fresh', source: 'upstream' });
+  });
+
+  it('drops the oldest entry beyond maxEntries', async () => {
+    const cache = new SearchCache<string>({ ttlMs: 30_000, maxEntries: 2, now: () => 0 });
+    for (const key of ['a', 'b', 'c']) await cache.get(key, async () => key);
+
+    expect(cache.size).toBe(2);
+    await expect(cache.get('a', async () => 'reloaded')).resolves.toEqual({ value: 'reloaded', source: 'upstream' });
+    await expect(cache.get('c', async () => 'reloaded')).resolves.toEqual({ value: 'c', source: 'cache' });
+  });
+});
+
+describe('the BFF search cache over HTTP', () => {
+  it('sends two concurrent identical searches upstream once', async () => {
+    const gate = deferred<void>();
+    let entered = 0;
+    // The cache reads the clock once per search as it starts: when both searches have entered, release upstream.
+    const { stub, url } = await setup({
+      searchCache: { ttlSeconds: 0 }, // no reuse after the answer: only coalescing can make this one call
+      now: () => {
+        if (++entered === 2) gate.resolve();
+        return Date.now();
+      },
+    });
+    stub.enqueue('search', async () => {
+      await gate.promise;
+      return { status: 200, body: { domains: [{ domain: 'coffeehouse.com', tld: 'com', available: true, price_cents: 250000, currency: 'USD' }], next_cursor: null } };
+    });
+
+    const [a, b] = await Promise.all([call(`${url}/search?q=coffee`), call(`${url}/search?q=%20COFFEE`)]);
+
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect(a.json).toEqual(b.json);
+    expect(stub.callsTo('search')).toHaveLength(1);
+  });
+
+  it('reuses an answer for 30 s, then asks upstream again', async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const { stub, url } = await setup({ now: () => now });
+
+    await call(`${url}/search?q=coffee`);
+    now += 29_000;
+    await call(`${url}/search?q=coffee`);
+    expect(stub.callsTo('search')).toHaveLength(1);
+
+    now += 2_000;
+    await call(`${url}/search?q=coffee`);
+    expect(stub.callsTo('search')).toHaveLength(2);
+  });
+
+  it('does not cache a failure', async () => {
+    const { stub, url } = await setup();
+    stub.enqueue('search', { status: 500, body: { error: { code: 'internal_error', message: 'boom' } } });
+
+    const failed = await call(`${url}/search?q=coffee`);
+    const retried = await call(`${url}/search?q=coffee`);
+
+    expect(failed.status).toBe(502);
+    expect(retried.status).toBe(200);
+    expect(stub.callsTo('search')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * Configuration from the environment: one error naming every missing or invalid variable (never echoing the
+ * secret), defaults for the rest; and the CLI that starts from it and stops on SIGTERM.
+ */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { BffConfigError, loadBffConfigFromEnv } from '../src/index.ts';
+import { KEY_ID, SECRET, call, startStubMarketplace } from './helpers.ts';
+
+const complete = {
+  DOMAINKIT_API_BASE_URL: 'https://marketplace.example',
+  DOMAINKIT_KEY_ID: KEY_ID,
+  DOMAINKIT_API_SECRET: SECRET,
+};
+
+function configError(env: Record<string, string>): BffConfigError {
+  try {
+    loadBffConfigFromEnv(env);
+  } catch (error) {
+    expect(error).toBeInstanceOf(BffConfigError);
+    expect((error as Error).message).not.toContain(SECRET);
+    return error as BffConfigError;
+  }
+  throw new Error('expected BffConfigError');
+}
+
+describe('loadBffConfigFromEnv', () => {
+  it('names each missing required variable in one error', () => {
+    const error = configError({});
+
+    expect(error.problems.map((p) => p.variable)).toEqual(['DOMAINKIT_API_BASE_URL', 'DOMAINKIT_KEY_ID', 'DOMAINKIT_API_SECRET']);
+    expect(error.message).toContain('DOMAINKIT_API_BASE_URL is missing: set it to the marketplace service address');
+    expect(error.message).toContain('DOMAINKIT_KEY_ID is missing: set it to the public key id of your Partner API credential (pk_…)');
+    expect(error.message).toContain('DOMAINKIT_API_SECRET is missing: set it to the API secret of your Partner API credential (sk_…)');
+  });
+
+  it('treats blank values as missing', () => {
+    expect(configError({ ...complete, DOMAINKIT_KEY_ID: '   ' }).problems.map((p) => p.variable)).toEqual(['DOMAINKIT_KEY_ID']);
+  });
+
+  it('names each invalid variable with what is wrong', () => {
+    const error = configError({
+      DOMAINKIT_API_BASE_URL: 'https://marketplace.example/api/partner/v1',
+      DOMAINKIT_KEY_ID: KEY_ID,
+      DOMAINKIT_API_SECRET: 'pk_test_swapped',
+      DOMAINKIT_HEADER_PREFIX: 'X_Acme',
+      DOMAINKIT_ALLOWED_ORIGINS: 'https://shop.example, https://blog.example/',
+      DOMAINKIT_RETURN_URL: 'shop.example/thanks',
+      PORT: 'eighty',
+    });
+
+    expect(error.problems).toEqual([
+      { variable: 'DOMAINKIT_API_BASE_URL', problem: 'is the service address only: drop the trailing "/api/partner/v1" (the client adds it); received "https://marketplace.example/api/partner/v1"' },
+      { variable: 'DOMAINKIT_API_SECRET', problem: 'looks like a key id (pk_…): put the sk_… API secret here and the pk_… value in DOMAINKIT_KEY_ID' },
+      { variable: 'DOMAINKIT_HEADER_PREFIX', problem: 'must be letters, digits and dashes ending in "-", such as "X-Service-"; received "X_Acme"' },
+      { variable: 'DOMAINKIT_ALLOWED_ORIGINS', problem: 'entry "https://blog.example/" must be an origin only (scheme, host, port); received "https://blog.example/", did you mean "https://blog.example"?' },
+      { variable: 'DOMAINKIT_RETURN_URL', problem: 'must be an absolute http(s) URL such as "https://shop.example/thanks"; received "shop.example/thanks"' },
+      { variable: 'PORT', problem: 'must be an integer from 0 to 65535; received "eighty"' },
+    ]);
+  });
+
+  it('reads a complete environment, with defaults for port and host', () => {
+    expect(loadBffConfigFromEnv(complete)).toEqual({ marketplace: { baseUrl: complete.DOMAINKIT_API_BASE_URL, keyId: KEY_ID, secret: SECRET }, port: 8787, host: '127.0.0.1' });
+    expect(
+      loadBffConfigFromEnv({
+        ...complete,
+        DOMAINKIT_HEADER_PREFIX: 'X-Acme-',
+        DOMAINKIT_ALLOWED_ORIGINS: ' https://shop.example ,http://localhost:5173,',
+        DOMAINKIT_RETURN_URL: 'https://shop.example/thanks',
+        DOMAINKIT_CANCEL_URL: 'https://shop.example/cart',
+        PORT: '9000',
+        HOST: '0.0.0.0',
+      }),
+    ).toEqual({
+      marketplace: { baseUrl: complete.DOMAINKIT_API_BASE_URL, keyId: KEY_ID, secret: SECRET, headerPrefix: 'X-Acme-' },
+      allowedOrigins: ['https://shop.example', 'http://localhost:5173'],
+      returnUrl: 'https://shop.example/thanks',
+      cancelUrl: 'https://shop.example/cart',
+      port: 9000,
+      host: '0.0.0.0',
+    });
+  });
+});
+
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+
+function runCli(env: Record<string, string>) {
+  const child = spawn(process.execPath, [CLI], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return { child, out: () => stdout, err: () => stderr };
+}
+
+describe('the CLI', () => {
+  it('refuses to start with a bad environment, naming each variable, without a stack trace', async () => {
+    const { child, out, err } = runCli({ DOMAINKIT_API_SECRET: SECRET, PORT: '-1' });
+    const [code] = await once(child, 'exit');
+
+    expect(code).toBe(78);
+    for (const name of ['DOMAINKIT_API_BASE_URL', 'DOMAINKIT_KEY_ID', 'PORT']) expect(err()).toContain(name);
+    expect(err()).not.toMatch(/\n\s+at /);
+    expect(err() + out()).not.toContain(SECRET);
+  });
+
+  it('starts from the environment, serves, and stops cleanly on SIGTERM', async () => {
+    const stub = await startStubMarketplace();
+    const { child, out, err } = runCli({ DOMAINKIT_API_BASE_URL: stub.url, DOMAINKIT_KEY_ID: KEY_ID, DOMAINKIT_API_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1' });
+    try {
+      // Wait for the "listening" log line (JSON on stdout) without consuming the stream.
+      const url = await new Promise<string | undefined>((resolve) => {
+        const onData = () => {
+          const line = out()
+            .split('\n')
+            .filter((l) => l.startsWith('{') && l.endsWith('}'))
+            .map((l) => JSON.parse(l) as { msg?: string; url?: string })
+            .find((l) => l.msg === 'domainkit BFF listening');
+          if (line) {
+            child.stdout.off('data', onData);
+            resolve(line.url);
+          }
+        };
+        child.stdout.on('data', onData);
+        child.once('exit', () => resolve(undefined));
+      });
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+
+      const res = await call(`${url}/search?q=coffee`);
+      expect(res.status).toBe(200);
+      expect(res.json.results.length).toBeGreaterThan(0);
+
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+      expect(err()).toContain('SIGTERM received, closing');
+      expect(out() + err()).not.toContain(SECRET);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await stub.close();
+    }
+  });
+});

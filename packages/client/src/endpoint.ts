@@ -1,0 +1,56 @@
+/**
+ * Declarative descriptions of Partner API endpoints (spec 4.1): method, path, input and response schemas.
+ * Resources only describe endpoints; the {@link RequestSender} does the rest (stripe-node's layout).
+ */
+import type { z } from 'zod';
+
+/** The service-relative prefix of every versioned Partner API path (spec 4.1, 9). */
+export const PARTNER_API_PREFIX = '/api/partner/v1';
+
+/** HTTP methods the Partner API uses. */
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/**
+ * The rate-limit class of an endpoint (spec 8): `search` (discovery, 60 per minute per credential), `write`
+ * (quotes, orders, checkout sessions, 20 per minute), `reporting` (settlements, transactions, payouts, 30 per
+ * minute), `other` (every endpoint whose limit the spec does not show).
+ */
+export type RateClass = 'search' | 'write' | 'reporting' | 'other';
+
+/**
+ * One endpoint.
+ *
+ * Input fields named by a `{placeholder}` in `path` fill the path (percent-encoded); the remaining fields become
+ * the query of a GET or DELETE, or the JSON body of a POST or PUT.
+ */
+export interface Endpoint<TInput extends z.ZodType = z.ZodType, TResponse extends z.ZodType = z.ZodType> {
+  /** The client method's name, for error messages (`searchDomains`). */
+  readonly name: string;
+  readonly method: HttpMethod;
+  /** Path from the service root, such as `/api/partner/v1/domains/{name}`. */
+  readonly path: string;
+  /** The call's input, checked before anything is sent. */
+  readonly input: TInput;
+  /** The 2xx answer; schemas keep unknown fields. */
+  readonly response: TResponse;
+  /**
+   * `required`: every logical call carries an Idempotency-Key (generated once per call when the caller gives
+   * none, reused across its retries), which also makes the write safe to retry after a network error or 5xx.
+   * Default `none`.
+   */
+  readonly idempotencyKey?: 'required' | 'none';
+  /** The spec 8 rate-limit class, handed to an {@link UpstreamBudget}; default `other`. */
+  readonly rateClass?: RateClass;
+}
+
+/** `METHOD /path` of an endpoint, as error messages name it. */
+export function endpointLabel(endpoint: Pick<Endpoint, 'method' | 'path'>): string {
+  return `${endpoint.method} ${endpoint.path}`;
+}
+
+/** Declares an endpoint; the identity function, typed. */
+export function defineEndpoint<TInput extends z.ZodType, TResponse extends z.ZodType>(
+  endpoint: Endpoint<TInput, TResponse>,
+): Endpoint<TInput, TResponse> {
+  return Object.freeze({ ...endpoint });
+}

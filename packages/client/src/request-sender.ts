@@ -1,0 +1,269 @@
+/**
+ * The one place that talks to the Partner API: builds the request from an {@link Endpoint}, signs each attempt
+ * (spec 5.1), sends it with undici, applies the timeout and the retry rules, and turns the answer into a parsed
+ * value or a {@link MarketplaceError}.
+ */
+import { randomUUID } from 'node:crypto';
+import { setTimeout as delay } from 'node:timers/promises';
+import { headerNames, sha256Hex, type RequestSigner } from '@domainkit/protocol';
+import { request, type Dispatcher } from 'undici';
+import {
+  MarketplaceConnectionError,
+  MarketplaceResponseError,
+  MarketplaceValidationError,
+  errorFromResponse,
+} from './errors.ts';
+import type { UpstreamBudget } from './budget.ts';
+import { endpointLabel, type Endpoint } from './endpoint.ts';
+import { IDEMPOTENT_METHODS, backoffDelayMs, retryRuleFor } from './retry.ts';
+import { formatIssues } from './zod-issues.ts';
+import type { z } from 'zod';
+
+/** Waits `ms` milliseconds; rejects when `signal` aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** Settings of a {@link RequestSender}. All durations in milliseconds. */
+export interface RequestSenderOptions {
+  /** Service address: origin plus an optional path prefix (`https://marketplace.example`). */
+  readonly baseUrl: string;
+  /** Signs one attempt; created once per credential (its HMAC key is a KeyObject made once). */
+  readonly signer: RequestSigner;
+  /** Header prefix of the signing headers, default `X-Service-` (only used to name them). */
+  readonly headerPrefix?: string | undefined;
+  /** undici dispatcher (Agent, MockAgent, ProxyAgent...); default undici's global dispatcher. */
+  readonly dispatcher?: Dispatcher | undefined;
+  /** Limit for one attempt, headers and body included. */
+  readonly timeoutMs: number;
+  /** Retries after the first attempt (0 disables retrying). */
+  readonly maxRetries: number;
+  /** Upper bound of the first back-off delay; doubles on each retry. */
+  readonly initialRetryDelayMs: number;
+  /**
+   * Cap on any wait between attempts. A `Retry-After` longer than this is not waited for: the error is raised at
+   * once with its `retryAfter`, so the caller can decide (a BFF answers its visitor "busy" instead of hanging).
+   */
+  readonly maxRetryDelayMs: number;
+  readonly userAgent: string;
+  /** Clock, ms since the epoch (reads HTTP-date `Retry-After`). */
+  readonly now: () => number;
+  readonly sleep?: Sleep | undefined;
+  /** Jitter source in [0, 1). */
+  readonly random?: (() => number) | undefined;
+  /** Asked before every attempt and told about every 429 (spec 8); default none. */
+  readonly budget?: UpstreamBudget | undefined;
+}
+
+/** Per-call options. */
+export interface CallOptions {
+  /** Aborts the call (every attempt and every wait); the call rejects with the signal's reason. */
+  readonly signal?: AbortSignal | undefined;
+  /**
+   * The Idempotency-Key of this logical write, reused across its retries (spec 4.1). Giving one also makes the
+   * write safe to retry after a network error or a 5xx.
+   */
+  readonly idempotencyKey?: string | undefined;
+  /**
+   * True when the caller already took the budget for the first attempt (a BFF reserves the upstream write before
+   * it charges the buyer); retries still ask the budget. Ignored without a budget.
+   */
+  readonly budgetAcquired?: boolean | undefined;
+}
+
+const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined);
+
+type ResponseHeaders = Record<string, string | string[] | undefined>;
+
+type Attempt =
+  | { readonly kind: 'answer'; readonly status: number; readonly headers: ResponseHeaders; readonly bodyText: string }
+  | { readonly kind: 'no_answer'; readonly error: MarketplaceConnectionError };
+
+/**
+ * Sends Partner API requests for one credential.
+ *
+ * Owns transport (undici `request`, injectable dispatcher), per-attempt timeouts, retries (see `RETRY_RULES`) and
+ * the Idempotency-Key. Each attempt is signed afresh, with a new timestamp and nonce; the JSON body is serialised
+ * once and the same bytes are hashed and sent.
+ */
+export class RequestSender {
+  readonly #options: RequestSenderOptions;
+  readonly #origin: string;
+  readonly #pathPrefix: string;
+  readonly #idempotencyHeader: string;
+  readonly #sleep: Sleep;
+  readonly #random: () => number;
+
+  constructor(options: RequestSenderOptions) {
+    this.#options = options;
+    const url = new URL(options.baseUrl);
+    this.#origin = url.origin;
+    this.#pathPrefix = url.pathname.replace(/\/+$/, '');
+    this.#idempotencyHeader = headerNames(options.headerPrefix).idempotencyKey;
+    this.#sleep = options.sleep ?? defaultSleep;
+    this.#random = options.random ?? Math.random;
+  }
+
+  /**
+   * Calls an endpoint and returns its parsed answer.
+   *
+   * @throws {MarketplaceValidationError} when `input` breaks the endpoint's input schema (nothing is sent).
+   * @throws {MarketplaceError} for an error answer (spec 7) once retries are exhausted or not allowed.
+   * @throws {MarketplaceConnectionError} when no answer arrived (network error, timeout).
+   * @throws {MarketplaceResponseError} when a 2xx body is not JSON or breaks the response schema.
+   * @throws the signal's reason when `options.signal` aborts.
+   */
+  async send<TInput extends z.ZodType, TResponse extends z.ZodType>(
+    endpoint: Endpoint<TInput, TResponse>,
+    input: z.input<TInput>,
+    options: CallOptions = {},
+  ): Promise<z.output<TResponse>> {
+    const label = endpointLabel(endpoint);
+    const parsedInput = endpoint.input.safeParse(input);
+    if (!parsedInput.success) {
+      throw new MarketplaceValidationError({
+        endpoint: label,
+        message: `${endpoint.name}: ${formatIssues(parsedInput.error)}. Nothing was sent.`,
+      });
+    }
+    const { path, query, body } = this.#build(endpoint, parsedInput.data as Record<string, unknown>);
+    const bodySha256 = sha256Hex(body);
+    const idempotencyKey = options.idempotencyKey ?? (endpoint.idempotencyKey === 'required' ? randomUUID() : undefined);
+    const safeToRepeat = IDEMPOTENT_METHODS.has(endpoint.method) || idempotencyKey !== undefined;
+    const { signal } = options;
+    const o = this.#options;
+
+    const rateClass = endpoint.rateClass ?? 'other';
+    for (let retry = 0; ; retry++) {
+      signal?.throwIfAborted();
+      if (o.budget !== undefined && !(retry === 0 && options.budgetAcquired === true)) {
+        await o.budget.acquire({ rateClass, endpoint: label, attempt: retry, signal });
+      }
+      const attempt = await this.#attempt({ method: endpoint.method, path, query, body, bodySha256, idempotencyKey, label, signal });
+      if (attempt.kind === 'answer' && attempt.status >= 200 && attempt.status < 300) {
+        return this.#parse(endpoint, label, attempt);
+      }
+      const error = attempt.kind === 'answer' ? errorFromResponse(attempt, label, o.now()) : attempt.error;
+      if (error.status === 429) await o.budget?.onRateLimited?.({ rateClass, endpoint: label, retryAfter: error.retryAfter });
+      const rule = retryRuleFor({ status: error.status, code: error.code }, safeToRepeat);
+      if (rule === undefined || retry >= o.maxRetries) throw error;
+      let waitMs: number;
+      if (error.retryAfter !== undefined) {
+        waitMs = error.retryAfter * 1000;
+        if (waitMs > o.maxRetryDelayMs) throw error;
+      } else {
+        waitMs = backoffDelayMs(retry, { initialDelayMs: o.initialRetryDelayMs, maxDelayMs: o.maxRetryDelayMs, random: this.#random });
+      }
+      try {
+        await this.#sleep(waitMs, signal);
+      } catch (cause) {
+        if (signal?.aborted) throw signal.reason;
+        throw cause;
+      }
+    }
+  }
+
+  #build(endpoint: Endpoint, input: Record<string, unknown>): { path: string; query: Array<[string, string]>; body: Buffer | undefined } {
+    const rest: Record<string, unknown> = { ...input };
+    const relative = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+      const value = rest[name];
+      delete rest[name];
+      if (value === undefined || value === null) throw new TypeError(`${endpoint.name}: path parameter ${name} is missing`);
+      // RFC 3986 unreserved characters stay; everything else is percent-encoded, so the signed path is the sent one.
+      return encodeURIComponent(String(value)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+    });
+    const path = this.#pathPrefix + relative;
+    const bodyMethod = endpoint.method === 'POST' || endpoint.method === 'PUT';
+    if (bodyMethod) {
+      // Serialised once: these exact bytes are hashed for the signature and sent (spec 5.1 line 6).
+      return { path, query: [], body: Buffer.from(JSON.stringify(rest), 'utf8') };
+    }
+    const query: Array<[string, string]> = [];
+    for (const [key, value] of Object.entries(rest)) {
+      if (value === undefined || value === null) continue;
+      for (const v of Array.isArray(value) ? value : [value]) query.push([key, String(v)]);
+    }
+    return { path, query, body: undefined };
+  }
+
+  async #attempt(req: {
+    method: string;
+    path: string;
+    query: Array<[string, string]>;
+    body: Buffer | undefined;
+    bodySha256: string;
+    idempotencyKey: string | undefined;
+    label: string;
+    signal: AbortSignal | undefined;
+  }): Promise<Attempt> {
+    const o = this.#options;
+    // A fresh timestamp and nonce for every attempt, retries included (spec 5.1 "Replay protection").
+    const signed = o.signer.sign({ method: req.method, path: req.path, query: req.query, bodySha256: req.bodySha256 });
+    const headers: Record<string, string> = {
+      ...signed.headers,
+      accept: 'application/json',
+      'user-agent': o.userAgent,
+    };
+    if (req.body !== undefined) headers['content-type'] = 'application/json';
+    if (req.idempotencyKey !== undefined) headers[this.#idempotencyHeader] = req.idempotencyKey;
+    // The canonical query is sent as the URL's query, so what is signed is exactly what is sent.
+    const url = `${this.#origin}${req.path}${signed.query === '' ? '' : `?${signed.query}`}`;
+    const timeout = AbortSignal.timeout(o.timeoutMs);
+    const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+    try {
+      const res = await request(url, {
+        method: req.method as Dispatcher.HttpMethod,
+        headers,
+        body: req.body ?? null,
+        signal,
+        dispatcher: o.dispatcher,
+      });
+      const bodyText = await res.body.text();
+      return { kind: 'answer', status: res.statusCode, headers: res.headers, bodyText };
+    } catch (cause) {
+      if (req.signal?.aborted) throw req.signal.reason;
+      const reason = timeout.aborted
+        ? `timed out after ${o.timeoutMs} ms`
+        : `failed: ${(cause instanceof Error ? cause.message : String(cause)).replace(/\.+$/, '')}`;
+      return {
+        kind: 'no_answer',
+        error: new MarketplaceConnectionError({
+          endpoint: req.label,
+          message: `Could not reach the marketplace at ${this.#origin}: ${req.label} ${reason}.`,
+          cause,
+        }),
+      };
+    }
+  }
+
+  #parse<TResponse extends z.ZodType>(
+    endpoint: Endpoint<z.ZodType, TResponse>,
+    label: string,
+    answer: { status: number; headers: ResponseHeaders; bodyText: string },
+  ): z.output<TResponse> {
+    const header = answer.headers['x-request-id'];
+    const requestId = Array.isArray(header) ? header[0] : header;
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.bodyText);
+    } catch (cause) {
+      throw new MarketplaceResponseError({
+        status: answer.status,
+        endpoint: label,
+        requestId,
+        message: `${label} answered HTTP ${answer.status} with a body that is not JSON.`,
+        cause,
+      });
+    }
+    const parsed = endpoint.response.safeParse(json);
+    if (!parsed.success) {
+      throw new MarketplaceResponseError({
+        status: answer.status,
+        endpoint: label,
+        requestId,
+        message: `${label} (${endpoint.name}) answered a body that breaks its schema: ${formatIssues(parsed.error)}.`,
+        cause: parsed.error,
+      });
+    }
+    return parsed.data;
+  }
+}
+

@@ -1,0 +1,54 @@
+/**
+ * Brokerage (spec 2.6, 4.1 "Brokerage"): acquiring an unlisted domain a buyer wants. Eligibility, creation and
+ * one case need scope `broker`; the case list needs scope `report` (docs/spec-decisions.md).
+ */
+import {
+  brokerageCaseListSchema,
+  brokerageCaseSchema,
+  brokerageEligibilitySchema,
+  createBrokerageCaseRequestSchema,
+  cursorSchema,
+  domainParamsSchema,
+  pageLimitSchema,
+} from '@domainkit/protocol';
+import { z } from 'zod';
+import { PARTNER_API_PREFIX, defineEndpoint } from '../endpoint.ts';
+
+/** `GET /brokerage/eligibility?domain=`: ineligible when the domain runs a live site or is already in a case. */
+export const brokerageEligibilityEndpoint = defineEndpoint({
+  name: 'brokerage.eligibility',
+  method: 'GET',
+  path: `${PARTNER_API_PREFIX}/brokerage/eligibility`,
+  input: domainParamsSchema,
+  response: brokerageEligibilitySchema,
+});
+
+/** `POST /brokerage`: opens a case (`tier`, `buyer_email`, `budget` in cents); answers a no-login `progress_url`. */
+export const createBrokerageCaseEndpoint = defineEndpoint({
+  name: 'brokerage.create',
+  method: 'POST',
+  path: `${PARTNER_API_PREFIX}/brokerage`,
+  input: createBrokerageCaseRequestSchema,
+  response: brokerageCaseSchema,
+});
+
+/** `GET /brokerage/{case_id}`: status and timeline of one of the caller's own cases. */
+export const retrieveBrokerageCaseEndpoint = defineEndpoint({
+  name: 'brokerage.retrieve',
+  method: 'GET',
+  path: `${PARTNER_API_PREFIX}/brokerage/{case_id}`,
+  input: z.strictObject({ case_id: z.string().trim().min(1, 'case_id is required').max(100) }),
+  response: brokerageCaseSchema,
+});
+
+/** Query of `GET /brokerage`. */
+export const listBrokerageCasesParamsSchema = z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema });
+
+/** `GET /brokerage` (scope `report`): the caller's cases and their outcomes. */
+export const listBrokerageCasesEndpoint = defineEndpoint({
+  name: 'brokerage.list',
+  method: 'GET',
+  path: `${PARTNER_API_PREFIX}/brokerage`,
+  input: listBrokerageCasesParamsSchema,
+  response: brokerageCaseListSchema,
+});

@@ -1,0 +1,81 @@
+/**
+ * Referral and reporting (spec 2.7, 4.1 "Referral and reporting"): tracked links (scope `refer`), clicks, sales,
+ * commissions, payouts and analytics (scope `report`). The spec shows none of these bodies and the protocol
+ * package does not fix the clicks, sales, commissions and analytics records yet, so those are parsed tolerantly:
+ * lists by their DESIGN shape (`{<plural>: [...], next_cursor}`), records as objects with every field kept.
+ */
+import { createLinkRequestSchema, cursorSchema, dateWindowParamsSchema, linkListSchema, linkSchema, listSchema, pageLimitSchema, payoutListSchema, timestampSchema } from '@domainkit/protocol';
+import { z } from 'zod';
+import { PARTNER_API_PREFIX, defineEndpoint } from '../endpoint.ts';
+
+/** A report record whose fields the contract does not fix: any JSON object, every field kept. */
+export const reportRecordSchema = z.looseObject({});
+/** A report record. */
+export type ReportRecord = z.infer<typeof reportRecordSchema>;
+
+/** A date window without paging (`from`, `to`, ISO 8601). */
+export const dateWindowSchema = z.strictObject({ from: timestampSchema.optional(), to: timestampSchema.optional() });
+
+/** `POST /links`: a tracked link (generic, domain or product). */
+export const createLinkEndpoint = defineEndpoint({
+  name: 'links.create',
+  method: 'POST',
+  path: `${PARTNER_API_PREFIX}/links`,
+  input: createLinkRequestSchema,
+  response: linkSchema,
+});
+
+/** `GET /links`: links with per-link clicks and sales. */
+export const listLinksEndpoint = defineEndpoint({
+  name: 'links.list',
+  method: 'GET',
+  path: `${PARTNER_API_PREFIX}/links`,
+  input: z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema }),
+  response: linkListSchema,
+});
+
+/** `GET /me/clicks`: click totals, optionally windowed by date. */
+export const clicksEndpoint = defineEndpoint({
+  name: 'me.clicks',
+  method: 'GET',
+  path: `${PARTNER_API_PREFIX}/me/clicks`,
+  input: dateWindowSchema,
+  response: reportRecordSchema,
+});
+
+/** `GET /me/sales`: sales attributed to referral links (buyer, domain, amount, commission). */
+export const listSalesEndpoint = defineEndpoint({
+  name: 'me.sales',
+  method: 'GET',
+  path: `${PARTNER_API_PREFIX}/me/sales`,
+  input: dateWindowParamsSchema,
+  response: listSchema('sales', reportRecordSchema),
+});
+
+/** `GET /me/commissions`: the commission ledger (accrued, pending, paid out, reversed) with a running balance. */
+export const listCommissionsEndpoint = defineEndpoint({
+  name: 'me.commissions',
+  method: 'GET',
+  path: `${PARTNER_API_PREFIX}/me/commissions`,
+  input: dateWindowParamsSchema,
+  response: listSchema('commissions', reportRecordSchema),
+});
+
+/** `GET /me/payouts`: referral payouts with dates and totals. */
+export const listReferralPayoutsEndpoint = defineEndpoint({
+  name: 'me.payouts',
+  method: 'GET',
+  path: `${PARTNER_API_PREFIX}/me/payouts`,
+  input: dateWindowParamsSchema,
+  response: payoutListSchema,
+  rateClass: 'reporting',
+});
+
+/** `GET /analytics`: the referral funnel, GMV and commission over a date range. */
+export const analyticsEndpoint = defineEndpoint({
+  name: 'analytics.retrieve',
+  method: 'GET',
+  path: `${PARTNER_API_PREFIX}/analytics`,
+  input: dateWindowSchema,
+  response: reportRecordSchema,
+});

@@ -1,0 +1,69 @@
+/**
+ * Events, webhook registration and the event history (spec 2.4, 2.5, 4.1 "Webhooks and events", 6).
+ */
+import { z } from 'zod';
+import { centsSchema, currencySchema, timestampSchema } from './common.ts';
+import { pageLimitSchema } from './lists.ts';
+
+/** The event types of spec 6. */
+export const EVENT_TYPES = [
+  'order.recorded',
+  'order.manual_review_cleared',
+  'order.transfer_started',
+  'order.transfer_completed',
+  'order.settled',
+  'order.refunded',
+  'brokerage.case_completed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** `data.order` of order events (spec 2.5). */
+export const eventOrderSchema = z.looseObject({
+  public_id: z.string(),
+  domain: z.string(),
+  status: z.string(),
+  sale_price_cents: centsSchema,
+  currency: currencySchema,
+});
+
+/**
+ * An event (spec 2.5). `type` is kept as a string so a client meets newer types; `partner_id` is present in
+ * delivered payloads and, in the sandbox, in the history too.
+ */
+export const eventSchema = z.looseObject({
+  id: z.string(),
+  type: z.string(),
+  created_at: timestampSchema,
+  partner_id: z.string().optional(),
+  data: z.looseObject({ order: eventOrderSchema.optional() }),
+});
+export type MarketplaceEvent = z.infer<typeof eventSchema>;
+
+/** Query of `GET /events`: `after_id` (exclusive) and `limit` (1–100, default 50). */
+export const listEventsParamsSchema = z.strictObject({
+  after_id: z.string().min(1).max(100).optional(),
+  limit: pageLimitSchema,
+});
+export type ListEventsParams = z.input<typeof listEventsParamsSchema>;
+
+/** Answer of `GET /events`: `next_cursor` is the id to pass as `after_id` next, or null when caught up. */
+export const eventListSchema = z.looseObject({
+  events: z.array(eventSchema),
+  next_cursor: z.string().nullable(),
+});
+export type EventList = z.infer<typeof eventListSchema>;
+
+/** Body of `PUT /api/partner/webhooks` (spec 2.4): HTTPS URL (loopback http allowed in the sandbox) and secret. */
+export const webhookRegistrationRequestSchema = z.strictObject({
+  url: z.url({ protocol: /^https?$/, error: 'url must be an absolute https URL' }),
+  secret: z.string().min(16, 'secret must be at least 16 characters').max(200),
+});
+export type WebhookRegistrationRequest = z.input<typeof webhookRegistrationRequestSchema>;
+
+/** Answer of `PUT /api/partner/webhooks` (spec 2.4): the secret is never echoed. */
+export const webhookRegistrationSchema = z.looseObject({
+  url: z.string(),
+  active: z.boolean(),
+  created_at: timestampSchema,
+});
+export type WebhookRegistration = z.infer<typeof webhookRegistrationSchema>;

@@ -1,0 +1,111 @@
+/**
+ * The sandbox as an Express app (not listening): the Partner API, the admin API and the hosted lander over one
+ * prepared database. `startSandbox` wraps it in an HTTP server.
+ */
+import express, { type Express, type Request } from 'express';
+import helmet from 'helmet';
+import type { Logger } from 'pino';
+import { adminRouter } from './admin/router.ts';
+import { createNonceStore } from './auth/nonces.ts';
+import { bootstrap } from './bootstrap.ts';
+import { landerRouter } from './checkout/lander-router.ts';
+import type { Clock } from './clock.ts';
+import type { DemoCredential } from './credentials/demo-credential.ts';
+import type { SandboxDb } from './db/tables.ts';
+import { jsonErrorHandler, notFoundHandler } from './http/errors.ts';
+import { parseQueryString } from './http/query.ts';
+import { requestContext } from './http/request-context.ts';
+import { sandboxLogger } from './logger.ts';
+import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.ts';
+import { partnerApiRouter } from './partner/router.ts';
+
+/** A prepared sandbox app. */
+export interface SandboxApp {
+  /** The Express app: mount it, or hand it to `http.createServer`. */
+  readonly app: Express;
+  /** The demo credential (also in `{dataDir}/credentials.json`). */
+  readonly demo: DemoCredential;
+  /** The database (Kysely), for tests and tools that inspect state. */
+  readonly db: SandboxDb;
+  /** `pglite` (embedded) or `postgres`. */
+  readonly databaseKind: 'pglite' | 'postgres';
+  /** The absolute data folder. */
+  readonly dataDir: string;
+  /** The credential file's path. */
+  readonly credentialsFile: string;
+  readonly logger: Logger;
+  /** Closes the database (and releases the data folder). Close any server using the app first. */
+  close(): Promise<void>;
+}
+
+/**
+ * The sandbox's base URL as seen by a request: its protocol, Host header and the path the app is mounted at.
+ * Used for `checkout_url` when no `publicUrl` is configured.
+ */
+export function requestBaseUrl(req: Request): string {
+  return `${req.protocol}://${req.get('host') ?? 'localhost'}${req.app.path()}`;
+}
+
+/** Internal: the app for resolved options, with a way to learn the public URL once a server listens. */
+export async function buildSandboxApp(
+  resolved: ResolvedOptions,
+  logger: Logger,
+  publicUrl: (req: Request) => string,
+): Promise<SandboxApp> {
+  const { handle, demo, credentialsFile, landerKey } = await bootstrap(resolved, logger);
+  const { db } = handle;
+  const clock: Clock = resolved.now;
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', (raw: string | null | undefined) => parseQueryString(raw ?? ''));
+  app.use(requestContext(logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        useDefaults: false,
+        directives: {
+          defaultSrc: ["'none'"],
+          styleSrc: ["'self'"],
+          imgSrc: ["'self'"],
+          formAction: ["'self'"],
+          baseUri: ["'none'"],
+          frameAncestors: ["'none'"],
+        },
+      },
+      frameguard: { action: 'deny' },
+      strictTransportSecurity: false,
+    }),
+  );
+
+  app.get('/healthz', (_req, res) => {
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ status: 'ok' });
+  });
+  app.use(
+    '/api/partner',
+    partnerApiRouter({ db, clock, logger, nonces: createNonceStore(db, logger), headerPrefix: resolved.headerPrefix, tokenKey: landerKey, publicUrl }),
+  );
+  app.use('/admin', adminRouter({ db, clock, logger, adminToken: demo.admin_token }));
+  app.use('/checkout', landerRouter({ db, clock, logger, tokenKey: landerKey }));
+  app.use(notFoundHandler());
+  app.use(jsonErrorHandler(logger));
+
+  return { app, demo, db, databaseKind: handle.kind, dataDir: resolved.dataDir, credentialsFile, logger, close: () => handle.close() };
+}
+
+/**
+ * Prepares the sandbox (database, demo credential, inventory) and returns its Express app without listening.
+ *
+ * @param options - see {@link SandboxOptions}; `port` and `host` do not apply. Without `publicUrl`, `checkout_url`
+ *   is built from the request's protocol, Host header and the app's mount path.
+ * @throws {TypeError} for invalid options; {@link Error} when the database cannot be opened (for example the data
+ *   folder is in use by another process) or migrated.
+ */
+export async function createSandboxApp(options: SandboxOptions = {}): Promise<SandboxApp> {
+  const resolved = resolveOptions(options);
+  const logger = sandboxLogger(options.logger);
+  const fixed = resolved.publicUrl;
+  return buildSandboxApp(resolved, logger, (req) => fixed ?? requestBaseUrl(req));
+}

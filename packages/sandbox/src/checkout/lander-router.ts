@@ -1,0 +1,156 @@
+/**
+ * The hosted lander (spec 1 item 3, 2.3): the page a partner sends its buyer to with `checkout_url`.
+ *
+ * - `GET {mount}?pt=<token>`: the checkout form for the session (400 malformed or forged token, 410 expired,
+ *   404 unknown session, 409 domain sold meanwhile; a paid session shows its receipt).
+ * - `POST {mount}/pay` (form-urlencoded: `pt`, `card_number`, `card_expiry`, `card_cvc`, `card_name`): charges a
+ *   test card. 200 success (domain sold, sale recorded), 402 declined (nothing changes, the visitor may retry),
+ *   400 invalid form, 409 already paid or sold meanwhile, 410 expired.
+ * - `GET {mount}/lander.css`: the stylesheet.
+ *
+ * Pages carry no script; the app's CSP forbids inline code.
+ */
+import type { KeyObject } from 'node:crypto';
+import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.ts';
+import type { CheckoutSessionRow, SandboxDb } from '../db/tables.ts';
+import { describeBodyParserError } from '../http/errors.ts';
+import { requestState } from '../http/request-context.ts';
+import { findDomain } from '../inventory/catalog.ts';
+import { completeSale, findCheckoutSession } from './sessions.ts';
+import { LANDER_CSS } from './styles.ts';
+import { chargeTestCard, cardFormSchema } from './test-cards.ts';
+import { CheckoutTokenError, verifyCheckoutToken } from './token.ts';
+import { checkoutPage, messagePage, successPage, type ViewContext } from './views.ts';
+
+/** What the lander needs. */
+export interface LanderOptions {
+  readonly db: SandboxDb;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The key that signs and verifies `pt` tokens. */
+  readonly tokenKey: KeyObject;
+}
+
+function send(res: Response, status: number, html: string): void {
+  res.status(status).setHeader('Cache-Control', 'no-store').type('html').send(html);
+}
+
+function viewContext(req: Request): ViewContext {
+  return { base: req.baseUrl };
+}
+
+/** Resolves a token to its open or paid session, or answers the error page and returns `undefined`. */
+async function sessionFromToken(options: LanderOptions, req: Request, res: Response, token: unknown): Promise<CheckoutSessionRow | undefined> {
+  const ctx = viewContext(req);
+  let sessionId: string;
+  try {
+    sessionId = verifyCheckoutToken(options.tokenKey, token, options.clock()).sid;
+  } catch (err) {
+    if (!(err instanceof CheckoutTokenError)) throw err;
+    const expired = err.reason === 'expired';
+    send(res, expired ? 410 : 400, messagePage(ctx, { title: expired ? 'This checkout link has expired' : 'This checkout link is not valid', message: err.message }));
+    return undefined;
+  }
+  const session = await findCheckoutSession(options.db, sessionId);
+  if (session === undefined) {
+    send(res, 404, messagePage(ctx, { title: 'Checkout not found', message: 'This checkout session does not exist (any more). Ask the site you came from for a new link.' }));
+    return undefined;
+  }
+  return session;
+}
+
+function soldMeanwhilePage(req: Request, session: CheckoutSessionRow): string {
+  return messagePage(viewContext(req), {
+    title: 'This domain is no longer available',
+    message: `${session.domain} was sold to another buyer before this payment. You have not been charged.`,
+    domain: session.domain,
+    returnUrl: session.return_url,
+  });
+}
+
+function alreadyPaidPage(req: Request, session: CheckoutSessionRow): string {
+  return messagePage(viewContext(req), {
+    title: 'This checkout is already paid',
+    message: `The payment for ${session.domain} was already received; you have not been charged again.`,
+    domain: session.domain,
+    returnUrl: session.return_url,
+  });
+}
+
+/** Builds the lander router (mount it at `/checkout`). */
+export function landerRouter(options: LanderOptions): Router {
+  const { db, clock, logger } = options;
+  const router = express.Router();
+
+  router.get('/lander.css', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('css').send(LANDER_CSS);
+  });
+
+  router.get('/', async (req, res) => {
+    const session = await sessionFromToken(options, req, res, req.query.pt);
+    if (session === undefined) return;
+    const token = req.query.pt as string;
+    if (session.status === 'paid') return send(res, 200, successPage(viewContext(req), { session }));
+    const domain = await findDomain(db, session.environment, session.domain);
+    if (domain === undefined || domain.status !== 'listed') return send(res, 409, soldMeanwhilePage(req, session));
+    send(res, 200, checkoutPage(viewContext(req), { session, token }));
+  });
+
+  router.post('/pay', express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }), async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    const session = await sessionFromToken(options, req, res, body.pt);
+    if (session === undefined) return;
+    const token = body.pt as string;
+    if (session.status === 'paid') return send(res, 409, alreadyPaidPage(req, session));
+    const domain = await findDomain(db, session.environment, session.domain);
+    if (domain === undefined || domain.status !== 'listed') return send(res, 409, soldMeanwhilePage(req, session));
+
+    const values = {
+      card_number: typeof body.card_number === 'string' ? body.card_number.slice(0, 30) : '',
+      card_expiry: typeof body.card_expiry === 'string' ? body.card_expiry.slice(0, 10) : '',
+      card_name: typeof body.card_name === 'string' ? body.card_name.slice(0, 100) : '',
+    };
+    const form = cardFormSchema(clock()).safeParse(body);
+    if (!form.success) {
+      const errors = [...new Set(form.error.issues.map((i) => i.message))];
+      return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
+    }
+    const outcome = chargeTestCard(form.data.card_number);
+    if (outcome === 'unknown') {
+      const errors = ['This sandbox takes test cards only: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.'];
+      return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
+    }
+    if (outcome === 'declined') {
+      logger.info({ req_id: requestState(res).requestId, checkout_session: session.id, domain: session.domain }, 'test card declined');
+      return send(res, 402, checkoutPage(viewContext(req), { session, token, declined: true, values }));
+    }
+
+    const result = await completeSale(db, session.id, new Date(clock()));
+    switch (result.kind) {
+      case 'sold':
+        logger.info({ req_id: requestState(res).requestId, sale_id: result.sale.id, domain: result.sale.domain, key_id: result.sale.key_id, payment_model: result.sale.payment_model }, 'sale recorded');
+        return send(res, 200, successPage(viewContext(req), { session: result.session, sale: result.sale }));
+      case 'already_paid':
+        return send(res, 409, alreadyPaidPage(req, result.session));
+      case 'domain_unavailable':
+        return send(res, 409, soldMeanwhilePage(req, result.session));
+      case 'expired':
+        return send(res, 410, messagePage(viewContext(req), { title: 'This checkout link has expired', message: 'Checkout links are valid for 7 days. Ask the site you came from for a new one.' }));
+      case 'not_found':
+        return send(res, 404, messagePage(viewContext(req), { title: 'Checkout not found', message: 'This checkout session does not exist (any more).' }));
+    }
+  });
+
+  const answerHtmlError: ErrorRequestHandler = (err: unknown, req, res, next) => {
+    if (res.headersSent) return next(err);
+    const bodyProblem = describeBodyParserError(err);
+    if (bodyProblem !== undefined) return send(res, 400, messagePage(viewContext(req), { title: 'The payment form could not be read', message: bodyProblem }));
+    logger.error({ err, req_id: requestState(res).requestId }, 'unexpected lander error');
+    send(res, 500, messagePage(viewContext(req), { title: 'Something went wrong', message: `No payment was taken. Please try again. (Reference ${requestState(res).requestId})` }));
+  };
+  router.use(answerHtmlError);
+  return router;
+}

@@ -1,0 +1,76 @@
+/**
+ * JSON error answers of the Partner API and the admin API: `{"error": {"code", "message", "request_id"}}` with
+ * `X-Request-Id` (decided wire shape). Unexpected errors answer 500 `internal_error` with a generic message; the
+ * detail goes to the server log only, never to the caller.
+ */
+import { ProtocolError } from '@domainkit/protocol';
+import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
+import { ApiError } from './api-error.ts';
+import { splitRawUrl } from './query.ts';
+import { requestState } from './request-context.ts';
+
+/** Sends an error body. */
+export function sendError(res: Response, status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): void {
+  const { requestId } = requestState(res);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.setHeader('Cache-Control', 'no-store');
+  res.status(status).json({ error: { code, message, request_id: requestId } });
+}
+
+/** Answers 404 `not_found` for a route nobody serves. */
+export function notFoundHandler(): RequestHandler {
+  return function routeNotFound(req, res) {
+    sendError(res, 404, 'not_found', `No route ${req.method} ${splitRawUrl(req.originalUrl).path.slice(0, 200)}: check the method and the path (Partner API paths start with /api/partner/v1/).`);
+  };
+}
+
+/** What a body-parser failure looks like (`http-errors` from `express.raw`, `express.json`, `express.urlencoded`). */
+interface BodyParserError {
+  readonly type: string;
+  readonly status?: number;
+  readonly limit?: number;
+}
+
+function isBodyParserError(err: unknown): err is BodyParserError {
+  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && 'expose' in err;
+}
+
+/** Message for a body the parsers refused, or `undefined` when the error is something else. */
+export function describeBodyParserError(err: unknown): string | undefined {
+  if (!isBodyParserError(err)) return undefined;
+  switch (err.type) {
+    case 'entity.too.large':
+      return `The request body is too large: at most ${err.limit ?? 'the allowed number of'} bytes.`;
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return 'The request body encoding is not supported: send UTF-8 without Content-Encoding.';
+    case 'entity.parse.failed':
+      return 'The request body is not valid JSON.';
+    case 'request.aborted':
+      return 'The request was aborted before its body arrived.';
+    default:
+      return 'The request body could not be read.';
+  }
+}
+
+/** The last error handler of a JSON area: spec errors as their status, everything else as 500 `internal_error`. */
+export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
+  return function answerJsonError(err: unknown, req, res, next): void {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    if (err instanceof ProtocolError || err instanceof ApiError) {
+      sendError(res, err.status, err.code, err.message, err instanceof ApiError ? err.headers : {});
+      return;
+    }
+    const bodyProblem = describeBodyParserError(err);
+    if (bodyProblem !== undefined) {
+      sendError(res, 400, 'validation_error', bodyProblem);
+      return;
+    }
+    logger.error({ err, req_id: requestState(res).requestId, method: req.method }, 'unexpected error');
+    sendError(res, 500, 'internal_error', 'Something went wrong on the sandbox. Retry with exponential back-off; if it persists, report the request id.');
+  };
+}

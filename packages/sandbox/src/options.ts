@@ -1,0 +1,114 @@
+/**
+ * Options of `startSandbox` and `createSandboxApp`, checked with zod when the sandbox starts: a bad option fails
+ * fast with a message naming it.
+ */
+import { resolve } from 'node:path';
+import { DEFAULT_HEADER_PREFIX, headerNames } from '@domainkit/protocol';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { systemClock, type Clock } from './clock.ts';
+import { SCHEMA_NAME_RE } from './db/database.ts';
+import { describeZodError } from './http/api-error.ts';
+import { DEFAULT_INVENTORY_SEED } from './inventory/generate.ts';
+
+/** The default data folder, relative to the working directory. */
+export const DEFAULT_DATA_DIR = '.data/sandbox';
+/** The default port of `startSandbox`. */
+export const DEFAULT_PORT = 4010;
+/** The default host of `startSandbox`: loopback only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** Options of `createSandboxApp` (and of `startSandbox`). */
+export interface SandboxOptions {
+  /** Data folder: PGlite files (`pgdata/`) and `credentials.json`. Default `.data/sandbox`, relative to the cwd. */
+  dataDir?: string;
+  /**
+   * PostgreSQL connection URL. Default `process.env.DATABASE_URL`; when neither is set (or it is `""`), the
+   * embedded PGlite in the data folder is used.
+   */
+  databaseUrl?: string;
+  /** PostgreSQL schema for the tables (created when missing); default `public`. Ignored by PGlite. */
+  schema?: string;
+  /**
+   * Base URL of `checkout_url` (`{publicUrl}/checkout?pt=…`). Default: `startSandbox` uses `http://host:port`;
+   * `createSandboxApp` uses the protocol, Host header and mount path of the request.
+   */
+  publicUrl?: string;
+  /** Header prefix of the signing headers, default `X-Service-` (DESIGN "Header brand"). */
+  headerPrefix?: string;
+  /** Seed of the synthetic inventory, used when the data folder is new. Default 1. */
+  seed?: number;
+  /** A pino logger to log through (a redacting child is used), `false` for none. Default: JSON on stdout. */
+  logger?: Logger | false;
+  /** Clock in milliseconds since the epoch (tests move it to expire tokens). Default `Date.now`. */
+  now?: Clock;
+}
+
+/** Options of `startSandbox`. */
+export interface StartSandboxOptions extends SandboxOptions {
+  /** TCP port; default 4010; 0 picks a free port. */
+  port?: number;
+  /** Interface to bind; default `127.0.0.1`. */
+  host?: string;
+}
+
+const optionsSchema = z.object({
+  dataDir: z.string().min(1, 'must be a folder path').optional(),
+  databaseUrl: z.string().optional(),
+  schema: z.string().regex(SCHEMA_NAME_RE, 'must be lowercase letters, digits and "_"').optional(),
+  publicUrl: z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' }).optional(),
+  headerPrefix: z
+    .string()
+    .refine((p) => {
+      try {
+        headerNames(p);
+        return true;
+      } catch {
+        return false;
+      }
+    }, 'must be letters, digits and dashes ending in "-", like "X-Service-"')
+    .optional(),
+  seed: z.number().int('must be an integer').min(0).max(0xffffffff).optional(),
+  port: z.number().int('must be an integer').min(0).max(65535).optional(),
+  host: z.string().min(1).optional(),
+  logger: z.unknown().optional(),
+  now: z.function().optional(),
+});
+
+/** Options with defaults applied. */
+export interface ResolvedOptions {
+  readonly dataDir: string;
+  readonly databaseUrl: string | undefined;
+  readonly schema: string | undefined;
+  readonly publicUrl: string | undefined;
+  readonly headerPrefix: string;
+  readonly seed: number;
+  readonly port: number;
+  readonly host: string;
+  readonly now: Clock;
+}
+
+/**
+ * Validates options and applies defaults.
+ * @throws {TypeError} naming each invalid option.
+ */
+export function resolveOptions(options: StartSandboxOptions): ResolvedOptions {
+  const parsed = optionsSchema.safeParse(options);
+  if (!parsed.success) throw new TypeError(`invalid sandbox options: ${describeZodError(parsed.error)}`);
+  const o = parsed.data;
+  const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new TypeError(`invalid sandbox options: ${options.databaseUrl === undefined ? 'DATABASE_URL' : 'databaseUrl'} must be a postgres:// URL`);
+  }
+  return {
+    dataDir: resolve(o.dataDir ?? DEFAULT_DATA_DIR),
+    databaseUrl: databaseUrl === '' ? undefined : databaseUrl,
+    schema: o.schema,
+    publicUrl: o.publicUrl?.replace(/\/+$/, ''),
+    headerPrefix: o.headerPrefix ?? DEFAULT_HEADER_PREFIX,
+    seed: o.seed ?? DEFAULT_INVENTORY_SEED,
+    port: o.port ?? DEFAULT_PORT,
+    host: o.host ?? DEFAULT_HOST,
+    now: options.now ?? systemClock,
+  };
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+// Each test file starts one sandbox (a fresh embedded PostgreSQL takes a few seconds to initialise), shared by
+// the tests of that file.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});

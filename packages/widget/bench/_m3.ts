@@ -1,0 +1,20 @@
+import { build } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+import { minifyTemplates } from '../minify-templates.ts';
+const src = new URL('../src', import.meta.url).pathname;
+const r = await build({ entryPoints: [src + '/script-tag.ts'], bundle: true, minify: true, format: 'esm', target: 'es2022', write: false, plugins: [{ name: 'm', setup(b) { b.onLoad({ filter: /\.(ts|js)$/ }, (a) => {
+  const name = a.path.replace(/.*node_modules\//, '').replace(src, 'src');
+  const c = a.path.startsWith(src) ? minifyTemplates(readFileSync(a.path, 'utf8')) : readFileSync(a.path, 'utf8');
+  return { contents: `globalThis.__m=${JSON.stringify(name)};\n` + c, loader: a.path.endsWith('.ts') ? 'ts' : 'js' };
+}); } }] });
+const code = r.outputFiles[0].text;
+const parts = code.split(/globalThis\.__m="([^"]*)"[;,]?/);
+const segs: [string, string][] = [];
+for (let i = 1; i < parts.length; i += 2) segs.push([parts[i]!, parts[i + 1]!]);
+const whole = segs.map((s) => s[1]).join('');
+const g = (t: string) => gzipSync(t, { level: 9 }).length;
+const total = g(whole);
+console.log('total', whole.length, total);
+const rows = segs.map(([n, t], i) => [total - g(segs.filter((_, j) => j !== i).map((s) => s[1]).join('')), t.length, n] as const).sort((a, b) => b[0] - a[0]);
+for (const row of rows) if (row[1] > 50) console.log(...row);

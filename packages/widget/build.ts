@@ -1,0 +1,105 @@
+/**
+ * Builds `@domainkit/widget` (run with `node build.ts`):
+ *
+ * 1. the npm build: every source module transpiled on its own into `dist/` (ESM, same layout as `src/`, Lit
+ *    and every other import left as imports, `.ts` specifiers rewritten to `.js`), plus `.d.ts` files from
+ *    `tsc -p tsconfig.build.json`;
+ * 2. the script-tag build: `dist/domainkit.min.js`, one self-contained minified ES module (Lit bundled),
+ *    loaded with `<script type="module" src="…/domainkit.min.js">`.
+ *
+ * Fails when the script-tag file contains something it must never contain (a credential-looking string, a
+ * reference to `process.env`, or code a strict CSP refuses), then prints the sizes, raw and gzip'd.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { join, relative } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { build, type Plugin } from 'esbuild';
+import { minifyTemplatesPlugin } from './minify-templates.ts';
+
+const root = import.meta.dirname;
+const src = join(root, 'src');
+const dist = join(root, 'dist');
+const minFile = join(dist, 'domainkit.min.js');
+
+/** Browsers the builds target: evergreen browsers from 2022 on (native class fields and private methods). */
+const target = ['es2022', 'chrome100', 'edge100', 'firefox100', 'safari15.4'];
+
+/** Keeps every import of a module as an import (no bundling) and points `./x.ts` at the emitted `./x.js`. */
+const keepImports: Plugin = {
+  name: 'keep-imports',
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind === 'entry-point') return undefined;
+      return { path: args.path.replace(/\.ts$/, '.js'), external: true };
+    });
+  },
+};
+
+await rm(dist, { recursive: true, force: true });
+
+const modules = (await readdir(src, { recursive: true }))
+  .map((file) => file.split('\\').join('/'))
+  .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.startsWith('test-support/'))
+  .map((file) => join(src, file));
+
+// 1. npm build
+await build({
+  entryPoints: modules,
+  outdir: dist,
+  outbase: src,
+  bundle: true,
+  plugins: [keepImports],
+  format: 'esm',
+  platform: 'browser',
+  target,
+  sourcemap: true,
+  logLevel: 'warning',
+});
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+// tsc rewrites `.ts` specifiers in emitted JS only (rewriteRelativeImportExtensions), not in declarations.
+const relativeTs = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g;
+for (const file of (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.d.ts'))) {
+  const path = join(dist, file);
+  await writeFile(path, (await readFile(path, 'utf8')).replace(relativeTs, '$1$2$3.js$2'));
+}
+
+// 2. script-tag build
+const { metafile } = await build({
+  entryPoints: [join(src, 'script-tag.ts')],
+  outfile: minFile,
+  bundle: true,
+  minify: true,
+  format: 'esm',
+  platform: 'browser',
+  target,
+  legalComments: 'eof',
+  metafile: true,
+  plugins: [minifyTemplatesPlugin(src)],
+  logLevel: 'warning',
+});
+
+const code = await readFile(minFile, 'utf8');
+const forbidden: Array<[RegExp, string]> = [
+  [/\b[sp]k_(test|live)_[A-Za-z0-9]/, 'a credential-looking string'],
+  [/process\.env/, 'a reference to process.env'],
+  [/\beval\s*\(|new Function\s*\(/, 'code a strict Content-Security-Policy refuses (eval / new Function)'],
+];
+for (const [pattern, what] of forbidden) {
+  if (pattern.test(code)) throw new Error(`dist/domainkit.min.js contains ${what} (${pattern}); refusing to ship it.`);
+}
+
+const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
+const sizeOf = (bytes: Buffer | string): string => {
+  const raw = Buffer.byteLength(bytes);
+  return `${kb(raw).padStart(9)} raw  ${kb(gzipSync(bytes, { level: 9 }).length).padStart(8)} gzip`;
+};
+const npmFiles = (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.js') && !f.endsWith('.min.js'));
+const npmCode = Buffer.concat(await Promise.all(npmFiles.map((f) => readFile(join(dist, f)))));
+const inputs = Object.keys(metafile.inputs).length;
+
+console.log(`\n@domainkit/widget built into ${relative(process.cwd(), dist) || '.'}/`);
+console.log(`  npm ESM build (${npmFiles.length} modules, Lit external, not minified) ${sizeOf(npmCode)}`);
+console.log(`  domainkit.min.js (script tag, ${inputs} modules, Lit bundled)    ${sizeOf(code)}`);

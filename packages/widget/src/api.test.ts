@@ -1,0 +1,89 @@
+import { expect } from '@esm-bundle/chai';
+import { createCheckoutSession, DkApiError, endpoint, searchDomains } from './api.ts';
+import { FetchStub } from './test-support/fetch-stub.ts';
+
+async function rejection(promise: Promise<unknown>): Promise<DkApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    expect(error).to.be.instanceOf(DkApiError);
+    return error as DkApiError;
+  }
+  throw new Error('expected a rejection');
+}
+
+describe('widget ↔ BFF API', () => {
+  let stub: FetchStub;
+  beforeEach(() => {
+    stub = new FetchStub();
+  });
+  afterEach(() => stub.restore());
+
+  it('joins the BFF base URL and a route whatever the trailing slashes', () => {
+    expect(endpoint('/dk', '/search?q=a')).to.equal('/dk/search?q=a');
+    expect(endpoint('/dk//', '/checkout')).to.equal('/dk/checkout');
+    expect(endpoint('https://shop.example/dk/', '/checkout')).to.equal('https://shop.example/dk/checkout');
+  });
+
+  it('URL-encodes the query and reads {query, results}', async () => {
+    const pending = searchDomains('/dk', 'café & co');
+    const call = await stub.call(0);
+    expect(call.url.pathname).to.equal('/dk/search');
+    expect(call.url.search).to.equal('?q=caf%C3%A9%20%26%20co');
+    expect(call.url.searchParams.get('q')).to.equal('café & co');
+    call.respond(200, { query: 'café & co', results: [{ domain: 'cafe.co', available: false, price_cents: null, currency: null }] });
+    expect(await pending).to.deep.equal({ query: 'café & co', results: [{ domain: 'cafe.co', available: false, price_cents: null, currency: null }] });
+  });
+
+  it("raises the BFF's code, message and retry_after from its error body", async () => {
+    const pending = searchDomains('/dk', 'coffee');
+    (await stub.call(0)).respond(503, { error: { code: 'busy', message: 'Too many searches; try again in 7 s.', retry_after: 7 } }, { 'Retry-After': '7' });
+    const error = await rejection(pending);
+    expect([error.code, error.message, error.status, error.retryAfter]).to.deep.equal(['busy', 'Too many searches; try again in 7 s.', 503, 7]);
+  });
+
+  it('names an error status without a JSON body http_<status>, and a failed connection network_error', async () => {
+    const first = searchDomains('/dk', 'coffee');
+    (await stub.call(0)).respondText(502, '<html>Bad gateway</html>', { 'Content-Type': 'text/html' });
+    expect((await rejection(first)).code).to.equal('http_502');
+
+    const second = searchDomains('/dk', 'coffee');
+    (await stub.call(1)).failNetwork();
+    const error = await rejection(second);
+    expect([error.code, error.status]).to.deep.equal(['network_error', 0]);
+  });
+
+  it('rejects answers of the wrong shape as invalid_response', async () => {
+    const bad = [
+      { results: 'none' },
+      { results: [{ domain: 'a.com' }] },
+      { results: [{ domain: 'a.com', available: true, price_cents: 12.5, currency: 'USD' }] },
+      { results: [{ domain: 'a.com', available: true, price_cents: -1, currency: 'USD' }] },
+      { results: [{ domain: 'a.com', available: true, price_cents: 100, currency: 'dollars' }] },
+    ];
+    for (const [i, body] of bad.entries()) {
+      const pending = searchDomains('/dk', 'coffee');
+      (await stub.call(i)).respond(200, body);
+      expect((await rejection(pending)).code, JSON.stringify(body)).to.equal('invalid_response');
+    }
+  });
+
+  it('POSTs {"domain"} as JSON to /checkout and accepts only an absolute http(s) checkout_url', async () => {
+    const ok = createCheckoutSession('https://shop.example/dk', 'coffeehouse.com');
+    const call = await stub.call(0);
+    expect([call.method, call.url.href, call.headers.get('content-type')]).to.deep.equal([
+      'POST',
+      'https://shop.example/dk/checkout',
+      'application/json',
+    ]);
+    expect(call.json).to.deep.equal({ domain: 'coffeehouse.com' });
+    call.respond(201, { checkout_url: 'https://market.example/checkout?pt=abc', expires_at: '2030-01-01T00:00:00Z' });
+    expect(await ok).to.deep.equal({ checkout_url: 'https://market.example/checkout?pt=abc', expires_at: '2030-01-01T00:00:00Z' });
+
+    for (const [i, url] of ['javascript:alert(1)', '/checkout?pt=abc', 'data:text/html,hi'].entries()) {
+      const pending = createCheckoutSession('/dk', 'coffeehouse.com');
+      (await stub.call(i + 1)).respond(201, { checkout_url: url });
+      expect((await rejection(pending)).code, url).to.equal('invalid_response');
+    }
+  });
+});

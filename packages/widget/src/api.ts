@@ -1,0 +1,210 @@
+/**
+ * The widget's side of the widget ↔ BFF API (DESIGN.md, "The widget ↔ BFF API", and the MoR order-mode routes):
+ * URL building, the calls (`GET /search`, `POST /checkout`, `POST /quotes`, `POST /orders`, `GET /orders/:id`)
+ * and one error class for every failure.
+ *
+ * Every response is checked before use (this is a trust boundary): the widget never renders or navigates to
+ * anything that does not have the documented shape. The checks are hand-written rather than zod so the
+ * script-tag build stays small; they accept exactly the shapes in `types.ts`.
+ *
+ * `fetch` is read from `globalThis` at call time, so a page (or a test) may replace it.
+ */
+import type { CheckoutSession, DomainResult, Order, OrderDetails, OrderStatus, Quote, SearchResponse } from './types.ts';
+
+/** Raised for every failed BFF call except an abort (which rethrows the platform's `AbortError`). */
+export class DkApiError extends Error {
+  override readonly name = 'DkApiError';
+  /**
+   * The BFF's `error.code` (`validation_error`, `not_found`, `conflict`, `busy`, `upstream_error`,
+   * `quote_expired`, `price_mismatch`, `payment_declined`...), or, when the BFF sent none: `network_error` (no
+   * HTTP answer), `invalid_response` (an answer of the wrong shape), `http_<status>` (an error status without a
+   * JSON error body).
+   */
+  readonly code: string;
+  /** HTTP status of the answer; 0 when there was none. */
+  readonly status: number;
+  /** Seconds the BFF asked to wait before retrying (`error.retry_after` or `Retry-After`), if it said. */
+  readonly retryAfter: number | undefined;
+  /** With `price_mismatch`: the new price in minor units (`error.price_cents`). */
+  readonly priceCents: number | undefined;
+
+  constructor(code: string, message: string, options: { status?: number; retryAfter?: number; priceCents?: number; cause?: unknown } = {}) {
+    super(message, { cause: options.cause });
+    this.code = code;
+    this.status = options.status ?? 0;
+    this.retryAfter = options.retryAfter;
+    this.priceCents = options.priceCents;
+  }
+}
+
+/** Options of one BFF call. */
+export interface RequestOptions {
+  /** Aborts the call; the returned promise then rejects with an `AbortError` `DOMException`. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * Joins the BFF base URL (the `api` attribute: `/dk`, `/dk/` or `https://shop.example/dk`) and a route path
+ * (`/search?q=…`). Relative bases resolve against the page, as `fetch` does.
+ */
+export function endpoint(api: string, path: string): string {
+  return api.replace(/\/+$/, '') + path;
+}
+
+/** Whether `error` is the rejection of an aborted fetch. */
+export function isAbortError(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/** `error` as a {@link DkApiError} (anything else becomes `invalid_response`). */
+export function toApiError(error: unknown): DkApiError {
+  return error instanceof DkApiError ? error : new DkApiError('invalid_response', String(error), { cause: error });
+}
+
+type Json = Record<string, unknown>;
+const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isCents = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+
+/**
+ * Kinds of checked fields: `s` a non-empty string, `b` a boolean, `c` integer minor units ≥ 0, `$` an
+ * ISO 4217 code; a trailing `?` also accepts `null` or absence (read as `null`).
+ */
+type Kind = 's' | 'b' | 'c' | '$' | 'c?' | '$?';
+const KINDS: Record<string, (value: unknown) => boolean> = {
+  s: (value) => typeof value === 'string' && value !== '',
+  b: (value) => typeof value === 'boolean',
+  c: isCents,
+  $: (value) => typeof value === 'string' && /^[A-Z]{3}$/.test(value),
+};
+
+/** The error of an answer the widget cannot use; `what` names the problem for developers. */
+const invalid = (what: string): DkApiError => new DkApiError('invalid_response', `Unexpected answer: ${what}`);
+
+/**
+ * Checks that `body` is an object with every field of `fields` of its kind and returns it typed (extra fields
+ * kept, absent optional fields set to `null`).
+ *
+ * @throws DkApiError `invalid_response` naming the first field that is missing or malformed.
+ */
+function check<T>(body: unknown, fields: Record<string, Kind>): T {
+  if (!isRecord(body)) throw invalid('not a JSON object');
+  const out: Json = { ...body };
+  for (const [field, kind] of Object.entries(fields)) {
+    const value = (out[field] ??= kind[1] ? null : undefined);
+    if (!(value === null && kind[1]) && !KINDS[kind[0]!]!(value)) throw invalid(field);
+  }
+  return out as T;
+}
+
+/**
+ * Sends one request (a JSON body when `body` is given, as a POST) and returns its parsed JSON body.
+ *
+ * @throws DkApiError `network_error` when no answer arrives; for a 4xx/5xx, the BFF's `error.code` and
+ *   `error.message` (with `retry_after`, `price_cents`), or `http_<status>` without a JSON error body.
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+async function request(url: string, options: RequestOptions, body?: object, headers: Record<string, string> = {}): Promise<unknown> {
+  let response: Response;
+  let json: unknown;
+  try {
+    response = await globalThis.fetch(url, {
+      headers: { Accept: 'application/json', ...(body && { 'Content-Type': 'application/json' }), ...headers },
+      ...(body && { method: 'POST', body: JSON.stringify(body) }),
+      signal: options.signal ?? null,
+    });
+    json = await response.json().catch((error: unknown) => {
+      if (isAbortError(error)) throw error;
+    });
+  } catch (error) {
+    if (isAbortError(error)) throw error;
+    throw new DkApiError('network_error', 'Could not reach the domain service.', { cause: error });
+  }
+  if (response.ok) return json;
+  const status = response.status;
+  const error: Json = isRecord(json) && isRecord(json.error) ? json.error : {};
+  const header = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
+  const ok = typeof error.code === 'string' && typeof error.message === 'string';
+  throw new DkApiError(ok ? (error.code as string) : `http_${status}`, ok ? (error.message as string) : `HTTP ${status}`, {
+    status,
+    retryAfter: isCents(error.retry_after) ? error.retry_after : header >= 0 ? header : undefined,
+    priceCents: isCents(error.price_cents) ? error.price_cents : undefined,
+  });
+}
+
+/**
+ * `GET {api}/search?q=` (widget ↔ BFF API): the partner's domain search, at most 5 results, best first.
+ *
+ * @param api BFF base URL, e.g. `/dk`.
+ * @param query the visitor's text, trimmed; sent URL-encoded.
+ * @throws DkApiError (see `request`), `invalid_response` when the body is not `{query, results: [...]}`.
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function searchDomains(api: string, query: string, options: RequestOptions = {}): Promise<SearchResponse> {
+  const body = await request(endpoint(api, `/search?q=${encodeURIComponent(query)}`), options);
+  if (!isRecord(body) || !Array.isArray(body.results)) throw invalid('results');
+  return {
+    query: typeof body.query === 'string' ? body.query : query,
+    results: body.results.map((result) => check<DomainResult>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' })),
+  };
+}
+
+/**
+ * `POST {api}/checkout` with `{"domain"}` (widget ↔ BFF API): creates a hosted checkout session (non-MoR,
+ * spec 2.3) and returns its `checkout_url`.
+ *
+ * @throws DkApiError the BFF's code (`not_found`, `busy`, `upstream_error`...), `network_error`, or
+ *   `invalid_response` when `checkout_url` is not an absolute http(s) URL (so a broken or hostile answer can
+ *   never make the widget navigate to `javascript:` or similar).
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function createCheckoutSession(api: string, domain: string, options: RequestOptions = {}): Promise<CheckoutSession> {
+  const body = check<CheckoutSession>(await request(endpoint(api, '/checkout'), options, { domain }), { checkout_url: 's' });
+  // Only an absolute http(s) URL: a broken or hostile answer must never navigate to `javascript:` or similar.
+  if (!/^https?:\/\//i.test(body.checkout_url)) throw invalid('checkout_url');
+  return { checkout_url: new URL(body.checkout_url).href, expires_at: typeof body.expires_at === 'string' ? body.expires_at : null };
+}
+
+/**
+ * `POST {api}/quotes` with `{"domain"}` (MoR order mode): locks the domain's price for 10 minutes.
+ *
+ * @throws DkApiError `not_found`, `conflict` (sold or reserved), `busy`, `network_error`, `invalid_response`
+ *   (no `quote_id`, price, currency or parseable `expires_at`).
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function createQuote(api: string, domain: string, options: RequestOptions = {}): Promise<Quote> {
+  const quote = check<Quote>(
+    await request(endpoint(api, '/quotes'), options, { domain }),
+    { quote_id: 's', domain: 's', price_cents: 'c', currency: '$', expires_at: 's' },
+  );
+  if (Number.isNaN(Date.parse(quote.expires_at))) throw invalid('expires_at');
+  return quote;
+}
+
+/**
+ * `POST {api}/orders` with `{"quote_id", "buyer", "payment"}` (MoR order mode): pays through the partner's
+ * payment-provider adapter and records the order. The price is the quote's, taken server-side.
+ *
+ * @throws DkApiError `quote_expired` (422), `price_mismatch` (422, {@link DkApiError.priceCents} is the new
+ *   price), `payment_declined` (402), `validation_error`, `busy`, `network_error`, `invalid_response`.
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function createOrder(api: string, quoteId: string, details: OrderDetails, options: RequestOptions = {}): Promise<Order> {
+  const body = { quote_id: quoteId, buyer: details.buyer, payment: details.payment };
+  return check<Order>(
+    await request(endpoint(api, '/orders'), options, body),
+    { order_id: 's', order_token: 's', status: 's', domain: 's', sale_price_cents: 'c', currency: '$' },
+  );
+}
+
+/**
+ * `GET {api}/orders/:id` with `X-Order-Token` (MoR order mode): the order's current status.
+ *
+ * @throws DkApiError `not_found` (404, also when the token does not match), `network_error`, `invalid_response`.
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function getOrder(api: string, orderId: string, token: string, options: RequestOptions = {}): Promise<OrderStatus> {
+  return check<OrderStatus>(
+    await request(endpoint(api, `/orders/${encodeURIComponent(orderId)}`), options, undefined, { 'X-Order-Token': token }),
+    { order_id: 's', status: 's' },
+  );
+}

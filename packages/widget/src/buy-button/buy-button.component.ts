@@ -1,0 +1,140 @@
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { DkElement } from '../element.ts';
+import type { DkMode } from '../purchase/purchase-controller.ts';
+import { renderOrderPanel, spinner } from '../purchase/purchase-panel.ts';
+import { errorMessage } from '../strings.ts';
+import { styles } from './buy-button.styles.ts';
+
+/** Buying flows of `<dk-buy-button>`. */
+export type DkBuyMode = DkMode;
+
+/**
+ * @summary A Buy button for one domain: sends the visitor to the marketplace's hosted checkout
+ * (`mode="checkout"`), or, with the partner as Merchant of Record (`mode="order"`), locks the price, lets the
+ * partner collect payment in the `payment` slot and records the order.
+ *
+ * Checkout mode: a click POSTs `{"domain"}` to `{api}/checkout`, fires the cancelable `dk-checkout-start` and,
+ * unless cancelled, calls {@link navigate} (same tab, or the `target` browsing context).
+ *
+ * Order mode: a click POSTs to `{api}/quotes` and shows the locked price with a live countdown (mm:ss) and the
+ * `payment` slot (`dk-quote` fires). The partner's form then calls {@link placeOrder} (or dispatches a bubbling
+ * `dk-place-order` `CustomEvent` whose `detail` is `{ buyer, payment }`); the order's status is shown and
+ * refreshed a few times. An expired lock offers a fresh quote; a changed price is shown and only bought once
+ * the visitor confirms it; a declined payment shows a message and can be retried.
+ *
+ * While a request is pending the host has the `busy` attribute and the button is `aria-disabled`. The purchase
+ * phase is reflected as `data-purchase` (`idle`, `pending`, `quoted`, `ordering`, `expired`, `mismatch`, `ordered`).
+ *
+ * @slot - The button's text. Default: `strings.buy` ("Buy").
+ * @slot payment - Order mode: the partner's payment form, shown while a quote is locked.
+ *
+ * @event dk-checkout-start - {@link DkCheckoutStartEvent} The session exists; cancel it to navigate yourself.
+ * @event dk-quote - {@link DkQuoteEvent} Order mode: a price is locked; collect payment.
+ * @event dk-order-created - {@link DkOrderCreatedEvent} Order mode: the order was paid and recorded.
+ * @event dk-error - {@link DkErrorEvent} A call failed; `detail.code`, `detail.message`.
+ *
+ * @csspart buy-button - The `<button>`.
+ * @csspart spinner - The busy indicator inside a button.
+ * @csspart error - The error message under the button.
+ * @csspart order - Order mode: the panel with the quote, the payment slot and the order status.
+ * @csspart order-title - The domain and its locked price.
+ * @csspart countdown - The remaining time of the price lock.
+ * @csspart order-message - What happens now (expired lock, changed price, placing the order).
+ * @csspart order-status - The placed order and its status.
+ * @csspart order-error - A failure of the order flow (declined payment...).
+ * @csspart payment - The wrapper of the `payment` slot.
+ * @csspart order-button - The panel's main action (new quote, confirm the new price, refresh status).
+ * @csspart cancel-button - Abandons the quote, or closes the panel after the order.
+ *
+ * @cssproperty --dk-font-family - Font. Default: inherited.
+ * @cssproperty --dk-font-size - Base font size. Default: `1rem` (`0.875rem` small, `1.125rem` large).
+ * @cssproperty --dk-color-text - Text colour. Default: `#1b1f24` (dark: `#e6e9ef`).
+ * @cssproperty --dk-color-muted - Secondary text. Default: `#586170` (dark: `#a3adbb`).
+ * @cssproperty --dk-color-surface - Panel background. Default: `#fff` (dark: `#161b22`).
+ * @cssproperty --dk-color-border - Borders. Default: `#c4cad3` (dark: `#3d4653`).
+ * @cssproperty --dk-color-accent - Button background. Default: `#1d4ed8` (dark: `#2563eb`).
+ * @cssproperty --dk-color-accent-text - Button text. Default: `#fff`.
+ * @cssproperty --dk-color-danger - Error text. Default: `#b42318` (dark: `#ffa198`).
+ * @cssproperty --dk-color-danger-surface - Error background. Default: `#fef3f2` (dark: `#3a1d1d`).
+ * @cssproperty --dk-color-focus - Focus ring. Default: `#2563eb` (dark: `#79a6ff`).
+ * @cssproperty --dk-focus-ring-width - Focus ring width. Default: `3px`.
+ * @cssproperty --dk-radius - Corner radius. Default: `0.5rem`.
+ * @cssproperty --dk-spacing - Gap between the pieces. Default: `0.5rem`.
+ */
+export class DkBuyButton extends DkElement {
+  static override styles = styles;
+
+  static override properties = {
+    ...DkElement.properties,
+    domain: {},
+    label: {},
+    busy: { type: Boolean, reflect: true },
+  };
+
+  /** The domain to buy, e.g. `coffeehouse.com`. Without it the button is disabled. */
+  declare domain: string;
+  /** Accessible name of the button when its text is not enough (e.g. "Buy coffeehouse.com"). */
+  declare label: string;
+  /** True (and reflected) while a request is pending. Read-only for pages. */
+  declare busy: boolean;
+
+  constructor() {
+    super();
+    this.domain = '';
+    this.label = '';
+    this.busy = false;
+  }
+
+  /**
+   * Buys {@link domain} in the current mode (what a click does). Does nothing while busy or without a domain.
+   * Never rejects: failures are shown and fired as `dk-error`.
+   */
+  buy(): Promise<void> {
+    return this.purchase.buy(this.domain);
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    globalThis.addEventListener('pageshow', this.#onPageShow);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    globalThis.removeEventListener('pageshow', this.#onPageShow);
+  }
+
+  /** Back from the checkout page through the back/forward cache: the button must be usable again. */
+  readonly #onPageShow = (event: PageTransitionEvent): void => {
+    if (event.persisted && this.purchase.phase === 'pending') this.purchase.cancel();
+  };
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    // Re-used for another domain (a list re-rendered): forget the old one's purchase.
+    if (changed.get('domain')) this.purchase.cancel();
+    this.busy = this.purchase.busy;
+    super.willUpdate(changed);
+  }
+
+  override render(): TemplateResult {
+    const s = this.texts;
+    const p = this.purchase;
+    const disabled = p.busy || !this.domain;
+    const error = p.error && !p.quote ? errorMessage(p.error, s) : '';
+    return html`
+      <button
+        part="buy-button"
+        type="button"
+        aria-disabled=${disabled}
+        aria-busy=${p.busy}
+        aria-label=${this.label || nothing}
+        aria-describedby=${error ? 'error' : nothing}
+        ?hidden=${!!p.quote}
+        @click=${() => disabled || this.buy()}
+      >
+        ${p.busy ? spinner : nothing}<slot>${s.buy}</slot>
+      </button>
+      ${error ? html`<span id="error" part="error" class="alert" role="alert">${error}</span>` : nothing}
+      ${renderOrderPanel(p, s, this.priceLocale)}
+    `;
+  }
+}

@@ -1,0 +1,311 @@
+import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
+import { searchDomains } from '../api.ts';
+import { DkElement } from '../element.ts';
+import { DkErrorEvent } from '../events/dk-error.ts';
+import { DkResultsEvent } from '../events/dk-results.ts';
+import { DkSearchEvent } from '../events/dk-search.ts';
+import { DkSelectEvent } from '../events/dk-select.ts';
+import { formatPrice } from '../format.ts';
+import { highlight } from '../highlight.ts';
+import type { DkMode } from '../purchase/purchase-controller.ts';
+import { renderOrderPanel, spinner } from '../purchase/purchase-panel.ts';
+import { errorMessage, type DkStrings } from '../strings.ts';
+import type { DomainResult } from '../types.ts';
+import { SearchController, type SearchStatus } from './search-controller.ts';
+import { styles } from './domain-search.styles.ts';
+
+export type { DkMode };
+
+const toNumber = (value: number, fallback: number, min: number): number =>
+  Number.isFinite(value) ? Math.max(min, value) : fallback;
+
+/**
+ * @summary A domain search box for a partner page: searches the partner's BFF as the visitor types and lists
+ * matching domains with availability, price and a Buy button, then runs the purchase (hosted checkout, or the
+ * MoR order flow with the partner's payment form).
+ *
+ * It follows the WAI-ARIA combobox pattern with a grid popup: the input keeps focus, ArrowDown/ArrowUp move
+ * the active result (`aria-activedescendant`), Home/End jump to the first/last one while a result is active,
+ * Enter chooses it (fires `dk-select`, then buys it when available), Escape closes the results, then clears
+ * the box. A click on a result (or its Buy button) chooses it too. A polite live region announces result
+ * counts, errors and the purchase's progress.
+ *
+ * Its search state is reflected as `data-state`: `initial`, `loading`, `results`, `empty`, `error`, `busy`
+ * (the BFF asked to wait; the search repeats by itself after the countdown) or `offline` (no network; it
+ * repeats when the browser is back online). The purchase phase is reflected as `data-purchase`.
+ *
+ * Order mode (`mode="order"`): choosing a result locks its price and shows the order panel with the
+ * `payment` slot; the partner's form calls {@link placeOrder} (or dispatches a bubbling `dk-place-order`
+ * `CustomEvent` with `detail: { buyer, payment }`).
+ *
+ * @slot label - The search box's label (rich content); default: the `label` attribute or `strings.searchLabel`.
+ * @slot payment - Order mode: the partner's payment form, shown while a quote is locked.
+ *
+ * @event dk-search - {@link DkSearchEvent} A search starts; `detail.query`.
+ * @event dk-results - {@link DkResultsEvent} Results of the newest query are shown; `detail.query`, `detail.results`.
+ * @event dk-select - {@link DkSelectEvent} The visitor chose a result; cancel it to stop the purchase.
+ * @event dk-checkout-start - {@link DkCheckoutStartEvent} Checkout mode: cancelable, default navigates.
+ * @event dk-quote - {@link DkQuoteEvent} Order mode: a price is locked; collect payment.
+ * @event dk-order-created - {@link DkOrderCreatedEvent} Order mode: the order was paid and recorded.
+ * @event dk-error - {@link DkErrorEvent} A search or purchase call failed; `detail.code`, `detail.message`.
+ *
+ * @csspart base - The wrapper of everything.
+ * @csspart label - The search box's `<label>`.
+ * @csspart input - The search `<input>` (role `combobox`).
+ * @csspart spinner - A busy indicator (in the search box while loading, in a busy button).
+ * @csspart results - The results (role `grid`, one row per result).
+ * @csspart option - One result row (role `row`), with `data-domain` and `aria-selected` when active.
+ * @csspart name - The domain name of a row.
+ * @csspart match - The part of a name matching the query (`<mark>`).
+ * @csspart availability - The availability badge of a row; also `available` or `unavailable`.
+ * @csspart price - The formatted price of a row.
+ * @csspart buy-button - The Buy `<button>` of an available row.
+ * @csspart buy-error - Why buying a row failed.
+ * @csspart message - The loading and empty messages.
+ * @csspart error - The error, busy and offline box; contains `error-message` and `retry-button`.
+ * @csspart error-message - The error text.
+ * @csspart retry-button - The button repeating the failed search.
+ * @csspart status - The visually hidden live region announcing counts and errors.
+ * @csspart order - Order mode: the panel with the quote, the payment slot and the order status.
+ * @csspart order-title - The domain and its locked price.
+ * @csspart countdown - The remaining time of the price lock.
+ * @csspart order-message - What happens now (expired lock, changed price, placing the order).
+ * @csspart order-status - The placed order and its status.
+ * @csspart order-error - A failure of the order flow (declined payment...).
+ * @csspart payment - The wrapper of the `payment` slot.
+ * @csspart order-button - The panel's main action (new quote, confirm the new price, refresh status).
+ * @csspart cancel-button - Abandons the quote, or closes the panel after the order.
+ *
+ * @cssproperty --dk-font-family - Font. Default: inherited.
+ * @cssproperty --dk-font-size - Base font size. Default: `1rem` (`0.875rem` small, `1.125rem` large).
+ * @cssproperty --dk-color-text - Text colour. Default: `#1b1f24` (dark: `#e6e9ef`).
+ * @cssproperty --dk-color-muted - Secondary text. Default: `#586170` (dark: `#a3adbb`).
+ * @cssproperty --dk-color-surface - Background of the input, results and panel. Default: `#fff` (dark: `#161b22`).
+ * @cssproperty --dk-color-border - Borders. Default: `#c4cad3` (dark: `#3d4653`).
+ * @cssproperty --dk-color-accent - Buttons, spinner. Default: `#1d4ed8` (dark: `#2563eb`).
+ * @cssproperty --dk-color-accent-text - Text on the accent. Default: `#fff`.
+ * @cssproperty --dk-color-success - "Available". Default: `#15703d` (dark: `#5fd38d`).
+ * @cssproperty --dk-color-danger - Error text. Default: `#b42318` (dark: `#ffa198`).
+ * @cssproperty --dk-color-danger-surface - Error background. Default: `#fef3f2` (dark: `#3a1d1d`).
+ * @cssproperty --dk-color-focus - Focus ring and active-row marker. Default: `#2563eb` (dark: `#79a6ff`).
+ * @cssproperty --dk-color-active - Background of the active row. Default: `#e8effd` (dark: `#1f2b3e`).
+ * @cssproperty --dk-color-mark - Background of the matched text. Default: `#fde68a` (dark: `#7a5a00`).
+ * @cssproperty --dk-focus-ring-width - Focus ring width. Default: `3px`.
+ * @cssproperty --dk-radius - Corner radius. Default: `0.5rem`.
+ * @cssproperty --dk-spacing - Gap between the pieces. Default: `0.5rem`.
+ */
+export class DkDomainSearch extends DkElement {
+  static override styles = styles;
+
+  static override properties = {
+    ...DkElement.properties,
+    label: {},
+    placeholder: {},
+    debounce: { type: Number },
+    minLength: { type: Number, attribute: 'min-length' },
+    _active: { state: true },
+    _open: { state: true },
+  };
+
+  /** Visible label of the search box. Default: `strings.searchLabel`. The `label` slot overrides it. */
+  declare label: string;
+  /** Placeholder of the search box. Default: `strings.searchPlaceholder`. */
+  declare placeholder: string;
+  /** Milliseconds of typing pause before a search is sent. Default 250. Enter searches at once. */
+  declare debounce: number;
+  /** Fewest characters (after trimming) that start a search; shorter text returns to `initial`. Default 2. */
+  declare minLength: number;
+  declare private _active: number;
+  declare private _open: boolean;
+
+  readonly #search = new SearchController(this, {
+    search: (query, signal) => searchDomains(this.api, query, { signal }),
+    clock: () => this.clock,
+    onStart: (query) => this.dispatchEvent(new DkSearchEvent({ query })),
+    onResults: (query, results) => {
+      this._active = -1;
+      this._open = true;
+      this.dispatchEvent(new DkResultsEvent({ query, results }));
+    },
+    onError: (error) => this.dispatchEvent(new DkErrorEvent({ code: error.code, message: this.#message(error) })),
+  });
+
+  constructor() {
+    super();
+    this.label = '';
+    this.placeholder = '';
+    this.debounce = 250;
+    this.minLength = 2;
+    this._active = -1;
+    this._open = true;
+    // A sale changes availability: later searches must ask the BFF again.
+    this.addEventListener('dk-order-created', () => this.#search.clearCache());
+  }
+
+  /** Where the search stands (also the host's `data-state` attribute). */
+  get status(): SearchStatus {
+    return this.#search.status;
+  }
+
+  /** Searches `query` at once, without the debounce, and puts it in the search box. */
+  search(query: string): void {
+    const input = this.#input;
+    if (input) input.value = query;
+    const trimmed = query.trim();
+    if (trimmed.length < this.#minLength) this.#search.reset();
+    else void this.#search.run(trimmed);
+  }
+
+  /** Repeats the last search (what the Retry button does). */
+  retry(): void {
+    this.#search.retry();
+  }
+
+  get #minLength(): number {
+    return toNumber(this.minLength, 2, 1);
+  }
+
+  get #input(): HTMLInputElement | null {
+    return this.renderRoot.querySelector('input');
+  }
+
+  #message(error: { code: string; message: string }): string {
+    const s = this.texts;
+    return error.code === 'offline' ? s.offline : errorMessage(error, s);
+  }
+
+  /** Searches the box's text after the debounce (typing; IME composition end). */
+  readonly #schedule = (): void => {
+    this._active = -1;
+    this._open = true;
+    this.#search.schedule(this.#input!.value, toNumber(this.debounce, 250, 0), this.#minLength);
+  };
+
+  /** The combobox keys (WAI-ARIA APG combobox pattern, grid popup); everything else types into the box. */
+  #onKeyDown(event: KeyboardEvent): void {
+    const { status, results } = this.#search;
+    const input = this.#input!;
+    const key = event.key;
+    const open = this.#expanded;
+    const n = status === 'results' ? results.length : 0;
+    const active = open ? this._active : -1;
+    if (event.isComposing) return;
+    if (key === 'Enter') {
+      if (active < 0) this.search(input.value);
+      else this.#choose(results[active]!, active);
+    } else if (key === 'Escape') {
+      // First close the results, then clear the box.
+      if (open) this._open = false;
+      else if (input.value) this.search('');
+      else return;
+      this._active = -1;
+    } else {
+      const next =
+        !n ? -1
+        : key === 'ArrowDown' ? (active + 1) % n
+        : key === 'ArrowUp' ? (active < 1 ? n : active) - 1
+        : active < 0 ? -1 // Home/End move the caret until a result is active
+        : key === 'Home' ? 0
+        : key === 'End' ? n - 1
+        : -1;
+      if (next < 0) return;
+      this._open = true;
+      this._active = next;
+    }
+    event.preventDefault();
+  }
+
+  /** Fires `dk-select` for a result and, unless cancelled, buys it when available. */
+  #choose(result: DomainResult, index: number): void {
+    this._active = index;
+    if (this.dispatchEvent(new DkSelectEvent({ domain: result.domain, result })) && result.available) {
+      void this.purchase.buy(result.domain);
+    }
+  }
+
+  get #expanded(): boolean {
+    return this.#search.status === 'results' && this._open && !this.purchase.quote;
+  }
+
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    this.dataset.state = this.#search.status;
+  }
+
+  protected override home(): HTMLElement | null {
+    return this.#input;
+  }
+
+  override render(): TemplateResult {
+    const s = this.texts;
+    const { status, query, results, error } = this.#search;
+    const expanded = this.#expanded;
+    const active = expanded ? this._active : -1;
+    const p = this.purchase;
+    const purchaseError = p.error && !p.quote ? errorMessage(p.error, s) : '';
+    const busy = status === 'busy';
+    const problem = busy
+      ? s.busy(Math.max(0, Math.ceil((this.#search.retryAt - this.clock.now()) / 1000)))
+      : error ? this.#message(error) : '';
+    const message = status === 'loading' ? s.searching : status === 'empty' ? s.noResults(query) : '';
+    // The live region never repeats the busy countdown each second: it announces the wait once.
+    const announcement =
+      purchaseError || (status === 'results' ? s.resultCount(results.length) : busy ? s.busy(Math.max(1, error?.retryAfter ?? 5)) : message || problem);
+    return html`
+      <div part="base" class="base">
+        <label part="label" for="input"><slot name="label">${this.label || s.searchLabel}</slot></label>
+        <div class="field">
+          <input
+            id="input"
+            part="input"
+            type="search"
+            role="combobox"
+            autocomplete="off"
+            spellcheck="false"
+            aria-autocomplete="list"
+            aria-haspopup="grid"
+            aria-expanded=${expanded}
+            aria-controls="results"
+            aria-activedescendant=${active < 0 ? nothing : `cell-${active}`}
+            placeholder=${this.placeholder || s.searchPlaceholder}
+            @input=${(event: InputEvent) => event.isComposing || this.#schedule()}
+            @compositionend=${this.#schedule}
+            @keydown=${this.#onKeyDown}
+          />
+          ${status === 'loading' ? spinner : nothing}
+        </div>
+        <div id="results" part="results" class="grid" role="grid" aria-label=${s.resultsLabel} ?hidden=${!expanded} @mousedown=${(e: Event) => e.preventDefault()}>
+          ${expanded ? results.map((result, i) => this.#renderRow(result, i, i === active, s, purchaseError)) : nothing}
+        </div>
+        <p part="message" class="mute" ?hidden=${!message}>${message}</p>
+        <div part="error" class="box alert row" ?hidden=${!problem}>
+          <p part="error-message">${problem}</p>
+          <button part="retry-button" class="quiet" type="button" ?hidden=${busy} @click=${() => this.retry()}>${s.retry}</button>
+        </div>
+        ${renderOrderPanel(p, s, this.priceLocale)}
+        <div part="status" class="vh" role="status" aria-live="polite" aria-atomic="true">${announcement}</div>
+      </div>
+    `;
+  }
+
+  #renderRow(result: DomainResult, i: number, active: boolean, s: DkStrings, purchaseError: string): TemplateResult {
+    const { domain, available, price_cents: cents, currency } = result;
+    const p = this.purchase;
+    const mine = p.domain === domain;
+    return html`
+      <div part="option" role="row" data-domain=${domain} aria-selected=${active} @click=${() => p.busy || this.#choose(result, i)}>
+        <div id=${`cell-${i}`} role="gridcell" class="cell row">
+          <span part="name" class="name">${highlight(domain, this.#search.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</span>
+          <span part=${available ? 'availability available' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : s.unavailable}</span>
+          ${cents !== null && currency !== null ? html`<span part="price" class="price">${formatPrice(cents, currency, this.priceLocale)}</span>` : nothing}
+          ${available
+            ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(domain)} aria-disabled=${p.busy}>
+                ${p.busy && mine ? spinner : nothing}${s.buy}
+              </button>`
+            : nothing}
+          ${mine && purchaseError ? html`<span part="buy-error" class="alert buy-error">${purchaseError}</span>` : nothing}
+        </div>
+      </div>
+    `;
+  }
+}

@@ -1,0 +1,29 @@
+/** `dk-results`: the answer to the newest search arrived (including an empty one). */
+import type { DomainResult } from '../types.ts';
+import { DkEvent } from './dk-event.ts';
+
+/** Detail of {@link DkResultsEvent}. */
+export interface DkResultsDetail {
+  /** The query these results answer. */
+  readonly query: string;
+  /** The results as shown, best first (0 to 5); prices in minor units. */
+  readonly results: readonly DomainResult[];
+}
+
+/**
+ * Fired by `<dk-domain-search>` when results for the newest query are shown. Answers to older queries are
+ * dropped and never fire it. Bubbles, composed, not cancelable.
+ */
+export class DkResultsEvent extends DkEvent<DkResultsDetail> {
+  static readonly type = 'dk-results';
+
+  constructor(detail: DkResultsDetail) {
+    super('dk-results', detail);
+  }
+}
+
+declare global {
+  interface GlobalEventHandlersEventMap {
+    'dk-results': DkResultsEvent;
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Price formatting: integer minor units (ISO 4217) to a string for the visitor's locale, with
+ * `Intl.NumberFormat`. The only place in domainkit where money is turned into text (DESIGN.md, "Contracts").
+ */
+
+/**
+ * The currencies whose ISO 4217 minor-unit exponent is not 2 (ISO 4217 list one), indexed by exponent. The
+ * wire's minor units follow ISO 4217, so amounts are converted with this table; how many decimals are then
+ * *displayed* is left to `Intl` (CLDR data), which is what visitors expect to read.
+ */
+const EXPONENTS = ['BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF', '', '', 'BHD IQD JOD KWD LYD OMR TND', 'CLF UYW'];
+
+/** Number of decimal places of one major unit of `currency` (2 for USD: 1 dollar = 100 cents). */
+export function minorUnitExponent(currency: string): number {
+  const code = currency.toUpperCase();
+  const exponent = /^[A-Z]{3}$/.test(code) ? EXPONENTS.findIndex((codes) => codes.includes(code)) : -1;
+  return exponent < 0 ? 2 : exponent;
+}
+
+const formatters = new Map<string, Intl.NumberFormat>();
+
+function formatter(locale: string | undefined, currency: string): Intl.NumberFormat {
+  const key = `${locale ?? ''}|${currency}`;
+  let nf = formatters.get(key);
+  if (!nf) {
+    const options: Intl.NumberFormatOptions = { style: 'currency', currency, trailingZeroDisplay: 'stripIfInteger' };
+    try {
+      nf = new Intl.NumberFormat(locale, options);
+    } catch (error) {
+      // A malformed locale tag is the page's mistake, not the visitor's: fall back to the browser's locale.
+      // A malformed currency code still throws from here (RangeError).
+      if (locale === undefined) throw error;
+      nf = new Intl.NumberFormat(undefined, options);
+    }
+    formatters.set(key, nf);
+  }
+  return nf;
+}
+
+/**
+ * Formats a price given in minor units for display, e.g. `formatPrice(250000, 'USD', 'en-US')` → `"$2,500"`,
+ * `formatPrice(1999, 'USD', 'en-US')` → `"$19.99"`, `formatPrice(123456, 'EUR', 'de-DE')` → `"1.234,56 €"`.
+ * Whole amounts are shown without decimals.
+ *
+ * @param amountMinor integer amount in minor units of `currency` (cents for USD, yen for JPY).
+ * @param currency ISO 4217 code, e.g. `USD`.
+ * @param locale BCP 47 tag; `undefined` (or an invalid tag) uses the browser's locale.
+ * @returns the formatted price; never throws: an unknown currency code gives `"<amount> <code>"`.
+ */
+export function formatPrice(amountMinor: number, currency: string, locale?: string): string {
+  const exponent = minorUnitExponent(currency);
+  const major = amountMinor / 10 ** exponent;
+  try {
+    return formatter(locale, currency.toUpperCase()).format(major);
+  } catch {
+    return `${major.toFixed(exponent)} ${currency}`;
+  }
+}

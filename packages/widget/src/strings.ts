@@ -1,0 +1,103 @@
+/**
+ * Every string the widget shows or announces, in one replaceable object. Each element has a `strings`
+ * property taking a partial override, e.g. `el.strings = { buy: 'Kaufen' }`; what is not given keeps the
+ * English default below. Prices and countdowns are passed in already formatted for the element's locale.
+ */
+export interface DkStrings {
+  /** Label of the search box when neither the `label` attribute nor the `label` slot is given. */
+  readonly searchLabel: string;
+  /** Placeholder of the search box when the `placeholder` attribute is not set. */
+  readonly searchPlaceholder: string;
+  /** Accessible name of the results grid. */
+  readonly resultsLabel: string;
+  /** Shown while a search is in flight. */
+  readonly searching: string;
+  /** Announced (live region) when results arrive. */
+  readonly resultCount: (count: number) => string;
+  /** Shown and announced when a search matches nothing. */
+  readonly noResults: (query: string) => string;
+  /** Badge of a domain that can be bought. */
+  readonly available: string;
+  /** Badge of a domain that cannot be bought (sold or not listed). */
+  readonly unavailable: string;
+  /** The button that repeats a failed search or call. */
+  readonly retry: string;
+  /** Visible text of a buy button. */
+  readonly buy: string;
+  /** Accessible name of the buy button of one search result. */
+  readonly buyDomain: (domain: string) => string;
+  /** Error shown when the BFF could not be reached. */
+  readonly networkError: string;
+  /** Shown (state `offline`) when the browser says it has no network. */
+  readonly offline: string;
+  /** Shown (state `busy`) while waiting out the BFF's `retry_after`; `seconds` counts down. */
+  readonly busy: (seconds: number) => string;
+  /** Error shown when the BFF answered something the widget cannot read. */
+  readonly invalidResponse: string;
+  /** MoR: the quote's headline, e.g. "coffeehouse.com for $2,500". */
+  readonly quoteTitle: (domain: string, price: string) => string;
+  /** MoR: the live countdown of the price lock; `time` is `mm:ss`. */
+  readonly lockedFor: (time: string) => string;
+  /** MoR: shown when the price lock ran out. */
+  readonly quoteExpired: string;
+  /** MoR: the button that asks for a fresh quote. */
+  readonly newQuote: string;
+  /** MoR: shown when the price changed since the quote (`price_mismatch`). */
+  readonly priceChanged: (price: string) => string;
+  /** MoR: the button that accepts the new price and places the order at it. */
+  readonly confirmPrice: (price: string) => string;
+  /** MoR: shown when the payment was declined (`payment_declined`). */
+  readonly paymentDeclined: string;
+  /** MoR: shown while the order is being placed. */
+  readonly placingOrder: string;
+  /** MoR: the recorded order, e.g. "Order ord_123 for coffeehouse.com: Paid". */
+  readonly orderPlaced: (orderId: string, domain: string, status: string) => string;
+  /** MoR: readable name of an order status (`EXTERNALLY_PAID` → "Paid", `TRANSFER_IN_PROGRESS` → "Transfer in progress"). */
+  readonly orderStatus: (status: string) => string;
+  /** MoR: the button that asks the BFF for the order's current status. */
+  readonly refreshStatus: string;
+  /** MoR: the button that abandons the quote. */
+  readonly cancel: string;
+  /** MoR: the button that closes the order panel once the order is placed. */
+  readonly done: string;
+}
+
+/** The English defaults. */
+export const defaultStrings: DkStrings = {
+  searchLabel: 'Find your domain',
+  searchPlaceholder: 'Try “coffee” or “studio”',
+  resultsLabel: 'Matching domains',
+  searching: 'Searching…',
+  resultCount: (count) => `${count} domain${count === 1 ? '' : 's'} found`,
+  noResults: (query) => `No domains match “${query}”.`,
+  available: 'Available',
+  unavailable: 'Taken',
+  retry: 'Retry',
+  buy: 'Buy',
+  buyDomain: (domain) => `Buy ${domain}`,
+  networkError: 'Could not reach the domain service. Check your connection.',
+  offline: 'You are offline. The search resumes once you are back.',
+  busy: (seconds) => `Busy right now. Trying again in ${seconds} s…`,
+  invalidResponse: 'The domain service sent an unexpected answer. Please retry.',
+  quoteTitle: (domain, price) => `${domain} for ${price}`,
+  lockedFor: (time) => `Price locked for ${time}`,
+  quoteExpired: 'The price lock has expired.',
+  newQuote: 'Get a new price',
+  priceChanged: (price) => `The price is now ${price}. Nothing was charged.`,
+  confirmPrice: (price) => `Buy for ${price}`,
+  paymentDeclined: 'Payment declined; nothing was charged. Check the details or try another card.',
+  placingOrder: 'Placing your order…',
+  orderPlaced: (orderId, domain, status) => `Order ${orderId} for ${domain}: ${status}`,
+  orderStatus: (status) => (status === 'EXTERNALLY_PAID' ? 'Paid' : status[0] + status.slice(1).toLowerCase().replaceAll('_', ' ')),
+  refreshStatus: 'Refresh status',
+  cancel: 'Cancel',
+  done: 'Done',
+};
+
+/** The message to show for a failed call: the BFF's own `message`, or a local string for local failures. */
+export function errorMessage(error: { code: string; message: string }, strings: DkStrings): string {
+  return error.code === 'network_error' ? strings.networkError
+    : error.code === 'invalid_response' ? strings.invalidResponse
+    : error.code === 'payment_declined' ? strings.paymentDeclined
+    : error.message;
+}

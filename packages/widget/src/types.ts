@@ -1,0 +1,98 @@
+/**
+ * Wire types of the widget ↔ BFF API (DESIGN.md, "The widget ↔ BFF API").
+ *
+ * The widget declares its own small interfaces instead of importing `@domainkit/protocol`: it must not
+ * depend on any of our packages at run time, and these are the only shapes it reads. Money is integer
+ * minor units (`price_cents`) plus an ISO 4217 `currency` code; only the widget formats it.
+ */
+
+/** One domain as the BFF answers it in `GET /search` and `GET /domains/:name`. */
+export interface DomainResult {
+  /** Fully qualified name, e.g. `coffeehouse.com`. */
+  readonly domain: string;
+  /** Whether the domain can be bought now. */
+  readonly available: boolean;
+  /** Buy-now price in minor units of `currency` (cents for USD); `null` when the domain has no price. */
+  readonly price_cents: number | null;
+  /** ISO 4217 code of `price_cents`, e.g. `USD`; `null` when there is no price. */
+  readonly currency: string | null;
+}
+
+/** Body of `GET {api}/search?q=` (200). */
+export interface SearchResponse {
+  /** The query the BFF searched for. */
+  readonly query: string;
+  /** Matching domains, at most 5, best first. */
+  readonly results: readonly DomainResult[];
+}
+
+/** Body of `POST {api}/checkout` (201): a hosted checkout session on the marketplace (non-MoR). */
+export interface CheckoutSession {
+  /** The marketplace's hosted checkout page (the lander) for this session; the visitor is sent there. */
+  readonly checkout_url: string;
+  /** ISO 8601 UTC time after which `checkout_url` no longer works (7 days, spec section 8). */
+  readonly expires_at: string | null;
+}
+
+/** Error body of every BFF route answering 4xx/5xx: `{"error": {"code", "message"}}`. */
+export interface BffErrorBody {
+  readonly error: {
+    readonly code: string;
+    readonly message: string;
+    /** Seconds to wait before retrying; sent with 503 `busy`. */
+    readonly retry_after?: number;
+    /** The current price in minor units; sent with 422 `price_mismatch`. */
+    readonly price_cents?: number;
+  };
+}
+
+/** Body of `POST {api}/quotes` (201, MoR order mode): a price locked for 10 minutes. */
+export interface Quote {
+  /** Identifier to send back in `POST /orders`. */
+  readonly quote_id: string;
+  /** The domain the price is locked for. */
+  readonly domain: string;
+  /** The locked price in minor units of `currency`. */
+  readonly price_cents: number;
+  /** ISO 4217 code of `price_cents`. */
+  readonly currency: string;
+  /** ISO 8601 UTC time when the lock ends (10 minutes after creation). */
+  readonly expires_at: string;
+}
+
+/** The buyer of a MoR order, as the partner's payment form collected it. */
+export interface Buyer {
+  /** Where the marketplace and the partner reach the buyer. Required. */
+  readonly email: string;
+  readonly name?: string;
+  /** ISO 3166-1 alpha-2 country code, e.g. `DE`. */
+  readonly country?: string;
+}
+
+/**
+ * What the partner hands to `placeOrder()`: the buyer and the payment payload of its payment-provider
+ * adapter (the demo's test card: `{"method": "test_card", "card_number": "4242 4242 4242 4242"}`). The
+ * widget passes `payment` through untouched; it never sends a price (the BFF takes it from the quote).
+ */
+export interface OrderDetails {
+  readonly buyer: Buyer;
+  readonly payment: Readonly<Record<string, unknown>>;
+}
+
+/** Body of `GET {api}/orders/:id` (200): where a MoR order stands. */
+export interface OrderStatus {
+  readonly order_id: string;
+  /** The order's status, e.g. `EXTERNALLY_PAID` (spec section 3). */
+  readonly status: string;
+  readonly domain: string;
+  /** What the buyer paid, in minor units of `currency`. */
+  readonly sale_price_cents: number;
+  readonly currency: string;
+}
+
+/** Body of `POST {api}/orders` (201): the recorded order, plus the token that lets this visitor read it. */
+export interface Order extends OrderStatus {
+  /** Sent as `X-Order-Token` to `GET /orders/:id`; only this visitor has it. */
+  readonly order_token: string;
+  readonly created_at: string;
+}
