@@ -4,8 +4,10 @@
  * 1. the npm build: every source module transpiled on its own into `dist/` (ESM, same layout as `src/`, Lit
  *    and every other import left as imports, `.ts` specifiers rewritten to `.js`), plus `.d.ts` files from
  *    `tsc -p tsconfig.build.json`;
- * 2. the script-tag build: `dist/domainkit.min.js`, one self-contained minified ES module (Lit bundled),
- *    loaded with `<script type="module" src="…/domainkit.min.js">`.
+ * 2. the script-tag build: `dist/domainkit.min.js`, one self-contained minified ES module (Lit bundled, Lit
+ *    templates and styles minified; see `build-options.ts`), loaded with `<script type="module"
+ *    src="…/domainkit.min.js">`, and `dist/domainkit.min.js.LEGAL.txt`, the license comments of the bundled Lit;
+ * 3. `dist/custom-elements.json`, the custom-elements manifest generated from the class headers.
  *
  * Fails when the script-tag file contains something it must never contain (a credential-looking string, a
  * reference to `process.env`, or code a strict CSP refuses), then prints the sizes, raw and gzip'd.
@@ -16,15 +18,13 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
-import { minifyTemplatesPlugin } from './minify-templates.ts';
+import { bundleScriptTag, SCRIPT_TAG_FILE, target } from './build-options.ts';
+import { writeManifest } from './manifest.ts';
 
 const root = import.meta.dirname;
 const src = join(root, 'src');
 const dist = join(root, 'dist');
-const minFile = join(dist, 'domainkit.min.js');
-
-/** Browsers the builds target: evergreen browsers from 2022 on (native class fields and private methods). */
-const target = ['es2022', 'chrome100', 'edge100', 'firefox100', 'safari15.4'];
+const minFile = join(dist, SCRIPT_TAG_FILE);
 
 /** Keeps every import of a module as an import (no bundling) and points `./x.ts` at the emitted `./x.js`. */
 const keepImports: Plugin = {
@@ -66,22 +66,14 @@ for (const file of (await readdir(dist, { recursive: true })).filter((f) => f.en
   await writeFile(path, (await readFile(path, 'utf8')).replace(relativeTs, '$1$2$3.js$2'));
 }
 
-// 2. script-tag build
-const { metafile } = await build({
-  entryPoints: [join(src, 'script-tag.ts')],
-  outfile: minFile,
-  bundle: true,
-  minify: true,
-  format: 'esm',
-  platform: 'browser',
-  target,
-  legalComments: 'eof',
-  metafile: true,
-  plugins: [minifyTemplatesPlugin(src)],
-  logLevel: 'warning',
-});
+// 2. script-tag build (and the license comments of the bundled Lit, which its banner points to)
+const { code, legal, metafile } = await bundleScriptTag(root, { entry: join(src, 'script-tag.ts') });
+await writeFile(minFile, code);
+await writeFile(`${minFile}.LEGAL.txt`, legal);
 
-const code = await readFile(minFile, 'utf8');
+// 3. the custom-elements manifest, from the class headers
+const elements = await writeManifest(root);
+
 const forbidden: Array<[RegExp, string]> = [
   [/\b[sp]k_(test|live)_[A-Za-z0-9]/, 'a credential-looking string'],
   [/process\.env/, 'a reference to process.env'],
@@ -103,3 +95,4 @@ const inputs = Object.keys(metafile.inputs).length;
 console.log(`\n@domainkit/widget built into ${relative(process.cwd(), dist) || '.'}/`);
 console.log(`  npm ESM build (${npmFiles.length} modules, Lit external, not minified) ${sizeOf(npmCode)}`);
 console.log(`  domainkit.min.js (script tag, ${inputs} modules, Lit bundled)    ${sizeOf(code)}`);
+console.log(`  custom-elements.json (${elements} element classes)`);

@@ -4,8 +4,10 @@
  *
  * - `css`: comments dropped, whitespace collapsed, no spaces around `{ } ; , >` or after `:`, no `;` before `}`,
  *   no quotes around identifier attribute values, no leading zero before a decimal point.
- * - `html`: every whitespace run that contains a line break becomes one space, and whitespace between two tags
- *   disappears (the widget has no `<pre>` or `white-space: pre` content, so rendering is unchanged).
+ * - `html`: a whitespace run that contains a line break disappears when it stands only between tags, `${…}`
+ *   expressions and the template's ends (whitespace-only text, which the widget's block, flex and grid layouts
+ *   never render), and becomes one space elsewhere (between attributes, next to text); whitespace between two
+ *   tags disappears. The widget has no `<pre>` or `white-space: pre` content, so rendering is unchanged.
  *
  * Only the literal parts change; `${…}` expressions (and templates nested in them) are scanned and kept,
  * with nested tagged templates minified in turn.
@@ -23,7 +25,51 @@ const minifyCss = (text: string): string =>
     .replace(/\[([\w-]+)(~?=)'([a-z][\w-]*)'\]/g, '[$1$2$3]')
     .replace(/([^\w.])0\.(\d)/g, '$1.$2');
 
-const minifyHtml = (text: string): string => text.replace(/\s*\n\s*/g, ' ').replace(/>\s+</g, '><');
+/** A template's literal parts, in order: `first`/`last` say whether a part begins or ends the template. */
+type Minifier = (text: string, first: boolean, last: boolean) => string;
+
+/**
+ * The `html` minifier of one template. It follows the markup across the template's parts (inside a tag or
+ * not, inside a quoted attribute value or not), since a `${…}` may stand in text or in an attribute.
+ */
+function htmlMinifier(): Minifier {
+  let inTag = false;
+  let quote = '';
+  return (text, first, last) => {
+    let out = '';
+    for (let i = 0; i < text.length; ) {
+      const c = text[i]!;
+      const ws = /^\s+/.exec(text.slice(i))?.[0];
+      if (ws && !quote) {
+        const before = i === 0 ? (first ? '>' : '}') : text[i - 1]!;
+        const after = text[i + ws.length] ?? (last ? '<' : '$');
+        if (!ws.includes('\n')) out += before === '>' && after === '<' && !inTag ? '' : ws;
+        else if (inTag) out += after === '>' ? '' : ' ';
+        else out += /[>}]/.test(before) && /[<$]/.test(after) ? '' : ' ';
+        i += ws.length;
+        continue;
+      }
+      const value = inTag && !quote ? /^="([\w.:-]+)"(?![^\s>])/.exec(text.slice(i)) : null;
+      if (value) {
+        // A quoted attribute value that needs no quotes (no space, quote, `=`, `<`, `>`, backtick or `/`).
+        out += '=' + value[1];
+        i += value[0].length;
+        continue;
+      }
+      if (quote) {
+        if (c === quote) quote = '';
+      } else if (inTag) {
+        if (c === '"' || c === "'") quote = c;
+        else if (c === '>') inTag = false;
+      } else if (c === '<' && /[a-z/!]/i.test(text[i + 1] ?? '')) {
+        inTag = true;
+      }
+      out += c;
+      i++;
+    }
+    return out;
+  };
+}
 
 /**
  * Rewrites every `html\`…\`` and `css\`…\`` in `source`. A small scanner, not a parser: it assumes the
@@ -35,9 +81,11 @@ export function minifyTemplates(source: string): string {
   const tag = /\b(html|css)`/g;
 
   /** Copies the template literal starting after its opening backtick at `i`; returns the text with minified parts. */
-  const template = (minify: ((text: string) => string) | undefined): string => {
+  const template = (kind: string | undefined): string => {
+    const minify: Minifier = kind === 'html' ? htmlMinifier() : kind === 'css' ? minifyCss : (text) => text;
     let text = '';
     let result = '';
+    let first = true;
     while (i < source.length) {
       const c = source[i]!;
       if (c === '\\') {
@@ -45,9 +93,10 @@ export function minifyTemplates(source: string): string {
         i += 2;
       } else if (c === '`') {
         i++;
-        return result + (minify ? minify(text) : text) + '`';
+        return result + minify(text, first, true) + '`';
       } else if (c === '$' && source[i + 1] === '{') {
-        result += (minify ? minify(text) : text) + '${';
+        result += minify(text, first, false) + '${';
+        first = false;
         text = '';
         i += 2;
         result += expression();
@@ -68,7 +117,7 @@ export function minifyTemplates(source: string): string {
       if (c === '`') {
         const before = /\b(html|css)$/.exec(result);
         i++;
-        result += '`' + template(before ? (before[1] === 'css' ? minifyCss : minifyHtml) : undefined);
+        result += '`' + template(before?.[1]);
       } else if (c === "'" || c === '"') {
         const end = source.indexOf(c, i + 1);
         result += source.slice(i, end + 1);
@@ -89,7 +138,7 @@ export function minifyTemplates(source: string): string {
   for (let match = tag.exec(source); match; match = tag.exec(source)) {
     out += source.slice(i, match.index) + match[0];
     i = match.index + match[0].length;
-    out += template(match[1] === 'css' ? minifyCss : minifyHtml);
+    out += template(match[1]);
     tag.lastIndex = i;
   }
   return out + source.slice(i);

@@ -13,9 +13,20 @@
  * | DOMAINKIT_CANCEL_URL | no | checkout cancel URL |
  * | PORT | no | default 8787 |
  * | HOST | no | default 127.0.0.1 |
+ * | DATABASE_URL | no | PostgreSQL URL (state shared by several BFF processes); default embedded PGlite |
+ * | DOMAINKIT_DATABASE_SCHEMA | no | PostgreSQL schema, default `public` |
+ * | DOMAINKIT_DATA_DIR | no | PGlite data folder, default `.data/bff` |
+ * | DOMAINKIT_PAYMENTS | no | `test_card`: MoR with the test-card adapter (sandbox and demo only) |
+ * | DOMAINKIT_WEBHOOK_SECRET | no | webhook signing secret: enables `POST /webhooks` |
+ * | DOMAINKIT_WEBHOOK_PUBLIC_URL | no | public URL of `POST /webhooks`, registered at start |
+ * | DOMAINKIT_TRUST_PROXY | no | Express `trust proxy`: hops in front (`1`), `true` or `false` |
+ * | DOMAINKIT_LOG_LEVEL | no | pino level, default `info` |
  */
+import { pino } from 'pino';
 import type { z } from 'zod';
+import { describeDatabaseUrl } from './db/database.ts';
 import { httpUrl, originSchema, serviceUrl } from './options.ts';
+import { testCardPayments } from './payments.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type BffServerOptions } from './server.ts';
 
 /** One environment variable the BFF reads. */
@@ -37,6 +48,14 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
   { name: 'DOMAINKIT_CANCEL_URL', required: false, description: 'where the hosted checkout returns the buyer after cancelling' },
   { name: 'PORT', required: false, description: `the TCP port, default ${DEFAULT_PORT}` },
   { name: 'HOST', required: false, description: `the interface to bind, default ${DEFAULT_HOST}` },
+  { name: 'DATABASE_URL', required: false, description: 'a postgres:// URL; several BFF processes can share it. Default: embedded PGlite in DOMAINKIT_DATA_DIR' },
+  { name: 'DOMAINKIT_DATABASE_SCHEMA', required: false, description: 'the PostgreSQL schema of the BFF tables, default public' },
+  { name: 'DOMAINKIT_DATA_DIR', required: false, description: 'the embedded PGlite data folder, default .data/bff' },
+  { name: 'DOMAINKIT_PAYMENTS', required: false, description: 'test_card to sell as Merchant of Record with the test-card adapter (sandbox and demo only)' },
+  { name: 'DOMAINKIT_WEBHOOK_SECRET', required: false, description: 'the webhook signing secret (16+ characters); enables POST /webhooks' },
+  { name: 'DOMAINKIT_WEBHOOK_PUBLIC_URL', required: false, description: 'the public URL of POST /webhooks, registered with the marketplace at start' },
+  { name: 'DOMAINKIT_TRUST_PROXY', required: false, description: 'Express trust proxy: the number of proxies in front (1), true or false' },
+  { name: 'DOMAINKIT_LOG_LEVEL', required: false, description: 'the log level: fatal, error, warn, info, debug, trace or silent; default info' },
 ];
 
 /** Raised by {@link loadBffConfigFromEnv}; `problems` has one entry per variable. */
@@ -114,12 +133,52 @@ export function loadBffConfigFromEnv(env: Readonly<Record<string, string | undef
   }
   const host = get('HOST') ?? DEFAULT_HOST;
 
+  const databaseUrl = get('DATABASE_URL');
+  if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    problems.push({ variable: 'DATABASE_URL', problem: `must be a postgres:// URL; received ${JSON.stringify(describeDatabaseUrl(databaseUrl))}` });
+  }
+  const schema = get('DOMAINKIT_DATABASE_SCHEMA');
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    problems.push({ variable: 'DOMAINKIT_DATABASE_SCHEMA', problem: `must be lowercase letters, digits and "_" (not starting with a digit); received ${JSON.stringify(schema)}` });
+  }
+  if (schema !== undefined && databaseUrl === undefined) problems.push({ variable: 'DOMAINKIT_DATABASE_SCHEMA', problem: 'applies to PostgreSQL only: set DATABASE_URL too, or remove it' });
+  const dataDir = get('DOMAINKIT_DATA_DIR');
+  const payments = get('DOMAINKIT_PAYMENTS');
+  if (payments !== undefined && payments !== 'test_card') {
+    problems.push({ variable: 'DOMAINKIT_PAYMENTS', problem: `must be "test_card" (the only adapter built in; plug a real provider in from code with createBff({ payments })); received ${JSON.stringify(payments)}` });
+  }
+  const webhookSecret = get('DOMAINKIT_WEBHOOK_SECRET');
+  if (webhookSecret !== undefined && webhookSecret.length < 16) problems.push({ variable: 'DOMAINKIT_WEBHOOK_SECRET', problem: 'must be at least 16 characters' });
+  if (webhookSecret !== undefined && webhookSecret === secret) problems.push({ variable: 'DOMAINKIT_WEBHOOK_SECRET', problem: 'must differ from DOMAINKIT_API_SECRET' });
+  const webhookUrl = get('DOMAINKIT_WEBHOOK_PUBLIC_URL');
+  if (webhookUrl !== undefined) {
+    const message = firstMessage(httpUrl, webhookUrl);
+    if (message) problems.push({ variable: 'DOMAINKIT_WEBHOOK_PUBLIC_URL', problem: `${message}; received ${JSON.stringify(webhookUrl)}` });
+    if (webhookSecret === undefined) problems.push({ variable: 'DOMAINKIT_WEBHOOK_PUBLIC_URL', problem: 'needs DOMAINKIT_WEBHOOK_SECRET: the secret deliveries will be signed with' });
+  }
+  const trustRaw = get('DOMAINKIT_TRUST_PROXY');
+  let trustProxy: boolean | number | undefined;
+  if (trustRaw !== undefined) {
+    if (/^\d+$/.test(trustRaw)) trustProxy = Number(trustRaw);
+    else if (trustRaw === 'true' || trustRaw === 'false') trustProxy = trustRaw === 'true';
+    else problems.push({ variable: 'DOMAINKIT_TRUST_PROXY', problem: `must be a number of proxies (such as 1), true or false; received ${JSON.stringify(trustRaw)}` });
+  }
+  const logLevel = get('DOMAINKIT_LOG_LEVEL');
+  const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (logLevel !== undefined && !LEVELS.includes(logLevel)) problems.push({ variable: 'DOMAINKIT_LOG_LEVEL', problem: `must be one of ${LEVELS.join(', ')}; received ${JSON.stringify(logLevel)}` });
+
   if (problems.length > 0) throw new BffConfigError(problems);
   return {
     marketplace: { baseUrl: baseUrl!, keyId: keyId!, secret: secret!, ...(headerPrefix !== undefined && { headerPrefix }) },
     ...(allowedOrigins !== undefined && { allowedOrigins }),
     ...(urls.DOMAINKIT_RETURN_URL !== undefined && { returnUrl: urls.DOMAINKIT_RETURN_URL }),
     ...(urls.DOMAINKIT_CANCEL_URL !== undefined && { cancelUrl: urls.DOMAINKIT_CANCEL_URL }),
+    ...(databaseUrl !== undefined && { database: { url: databaseUrl, ...(schema !== undefined && { schema }) } }),
+    ...(databaseUrl === undefined && dataDir !== undefined && { database: { dataDir } }),
+    ...(payments === 'test_card' && { payments: testCardPayments() }),
+    ...(webhookSecret !== undefined && { webhook: { secret: webhookSecret, ...(webhookUrl !== undefined && { publicUrl: webhookUrl }) } }),
+    ...(trustProxy !== undefined && { trustProxy }),
+    ...(logLevel !== undefined && { logger: logLevel === 'silent' ? false : pino({ level: logLevel, name: 'domainkit-bff' }) }),
     port,
     host,
   };

@@ -5,6 +5,8 @@
  */
 import { MarketplaceError } from '@domainkit/client';
 import type { WidgetError } from '@domainkit/protocol';
+import { UpstreamBusyError } from './budget.ts';
+import { PaymentInputError } from './payments.ts';
 import type { ErrorRequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 
@@ -12,7 +14,9 @@ import type { Logger } from 'pino';
 export const BFF_ERROR_CODES = {
   /** 400: a query parameter, path segment or body field is missing or malformed; the message says what to fix. */
   validation_error: 400,
-  /** 404: the domain is not listed. */
+  /** 402: the payment provider declined the payment; nothing was charged. */
+  payment_declined: 402,
+  /** 404: the domain is not listed, or the quote or order is unknown (or its order token does not match). */
   not_found: 404,
   /** 405: the path exists but not with this method. */
   method_not_allowed: 405,
@@ -22,12 +26,22 @@ export const BFF_ERROR_CODES = {
   payload_too_large: 413,
   /** 415: the body is not `application/json`. */
   unsupported_media_type: 415,
+  /** 422: the quote expired (or was refused as expired upstream): ask for a new quote. */
+  quote_expired: 422,
+  /** 422: the price changed; `price_cents` carries the new price. */
+  price_mismatch: 422,
+  /** 429: this visitor sent too many requests; retry after `retry_after` seconds. */
+  rate_limited: 429,
   /** 500: a defect in the BFF. */
   internal_error: 500,
   /** 502: the marketplace failed, refused the credential, or could not be reached. */
   upstream_error: 502,
-  /** 503: the shared upstream budget is spent (upstream 429); retry after `retry_after` seconds. */
+  /** 502: the payment provider could not confirm the payment (outcome unknown; settled automatically). */
+  payment_error: 502,
+  /** 503: the shared upstream budget is spent (or upstream said 429); retry after `retry_after` seconds. */
   busy: 503,
+  /** 503: the BFF's database is not available (starting, or down). */
+  unavailable: 503,
 } as const;
 
 /** A BFF error code. */
@@ -43,26 +57,35 @@ export const DEFAULT_BUSY_RETRY_AFTER_SECONDS = 5;
 export class BffHttpError extends Error {
   readonly status: number;
   readonly code: BffErrorCode;
-  /** Seconds, for `busy`. */
+  /** Seconds, for `busy` and `rate_limited`. */
   readonly retryAfter: number | undefined;
+  /** Further fields of `error` (such as `price_cents` of `price_mismatch`). */
+  readonly extra: Readonly<Record<string, number | string>> | undefined;
 
-  constructor(code: BffErrorCode, message: string, options: { retryAfter?: number; cause?: unknown } = {}) {
+  constructor(code: BffErrorCode, message: string, options: { retryAfter?: number; cause?: unknown; extra?: Record<string, number | string> } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'BffHttpError';
     this.code = code;
     this.status = BFF_ERROR_CODES[code];
     this.retryAfter = options.retryAfter;
+    this.extra = options.extra;
   }
 }
 
-/** Sends `{"error": {"code", "message", "retry_after"?}}`; never a stack trace. */
+/** Sends `{"error": {"code", "message", "retry_after"?, …extra}}`; never a stack trace. */
 export function sendError(res: Response, error: BffHttpError): void {
-  const body: WidgetError = { error: { code: error.code, message: error.message } };
+  const body: WidgetError = { error: { ...error.extra, code: error.code, message: error.message } };
   if (error.retryAfter !== undefined) {
     body.error.retry_after = error.retryAfter;
     res.setHeader('Retry-After', String(error.retryAfter));
   }
   res.status(error.status).json(body);
+}
+
+/** The visitor's answer when the upstream budget has no token in time. */
+export function busyAnswer(error: UpstreamBusyError): BffHttpError {
+  const what = error.rateClass === 'search' ? 'The domain search is busy right now' : 'The shop is busy right now';
+  return new BffHttpError('busy', `${what}; retry in ${error.retryAfter} s.`, { retryAfter: error.retryAfter, cause: error });
 }
 
 /**
@@ -81,7 +104,8 @@ export function fromUpstream(error: MarketplaceError): BffHttpError {
   }
   if (error.status === 429) {
     const retryAfter = Math.max(1, error.retryAfter ?? DEFAULT_BUSY_RETRY_AFTER_SECONDS);
-    return new BffHttpError('busy', `The domain search is busy right now; retry in ${retryAfter} s.`, { retryAfter, cause: error });
+    const what = error.endpoint === undefined || /\/(domains|availability|pricing)/.test(error.endpoint) ? 'The domain search is busy right now' : 'The shop is busy right now';
+    return new BffHttpError('busy', `${what}; retry in ${retryAfter} s.`, { retryAfter, cause: error });
   }
   return new BffHttpError('upstream_error', UPSTREAM_ERROR_MESSAGE, { cause: error });
 }
@@ -98,6 +122,8 @@ function isBodyParserError(error: unknown): error is BodyParserError {
 /** Turns anything a route raised into the answer to send (and whether it deserves a log line). */
 export function toAnswer(error: unknown, limits: { bodyLimitKb: number }): { answer: BffHttpError; log: 'none' | 'warn' | 'error' } {
   if (error instanceof BffHttpError) return { answer: error, log: 'none' };
+  if (error instanceof UpstreamBusyError) return { answer: busyAnswer(error), log: 'warn' };
+  if (error instanceof PaymentInputError) return { answer: new BffHttpError('validation_error', error.message), log: 'none' };
   if (error instanceof MarketplaceError) {
     const answer = fromUpstream(error);
     return { answer, log: answer.code === 'upstream_error' ? 'error' : answer.code === 'busy' ? 'warn' : 'none' };
@@ -143,7 +169,7 @@ export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): E
     const { answer, log } = toAnswer(error, limits);
     const route = `${req.method} ${req.originalUrl.split('?', 1)[0]}`;
     if (log === 'error') logger.error({ route, status: answer.status, ...upstreamLogFields(cause) }, answer.code === 'upstream_error' ? 'marketplace request failed' : 'unexpected error');
-    else if (log === 'warn') logger.warn({ route, status: answer.status, ...upstreamLogFields(cause) }, 'marketplace rate limit reached');
+    else if (log === 'warn') logger.warn({ route, status: answer.status, ...upstreamLogFields(cause) }, cause instanceof UpstreamBusyError ? 'upstream budget spent' : 'marketplace rate limit reached');
     sendError(res, answer);
   };
 }

@@ -1,12 +1,63 @@
 /**
  * @domainkit/bff: the partner's backend-for-frontend. An Express router that holds the Partner API secret and
- * serves the widget's narrow API, a standalone server around it, and its configuration from the environment.
+ * serves the widget's narrow API (search, checkout sessions, MoR quotes and orders, webhooks), a standalone server
+ * around it, and its configuration from the environment.
  */
-export { createBff, BFF_PATHS, BFF_VERSION } from './router.ts';
+export { createBff, BFF_PATHS, BFF_VERSION, type BffRouter } from './router.ts';
 export { startBff, DEFAULT_PORT, DEFAULT_HOST, type BffServerOptions, type RunningBff } from './server.ts';
 export { loadBffConfigFromEnv, BffConfigError, BFF_ENV_VARIABLES, type EnvVariable } from './env.ts';
-export { BffOptionsError, validateBffOptions, type BffOptions, type MarketplaceOptions, type MarketplaceApi, type SearchCacheOptions } from './options.ts';
+export {
+  BffOptionsError,
+  validateBffOptions,
+  type BffOptions,
+  type MarketplaceOptions,
+  type MarketplaceApi,
+  type SearchCacheOptions,
+  type WebhookOptions,
+  type UpstreamBudgetOptions,
+  type VisitorLimitOptions,
+  type BackgroundOptions,
+} from './options.ts';
 export { BFF_ERROR_CODES, UPSTREAM_ERROR_MESSAGE, BffHttpError, type BffErrorCode } from './errors.ts';
-export { SearchCache, normaliseQuery, type CacheSource, type SearchCacheSettings } from './search-cache.ts';
+export { SearchCache, normaliseQuery, type CacheSource, type LoadMode, type SearchCacheSettings } from './search-cache.ts';
 export { JSON_BODY_LIMIT_BYTES } from './security.ts';
 export { redactPaths } from './logger.ts';
+export {
+  openBffDatabase,
+  migrateBffDatabase,
+  truncateBffTables,
+  describeDatabaseUrl,
+  BFF_MIGRATIONS,
+  BFF_TABLES,
+  DEFAULT_BFF_DATA_DIR,
+  type BffDatabase,
+  type BffDatabaseOptions,
+} from './db/database.ts';
+export type { BffTables, BffDb, IntentState } from './db/tables.ts';
+export {
+  testCardPayments,
+  PaymentInputError,
+  TEST_CARD_NUMBERS,
+  type PaymentAdapter,
+  type PaymentRequest,
+  type PaymentResult,
+  type TestCardPayment,
+} from './payments.ts';
+export {
+  createUpstreamBudget,
+  MemoryBucketStore,
+  SqlBucketStore,
+  UpstreamBusyError,
+  DEFAULT_BUDGET_LIMITS,
+  type BucketLimit,
+  type BudgetLimits,
+  type BucketStore,
+  type BffUpstreamBudget,
+} from './budget.ts';
+export type { EventHandler, EventContext } from './events/inbox.ts';
+export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './events/order-status.ts';
+export { PROCESSING_STATUS, type WidgetOrder } from './orders/place-order.ts';
+export type { RecoveryReport } from './orders/recovery.ts';
+export type { CatchUpReport } from './events/catch-up.ts';
+export { ORDER_TOKEN_HEADER } from './routes/orders.ts';
+export { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './visitor-limits.ts';

@@ -8,13 +8,10 @@ import { pino, type Logger } from 'pino';
 /** Paths pino replaces with `[redacted]` (one and two levels deep, and in request headers). */
 export function redactPaths(headerPrefix: string = DEFAULT_HEADER_PREFIX): string[] {
   const names = headerNames(headerPrefix);
-  const headers = ['authorization', 'cookie', 'set-cookie', 'idempotency-key', names.signature.toLowerCase(), names.nonce.toLowerCase()];
+  const headers = ['authorization', 'cookie', 'set-cookie', 'idempotency-key', 'x-order-token', names.signature.toLowerCase(), names.nonce.toLowerCase()];
+  const fields = ['secret', 'apiSecret', 'order_token', 'token_hash', 'card_number', 'idempotency_key'];
   return [
-    'secret',
-    '*.secret',
-    '*.*.secret',
-    'apiSecret',
-    '*.apiSecret',
+    ...fields.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
     ...headers.flatMap((h) => [`headers["${h}"]`, `*.headers["${h}"]`, `*.*.headers["${h}"]`]),
   ];
 }

@@ -6,9 +6,16 @@
 import type { Dispatcher, PartnerClient } from '@domainkit/client';
 import type { Logger } from 'pino';
 import { z } from 'zod';
+import type { BudgetLimits } from './budget.ts';
+import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
+import type { EventHandler } from './events/inbox.ts';
+import type { PaymentAdapter } from './payments.ts';
 
-/** The Partner API calls the BFF makes; a {@link PartnerClient} satisfies it (tests may inject a fake). */
-export type MarketplaceApi = Pick<PartnerClient, 'searchDomains' | 'getDomain' | 'createCheckoutSession'>;
+/**
+ * The Partner API calls the BFF makes; a {@link PartnerClient} satisfies it (tests may inject a fake). An injected
+ * client keeps its own upstream budget: the BFF's token buckets apply to the client it creates from `marketplace`.
+ */
+export type MarketplaceApi = Pick<PartnerClient, 'searchDomains' | 'getDomain' | 'createCheckoutSession' | 'quotes' | 'orders' | 'events' | 'webhooks'>;
 
 /** The Partner API credential and transport the BFF signs its upstream requests with (spec 5.1). */
 export interface MarketplaceOptions {
@@ -32,8 +39,51 @@ export interface MarketplaceOptions {
 export interface SearchCacheOptions {
   /** How long an answer is reused, in seconds; default 30. */
   readonly ttlSeconds?: number | undefined;
-  /** Most queries kept; the oldest is dropped first. Default 1 000. */
+  /** Most queries kept; the least recently used is dropped first. Default 1 000. */
   readonly maxEntries?: number | undefined;
+  /** After `ttlSeconds`, how long an answer is still served at once while one background call refreshes it; default 270. */
+  readonly staleWhileRevalidateSeconds?: number | undefined;
+  /** After that, how long an answer is served when the marketplace is busy or failing; default 600. */
+  readonly staleIfErrorSeconds?: number | undefined;
+}
+
+/** Receiving webhooks (spec 5.3, 6), and optionally registering where they go (spec 2.4). */
+export interface WebhookOptions {
+  /** The webhook secret (at least 16 characters) deliveries are signed with; keep it out of code and logs. */
+  readonly secret: string;
+  /**
+   * The public HTTPS URL of this BFF's `POST /webhooks` (for example `https://shop.example/api/domains/webhooks`).
+   * When given, the BFF registers it with `secret` at start (`PUT /api/partner/webhooks`).
+   */
+  readonly publicUrl?: string | undefined;
+}
+
+/** The upstream budget (spec 8), shared by every visitor and, on PostgreSQL, by every BFF process. */
+export interface UpstreamBudgetOptions extends Partial<BudgetLimits> {
+  /** Longest wait for a token before a visitor is answered 503 `busy`, in ms; default 1 500. */
+  readonly maxWaitMs?: number | undefined;
+}
+
+/** Per-visitor request limits (express-rate-limit, in this process's memory), by client IP unless `keyGenerator`. */
+export interface VisitorLimitOptions {
+  /** `GET /search` and `GET /domains/:name` per visitor per minute; default 30. */
+  readonly searchesPerMinute?: number | undefined;
+  /** `POST /checkout`, `POST /quotes`, `POST /orders` per visitor per minute; default 10. */
+  readonly writesPerMinute?: number | undefined;
+  /** The visitor's key; default the client IP (`req.ip`: set Express's `trust proxy` behind a proxy). */
+  readonly keyGenerator?: ((req: import('express').Request) => string) | undefined;
+}
+
+/** Timings of the background work: recovery of order intents, event catch-up, leases. */
+export interface BackgroundOptions {
+  /** Seconds between recovery passes (0: only at start); default 30. */
+  readonly recoveryIntervalSeconds?: number | undefined;
+  /** Seconds between catch-ups with `GET /events` (0: only at start); default 60. */
+  readonly catchUpIntervalSeconds?: number | undefined;
+  /** Seconds a process may work on an intent before another process's recovery takes it over; default 60. */
+  readonly leaseSeconds?: number | undefined;
+  /** Run the start tasks (registration, recovery, catch-up) and the timers; default true. */
+  readonly enabled?: boolean | undefined;
 }
 
 /** Options of {@link createBff}. */
@@ -47,6 +97,11 @@ export interface BffOptions {
   /** Where the hosted checkout sends the buyer after cancelling (absolute http(s) URL); passed as `cancel_url`. */
   readonly cancelUrl?: string | undefined;
   /**
+   * Origins a widget may name in `return_url` / `cancel_url` of `POST /checkout`; default `allowedOrigins` plus
+   * the origins of `returnUrl` and `cancelUrl`. Any other URL is refused (no open redirect through the checkout).
+   */
+  readonly checkoutReturnOrigins?: readonly string[] | undefined;
+  /**
    * Origins allowed to call the BFF from a browser (CORS), matched exactly, such as `https://shop.example`.
    * Default none: only same-origin pages can read the answers.
    */
@@ -55,7 +110,25 @@ export interface BffOptions {
   readonly logger?: Logger | false | undefined;
   /** Search cache settings. */
   readonly searchCache?: SearchCacheOptions | undefined;
-  /** Clock in ms since the epoch, for the cache's TTL; default `Date.now`. For tests. */
+  /**
+   * Where state lives (order intents, the webhook inbox, the event cursor, shared budgets): an open
+   * {@link BffDatabase} (the caller closes it), or options to open one: `{ url }` for PostgreSQL, `{ dataDir }`
+   * for embedded PGlite. Default: embedded PGlite in `.data/bff`, opened only when MoR or webhooks are enabled.
+   */
+  readonly database?: BffDatabase | BffDatabaseOptions | undefined;
+  /** A payment-provider adapter: enables the MoR routes (`POST /quotes`, `POST /orders`, `GET /orders/:id`). */
+  readonly payments?: PaymentAdapter | undefined;
+  /** Enables `POST /webhooks` (and, with `publicUrl`, registers it at start). */
+  readonly webhook?: WebhookOptions | undefined;
+  /** Event handlers by type (`order.settled`, …, or `*`); more can be added with `bff.on(type, handler)`. */
+  readonly onEvent?: Readonly<Record<string, EventHandler | readonly EventHandler[]>> | undefined;
+  /** Upstream budget settings. */
+  readonly upstreamBudget?: UpstreamBudgetOptions | undefined;
+  /** Per-visitor limits, or `false` to turn them off (for example behind a gateway that limits already). */
+  readonly visitorLimits?: VisitorLimitOptions | false | undefined;
+  /** Background work timings. */
+  readonly background?: BackgroundOptions | undefined;
+  /** Clock in ms since the epoch (cache, quotes, leases, budgets); default `Date.now`. For tests. */
   readonly now?: (() => number) | undefined;
 }
 
@@ -126,6 +199,25 @@ const marketplaceSchema = z.strictObject({
   maxRetries: z.number().int().min(0, 'must be 0 or more').max(10, 'must be at most 10').optional(),
 });
 
+const seconds = (what: string) => z.number({ error: `must be a number of seconds (${what})` }).nonnegative('must be 0 or more seconds');
+const perMinute = z.number({ error: 'must be a number of requests per minute' }).int('must be a whole number of requests per minute').positive('must be at least 1 per minute');
+const bucketSchema = z
+  .strictObject({ perMinute, burst: z.number().int().positive('must be at least 1') })
+  .refine((b) => b.burst < b.perMinute, 'burst must be less than perMinute (burst + refill over a minute must stay within the limit)');
+
+const databaseSchema = z.union(
+  [
+    z.custom<BffDatabase>((v) => typeof v === 'object' && v !== null && 'db' in v && isFunction((v as { close?: unknown }).close), 'a database handle from openBffDatabase()'),
+    z.strictObject({
+      url: z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL').optional(),
+      schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be lowercase letters, digits and "_"').optional(),
+      dataDir: z.string().min(1).optional(),
+      memory: z.boolean().optional(),
+    }),
+  ],
+  { error: 'must be { url } (PostgreSQL), { dataDir } (embedded PGlite), { memory: true }, or a handle from openBffDatabase()' },
+);
+
 const optionsSchema = z.strictObject({
   marketplace: marketplaceSchema.optional(),
   client: z
@@ -136,6 +228,7 @@ const optionsSchema = z.strictObject({
     .optional(),
   returnUrl: httpUrl.optional(),
   cancelUrl: httpUrl.optional(),
+  checkoutReturnOrigins: z.array(originSchema, { error: 'must be an array of origins such as ["https://shop.example"]' }).optional(),
   allowedOrigins: z.array(originSchema, { error: 'must be an array of origins such as ["https://shop.example"]' }).optional(),
   logger: z
     .custom<Logger | false>((v) => v === false || (typeof v === 'object' && v !== null && ['info', 'warn', 'error', 'child'].every((m) => isFunction((v as Record<string, unknown>)[m]))), {
@@ -146,6 +239,49 @@ const optionsSchema = z.strictObject({
     .strictObject({
       ttlSeconds: z.number().nonnegative('must be 0 (no caching) or more seconds').optional(),
       maxEntries: z.number().int().positive().optional(),
+      staleWhileRevalidateSeconds: seconds('how long a stale answer is served while it is refreshed').optional(),
+      staleIfErrorSeconds: seconds('how long a stale answer is served when the marketplace is busy or failing').optional(),
+    })
+    .optional(),
+  database: databaseSchema.optional(),
+  payments: z
+    .custom<PaymentAdapter>((v) => typeof v === 'object' && v !== null && isFunction((v as PaymentAdapter).confirmPayment) && typeof (v as PaymentAdapter).name === 'string', {
+      error: 'must be a payment adapter { name, confirmPayment(request) } (such as testCardPayments())',
+    })
+    .optional(),
+  webhook: z
+    .strictObject({
+      secret: z
+        .string({ error: (issue) => (issue.input === undefined ? 'is required: the webhook secret deliveries are signed with (at least 16 characters)' : 'must be a string') })
+        .min(16, 'must be at least 16 characters'),
+      publicUrl: z
+        .string()
+        .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be the absolute https URL of this BFF\'s POST /webhooks')
+        .optional(),
+    })
+    .optional(),
+  onEvent: z
+    .record(
+      z.string(),
+      z.union([z.custom<EventHandler>(isFunction), z.array(z.custom<EventHandler>(isFunction))], { error: 'must be a function (event, context) => void, or an array of them' }),
+      { error: 'must be an object of handlers by event type, such as { "order.settled": (event) => … }' },
+    )
+    .optional(),
+  upstreamBudget: z
+    .strictObject({ search: bucketSchema.optional(), write: bucketSchema.optional(), maxWaitMs: z.number().int().nonnegative().optional() })
+    .optional(),
+  visitorLimits: z
+    .union([
+      z.literal(false),
+      z.strictObject({ searchesPerMinute: perMinute.optional(), writesPerMinute: perMinute.optional(), keyGenerator: z.custom<(req: unknown) => string>(isFunction).optional() }),
+    ])
+    .optional(),
+  background: z
+    .strictObject({
+      recoveryIntervalSeconds: seconds('0 runs recovery only at start').optional(),
+      catchUpIntervalSeconds: seconds('0 catches up only at start').optional(),
+      leaseSeconds: z.number().positive().optional(),
+      enabled: z.boolean().optional(),
     })
     .optional(),
   now: z.custom<() => number>(isFunction, { error: 'must be a function returning milliseconds since the epoch' }).optional(),
@@ -176,6 +312,17 @@ const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     cancel_url: 'cancelUrl',
     cancelURL: 'cancelUrl',
     cache: 'searchCache',
+    db: 'database',
+    databaseUrl: 'database',
+    paymentAdapter: 'payments',
+    payment: 'payments',
+    webhooks: 'webhook',
+    webhookSecret: 'webhook',
+    handlers: 'onEvent',
+    on: 'onEvent',
+    events: 'onEvent',
+    rateLimits: 'visitorLimits',
+    budget: 'upstreamBudget',
   },
   marketplace: {
     apiSecret: 'secret',
@@ -192,7 +339,8 @@ const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     timeout: 'timeoutMs',
     retries: 'maxRetries',
   },
-  searchCache: { ttl: 'ttlSeconds', ttlMs: 'ttlSeconds', max: 'maxEntries', size: 'maxEntries' },
+  searchCache: { ttl: 'ttlSeconds', ttlMs: 'ttlSeconds', max: 'maxEntries', size: 'maxEntries', swr: 'staleWhileRevalidateSeconds' },
+  webhook: { url: 'publicUrl', webhookUrl: 'publicUrl', webhookSecret: 'secret', signingSecret: 'secret' },
 };
 
 function editDistance(a: string, b: string): number {
@@ -230,8 +378,15 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
   const top = Object.keys(optionsSchema.shape);
   if (path.length === 0) return top;
   if (path[0] === 'marketplace') return Object.keys(marketplaceSchema.shape);
-  if (path[0] === 'searchCache') return ['ttlSeconds', 'maxEntries'];
-  return [];
+  const nested: Record<string, readonly string[]> = {
+    searchCache: ['ttlSeconds', 'maxEntries', 'staleWhileRevalidateSeconds', 'staleIfErrorSeconds'],
+    webhook: ['secret', 'publicUrl'],
+    upstreamBudget: ['search', 'write', 'maxWaitMs'],
+    visitorLimits: ['searchesPerMinute', 'writesPerMinute', 'keyGenerator'],
+    background: ['recoveryIntervalSeconds', 'catchUpIntervalSeconds', 'leaseSeconds', 'enabled'],
+    database: ['url', 'schema', 'dataDir', 'memory'],
+  };
+  return nested[String(path[0])] ?? [];
 }
 
 /**
@@ -268,6 +423,18 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   }
   if (value.marketplace !== undefined && value.client !== undefined) {
     problems.push('pass either `marketplace` (a credential) or `client` (a ready PartnerClient), not both');
+  }
+  const client = value.client as Record<string, unknown> | undefined;
+  if (client !== undefined && value.payments !== undefined && (typeof client.quotes !== 'object' || typeof client.orders !== 'object')) {
+    problems.push('`client` must have `quotes` and `orders` (a PartnerClient) when `payments` enables the MoR routes');
+  }
+  if (client !== undefined && value.webhook !== undefined && (typeof client.events !== 'object' || typeof client.webhooks !== 'object')) {
+    problems.push('`client` must have `events` and `webhooks` (a PartnerClient) when `webhook` is set');
+  }
+  const secret = (value.marketplace as { secret?: unknown } | undefined)?.secret;
+  const webhookSecret = (value.webhook as { secret?: unknown } | undefined)?.secret;
+  if (typeof secret === 'string' && secret === webhookSecret) {
+    problems.push('`webhook.secret` must differ from `marketplace.secret`: choose a separate webhook signing secret');
   }
   if (problems.length > 0) throw new BffOptionsError(problems, where);
   return parsed.data!;

@@ -3,29 +3,52 @@
  * existing app (DESIGN "The widget ↔ BFF API"). It holds the Partner API secret and exposes only a narrow,
  * purpose-built API to the widget; it is never a generic signing proxy.
  */
-import { CLIENT_VERSION, PartnerClient } from '@domainkit/client';
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import express, { type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
 import { errorHandler } from './errors.ts';
+import type { CatchUpReport } from './events/catch-up.ts';
+import type { EventHandler } from './events/inbox.ts';
 import { bffLogger } from './logger.ts';
-import { BffOptionsError, validateBffOptions, type BffOptions, type MarketplaceApi } from './options.ts';
+import { validateBffOptions, type BffOptions } from './options.ts';
+import type { RecoveryReport } from './orders/recovery.ts';
 import { checkoutRoute } from './routes/checkout.ts';
 import { methodNotAllowed, type BffContext } from './routes/context.ts';
 import { domainRoute } from './routes/domain.ts';
-import { healthRoute } from './routes/health.ts';
+import { healthRoute, readyRoute } from './routes/health.ts';
+import { orderStatusRoute, placeOrderRoute } from './routes/orders.ts';
+import { quoteRoute } from './routes/quotes.ts';
 import { searchRoute } from './routes/search.ts';
+import { rawBody, webhookRoute } from './routes/webhooks.ts';
+import { BFF_VERSION, BffRuntime } from './runtime.ts';
 import { SearchCache } from './search-cache.ts';
 import { JSON_BODY_LIMIT_BYTES, cors, jsonBody, noStore, requireJson, securityHeaders } from './security.ts';
+import { visitorLimiters } from './visitor-limits.ts';
 
-/** This package's version. */
-export const BFF_VERSION = '0.1.0';
+export { BFF_VERSION };
 
-/** The paths the router answers (relative to where it is mounted); nothing else is touched. */
-export const BFF_PATHS = ['/healthz', '/search', '/domains', '/checkout'] as const;
+/** Every path the router may answer (relative to where it is mounted); which are on depends on the options. */
+export const BFF_PATHS = ['/healthz', '/readyz', '/search', '/domains', '/checkout', '/quotes', '/orders', '/webhooks'] as const;
 
-/** Upstream settings tuned for a visitor waiting on the answer (ms). */
-const UPSTREAM_DEFAULTS = { timeoutMs: 10_000, maxRetries: 2, initialRetryDelayMs: 250, maxRetryDelayMs: 2_000 } as const;
+/** The router `createBff` returns: an Express `Router` plus the BFF's lifecycle and event handlers. */
+export interface BffRouter extends Router {
+  /** Resolves when the database is open and migrated (at once when no database is used). */
+  readonly ready: Promise<void>;
+  /** `pglite`, `postgres`, or `none` when no enabled feature needs a database. */
+  readonly databaseKind: 'pglite' | 'postgres' | 'none';
+  /** Adds an event handler for a type (`order.settled`, …) or `*`; returns the router. */
+  on(type: string, handler: EventHandler): BffRouter;
+  /** Runs one recovery pass of unfinished order intents now. */
+  recover(): Promise<RecoveryReport>;
+  /** Catches up with `GET /events` now, then handles the new events. */
+  catchUp(): Promise<CatchUpReport>;
+  /** Handles the due inbox events now. */
+  processInbox(): Promise<void>;
+  /** Resolves when no background work is running. */
+  idle(): Promise<void>;
+  /** Stops the background work and closes the database the BFF opened (not one passed in). */
+  close(): Promise<void>;
+}
 
 function accessLog(logger: Logger): RequestHandler {
   return function domainkitBffAccessLog(req, res, next) {
@@ -38,26 +61,6 @@ function accessLog(logger: Logger): RequestHandler {
   };
 }
 
-function createClient(options: NonNullable<BffOptions['marketplace']>): MarketplaceApi {
-  try {
-    return new PartnerClient({
-      baseUrl: options.baseUrl,
-      keyId: options.keyId,
-      secret: options.secret,
-      headerPrefix: options.headerPrefix,
-      dispatcher: options.dispatcher,
-      timeoutMs: options.timeoutMs ?? UPSTREAM_DEFAULTS.timeoutMs,
-      maxRetries: options.maxRetries ?? UPSTREAM_DEFAULTS.maxRetries,
-      initialRetryDelayMs: UPSTREAM_DEFAULTS.initialRetryDelayMs,
-      // A visitor is waiting: a Retry-After over 2 s is answered "busy" at once instead of hanging the request.
-      maxRetryDelayMs: UPSTREAM_DEFAULTS.maxRetryDelayMs,
-      userAgent: `domainkit-bff/${BFF_VERSION} domainkit-client/${CLIENT_VERSION} node/${process.versions.node}`,
-    });
-  } catch (error) {
-    throw new BffOptionsError([`\`marketplace\`: ${(error as Error).message.replace(/^PartnerClient: /, '')}`]);
-  }
-}
-
 /**
  * Creates the BFF router. Routes, relative to the mount path:
  *
@@ -65,37 +68,83 @@ function createClient(options: NonNullable<BffOptions['marketplace']>): Marketpl
  * |---|---|
  * | `GET /search?q=` | 200 `{query, results: [{domain, available, price_cents, currency}]}` (≤ 5), cached and coalesced |
  * | `GET /domains/:name` | 200 `{domain, available, price_cents, currency}`; 404 `not_found` |
- * | `POST /checkout` `{domain}` | 201 `{checkout_url, expires_at}` |
- * | `GET /healthz` | 200 `{status: "ok"}` |
+ * | `POST /checkout` `{domain, return_url?, cancel_url?}` | 201 `{checkout_url, expires_at}` (non-MoR) |
+ * | `POST /quotes` `{domain}` | 201 `{quote_id, domain, price_cents, currency, expires_at}` (with `payments`) |
+ * | `POST /orders` `{quote_id, buyer, payment}` | 201 order + `order_token`, or 202 `PROCESSING` (with `payments`) |
+ * | `GET /orders/:id` + `X-Order-Token` | 200 `{order_id, status, domain, sale_price_cents, currency, updated_at}` |
+ * | `POST /webhooks` | 200 `{received: true}` once stored (with `webhook`) |
+ * | `GET /healthz`, `GET /readyz` | liveness; readiness (the database answers) |
  *
- * Errors are `{"error": {"code", "message"}}`: 400 `validation_error`, 404 `not_found`, 405, 409 `conflict`,
- * 413, 415, 502 `upstream_error`, 503 `busy` (with `Retry-After` and `retry_after` seconds). Every answer carries
- * helmet's headers, `Cache-Control: no-store` and, for configured origins, CORS headers.
+ * Errors are `{"error": {"code", "message"}}`. Every answer carries helmet's headers, `Cache-Control: no-store`
+ * and, for configured origins, CORS headers. Any other path passes through to the partner's app.
  *
  * @throws {BffOptionsError} at creation, listing every bad option with the fix.
  */
-export function createBff(options: BffOptions): Router {
+export function createBff(options: BffOptions): BffRouter {
   const o = validateBffOptions(options);
   const logger = bffLogger(o.logger, o.marketplace?.headerPrefix);
-  const client = o.client ?? createClient(o.marketplace!);
+  const runtime = new BffRuntime(o, logger);
+  const now = o.now ?? Date.now;
+  const returnOrigins = o.checkoutReturnOrigins ?? [
+    ...(o.allowedOrigins ?? []),
+    ...[o.returnUrl, o.cancelUrl].filter((u): u is string => u !== undefined).map((u) => new URL(u).origin),
+  ];
   const ctx: BffContext = {
-    client,
+    client: runtime.client,
     searchCache: new SearchCache<DomainSearchResponse>({
       ttlMs: (o.searchCache?.ttlSeconds ?? 30) * 1000,
+      staleWhileRevalidateMs: (o.searchCache?.staleWhileRevalidateSeconds ?? 270) * 1000,
+      staleIfErrorMs: (o.searchCache?.staleIfErrorSeconds ?? 600) * 1000,
       maxEntries: o.searchCache?.maxEntries ?? 1000,
-      now: o.now ?? Date.now,
+      now,
+      onBackgroundError: (query, error) => logger.debug({ error: error instanceof Error ? error.message : String(error) }, 'background search refresh failed; the stale answer stays'),
     }),
     returnUrl: o.returnUrl,
     cancelUrl: o.cancelUrl,
+    checkoutReturnOrigins: new Set(returnOrigins),
+    searchMaxWaitMs: o.upstreamBudget?.maxWaitMs ?? 1_500,
   };
+  const limits = visitorLimiters(o.visitorLimits);
+  const mor = o.payments !== undefined;
+  const webhook = o.webhook;
 
   const router = express.Router();
-  const paths = [...BFF_PATHS];
+  const paths = BFF_PATHS.filter((p) => (p === '/quotes' || p === '/orders' ? mor : p === '/webhooks' ? webhook !== undefined : true));
   router.use(paths, accessLog(logger), securityHeaders(), cors(o.allowedOrigins ?? []), noStore);
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
-  router.route('/search').get(searchRoute(ctx)).all(methodNotAllowed('GET'));
-  router.route('/domains/:name').get(domainRoute(ctx)).all(methodNotAllowed('GET'));
-  router.route('/checkout').post(requireJson, jsonBody(), checkoutRoute(ctx)).all(methodNotAllowed('POST'));
+  router.route('/readyz').get(readyRoute(runtime)).all(methodNotAllowed('GET'));
+  router.route('/search').get(limits.search, searchRoute(ctx)).all(methodNotAllowed('GET'));
+  router.route('/domains/:name').get(limits.search, domainRoute(ctx)).all(methodNotAllowed('GET'));
+  router.route('/checkout').post(limits.write, requireJson, jsonBody(), checkoutRoute(ctx)).all(methodNotAllowed('POST'));
+  if (mor) {
+    router.route('/quotes').post(limits.write, requireJson, jsonBody(), quoteRoute(runtime)).all(methodNotAllowed('POST'));
+    router.route('/orders').post(limits.write, requireJson, jsonBody(), placeOrderRoute(runtime)).all(methodNotAllowed('POST'));
+    router.route('/orders/:id').get(limits.search, orderStatusRoute(runtime)).all(methodNotAllowed('GET'));
+  }
+  if (webhook !== undefined) {
+    // The raw body parser is this route's own, so the signature is checked on the exact bytes received.
+    router.route('/webhooks').post(rawBody(), webhookRoute(runtime, { secret: webhook.secret, headerPrefix: o.marketplace?.headerPrefix })).all(methodNotAllowed('POST'));
+  }
   router.use(paths, errorHandler(logger, { bodyLimitKb: JSON_BODY_LIMIT_BYTES / 1024 }));
-  return router;
+
+  const bff = router as BffRouter;
+  Object.defineProperties(bff, {
+    ready: { value: runtime.ready },
+    databaseKind: { get: () => runtime.databaseKind },
+  });
+  return Object.assign(bff, {
+    on(type: string, handler: EventHandler) {
+      if (typeof handler !== 'function') throw new TypeError(`bff.on(${JSON.stringify(type)}, handler): handler must be a function (event, context) => void`);
+      runtime.on(type, handler);
+      return bff;
+    },
+    recover: () => runtime.recover(),
+    catchUp: () => runtime.catchUp(),
+    processInbox: async () => {
+      await runtime.kickInbox();
+      await runtime.idle();
+    },
+    idle: () => runtime.idle(),
+    close: () => runtime.close(),
+  });
 }

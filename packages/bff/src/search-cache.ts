@@ -1,7 +1,10 @@
 /**
- * The search cache: the upstream budget (spec 8: 60 searches per minute per credential) is shared by every visitor,
- * so equal queries are answered from memory for a short time, and identical searches in flight share one upstream
- * call. In-memory for this release; issue 4 moves budgets to the database and adds stale-while-revalidate.
+ * The search cache: the upstream budget (spec 8: 60 searches per minute per credential) is shared by every
+ * visitor, so answers are reused by normalised query, identical searches in flight share one upstream call, a
+ * stale answer is served at once while one background call refreshes it (stale-while-revalidate, RFC 5861 3),
+ * and an older answer is served when upstream is busy or failing (stale-if-error, RFC 5861 4).
+ *
+ * In the memory of each process: answers are cheap to fetch again, and budgets, not caches, must be shared.
  */
 
 /**
@@ -12,26 +15,38 @@ export function normaliseQuery(q: string): string {
   return q.trim().toLowerCase().replace(/\s+/g, ' ');
 }
 
-/** Settings of a {@link SearchCache}. */
+/** Settings of a {@link SearchCache}; durations in milliseconds, each counted after the previous one. */
 export interface SearchCacheSettings {
-  /** How long an answer is reused, in milliseconds (0 disables reuse; coalescing still applies). */
+  /** How long an answer is served as fresh (0 disables reuse; coalescing still applies). */
   readonly ttlMs: number;
-  /** Most entries kept; the oldest is dropped first. */
+  /** After that, how long it is still served at once while a background call refreshes it; default 0. */
+  readonly staleWhileRevalidateMs?: number | undefined;
+  /** After that, how long it is served when upstream is busy or failing; default 0. */
+  readonly staleIfErrorMs?: number | undefined;
+  /** Most entries kept; the least recently used is dropped first. */
   readonly maxEntries: number;
   /** Clock in ms since the epoch. */
   readonly now: () => number;
+  /** Told about a failed background refresh (the stale answer stays). */
+  readonly onBackgroundError?: ((key: string, error: unknown) => void) | undefined;
 }
 
-/** Where an answer came from. */
-export type CacheSource = 'cache' | 'coalesced' | 'upstream';
+/**
+ * Where an answer came from: `cache` (fresh), `stale` (served while a refresh runs), `coalesced` (shared an
+ * upstream call in flight), `upstream`, `stale_if_error` (upstream failed, an older answer was served).
+ */
+export type CacheSource = 'cache' | 'stale' | 'coalesced' | 'upstream' | 'stale_if_error';
+
+/** Whether a load serves a waiting visitor or refreshes the cache in the background. */
+export type LoadMode = 'foreground' | 'background';
 
 /**
- * A TTL cache with in-flight coalescing, keyed by normalised query. Failures are not cached: the next caller tries
- * upstream again.
+ * A cache with in-flight coalescing, stale-while-revalidate and stale-if-error, keyed by normalised query.
+ * Failures are never cached.
  */
 export class SearchCache<T> {
   readonly #settings: SearchCacheSettings;
-  readonly #entries = new Map<string, { value: T; expiresAt: number }>();
+  readonly #entries = new Map<string, { value: T; storedAt: number }>();
   readonly #inFlight = new Map<string, Promise<T>>();
 
   constructor(settings: SearchCacheSettings) {
@@ -39,39 +54,68 @@ export class SearchCache<T> {
   }
 
   /**
-   * The answer for `key`: from the cache while fresh, else from the call already in flight for the same key, else
-   * from `load` (its rejection is passed to every waiting caller, and nothing is cached).
+   * The answer for `key` (see {@link CacheSource}). `load` is called at most once at a time per key; its
+   * rejection reaches every waiting caller unless an answer young enough for stale-if-error exists.
    */
-  async get(key: string, load: () => Promise<T>): Promise<{ value: T; source: CacheSource }> {
-    const now = this.#settings.now();
+  async get(key: string, load: (mode: LoadMode) => Promise<T>): Promise<{ value: T; source: CacheSource }> {
+    const { ttlMs, now } = this.#settings;
+    const swr = this.#settings.staleWhileRevalidateMs ?? 0;
+    const sie = this.#settings.staleIfErrorMs ?? 0;
     const entry = this.#entries.get(key);
+    const age = entry === undefined ? Infinity : now() - entry.storedAt;
     if (entry !== undefined) {
-      if (entry.expiresAt > now) return { value: entry.value, source: 'cache' };
-      this.#entries.delete(key);
+      if (age >= ttlMs + swr + sie) this.#entries.delete(key);
+      else {
+        this.#touch(key, entry);
+        if (age < ttlMs) return { value: entry.value, source: 'cache' };
+        if (age < ttlMs + swr) {
+          if (!this.#inFlight.has(key)) {
+            this.#start(key, () => load('background')).catch((error: unknown) => this.#settings.onBackgroundError?.(key, error));
+          }
+          return { value: entry.value, source: 'stale' };
+        }
+      }
     }
     const pending = this.#inFlight.get(key);
-    if (pending !== undefined) return { value: await pending, source: 'coalesced' };
-    const promise = load();
-    this.#inFlight.set(key, promise);
     try {
-      const value = await promise;
-      this.#store(key, value);
-      return { value, source: 'upstream' };
-    } finally {
-      this.#inFlight.delete(key);
+      if (pending !== undefined) return { value: await pending, source: 'coalesced' };
+      return { value: await this.#start(key, () => load('foreground')), source: 'upstream' };
+    } catch (error) {
+      const kept = this.#entries.get(key);
+      if (kept !== undefined && now() - kept.storedAt < ttlMs + swr + sie) return { value: kept.value, source: 'stale_if_error' };
+      throw error;
     }
   }
 
-  /** Entries currently held (fresh or not yet evicted). */
+  /** Entries currently held. */
   get size(): number {
     return this.#entries.size;
+  }
+
+  #start(key: string, load: () => Promise<T>): Promise<T> {
+    const promise: Promise<T> = Promise.resolve()
+      .then(load)
+      .then((value) => {
+        this.#store(key, value);
+        return value;
+      })
+      .finally(() => {
+        if (this.#inFlight.get(key) === promise) this.#inFlight.delete(key);
+      });
+    this.#inFlight.set(key, promise);
+    return promise;
+  }
+
+  #touch(key: string, entry: { value: T; storedAt: number }): void {
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
   }
 
   #store(key: string, value: T): void {
     const { ttlMs, maxEntries, now } = this.#settings;
     if (ttlMs <= 0) return;
     this.#entries.delete(key);
-    this.#entries.set(key, { value, expiresAt: now() + ttlMs });
+    this.#entries.set(key, { value, storedAt: now() });
     while (this.#entries.size > maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest === undefined) break;

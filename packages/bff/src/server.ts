@@ -9,7 +9,7 @@ import express from 'express';
 import { sendError, BffHttpError } from './errors.ts';
 import { bffLogger } from './logger.ts';
 import { BffOptionsError, type BffOptions } from './options.ts';
-import { createBff } from './router.ts';
+import { createBff, type BffRouter } from './router.ts';
 
 /** Default port of the standalone server. */
 export const DEFAULT_PORT = 8787;
@@ -24,13 +24,23 @@ export interface BffServerOptions extends BffOptions {
   readonly host?: string | undefined;
   /** Path the routes are served under, such as `/api/domains`; default `/`. */
   readonly mountPath?: string | undefined;
+  /**
+   * Express's `trust proxy` setting (a number of hops, `true`, or addresses), so per-visitor limits see the
+   * visitor's IP behind a reverse proxy; default off.
+   */
+  readonly trustProxy?: boolean | number | string | undefined;
 }
 
 /** A running standalone BFF. */
 export interface RunningBff {
   /** Base URL of the routes, such as `http://127.0.0.1:8787` (plus the mount path). */
   readonly url: string;
-  /** Stops accepting connections, lets requests in flight finish (at most 10 s), then resolves. */
+  /** The router, for `bff.on(type, handler)`, `recover()`, `catchUp()`… */
+  readonly bff: BffRouter;
+  /**
+   * Stops accepting connections, lets requests in flight finish (at most 10 s), stops the background work and
+   * closes the database it opened, then resolves.
+   */
   close(): Promise<void>;
 }
 
@@ -49,14 +59,21 @@ function checkServerOptions(port: unknown, host: unknown, mountPath: unknown): v
  * @throws {Error} when the port cannot be bound (the message names host and port).
  */
 export async function startBff(options: BffServerOptions): Promise<RunningBff> {
-  const { port = DEFAULT_PORT, host = DEFAULT_HOST, mountPath = '/', ...bffOptions } = options;
+  const { port = DEFAULT_PORT, host = DEFAULT_HOST, mountPath = '/', trustProxy, ...bffOptions } = options;
   checkServerOptions(port, host, mountPath);
   const path = mountPath.length > 1 ? mountPath.replace(/\/+$/, '') : mountPath;
   const router = createBff(bffOptions);
   const logger = bffLogger(bffOptions.logger, bffOptions.marketplace?.headerPrefix);
+  try {
+    await router.ready;
+  } catch (cause) {
+    await router.close();
+    throw new Error(`The BFF could not open its database: ${(cause as Error).message}`, { cause });
+  }
 
   const app = express();
   app.disable('x-powered-by');
+  if (trustProxy !== undefined) app.set('trust proxy', trustProxy);
   app.use(path, router);
   app.use(function domainkitBffNotFound(req, res) {
     sendError(res, new BffHttpError('not_found', `No such endpoint: ${req.method} ${req.path}.`));
@@ -74,6 +91,7 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
   try {
     await once(server, 'listening');
   } catch (cause) {
+    await router.close();
     throw new Error(`The BFF could not listen on ${host}:${port}: ${(cause as Error).message}`, { cause });
   }
   const address = server.address() as AddressInfo;
@@ -84,6 +102,7 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
   let closing: Promise<void> | undefined;
   return {
     url,
+    bff: router,
     close() {
       closing ??= new Promise<void>((resolve, reject) => {
         const force = setTimeout(() => server.closeAllConnections(), 10_000);
@@ -94,7 +113,7 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
           else resolve();
         });
         server.closeIdleConnections();
-      });
+      }).finally(() => router.close());
       return closing;
     },
   };

@@ -16,6 +16,8 @@ export interface FieldHelp {
   readonly hint: string;
   /** A good value. */
   readonly example: string;
+  /** Left out of the example body of the "must be a JSON object" message. */
+  readonly optional?: boolean;
 }
 
 const NOUN: Record<InputSource, string> = { query: 'query parameter', path: 'path segment', body: 'field' };
@@ -31,7 +33,7 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown, source: InputSou
   const field = issue.path[0];
   if (field === undefined) {
     if (source !== 'body') return 'The request is malformed.';
-    return `The body must be a JSON object such as ${JSON.stringify(Object.fromEntries(Object.entries(help).map(([k, h]) => [k, h.example])))}.`;
+    return `The body must be a JSON object such as ${JSON.stringify(Object.fromEntries(Object.entries(help).filter(([, h]) => !h.optional).map(([k, h]) => [k, h.example])))}.`;
   }
   const name = String(field);
   const h = help[name] ?? { label: `\`${name}\``, hint: 'a value', example: '' };

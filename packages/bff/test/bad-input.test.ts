@@ -36,7 +36,7 @@ const cases: Case[] = [
     () => call(`${bff.url}/checkout`, { method: 'POST', headers: json, body: JSON.stringify({ domain: 'coffeehouse.com', price_cents: 1 }) }),
     400,
     'validation_error',
-    /^Unknown field `price_cents` in the body: only `domain` is accepted\.$/,
+    /^Unknown field `price_cents` in the body: only `domain`, `return_url`, `cancel_url` are accepted\.$/,
   ],
   ['missing domain', () => call(`${bff.url}/checkout`, { method: 'POST', headers: json, body: '{}' }), 400, 'validation_error', /^`domain` is required: the domain name to buy such as "coffeehouse\.com"\.$/],
   ['domain not a string', () => call(`${bff.url}/checkout`, { method: 'POST', headers: json, body: '{"domain": 42}' }), 400, 'validation_error', /^`domain` must be a string/],

@@ -2,7 +2,7 @@
  * The search cache: identical in-flight searches share one upstream call; answers live for the TTL; failures are
  * not cached. Deterministic: the clock is injected and upstream answers are released by hand.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SearchCache, normaliseQuery } from '../src/index.ts';
 import { call, startStubMarketplace, startTestBff, type StubMarketplace } from './helpers.ts';
 
@@ -92,18 +92,19 @@ describe('the BFF search cache over HTTP', () => {
     expect(stub.callsTo('search')).toHaveLength(1);
   });
 
-  it('reuses an answer for 30 s, then asks upstream again', async () => {
+  it('reuses an answer for 30 s, then serves it stale while asking upstream again in the background', async () => {
     let now = Date.UTC(2030, 0, 1);
     const { stub, url } = await setup({ now: () => now });
 
-    await call(`${url}/search?q=coffee`);
+    const first = await call(`${url}/search?q=coffee`);
     now += 29_000;
     await call(`${url}/search?q=coffee`);
     expect(stub.callsTo('search')).toHaveLength(1);
 
     now += 2_000;
-    await call(`${url}/search?q=coffee`);
-    expect(stub.callsTo('search')).toHaveLength(2);
+    const stale = await call(`${url}/search?q=coffee`);
+    expect(stale.json).toEqual(first.json);
+    await vi.waitFor(() => expect(stub.callsTo('search')).toHaveLength(2));
   });
 
   it('does not cache a failure', async () => {

@@ -82,6 +82,40 @@ describe('loadBffConfigFromEnv', () => {
       host: '0.0.0.0',
     });
   });
+
+  it('reads the database, payments, webhook and proxy settings', () => {
+    const config = loadBffConfigFromEnv({
+      ...complete,
+      DATABASE_URL: 'postgres://bff:pw@db.internal:5432/shop',
+      DOMAINKIT_DATABASE_SCHEMA: 'domainkit',
+      DOMAINKIT_PAYMENTS: 'test_card',
+      DOMAINKIT_WEBHOOK_SECRET: 'whsec_test_0123456789abcdef',
+      DOMAINKIT_WEBHOOK_PUBLIC_URL: 'https://shop.example/api/domains/webhooks',
+      DOMAINKIT_TRUST_PROXY: '1',
+    });
+
+    expect(config.database).toEqual({ url: 'postgres://bff:pw@db.internal:5432/shop', schema: 'domainkit' });
+    expect(config.payments?.name).toBe('test_card');
+    expect(config.webhook).toEqual({ secret: 'whsec_test_0123456789abcdef', publicUrl: 'https://shop.example/api/domains/webhooks' });
+    expect(config.trustProxy).toBe(1);
+    expect(loadBffConfigFromEnv({ ...complete, DOMAINKIT_DATA_DIR: '/var/lib/bff' }).database).toEqual({ dataDir: '/var/lib/bff' });
+  });
+
+  it('names each invalid database, payments, webhook and proxy setting, never echoing a password', () => {
+    const error = configError({
+      ...complete,
+      DATABASE_URL: 'mysql://root:hunter2@db/shop',
+      DOMAINKIT_PAYMENTS: 'stripe',
+      DOMAINKIT_WEBHOOK_PUBLIC_URL: 'shop.example/hooks',
+      DOMAINKIT_TRUST_PROXY: 'yes',
+      DOMAINKIT_LOG_LEVEL: 'loud',
+    });
+
+    expect(error.problems.map((p) => p.variable)).toEqual(['DATABASE_URL', 'DOMAINKIT_PAYMENTS', 'DOMAINKIT_WEBHOOK_PUBLIC_URL', 'DOMAINKIT_WEBHOOK_PUBLIC_URL', 'DOMAINKIT_TRUST_PROXY', 'DOMAINKIT_LOG_LEVEL']);
+    expect(error.message).toContain('DOMAINKIT_PAYMENTS must be "test_card"');
+    expect(error.message).toContain('needs DOMAINKIT_WEBHOOK_SECRET');
+    expect(error.message).not.toContain('hunter2');
+  });
 });
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));

@@ -1,125 +1,55 @@
 /**
- * Test helpers: a stub marketplace (a tiny Express app on 127.0.0.1:0 that checks every request's signature with
- * the protocol's verifier, as the real service would), a raw HTTP caller, a pino log capture, and a BFF started on
- * 127.0.0.1:0 in front of the stub.
+ * Test helpers: the stub marketplace (stub-marketplace.ts), a raw HTTP caller, a pino log capture, a BFF started on
+ * 127.0.0.1:0 in front of the stub, and the per-file test databases (one PGlite per file; a fresh PostgreSQL schema
+ * per file when TEST_DATABASE_URL is set).
  */
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { ProtocolError, readSignatureHeaders, verifySignature } from '@domainkit/protocol';
-import express from 'express';
+import pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { startBff, type BffServerOptions, type RunningBff } from '../src/index.ts';
+import { openBffDatabase, startBff, truncateBffTables, type BffDatabase, type BffServerOptions, type RunningBff } from '../src/index.ts';
 
-export const KEY_ID = 'pk_test_bff0001';
-export const SECRET = 'sk_test_BffS3cretNeverInTheBrowser42';
+export { KEY_ID, SECRET, startStubMarketplace, type StubAnswer, type StubCall, type StubMarketplace, type StubOrder, type StubEvent } from './stub-marketplace.ts';
+import { KEY_ID, SECRET, type StubMarketplace } from './stub-marketplace.ts';
 
-/** A listed domain of the stub's inventory (with an extra field the BFF must not pass on). */
-const inventory = [
-  { domain: 'coffeehouse.com', tld: 'com', available: true, price_cents: 250000, currency: 'USD', score: 0.91, words: ['coffee', 'house'], status: 'listed' },
-  { domain: 'coffeeshop.io', tld: 'io', available: true, price_cents: 120000, currency: 'USD', score: 0.88, words: ['coffee', 'shop'], status: 'listed' },
-  { domain: 'coffee.net', tld: 'net', available: false, price_cents: 990000, currency: 'USD', score: 0.8, words: ['coffee'], status: 'sold' },
-];
-
-/** An answer the stub gives instead of its default; a function may wait before answering. */
-export type StubAnswer = { status: number; body: unknown; headers?: Record<string, string> } | (() => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>);
-
-/** A request the stub accepted (its signature verified). */
-export interface StubCall {
-  readonly route: 'search' | 'domain' | 'checkout';
-  readonly method: string;
-  readonly path: string;
-  readonly query: string;
-  readonly headers: IncomingHttpHeaders;
-  readonly body: string;
+/** The databases the DB-backed tests run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. */
+export function databaseKinds(): Array<'pglite' | 'postgres'> {
+  return process.env.TEST_DATABASE_URL ? ['pglite', 'postgres'] : ['pglite'];
 }
 
-export interface StubMarketplace {
-  readonly url: string;
-  readonly calls: StubCall[];
-  /** Requests refused for their signature, with the code. */
-  readonly rejected: string[];
-  callsTo(route: StubCall['route']): StubCall[];
-  /** Queues answers for the next calls to `route`, used in order before the default. */
-  enqueue(route: StubCall['route'], ...answers: StubAnswer[]): void;
+/** A test database and how to drop it. */
+export interface TestDatabase {
+  readonly database: BffDatabase;
+  /** Empties every table (between tests). */
+  reset(): Promise<void>;
+  /** Closes it (and drops the PostgreSQL schema). */
   close(): Promise<void>;
 }
 
-function errorBody(code: string, message: string) {
-  return { error: { code, message, request_id: 'req_stub0001' } };
-}
-
-/** Starts the stub marketplace on 127.0.0.1:0. */
-export async function startStubMarketplace(): Promise<StubMarketplace> {
-  const calls: StubCall[] = [];
-  const rejected: string[] = [];
-  const queues = new Map<StubCall['route'], StubAnswer[]>();
-  const app = express();
-  app.use(express.raw({ type: () => true }));
-
-  const verify = (route: StubCall['route']): express.RequestHandler => (req, res, next) => {
-    const [path = '', query = ''] = req.originalUrl.split('?', 2) as [string, string?];
-    const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    try {
-      const signature = readSignatureHeaders(req.headers);
-      if (signature.keyId !== KEY_ID) throw new ProtocolError('invalid_signature', 'Unknown key id.');
-      verifySignature({ key: SECRET, method: req.method, path, query, body, ...signature });
-    } catch (error) {
-      if (!(error instanceof ProtocolError)) throw error;
-      rejected.push(error.code);
-      res.status(error.status).set('x-request-id', 'req_stub0001').json(errorBody(error.code, error.message));
-      return;
-    }
-    calls.push({ route, method: req.method, path, query, headers: req.headers, body: body.toString('utf8') });
-    const queued = queues.get(route)?.shift();
-    if (queued === undefined) {
-      next();
-      return;
-    }
-    void (typeof queued === 'function' ? queued() : Promise.resolve(queued)).then((answer) => {
-      res.status(answer.status).set(answer.headers ?? {}).json(answer.body);
-    });
-  };
-
-  app.get('/api/partner/v1/domains/search', verify('search'), (req, res) => {
-    const q = String(req.query.q ?? '').toLowerCase();
-    const domains = inventory.filter((d) => q.split(' ').some((word) => d.domain.includes(word))).slice(0, 5);
-    res.json({ domains: domains.map(({ words: _w, status: _s, ...d }) => d), next_cursor: null });
-  });
-  app.get('/api/partner/v1/domains/:name', verify('domain'), (req, res) => {
-    const found = inventory.find((d) => d.domain === req.params.name);
-    if (!found) {
-      res.status(404).json(errorBody('not_found', `${req.params.name} is not listed`));
-      return;
-    }
-    res.json({ ...found, listed_at: '2025-01-02T03:04:05Z' });
-  });
-  app.post('/api/partner/v1/checkout-session', verify('checkout'), (req, res) => {
-    const { domain } = JSON.parse(String(req.body)) as { domain: string };
-    res.status(201).json({
-      checkout_url: `http://127.0.0.1/checkout?pt=tok_${domain}`,
-      domain,
-      price_cents: 250000,
-      currency: 'USD',
-      expires_at: '2030-01-08T00:00:00Z',
-    });
-  });
-
-  const server = app.listen(0, '127.0.0.1');
-  await new Promise<void>((resolve) => server.once('listening', resolve));
-  const { port } = server.address() as AddressInfo;
+/**
+ * Opens a database for one test file: in-memory PGlite, or a fresh schema on TEST_DATABASE_URL (dropped on close).
+ */
+export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<TestDatabase> {
+  if (kind === 'pglite') {
+    const database = await openBffDatabase({ memory: true });
+    return { database, reset: () => truncateBffTables(database), close: () => database.close() };
+  }
+  const url = process.env.TEST_DATABASE_URL!;
+  const schema = `dk_bff_test_${randomBytes(6).toString('hex')}`;
+  const database = await openBffDatabase({ url, schema });
   return {
-    url: `http://127.0.0.1:${port}`,
-    calls,
-    rejected,
-    callsTo: (route) => calls.filter((c) => c.route === route),
-    enqueue(route, ...answers) {
-      queues.set(route, [...(queues.get(route) ?? []), ...answers]);
+    database,
+    reset: () => truncateBffTables(database),
+    async close() {
+      await database.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists "${schema}" cascade`);
+      } finally {
+        await client.end();
+      }
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((e) => (e ? reject(e) : resolve()));
-        server.closeAllConnections();
-      }),
   };
 }
 
@@ -169,7 +99,10 @@ export const RETURN_URL = 'https://shop.example/thanks';
 export const CANCEL_URL = 'https://shop.example/cart';
 export const SHOP_ORIGIN = 'https://shop.example';
 
-/** A BFF mounted at /bff on 127.0.0.1:0 in front of the stub; `base` is its URL. No upstream retries by default. */
+/**
+ * A BFF mounted at /bff on 127.0.0.1:0 in front of the stub; `url` is its base. No upstream retries and no
+ * per-visitor limits by default (the tests of those turn them on).
+ */
 export async function startTestBff(stub: StubMarketplace, overrides: Partial<BffServerOptions> = {}): Promise<RunningBff & { lines: string[] }> {
   const { logger, lines } = captureLogs();
   const bff = await startBff({
@@ -177,6 +110,9 @@ export async function startTestBff(stub: StubMarketplace, overrides: Partial<Bff
     returnUrl: RETURN_URL,
     cancelUrl: CANCEL_URL,
     allowedOrigins: [SHOP_ORIGIN],
+    visitorLimits: false,
+    // Budgets large enough never to be the reason a test fails; the budget tests set their own.
+    upstreamBudget: { search: { perMinute: 6000, burst: 1000 }, write: { perMinute: 6000, burst: 1000 } },
     logger,
     port: 0,
     host: '127.0.0.1',

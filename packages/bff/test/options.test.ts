@@ -33,7 +33,7 @@ describe('createBff options', () => {
     ],
     ['a near miss', { marketplace: { ...marketplace, keyid: KEY_ID } }, ['received `marketplace.keyid`; did you mean `marketplace.keyId`?']],
     ['credentials at the top level', { secret: SECRET, keyId: KEY_ID, baseUrl: marketplace.baseUrl }, ['received `secret`; did you mean `marketplace.secret`?', 'received `keyId`; did you mean `marketplace.keyId`?', 'received `baseUrl`; did you mean `marketplace.baseUrl`?', '`marketplace` is required: { baseUrl, keyId, secret } of your Partner API credential (or pass a ready `client`)']],
-    ['an unknown option', { marketplace, frobnicate: true }, ['received unknown option `frobnicate`; known options: marketplace, client, returnUrl, cancelUrl, allowedOrigins, logger, searchCache, now']],
+    ['an unknown option', { marketplace, frobnicate: true }, ['received unknown option `frobnicate`; known options: marketplace, client, returnUrl, cancelUrl, checkoutReturnOrigins, allowedOrigins, logger, searchCache, database, payments, webhook, onEvent, upstreamBudget, visitorLimits, background, now']],
     ['nothing', {}, ['`marketplace` is required: { baseUrl, keyId, secret } of your Partner API credential (or pass a ready `client`)']],
     ['a missing base URL', { marketplace: { keyId: KEY_ID, secret: SECRET } }, ['`marketplace.baseUrl` is required: the marketplace\'s service address, such as "https://marketplace.example"']],
     ['the API path in the base URL', { marketplace: { ...marketplace, baseUrl: 'https://marketplace.example/api/partner/v1' } }, ['`marketplace.baseUrl` is the service address only: drop the trailing "/api/partner/v1" (the client adds it)']],

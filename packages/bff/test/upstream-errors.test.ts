@@ -26,13 +26,19 @@ const upstreamError = (status: number, code: string, message: string, headers: R
 
 describe('upstream errors', () => {
   it('answers a 429 as 503 busy, with Retry-After and error.retry_after', async () => {
-    stub.enqueue('search', upstreamError(429, 'rate_limited', 'Rate limit exceeded', { 'retry-after': '30' }));
+    // Its own BFF: a 429 pauses that BFF's upstream searches for the Retry-After seconds.
+    const paused = await startTestBff(stub);
+    try {
+      stub.enqueue('search', upstreamError(429, 'rate_limited', 'Rate limit exceeded', { 'retry-after': '30' }));
 
-    const res = await call(`${bff.url}/search?q=latte`);
+      const res = await call(`${paused.url}/search?q=latte`);
 
-    expect(res.status).toBe(503);
-    expect(res.headers['retry-after']).toBe('30');
-    expect(res.json).toEqual({ error: { code: 'busy', message: 'The domain search is busy right now; retry in 30 s.', retry_after: 30 } });
+      expect(res.status).toBe(503);
+      expect(res.headers['retry-after']).toBe('30');
+      expect(res.json).toEqual({ error: { code: 'busy', message: 'The domain search is busy right now; retry in 30 s.', retry_after: 30 } });
+    } finally {
+      await paused.close();
+    }
   });
 
   it('answers a 500 as 502 upstream_error with a safe message, and logs the detail', async () => {

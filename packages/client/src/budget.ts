@@ -17,6 +17,8 @@ export interface BudgetRequest {
   readonly attempt: number;
   /** The call's abort signal, if any: a budget that waits should stop waiting when it aborts. */
   readonly signal?: AbortSignal | undefined;
+  /** The call's `CallOptions.context`: an opaque value from the caller to its budget (such as a wait limit). */
+  readonly context?: unknown;
 }
 
 /** A 429 the marketplace answered. */

@@ -32,6 +32,8 @@ export interface MarketplaceErrorFields {
   readonly requestId?: string | undefined;
   /** `"GET /domains/search"`: the endpoint the request was for. */
   readonly endpoint?: string | undefined;
+  /** Further fields of the error body beside code, message and request id (such as `price_cents`). */
+  readonly details?: Readonly<Record<string, unknown>> | undefined;
   readonly cause?: unknown;
 }
 
@@ -50,6 +52,11 @@ export class MarketplaceError extends Error {
   readonly requestId: string | undefined;
   /** The endpoint, as `METHOD /path` relative to `/api/partner/v1`. */
   readonly endpoint: string | undefined;
+  /**
+   * Further fields of the error body, such as `price_cents` of a 422 `price_mismatch` (the current price), or
+   * `undefined`. From the marketplace: treat as untrusted data.
+   */
+  readonly details: Readonly<Record<string, unknown>> | undefined;
 
   constructor(fields: MarketplaceErrorFields) {
     super(fields.message, fields.cause === undefined ? undefined : { cause: fields.cause });
@@ -59,6 +66,7 @@ export class MarketplaceError extends Error {
     this.retryAfter = fields.retryAfter;
     this.requestId = fields.requestId;
     this.endpoint = fields.endpoint;
+    this.details = fields.details;
   }
 
   /** A JSON form for logs: name, code, status, message, retryAfter, requestId, endpoint (no cause, no headers). */
@@ -71,6 +79,7 @@ export class MarketplaceError extends Error {
       retryAfter: this.retryAfter,
       requestId: this.requestId,
       endpoint: this.endpoint,
+      details: this.details,
     };
   }
 }
@@ -148,6 +157,13 @@ export function errorFromResponse(response: ErrorResponse, endpoint: string, now
   }
   const read = readErrorBody(body);
   const requestId = read?.requestId ?? firstHeader(response.headers['x-request-id']);
+  let details: Record<string, unknown> | undefined;
+  if (read !== undefined && typeof body === 'object' && body !== null) {
+    const outer = body as Record<string, unknown>;
+    const inner = typeof outer.error === 'object' && outer.error !== null ? (outer.error as Record<string, unknown>) : outer;
+    const { code: _c, message: _m, request_id: _r, ...rest } = inner;
+    if (Object.keys(rest).length > 0) details = rest;
+  }
   return new MarketplaceError({
     status: response.status,
     code: read?.code ?? fallbackCode(response.status),
@@ -155,5 +171,6 @@ export function errorFromResponse(response: ErrorResponse, endpoint: string, now
     retryAfter: parseRetryAfter(response.headers['retry-after'], nowMs),
     requestId,
     endpoint,
+    details,
   });
 }

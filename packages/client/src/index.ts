@@ -94,3 +94,22 @@ export type {
   WebhookRegistration,
   WebhookRegistrationRequest,
 } from '@domainkit/protocol';
+// Public API (spec 4.2) and its OAuth 2.1 sign-in (spec 5.2).
+export { PublicClient, type PublicClientOptions, type AccessTokenSource, type BatchOperation, type BulkOperation } from './public/public-client.ts';
+export type {
+  DomainSearchResult,
+  DomainResult,
+  MarketPrice,
+  WhoisRecord,
+  TldPrice,
+  TldMetadata,
+  TldOperation,
+  Listing,
+  ListingsPage,
+  BatchResult,
+  BatchCatalogue,
+  OwnedDomain,
+  BulkResult,
+  ApiIndex,
+} from './public/schemas.ts';
+export { PublicSignIn, SignInSession, SignInError, type TokenSet, type RegisteredClient, type PendingAuthorization, type DiscoverOptions } from './oauth/sign-in.ts';

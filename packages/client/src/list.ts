@@ -7,8 +7,8 @@ import type { Endpoint } from './endpoint.ts';
 import { PageIterator } from './pagination.ts';
 import type { CallOptions, RequestSender } from './request-sender.ts';
 
-/** Options of a list call: those of any call, minus the idempotency key (lists are reads). */
-export type ListOptions = Pick<CallOptions, 'signal'>;
+/** Options of a read: an abort signal and the budget context (no idempotency key: reads are safe to repeat). */
+export type ListOptions = Pick<CallOptions, 'signal' | 'context'>;
 
 /**
  * @param itemsKey - the plural key of the list (`orders`, `events`, ...).
@@ -27,7 +27,7 @@ export function listPages<TInput extends z.ZodType, TResponse extends z.ZodType,
   return new PageIterator<TItem, z.output<TResponse>>(
     async (cursor, signal) => {
       const input = (cursor === undefined ? filters : { ...filters, [cursorParam]: cursor }) as z.input<TInput>;
-      const raw = await sender.send(endpoint, input, { signal });
+      const raw = await sender.send(endpoint, input, { signal, context: options.context });
       const answer = raw as Record<string, unknown>;
       const next = answer.next_cursor;
       return { items: answer[itemsKey] as TItem[], nextCursor: typeof next === 'string' ? next : null, raw };

@@ -67,6 +67,8 @@ export interface CallOptions {
    * it charges the buyer); retries still ask the budget. Ignored without a budget.
    */
   readonly budgetAcquired?: boolean | undefined;
+  /** An opaque value handed to the budget with every attempt of this call (`BudgetRequest.context`). */
+  readonly context?: unknown;
 }
 
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined);
@@ -135,7 +137,7 @@ export class RequestSender {
     for (let retry = 0; ; retry++) {
       signal?.throwIfAborted();
       if (o.budget !== undefined && !(retry === 0 && options.budgetAcquired === true)) {
-        await o.budget.acquire({ rateClass, endpoint: label, attempt: retry, signal });
+        await o.budget.acquire({ rateClass, endpoint: label, attempt: retry, signal, context: options.context });
       }
       const attempt = await this.#attempt({ method: endpoint.method, path, query, body, bodySha256, idempotencyKey, label, signal });
       if (attempt.kind === 'answer' && attempt.status >= 200 && attempt.status < 300) {

@@ -38,6 +38,18 @@ describe('error answers', () => {
     expect(error.endpoint).toBe('GET /api/partner/v1/domains/{name}');
   });
 
+  it('keeps the further fields of an error body as details (the new price of a price_mismatch)', async () => {
+    const a = agent();
+    a.get(ORIGIN)
+      .intercept({ path: '/api/partner/v1/orders', method: 'POST' })
+      .reply(422, JSON.stringify({ error: { code: 'price_mismatch', message: 'The price changed', request_id: 'req_pm', price_cents: 330000, currency: 'USD' } }));
+    const { client } = testClient(a);
+
+    const error = await failure(client.orders.create({ domain: 'coffeehouse.com', quote_id: 'qt_1' }));
+
+    expect(error).toMatchObject({ status: 422, code: 'price_mismatch', requestId: 'req_pm', details: { price_cents: 330000, currency: 'USD' } });
+  });
+
   it('reads a flat body {code, message} and takes the request id from X-Request-Id', async () => {
     const a = agent();
     a.get(ORIGIN)

@@ -18,6 +18,9 @@ import { requestContext } from './http/request-context.ts';
 import { sandboxLogger } from './logger.ts';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.ts';
 import { partnerApiRouter } from './partner/router.ts';
+import { startPartnerServices } from './partner/services.ts';
+import { sitePagesRouter } from './site/pages-router.ts';
+import { publicSurface } from './public-api/surface.ts';
 
 /** A prepared sandbox app. */
 export interface SandboxApp {
@@ -52,7 +55,7 @@ export async function buildSandboxApp(
   logger: Logger,
   publicUrl: (req: Request) => string,
 ): Promise<SandboxApp> {
-  const { handle, demo, credentialsFile, landerKey } = await bootstrap(resolved, logger);
+  const { handle, demo, credentialsFile, landerKey, quoteKey } = await bootstrap(resolved, logger);
   const { db } = handle;
   const clock: Clock = resolved.now;
 
@@ -85,14 +88,24 @@ export async function buildSandboxApp(
   });
   app.use(
     '/api/partner',
-    partnerApiRouter({ db, clock, logger, nonces: createNonceStore(db, logger), headerPrefix: resolved.headerPrefix, tokenKey: landerKey, publicUrl }),
+    partnerApiRouter({ db, clock, logger, nonces: createNonceStore(db, logger), headerPrefix: resolved.headerPrefix, tokenKey: landerKey, quoteKey, publicUrl }),
   );
-  app.use('/admin', adminRouter({ db, clock, logger, adminToken: demo.admin_token }));
+  app.use('/admin', adminRouter({ db, clock, logger, adminToken: demo.admin_token, publicUrl }));
   app.use('/checkout', landerRouter({ db, clock, logger, tokenKey: landerKey }));
+  // Tracked referral links (/r), the storefront (/market) and brokerage progress pages (/brokerage/progress).
+  app.use(sitePagesRouter({ db, clock, logger, tokenKey: landerKey }));
+  // Public API (spec 4.2), its OAuth 2.1 sign-in (5.2), the MCP server, /openapi.json and /auth.md.
+  app.use(await publicSurface({ db, clock, logger, dataDir: resolved.dataDir, publicUrl }));
   app.use(notFoundHandler());
   app.use(jsonErrorHandler(logger));
 
-  return { app, demo, db, databaseKind: handle.kind, dataDir: resolved.dataDir, credentialsFile, logger, close: () => handle.close() };
+  // Webhook deliveries (events/outbox.ts): pending ones left by an earlier run are picked up now.
+  const outbox = startPartnerServices(resolved, { db, clock, logger });
+  const close = async () => {
+    await outbox.stop();
+    await handle.close();
+  };
+  return { app, demo, db, databaseKind: handle.kind, dataDir: resolved.dataDir, credentialsFile, logger, close };
 }
 
 /**

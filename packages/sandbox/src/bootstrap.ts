@@ -11,6 +11,8 @@ import type { SandboxDb } from './db/tables.ts';
 import { randomSecret } from './ids.ts';
 import { seedInventory } from './inventory/seed.ts';
 import type { ResolvedOptions } from './options.ts';
+import { ensureScenarioDomains } from './scenarios/scenarios.ts';
+import { updateFaults } from './faults/faults.ts';
 
 /** A prepared sandbox database with its settings. */
 export interface Bootstrapped {
@@ -19,15 +21,17 @@ export interface Bootstrapped {
   readonly credentialsFile: string;
   /** Signs and verifies lander `pt` tokens. */
   readonly landerKey: KeyObject;
+  /** Signs and verifies `quote_id`s. */
+  readonly quoteKey: KeyObject;
 }
 
-async function ensureLanderKey(db: SandboxDb): Promise<KeyObject> {
+async function ensureSigningKey(db: SandboxDb, name: 'lander_signing_key' | 'quote_signing_key'): Promise<KeyObject> {
   const secret = await db.transaction().execute(async (trx) => {
     await lockBootstrap(trx);
-    const existing = await getMeta(trx, 'lander_signing_key');
+    const existing = await getMeta(trx, name);
     if (existing !== undefined) return existing;
     const created = randomSecret(32);
-    await setMeta(trx, 'lander_signing_key', created);
+    await setMeta(trx, name, created);
     return created;
   });
   return createSecretKey(Buffer.from(secret, 'base64url'));
@@ -43,8 +47,11 @@ export async function bootstrap(options: ResolvedOptions, logger: Logger): Promi
     const { demo, origin, file } = await ensureDemoCredential(handle.db, options.dataDir, new Date(options.now()));
     logger.info({ key_id: demo.key_id, credentials_file: file, origin }, origin === 'created' ? 'demo credential created' : 'demo credential ready');
     await seedInventory(handle.db, options.seed, logger);
-    const landerKey = await ensureLanderKey(handle.db);
-    return { handle, demo, credentialsFile: file, landerKey };
+    await ensureScenarioDomains(handle.db, new Date(options.now()));
+    const landerKey = await ensureSigningKey(handle.db, 'lander_signing_key');
+    const quoteKey = await ensureSigningKey(handle.db, 'quote_signing_key');
+    if (options.faults !== undefined) await updateFaults(handle.db, options.faults, new Date(options.now()));
+    return { handle, demo, credentialsFile: file, landerKey, quoteKey };
   } catch (err) {
     await handle.close();
     throw err;

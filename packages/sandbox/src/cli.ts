@@ -3,8 +3,11 @@
  * The sandbox command line.
  *
  *   domainkit-sandbox start [--port 4010] [--host 127.0.0.1] [--data-dir .data/sandbox] [--database-url URL]
- *                           [--public-url URL] [--seed 1]
+ *                           [--schema public] [--public-url URL] [--seed 1] [--webhook-time-scale 1]
+ *                           [--webhook-timeout-ms 5000] [--fault-error-rate 0] [--fault-latency-ms 0]
+ *                           [--fault-duplicate-rate 0] [--fault-out-of-order-rate 0]
  *   domainkit-sandbox credentials [--data-dir .data/sandbox]
+ *   domainkit-sandbox orders | trigger <…> | referral <…> | set-price | deliveries | faults | reset   (admin-cli.ts)
  *
  * `start` runs until SIGINT or SIGTERM, then shuts down gracefully. `credentials` prints the demo credential as JSON
  * on stdout (initialising the data folder when it has none), so a CI job can read it with no person involved:
@@ -12,15 +15,31 @@
  *   domainkit-sandbox credentials --data-dir .data/sandbox > creds.json
  *
  * Environment fallbacks: SANDBOX_PORT, SANDBOX_HOST, SANDBOX_DATA_DIR, SANDBOX_PUBLIC_URL, SANDBOX_SEED,
- * DATABASE_URL, LOG_LEVEL.
+ * DATABASE_URL, SANDBOX_DB_SCHEMA, SANDBOX_WEBHOOK_TIME_SCALE, SANDBOX_WEBHOOK_TIMEOUT_MS, LOG_LEVEL; admin commands:
+ * SANDBOX_URL, SANDBOX_ADMIN_TOKEN.
  */
 import { existsSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
-import { createSandboxApp } from './app.ts';
+import { addAdminCommands } from './admin-cli.ts';
 import { credentialsFilePath, readDemoCredential } from './credentials/demo-credential.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from './options.ts';
-import { startSandbox } from './sandbox.ts';
+
+function share(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1.`);
+    return n;
+  };
+}
+
+function positive(name: string) {
+  return (value: string): number => {
+    const n = Number(value);
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number.`);
+    return n;
+  };
+}
 
 function integer(name: string, min: number, max: number) {
   return (value: string): number => {
@@ -45,8 +64,36 @@ program
   .addOption(new Option('--database-url <url>', 'PostgreSQL URL (default: embedded PGlite in the data folder)').env('DATABASE_URL'))
   .addOption(new Option('--public-url <url>', 'base URL of checkout links (default http://host:port)').env('SANDBOX_PUBLIC_URL'))
   .addOption(new Option('--seed <seed>', 'inventory seed for a new data folder').env('SANDBOX_SEED').argParser(integer('seed', 0, 0xffffffff)))
-  .action(async (opts: { port: number; host: string; dataDir: string; databaseUrl?: string; publicUrl?: string; seed?: number }) => {
+  .addOption(new Option('--schema <name>', 'PostgreSQL schema for the tables (with --database-url)').env('SANDBOX_DB_SCHEMA'))
+  .addOption(new Option('--webhook-time-scale <factor>', 'multiplies the webhook retry schedule (0.001 for tests)').env('SANDBOX_WEBHOOK_TIME_SCALE').argParser(positive('webhook-time-scale')))
+  .addOption(new Option('--webhook-timeout-ms <ms>', 'how long a webhook receiver has to answer 200').env('SANDBOX_WEBHOOK_TIMEOUT_MS').argParser(integer('webhook-timeout-ms', 10, 60_000)))
+  .addOption(new Option('--fault-error-rate <share>', 'share of Partner API requests answering 500').argParser(share('fault-error-rate')))
+  .addOption(new Option('--fault-latency-ms <ms>', 'latency added to Partner API answers').argParser(integer('fault-latency-ms', 0, 60_000)))
+  .addOption(new Option('--fault-duplicate-rate <share>', 'share of webhook events delivered twice').argParser(share('fault-duplicate-rate')))
+  .addOption(new Option('--fault-out-of-order-rate <share>', 'share of webhook events held back').argParser(share('fault-out-of-order-rate')))
+  .action(async (opts: {
+    port: number;
+    host: string;
+    dataDir: string;
+    databaseUrl?: string;
+    publicUrl?: string;
+    seed?: number;
+    schema?: string;
+    webhookTimeScale?: number;
+    webhookTimeoutMs?: number;
+    faultErrorRate?: number;
+    faultLatencyMs?: number;
+    faultDuplicateRate?: number;
+    faultOutOfOrderRate?: number;
+  }) => {
     const logger = pino({ name: 'domainkit-sandbox', level: process.env.LOG_LEVEL ?? 'info' });
+    const { startSandbox } = await import('./sandbox.ts');
+    const faults = {
+      ...(opts.faultErrorRate !== undefined ? { error_rate: opts.faultErrorRate } : {}),
+      ...(opts.faultLatencyMs !== undefined ? { latency_ms: opts.faultLatencyMs } : {}),
+      ...(opts.faultDuplicateRate !== undefined ? { duplicate_rate: opts.faultDuplicateRate } : {}),
+      ...(opts.faultOutOfOrderRate !== undefined ? { out_of_order_rate: opts.faultOutOfOrderRate } : {}),
+    };
     const sandbox = await startSandbox({
       port: opts.port,
       host: opts.host,
@@ -54,6 +101,10 @@ program
       databaseUrl: opts.databaseUrl ?? '',
       ...(opts.publicUrl !== undefined ? { publicUrl: opts.publicUrl } : {}),
       ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+      ...(opts.schema !== undefined ? { schema: opts.schema } : {}),
+      ...(opts.webhookTimeScale !== undefined ? { webhookTimeScale: opts.webhookTimeScale } : {}),
+      ...(opts.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
+      ...(Object.keys(faults).length > 0 ? { faults } : {}),
       logger,
     });
     let stopping = false;
@@ -85,11 +136,14 @@ program
     // A running sandbox already wrote the file; reading it never touches its (single-process) database.
     if (!existsSync(credentialsFilePath(opts.dataDir))) {
       const logger = pino({ name: 'domainkit-sandbox', level: process.env.LOG_LEVEL ?? 'warn' }, pino.destination(2));
+      const { createSandboxApp } = await import('./app.ts');
       const sandbox = await createSandboxApp({ dataDir: opts.dataDir, databaseUrl: opts.databaseUrl ?? '', logger });
       await sandbox.close();
     }
     process.stdout.write(`${JSON.stringify(readDemoCredential(opts.dataDir), null, 2)}\n`);
   });
+
+addAdminCommands(program);
 
 program.parseAsync(process.argv).catch((err: unknown) => {
   process.stderr.write(`domainkit-sandbox: ${err instanceof Error ? err.message : String(err)}\n`);

@@ -1,7 +1,9 @@
 /**
  * @domainkit/sandbox: a local, faithful implementation of the domain marketplace for development, tests and demos
- * (DESIGN "packages/sandbox"): the signed Partner API (discovery, checkout sessions), the hosted lander with test
- * cards, an admin API, and a synthetic inventory, with state in PGlite or PostgreSQL.
+ * (DESIGN "packages/sandbox"): the whole signed Partner API (discovery, checkout sessions, MoR quotes and orders,
+ * events and webhooks, settlement and history, brokerage, referral and reporting, rate limits), the hosted lander
+ * with test cards, an admin API and CLI, scenario domains, fault injection, and a synthetic inventory, with state in
+ * PGlite or PostgreSQL.
  *
  * ```ts
  * const sandbox = await startSandbox({ port: 0, dataDir: '.data/sandbox' });
@@ -15,5 +17,11 @@ export { CREDENTIALS_FILE, credentialsFilePath, readDemoCredential, demoCredenti
 export { SCOPES, ENVIRONMENTS, type Scope, type Environment } from './credentials/scopes.ts';
 export { TEST_CARDS } from './checkout/test-cards.ts';
 export { DEFAULT_INVENTORY_SEED, INVENTORY_SIZE, generateInventory, type GeneratedDomain } from './inventory/generate.ts';
+export { RATE_CLASSES, type RateClass } from './limits/rate-limit.ts';
+export { SCENARIO_DOMAINS, LIVE_SITE_DOMAINS, SLOW_SCENARIO_DELAY_MS, type ScenarioDomain, type Scenario } from './scenarios/scenarios.ts';
+export { MAX_DELIVERY_ATTEMPTS } from './events/store.ts';
+export { RETRY_BASE_SECONDS, retryDelayMs } from './events/outbox.ts';
+export { COMMISSION_BPS } from './economics.ts';
+export { faultSettingsSchema, type FaultSettings, type FaultSettingsPatch } from './faults/faults.ts';
 export type { SandboxDatabase, SandboxDb } from './db/tables.ts';
 export type { Clock } from './clock.ts';

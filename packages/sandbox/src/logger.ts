@@ -18,6 +18,8 @@ export const REDACTED_PATHS = [
   '*.headers',
   'pt',
   '*.pt',
+  'progress_token',
+  '*.progress_token',
 ];
 
 /**

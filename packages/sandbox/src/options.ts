@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { systemClock, type Clock } from './clock.ts';
 import { SCHEMA_NAME_RE } from './db/database.ts';
+import { faultSettingsSchema, type FaultSettingsPatch } from './faults/faults.ts';
 import { describeZodError } from './http/api-error.ts';
 import { DEFAULT_INVENTORY_SEED } from './inventory/generate.ts';
 
@@ -42,6 +43,20 @@ export interface SandboxOptions {
   logger?: Logger | false;
   /** Clock in milliseconds since the epoch (tests move it to expire tokens). Default `Date.now`. */
   now?: Clock;
+  /**
+   * Multiplies the webhook retry schedule (30 s, 1 min, 2 min … after failed attempts): `0.001` makes it
+   * milliseconds, for tests. Default `SANDBOX_WEBHOOK_TIME_SCALE`, else 1.
+   */
+  webhookTimeScale?: number;
+  /** How long a webhook receiver has to answer 200, in milliseconds. Default 5000 (spec 8). */
+  webhookTimeoutMs?: number;
+  /** Run the webhook outbox worker in this process. Default true. */
+  deliverWebhooks?: boolean;
+  /**
+   * Fault injection to switch on at start (stored in the database, shared by every process on it): `error_rate`
+   * (0–1), `latency_ms`, `rate_limit_burst`, `rate_limit_retry_after`, `duplicate_rate`, `out_of_order_rate`.
+   */
+  faults?: FaultSettingsPatch;
 }
 
 /** Options of `startSandbox`. */
@@ -73,6 +88,10 @@ const optionsSchema = z.object({
   host: z.string().min(1).optional(),
   logger: z.unknown().optional(),
   now: z.function().optional(),
+  webhookTimeScale: z.number().positive('must be a positive number').max(1000).optional(),
+  webhookTimeoutMs: z.number().int('must be an integer').min(10).max(60_000).optional(),
+  deliverWebhooks: z.boolean().optional(),
+  faults: faultSettingsSchema.optional(),
 });
 
 /** Options with defaults applied. */
@@ -86,6 +105,18 @@ export interface ResolvedOptions {
   readonly port: number;
   readonly host: string;
   readonly now: Clock;
+  readonly webhookTimeScale: number;
+  readonly webhookTimeoutMs: number;
+  readonly deliverWebhooks: boolean;
+  readonly faults: FaultSettingsPatch | undefined;
+}
+
+function envTimeScale(): number {
+  const raw = process.env.SANDBOX_WEBHOOK_TIME_SCALE;
+  if (raw === undefined || raw === '') return 1;
+  const n = Number(raw);
+  if (!Number.isFinite(n) || n <= 0 || n > 1000) throw new TypeError('invalid sandbox options: SANDBOX_WEBHOOK_TIME_SCALE must be a positive number (0.001 makes retries fast)');
+  return n;
 }
 
 /**
@@ -110,5 +141,9 @@ export function resolveOptions(options: StartSandboxOptions): ResolvedOptions {
     port: o.port ?? DEFAULT_PORT,
     host: o.host ?? DEFAULT_HOST,
     now: options.now ?? systemClock,
+    webhookTimeScale: o.webhookTimeScale ?? envTimeScale(),
+    webhookTimeoutMs: o.webhookTimeoutMs ?? 5000,
+    deliverWebhooks: o.deliverWebhooks ?? true,
+    faults: o.faults,
   };
 }

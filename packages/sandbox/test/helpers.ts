@@ -198,3 +198,98 @@ export function tokenOf(checkoutUrl: string): string {
 export function readCredentialFiles(dirs: readonly string[]): DemoCredential[] {
   return dirs.map((d) => readDemoCredential(d));
 }
+
+/** Calls the admin API with the sandbox's admin token. */
+export async function admin(sandbox: Target & { demo: { admin_token: string } }, method: string, path: string, body?: unknown): Promise<Answer> {
+  return send(sandbox, {
+    method,
+    path: `/admin${path}`,
+    headers: { authorization: `Bearer ${sandbox.demo.admin_token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
+}
+
+/**
+ * Polls `probe` until it returns a value other than `undefined` (or `false`), then returns it.
+ * @throws {Error} naming `what` when it has not happened within `timeoutMs` (a safety net, not an assertion on speed).
+ */
+export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** One webhook delivery as a receiver saw it. */
+export interface ReceivedDelivery {
+  readonly raw: string;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly json: { id: string; type: string; created_at: string; partner_id: string; data: any };
+  /** The status the receiver answered. */
+  readonly answered: number;
+}
+
+/** A local webhook receiver on 127.0.0.1:0 that records every delivery and answers as `respond` says. */
+export class WebhookReceiver {
+  readonly deliveries: ReceivedDelivery[] = [];
+  /** Decides the answer to each delivery, by order of arrival from 0 (default 200 at once). */
+  respond: (delivery: Omit<ReceivedDelivery, 'answered'>, index: number) => { status: number; delayMs?: number } = () => ({ status: 200 });
+  private server: import('node:http').Server | undefined;
+  private arrivals = 0;
+  url = '';
+
+  async start(): Promise<this> {
+    const { createServer } = await import('node:http');
+    this.server = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        const raw = Buffer.concat(chunks).toString('utf8');
+        let json: ReceivedDelivery['json'];
+        try {
+          json = JSON.parse(raw) as ReceivedDelivery['json'];
+        } catch {
+          json = { id: '', type: '', created_at: '', partner_id: '', data: null };
+        }
+        const base = { raw, headers: req.headers, json };
+        const { status, delayMs } = this.respond(base, this.arrivals++);
+        const finish = () => {
+          this.deliveries.push({ ...base, answered: status });
+          if (!res.destroyed) res.writeHead(status, { 'content-type': 'text/plain' }).end(status === 200 ? 'ok' : 'no');
+        };
+        if (delayMs) setTimeout(finish, delayMs);
+        else finish();
+      });
+    });
+    await new Promise<void>((resolve) => this.server!.listen(0, '127.0.0.1', resolve));
+    const { port } = this.server.address() as import('node:net').AddressInfo;
+    this.url = `http://127.0.0.1:${port}/hooks`;
+    return this;
+  }
+
+  /** Deliveries answered 200. */
+  accepted(): ReceivedDelivery[] {
+    return this.deliveries.filter((d) => d.answered === 200);
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    if (server === undefined) return;
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** Every scope, for a test credential. */
+export const ALL_SCOPES = ['search', 'embed', 'buy', 'broker', 'refer', 'report', 'webhook'];
+
+/** Creates a SANDBOX credential through the admin API and a signed client for it. */
+export async function newPartner(sandbox: RunningSandbox, clock: TestClock, options: { scopes?: string[]; affiliate?: boolean } = {}) {
+  const created = await adminCreateCredential(sandbox, { scopes: options.scopes ?? ALL_SCOPES, environment: 'SANDBOX', affiliate: options.affiliate ?? true });
+  if (created.status !== 201) throw new Error(`credential creation failed: ${created.text}`);
+  const credential = created.json as { key_id: string; secret: string; partner_id: string; affiliate_id: string | null };
+  return { credential, client: new PartnerTestClient(sandbox, credential, clock.now) };
+}

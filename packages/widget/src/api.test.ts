@@ -1,5 +1,5 @@
 import { expect } from '@esm-bundle/chai';
-import { createCheckoutSession, DkApiError, endpoint, searchDomains } from './api.ts';
+import { createCheckoutSession, createOrder, createQuote, DkApiError, endpoint, getOrder, searchDomains } from './api.ts';
 import { FetchStub } from './test-support/fetch-stub.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<DkApiError> {
@@ -85,5 +85,65 @@ describe('widget ↔ BFF API', () => {
       (await stub.call(i + 1)).respond(201, { checkout_url: url });
       expect((await rejection(pending)).code, url).to.equal('invalid_response');
     }
+  });
+
+  it('POSTs {"domain"} to /quotes and checks the quote it gets back', async () => {
+    const quote = { quote_id: 'q_1', domain: 'coffeehouse.com', price_cents: 250000, currency: 'USD', expires_at: '2030-01-01T12:10:00Z' };
+    const ok = createQuote('/dk', 'coffeehouse.com');
+    const call = await stub.call(0);
+    expect([call.method, call.url.pathname, call.json]).to.deep.equal(['POST', '/dk/quotes', { domain: 'coffeehouse.com' }]);
+    call.respond(201, quote);
+    expect(await ok).to.deep.equal(quote);
+
+    const bad = [{ ...quote, quote_id: '' }, { ...quote, price_cents: '2500' }, { ...quote, currency: 'usd' }, { ...quote, expires_at: 'soon' }];
+    for (const [i, body] of bad.entries()) {
+      const pending = createQuote('/dk', 'coffeehouse.com');
+      (await stub.call(i + 1)).respond(201, body);
+      expect((await rejection(pending)).code, JSON.stringify(body)).to.equal('invalid_response');
+    }
+    const sold = createQuote('/dk', 'coffeehouse.com');
+    (await stub.call(5)).respond(409, { error: { code: 'conflict', message: 'This domain was just sold.' } });
+    expect([(await rejection(sold)).code, (await rejection(createQuoteFailing())).code]).to.deep.equal(['conflict', 'not_found']);
+
+    async function createQuoteFailing(): Promise<unknown> {
+      const pending = createQuote('/dk', 'nope.com');
+      (await stub.call(6)).respond(404, { error: { code: 'not_found', message: 'No such domain.' } });
+      return pending;
+    }
+  });
+
+  it('POSTs the quote id, buyer and payment to /orders (no price) and reads price_mismatch and payment_declined', async () => {
+    const details = { buyer: { email: 'ada@example.com' }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' } };
+    const order = { order_id: 'ord_1', order_token: 'tok', status: 'EXTERNALLY_PAID', domain: 'a.com', sale_price_cents: 100, currency: 'USD', created_at: '2030-01-01T00:00:00Z' };
+    const ok = createOrder('/dk', 'q_1', details);
+    const call = await stub.call(0);
+    expect([call.method, call.url.pathname, call.json]).to.deep.equal(['POST', '/dk/orders', { quote_id: 'q_1', ...details }]);
+    call.respond(201, order);
+    expect(await ok).to.deep.equal(order);
+
+    const mismatch = createOrder('/dk', 'q_1', details);
+    (await stub.call(1)).respond(422, { error: { code: 'price_mismatch', message: 'The price changed.', price_cents: 270000 } });
+    const error = await rejection(mismatch);
+    expect([error.code, error.status, error.priceCents]).to.deep.equal(['price_mismatch', 422, 270000]);
+
+    const declined = createOrder('/dk', 'q_1', details);
+    (await stub.call(2)).respond(402, { error: { code: 'payment_declined', message: 'Card declined.' } });
+    expect((await rejection(declined)).status).to.equal(402);
+
+    const noToken = createOrder('/dk', 'q_1', details);
+    (await stub.call(3)).respond(201, { ...order, order_token: undefined });
+    expect((await rejection(noToken)).code).to.equal('invalid_response');
+  });
+
+  it('GETs /orders/:id with the X-Order-Token header', async () => {
+    const pending = getOrder('/dk', 'ord 1', 'tok_1');
+    const call = await stub.call(0);
+    expect([call.method, call.url.pathname, call.headers.get('x-order-token')]).to.deep.equal(['GET', '/dk/orders/ord%201', 'tok_1']);
+    call.respond(200, { order_id: 'ord 1', status: 'SETTLED', domain: 'a.com', sale_price_cents: 100, currency: 'USD', updated_at: 'x' });
+    expect((await pending).status).to.equal('SETTLED');
+
+    const wrongToken = getOrder('/dk', 'ord_1', 'nope');
+    (await stub.call(1)).respond(404, { error: { code: 'not_found', message: 'No such order.' } });
+    expect((await rejection(wrongToken)).code).to.equal('not_found');
   });
 });

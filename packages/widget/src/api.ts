@@ -69,7 +69,7 @@ const isCents = (value: unknown): value is number => Number.isSafeInteger(value)
  * Kinds of checked fields: `s` a non-empty string, `b` a boolean, `c` integer minor units ≥ 0, `$` an
  * ISO 4217 code; a trailing `?` also accepts `null` or absence (read as `null`).
  */
-type Kind = 's' | 'b' | 'c' | '$' | 'c?' | '$?';
+type Kind = 's' | 'b' | 'c' | '$' | 's?' | 'c?' | '$?';
 const KINDS: Record<string, (value: unknown) => boolean> = {
   s: (value) => typeof value === 'string' && value !== '',
   b: (value) => typeof value === 'boolean',
@@ -140,12 +140,9 @@ async function request(url: string, options: RequestOptions, body?: object, head
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
 export async function searchDomains(api: string, query: string, options: RequestOptions = {}): Promise<SearchResponse> {
-  const body = await request(endpoint(api, `/search?q=${encodeURIComponent(query)}`), options);
-  if (!isRecord(body) || !Array.isArray(body.results)) throw invalid('results');
-  return {
-    query: typeof body.query === 'string' ? body.query : query,
-    results: body.results.map((result) => check<DomainResult>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' })),
-  };
+  const body = check<{ query: string; results: unknown }>(await request(endpoint(api, `/search?q=${encodeURIComponent(query)}`), options), { query: 's' });
+  if (!Array.isArray(body.results)) throw invalid('results');
+  return { query: body.query, results: body.results.map((result) => check<DomainResult>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' })) };
 }
 
 /**
@@ -158,10 +155,10 @@ export async function searchDomains(api: string, query: string, options: Request
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
 export async function createCheckoutSession(api: string, domain: string, options: RequestOptions = {}): Promise<CheckoutSession> {
-  const body = check<CheckoutSession>(await request(endpoint(api, '/checkout'), options, { domain }), { checkout_url: 's' });
+  const body = check<CheckoutSession>(await request(endpoint(api, '/checkout'), options, { domain }), { checkout_url: 's', expires_at: 's?' });
   // Only an absolute http(s) URL: a broken or hostile answer must never navigate to `javascript:` or similar.
   if (!/^https?:\/\//i.test(body.checkout_url)) throw invalid('checkout_url');
-  return { checkout_url: new URL(body.checkout_url).href, expires_at: typeof body.expires_at === 'string' ? body.expires_at : null };
+  return body;
 }
 
 /**

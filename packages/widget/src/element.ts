@@ -3,7 +3,7 @@
  * buying flow, theme, size, locale, strings, clock), the purchase flow and its public methods, and the
  * `dk-place-order` request event. Not an element itself; it defines nothing.
  */
-import { LitElement, type PropertyValues } from 'lit';
+import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
 import { systemClock, type DkClock } from './clock.ts';
 import type { DkOrderCreatedDetail } from './events/dk-order-created.ts';
 import { PurchaseController, type DkMode, type PurchaseHost } from './purchase/purchase-controller.ts';
@@ -12,7 +12,7 @@ import type { OrderDetails } from './types.ts';
 
 /** Base class of the widget's elements. */
 export class DkElement extends LitElement implements PurchaseHost {
-  static override properties = {
+  static override properties: PropertyDeclarations = {
     api: {},
     mode: { reflect: true },
     target: {},
@@ -50,7 +50,7 @@ export class DkElement extends LitElement implements PurchaseHost {
   };
 
   /** The purchase in progress (for rendering). */
-  protected readonly purchase = new PurchaseController(this, () => this.texts);
+  protected readonly purchase = new PurchaseController(this);
 
   #hadQuote = false;
 
@@ -87,7 +87,7 @@ export class DkElement extends LitElement implements PurchaseHost {
   }
 
   /** The strings in use: the defaults with {@link strings} over them. */
-  protected get texts(): DkStrings {
+  get texts(): DkStrings {
     return { ...defaultStrings, ...this.strings };
   }
 
@@ -103,7 +103,7 @@ export class DkElement extends LitElement implements PurchaseHost {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    this.dataset.purchase = this.purchase.phase;
+    this.dataset.purchase = this.purchase.status;
   }
 
   protected override updated(): void {

@@ -17,26 +17,6 @@ export function minorUnitExponent(currency: string): number {
   return exponent < 0 ? 2 : exponent;
 }
 
-const formatters = new Map<string, Intl.NumberFormat>();
-
-function formatter(locale: string | undefined, currency: string): Intl.NumberFormat {
-  const key = `${locale ?? ''}|${currency}`;
-  let nf = formatters.get(key);
-  if (!nf) {
-    const options: Intl.NumberFormatOptions = { style: 'currency', currency, trailingZeroDisplay: 'stripIfInteger' };
-    try {
-      nf = new Intl.NumberFormat(locale, options);
-    } catch (error) {
-      // A malformed locale tag is the page's mistake, not the visitor's: fall back to the browser's locale.
-      // A malformed currency code still throws from here (RangeError).
-      if (locale === undefined) throw error;
-      nf = new Intl.NumberFormat(undefined, options);
-    }
-    formatters.set(key, nf);
-  }
-  return nf;
-}
-
 /**
  * Formats a price given in minor units for display, e.g. `formatPrice(250000, 'USD', 'en-US')` → `"$2,500"`,
  * `formatPrice(1999, 'USD', 'en-US')` → `"$19.99"`, `formatPrice(123456, 'EUR', 'de-DE')` → `"1.234,56 €"`.
@@ -50,9 +30,15 @@ function formatter(locale: string | undefined, currency: string): Intl.NumberFor
 export function formatPrice(amountMinor: number, currency: string, locale?: string): string {
   const exponent = minorUnitExponent(currency);
   const major = amountMinor / 10 ** exponent;
-  try {
-    return formatter(locale, currency.toUpperCase()).format(major);
-  } catch {
-    return `${major.toFixed(exponent)} ${currency}`;
+  const options: Intl.NumberFormatOptions = { style: 'currency', currency, trailingZeroDisplay: 'stripIfInteger' };
+  // A malformed locale tag is the page's mistake, not the visitor's: fall back to the browser's locale. A
+  // malformed currency code throws with any locale: plain text then.
+  for (const tag of [locale, undefined]) {
+    try {
+      return major.toLocaleString(tag, options);
+    } catch {
+      // next
+    }
   }
+  return `${major.toFixed(exponent)} ${currency}`;
 }

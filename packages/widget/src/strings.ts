@@ -97,6 +97,7 @@ export const defaultStrings: DkStrings = {
 /** The message to show for a failed call: the BFF's own `message`, or a local string for local failures. */
 export function errorMessage(error: { code: string; message: string }, strings: DkStrings): string {
   return error.code === 'network_error' ? strings.networkError
+    : error.code === 'offline' ? strings.offline
     : error.code === 'invalid_response' ? strings.invalidResponse
     : error.code === 'payment_declined' ? strings.paymentDeclined
     : error.message;

@@ -5,7 +5,8 @@ import { css } from 'lit';
  *
  * Each `--dk-*` custom property a partner may set has a light default; `theme="dark"` (or
  * `prefers-color-scheme: dark` unless `theme="light"`) switches the defaults of text, surface, success and
- * danger to dark ones. Muted text, borders, the active row, the match highlight and the error background are
+ * danger to dark ones, and the host then paints its own background (`--dk-color-background`, default
+ * `#0d1117`, inside `--dk-padding`, default `0.75em`) so light text never lands on a light page. Muted text, borders, the active row, the match highlight and the error background are
  * mixed from those, so they follow both themes. Inside, the elements read only the short `--_*` names.
  */
 export const shared = css`
@@ -33,6 +34,10 @@ export const shared = css`
     --_ok: var(--dk-color-success, #5fd38d);
     --_bad: var(--dk-color-danger, #ffa198);
     color-scheme: dark;
+    /* Light text must never land on a light page: in dark, the host paints its own background. */
+    background: var(--dk-color-background, #0d1117);
+    padding: var(--dk-padding, 0.75em);
+    border-radius: var(--_r);
   }
   @media (prefers-color-scheme: dark) {
     :host(:not([theme='light'])) {
@@ -41,6 +46,10 @@ export const shared = css`
       --_ok: var(--dk-color-success, #5fd38d);
       --_bad: var(--dk-color-danger, #ffa198);
       color-scheme: dark;
+      /* Light text must never land on a light page: in dark, the host paints its own background. */
+      background: var(--dk-color-background, #0d1117);
+      padding: var(--dk-padding, 0.75em);
+      border-radius: var(--_r);
     }
   }
   :host([size='small']) {
@@ -124,6 +133,8 @@ export const shared = css`
     color: var(--_muted);
     font-variant-numeric: tabular-nums;
   }
+  /* An empty live region stays in the tree (so it announces what it receives) but takes no room. */
+  [role='status']:empty,
   .vh {
     position: absolute;
     width: 1px;

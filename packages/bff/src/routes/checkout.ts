@@ -1,25 +1,48 @@
 /**
- * `POST /checkout` with the JSON body `{"domain"}` → 201 `{"checkout_url", "expires_at"}` (non-MoR, spec 2.3, 4.1):
- * creates a checkout session upstream with the partner's configured return and cancel URLs. The browser chooses
- * only the domain; prices and URLs come from the server side.
+ * `POST /checkout` with the JSON body `{"domain", "return_url"?, "cancel_url"?}` → 201 `{"checkout_url",
+ * "expires_at"}` (non-MoR, spec 2.3, 4.1): creates a checkout session upstream. The return and cancel URLs are
+ * the partner's configured ones, or URLs the widget names on one of the partner's configured origins (never
+ * another site: the hosted checkout must not become an open redirect). Prices come from the server side.
  */
 import { MarketplaceResponseError } from '@domainkit/client';
 import { widgetCheckoutRequestSchema, type WidgetCheckoutResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
+import { BffHttpError } from '../errors.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, type BffContext } from './context.ts';
 
-const HELP = { domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' } };
+const HELP = {
+  domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' },
+  return_url: { label: '`return_url`', hint: 'an absolute URL on this shop to return to after paying', example: 'https://shop.example/thanks', optional: true },
+  cancel_url: { label: '`cancel_url`', hint: 'an absolute URL on this shop to return to after cancelling', example: 'https://shop.example/cart', optional: true },
+};
+
+function onAllowedOrigin(ctx: BffContext, field: 'return_url' | 'cancel_url', url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  const origin = new URL(url).origin;
+  if (!ctx.checkoutReturnOrigins.has(origin)) {
+    const allowed = [...ctx.checkoutReturnOrigins];
+    throw new BffHttpError(
+      'validation_error',
+      allowed.length === 0
+        ? `\`${field}\` is not accepted: this shop has no return origins configured.`
+        : `\`${field}\` must be on one of this shop's origins (${allowed.join(', ')}); received a URL on ${origin}.`,
+    );
+  }
+  return url;
+}
 
 /** The checkout route handler (after the JSON body checks). */
 export function checkoutRoute(ctx: BffContext): RequestHandler {
   return async function domainkitBffCheckout(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
-    const { domain } = parseInput(widgetCheckoutRequestSchema, req.body, 'body', HELP);
+    const input = parseInput(widgetCheckoutRequestSchema, req.body, 'body', HELP);
+    const returnUrl = onAllowedOrigin(ctx, 'return_url', input.return_url) ?? ctx.returnUrl;
+    const cancelUrl = onAllowedOrigin(ctx, 'cancel_url', input.cancel_url) ?? ctx.cancelUrl;
     const session = await ctx.client.createCheckoutSession({
-      domain,
-      ...(ctx.returnUrl !== undefined && { return_url: ctx.returnUrl }),
-      ...(ctx.cancelUrl !== undefined && { cancel_url: ctx.cancelUrl }),
+      domain: input.domain,
+      ...(returnUrl !== undefined && { return_url: returnUrl }),
+      ...(cancelUrl !== undefined && { cancel_url: cancelUrl }),
     });
     // The widget navigates to this URL: accept only http(s), never `javascript:` or `data:`.
     if (!/^https?:$/.test(new URL(session.checkout_url).protocol)) {

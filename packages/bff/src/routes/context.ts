@@ -14,6 +14,10 @@ export interface BffContext {
   readonly searchCache: SearchCache<DomainSearchResponse>;
   readonly returnUrl: string | undefined;
   readonly cancelUrl: string | undefined;
+  /** Origins a widget may name in `return_url` / `cancel_url` of `POST /checkout`. */
+  readonly checkoutReturnOrigins: ReadonlySet<string>;
+  /** How a search waits for the upstream budget (ms) before answering 503 busy. */
+  readonly searchMaxWaitMs: number;
 }
 
 /** A domain as the widget shows it: only what it needs, never upstream extras. */

@@ -16,7 +16,7 @@ export function domainRoute(ctx: BffContext): RequestHandler {
   return async function domainkitBffDomain(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
     const { name } = parseInput(paramsSchema, { name: req.params.name }, 'path', HELP);
-    const detail = await ctx.client.getDomain(name);
+    const detail = await ctx.client.getDomain(name, { context: { maxWaitMs: ctx.searchMaxWaitMs } });
     const body: WidgetDomain = toWidgetDomain(detail);
     res.json(body);
   };

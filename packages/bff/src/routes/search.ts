@@ -1,7 +1,9 @@
 /**
  * `GET /search?q=` → 200 `{"query", "results": [{"domain", "available", "price_cents", "currency"}]}` (at most 5).
- * The query is normalised (trimmed, lowercased, inner whitespace collapsed), answered from the search cache when
- * fresh, and identical searches in flight share one upstream `GET /domains/search` (spec 4.1, 8).
+ * The query is normalised (trimmed, lowercased, inner whitespace collapsed) and answered from the search cache
+ * (fresh, or stale while one background call refreshes it); identical searches in flight share one upstream
+ * `GET /domains/search` (spec 4.1, 8); when the upstream budget is spent, a stale answer is served if one is kept,
+ * else 503 `busy` with the seconds to wait.
  */
 import { widgetSearchQuerySchema, type WidgetSearchResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
@@ -16,7 +18,10 @@ export function searchRoute(ctx: BffContext): RequestHandler {
   return async function domainkitBffSearch(req, res) {
     const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', HELP);
     const query = normaliseQuery(q);
-    const { value } = await ctx.searchCache.get(query, () => ctx.client.searchDomains(query));
+    const { value } = await ctx.searchCache.get(query, (mode) =>
+      // A refresh in the background never waits for a token: it takes one if there is one, else keeps the stale answer.
+      ctx.client.searchDomains(query, { context: { maxWaitMs: mode === 'background' ? 0 : ctx.searchMaxWaitMs } }),
+    );
     const body: WidgetSearchResponse = { query, results: value.domains.map(toWidgetDomain) };
     res.json(body);
   };

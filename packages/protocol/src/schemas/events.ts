@@ -5,9 +5,13 @@ import { z } from 'zod';
 import { centsSchema, currencySchema, timestampSchema } from './common.ts';
 import { pageLimitSchema } from './lists.ts';
 
-/** The event types of spec 6. */
+/**
+ * The event types: the seven of spec 6, plus `order.held_for_review` (an order entered manual review; spec 3 names
+ * the held state but no event for entering it: docs/spec-decisions.md). A client must accept unknown types too.
+ */
 export const EVENT_TYPES = [
   'order.recorded',
+  'order.held_for_review',
   'order.manual_review_cleared',
   'order.transfer_started',
   'order.transfer_completed',
@@ -26,6 +30,15 @@ export const eventOrderSchema = z.looseObject({
   currency: currencySchema,
 });
 
+/** `data.case` of `brokerage.case_completed`. */
+export const eventCaseSchema = z.looseObject({
+  case_id: z.string(),
+  domain: z.string(),
+  status: z.string(),
+  deal_price_cents: centsSchema.nullable().optional(),
+  currency: currencySchema.optional(),
+});
+
 /**
  * An event (spec 2.5). `type` is kept as a string so a client meets newer types; `partner_id` is present in
  * delivered payloads and, in the sandbox, in the history too.
@@ -35,11 +48,14 @@ export const eventSchema = z.looseObject({
   type: z.string(),
   created_at: timestampSchema,
   partner_id: z.string().optional(),
-  data: z.looseObject({ order: eventOrderSchema.optional() }),
+  data: z.looseObject({ order: eventOrderSchema.optional(), case: eventCaseSchema.optional() }),
 });
 export type MarketplaceEvent = z.infer<typeof eventSchema>;
 
-/** Query of `GET /events`: `after_id` (exclusive) and `limit` (1–100, default 50). */
+/**
+ * Query of `GET /events`: `after_id` (exclusive) and `limit` (1–100, default 50; spec 8 does not show the maximum:
+ * `MAX_PAGE_LIMIT`).
+ */
 export const listEventsParamsSchema = z.strictObject({
   after_id: z.string().min(1).max(100).optional(),
   limit: pageLimitSchema,
@@ -65,5 +81,6 @@ export const webhookRegistrationSchema = z.looseObject({
   url: z.string(),
   active: z.boolean(),
   created_at: timestampSchema,
+  updated_at: timestampSchema.optional(),
 });
 export type WebhookRegistration = z.infer<typeof webhookRegistrationSchema>;

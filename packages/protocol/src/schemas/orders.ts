@@ -22,6 +22,24 @@ export const ORDER_STATUSES = [
 export const orderStatusSchema = z.enum(ORDER_STATUSES);
 export type OrderStatus = z.infer<typeof orderStatusSchema>;
 
+/** Statuses an order never leaves. */
+export const FINAL_ORDER_STATUSES = ['SETTLED', 'REFUNDED', 'CANCELLED'] as const satisfies readonly OrderStatus[];
+
+/**
+ * The order state machine (spec 3; the source states and the held/refunded/cancelled names are domainkit's, see
+ * docs/spec-decisions.md): for each status, the statuses it may move to. Anything else is refused with 409
+ * `conflict`. Refunds (`REFUNDED`) and cancellations (`CANCELLED`) are only possible before `TRANSFER_COMPLETED`.
+ */
+export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatus[]>> = {
+  EXTERNALLY_PAID: ['HELD_FOR_REVIEW', 'TRANSFER_IN_PROGRESS', 'REFUNDED', 'CANCELLED'],
+  HELD_FOR_REVIEW: ['EXTERNALLY_PAID', 'REFUNDED', 'CANCELLED'],
+  TRANSFER_IN_PROGRESS: ['TRANSFER_COMPLETED', 'REFUNDED', 'CANCELLED'],
+  TRANSFER_COMPLETED: ['SETTLED'],
+  SETTLED: [],
+  REFUNDED: [],
+  CANCELLED: [],
+};
+
 /** Body of `POST /quotes`: the domain to price. */
 export const quoteRequestSchema = z.strictObject({ domain: domainNameSchema });
 export type QuoteRequest = z.input<typeof quoteRequestSchema>;
@@ -50,12 +68,14 @@ export const buyerSchema = z.strictObject({
 export type Buyer = z.input<typeof buyerSchema>;
 
 /**
- * Body of `POST /orders` (spec 2.1): both field sets of the spec are accepted. `domain` is required, and a price
- * is fixed by a `quote_id`, by `expected_price` (minor units) with `currency`, or both (they must agree).
+ * Body of `POST /orders` (spec 2.1): both field sets of the spec are accepted. The signing examples' set sends
+ * `domain`, `expected_price` (minor units) with `currency`, `buyer`, `return_url`, `cancel_url`; the endpoint
+ * description's set sends `quote_id` and `external_payment_ref`. The domain comes from `domain` or from the quote
+ * (a `quote_id` alone is enough); the price from the quote, from `expected_price`, or both (they must agree).
  */
 export const createOrderRequestSchema = z
   .strictObject({
-    domain: domainNameSchema,
+    domain: domainNameSchema.optional(),
     quote_id: z.string().min(1).max(500).optional(),
     expected_price: centsSchema.optional(),
     currency: currencySchema.optional(),
@@ -65,6 +85,9 @@ export const createOrderRequestSchema = z
     external_payment_ref: z.string().min(1).max(200).optional(),
   })
   .superRefine((body, ctx) => {
+    if (body.domain === undefined && body.quote_id === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'send domain, or quote_id (from POST /quotes)', path: ['domain'] });
+    }
     if (body.quote_id === undefined && body.expected_price === undefined) {
       ctx.addIssue({ code: 'custom', message: 'send quote_id (from POST /quotes) or expected_price with currency', path: ['quote_id'] });
     }
@@ -92,6 +115,11 @@ export const orderSchema = z.looseObject({
   currency: currencySchema,
   quote_id: z.string().nullable().optional(),
   external_payment_ref: z.string().nullable().optional(),
+  /** The partner's margin kept from the sale (minor units); the service is owed `sale_price_cents` minus this. */
+  commission_cents: centsSchema.optional(),
+  buyer: z.looseObject({ email: z.string(), name: z.string().nullable().optional(), country: z.string().nullable().optional() }).nullable().optional(),
+  return_url: z.string().nullable().optional(),
+  cancel_url: z.string().nullable().optional(),
   created_at: timestampSchema.optional(),
   updated_at: timestampSchema.optional(),
   timeline: z.array(timelineEntrySchema).optional(),
@@ -126,6 +154,9 @@ export const refundSchema = z.looseObject({
   amount_cents: centsSchema,
   currency: currencySchema,
   status: z.string(),
+  reason: z.string().nullable().optional(),
   created_at: timestampSchema,
+  /** The order after the refund (status `REFUNDED`). */
+  order: orderSchema.optional(),
 });
 export type Refund = z.infer<typeof refundSchema>;

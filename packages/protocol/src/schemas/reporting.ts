@@ -16,6 +16,9 @@ export const settlementSchema = z.looseObject({
   commission_retained_cents: centsSchema,
   amount_owed_cents: centsSchema,
   order_count: z.number().int().nonnegative(),
+  /** The orders the statement settled (they moved to `SETTLED`). */
+  order_ids: z.array(z.string()).optional(),
+  created_at: timestampSchema.optional(),
 });
 export const settlementListSchema = listSchema('settlements', settlementSchema);
 
@@ -55,8 +58,17 @@ export const payoutSchema = z.looseObject({
   status: z.string(),
   created_at: timestampSchema,
   paid_at: timestampSchema.nullable().optional(),
+  /** `partner` (non-MoR commissions and brokerage cuts, `GET /payouts`) or `referral` (`GET /me/payouts`). */
+  kind: z.string().optional(),
+  period_start: timestampSchema.optional(),
+  period_end: timestampSchema.optional(),
+  /** What the payout is made of, in minor units (`non_mor_cents`, `brokerage_cents`, `referral_cents`). */
+  breakdown: z.record(z.string(), centsSchema).optional(),
 });
-export const payoutListSchema = listSchema('payouts', payoutSchema);
+export const payoutListSchema = listSchema('payouts', payoutSchema).extend({
+  /** Sum of every payout of the list's kind ever paid (all pages). */
+  total_paid_cents: centsSchema.optional(),
+});
 
 /** Brokerage tiers (spec 2.6). */
 export const BROKERAGE_TIERS = ['managed', 'self_serve'] as const;
@@ -70,6 +82,12 @@ export const createBrokerageCaseRequestSchema = z.strictObject({
   currency: z.literal('USD').optional(),
 });
 
+/**
+ * Brokerage case statuses (spec 2.6 and 3 show none: docs/spec-decisions.md). `OPEN` → `CONTACTING_OWNER` →
+ * `NEGOTIATING` → `CLOSED_DEAL` (emits `brokerage.case_completed`) or `CLOSED_NO_DEAL` (from any open status).
+ */
+export const BROKERAGE_CASE_STATUSES = ['OPEN', 'CONTACTING_OWNER', 'NEGOTIATING', 'CLOSED_DEAL', 'CLOSED_NO_DEAL'] as const;
+
 /** A brokerage case (spec 2.6), with `progress_url`: the buyer's no-login progress page. */
 export const brokerageCaseSchema = z.looseObject({
   case_id: z.string(),
@@ -80,15 +98,29 @@ export const brokerageCaseSchema = z.looseObject({
   currency: currencySchema,
   progress_url: z.string(),
   created_at: timestampSchema,
-  timeline: z.array(z.looseObject({ status: z.string(), at: timestampSchema })).optional(),
+  updated_at: timestampSchema.optional(),
+  buyer_email: z.string().optional(),
+  /** The agreed price once closed with a deal, and the partner's cut of it (minor units). */
+  deal_price_cents: centsSchema.nullable().optional(),
+  commission_cents: centsSchema.nullable().optional(),
+  timeline: z.array(z.looseObject({ status: z.string(), at: timestampSchema, note: z.string().nullable().optional() })).optional(),
 });
 export const brokerageCaseListSchema = listSchema('cases', brokerageCaseSchema);
+
+/** Query of `GET /brokerage`: optional status filter and cursor paging. */
+export const brokerageCaseListParamsSchema = z.strictObject({
+  status: z.enum(BROKERAGE_CASE_STATUSES).optional(),
+  cursor: cursorSchema.optional(),
+  limit: pageLimitSchema,
+});
 
 /** Answer of `GET /brokerage/eligibility`. */
 export const brokerageEligibilitySchema = z.looseObject({
   domain: z.string(),
   eligible: z.boolean(),
+  /** Why not: `listed` (buy it instead), `live_site` (the domain runs a live site) or `open_case`; null when eligible. */
   reason: z.string().nullable().optional(),
+  message: z.string().optional(),
 });
 
 /** Referral link kinds (spec 2.7). */
@@ -119,6 +151,71 @@ export const linkSchema = z.looseObject({
   created_at: timestampSchema,
 });
 export const linkListSchema = listSchema('links', linkSchema);
+
+/** `GET /me/clicks`: click totals in the window (all links), and per link. */
+export const clicksReportSchema = z.looseObject({
+  from: timestampSchema.nullable(),
+  to: timestampSchema.nullable(),
+  clicks: z.number().int().nonnegative(),
+  by_link: z.array(z.looseObject({ link_id: z.string(), clicks: z.number().int().nonnegative() })),
+});
+
+/** A sale attributed to a referral link (`GET /me/sales`): buyer (email masked), domain, amount, commission. */
+export const referralSaleSchema = z.looseObject({
+  sale_id: z.string(),
+  link_id: z.string(),
+  domain: z.string(),
+  buyer: z.looseObject({ email: z.string().nullable() }),
+  amount_cents: centsSchema,
+  commission_cents: centsSchema,
+  currency: currencySchema,
+  status: z.string(),
+  created_at: timestampSchema,
+});
+export const referralSaleListSchema = listSchema('sales', referralSaleSchema);
+
+/** Commission ledger line types (spec 2.7). */
+export const COMMISSION_ENTRY_TYPES = ['accrued', 'reversed', 'paid_out'] as const;
+
+/**
+ * A commission ledger line (`GET /me/commissions`): `amount_cents` is signed (accruals positive, reversals and
+ * payouts negative) and `balance_cents` is the running balance after this line. An accrual's `status` says what
+ * became of it: `pending` (owed, not paid yet), `paid_out` or `reversed`.
+ */
+export const commissionEntrySchema = z.looseObject({
+  entry_id: z.string(),
+  type: z.string(),
+  status: z.string().nullable().optional(),
+  sale_id: z.string().nullable().optional(),
+  payout_id: z.string().nullable().optional(),
+  amount_cents: z.number().int(),
+  balance_cents: z.number().int(),
+  currency: currencySchema,
+  created_at: timestampSchema,
+});
+
+/** Ledger totals over the whole ledger (not just the page); `balance_cents` = accrued − paid out − reversed. */
+export const commissionTotalsSchema = z.looseObject({
+  accrued_cents: centsSchema,
+  pending_cents: centsSchema,
+  paid_out_cents: centsSchema,
+  reversed_cents: centsSchema,
+  balance_cents: z.number().int(),
+});
+export const commissionListSchema = listSchema('commissions', commissionEntrySchema).extend({ totals: commissionTotalsSchema.optional() });
+
+/** `GET /analytics`: the referral funnel, GMV and commission over a date range. */
+export const analyticsSchema = z.looseObject({
+  from: timestampSchema.nullable(),
+  to: timestampSchema.nullable(),
+  currency: currencySchema,
+  clicks: z.number().int().nonnegative(),
+  sales: z.number().int().nonnegative(),
+  /** `sales / clicks`, 0 when there were no clicks. */
+  conversion_rate: z.number().nonnegative(),
+  gmv_cents: centsSchema,
+  commission_cents: centsSchema,
+});
 
 /** A date window on the reporting endpoints (`from`, `to`, as on `GET /transactions`). */
 export const dateWindowParamsSchema = z.strictObject({

@@ -3,8 +3,9 @@
  * the partner's BFF and what they get back. The widget imports these as types only.
  */
 import { z } from 'zod';
-import { centsSchema, currencySchema, domainNameSchema, timestampSchema } from './common.ts';
+import { centsSchema, currencySchema, domainNameSchema, httpUrlSchema, timestampSchema } from './common.ts';
 import { searchQuerySchema } from './discovery.ts';
+import { buyerSchema } from './orders.ts';
 
 /** One search result as the widget shows it. */
 export const widgetDomainSchema = z.object({
@@ -25,8 +26,15 @@ export const widgetSearchResponseSchema = z.object({
 });
 export type WidgetSearchResponse = z.infer<typeof widgetSearchResponseSchema>;
 
-/** `POST /checkout` body: only the domain; prices and URLs come from the server side. */
-export const widgetCheckoutRequestSchema = z.strictObject({ domain: domainNameSchema });
+/**
+ * `POST /checkout` body: the domain, and optionally where the hosted checkout returns the buyer. The BFF accepts
+ * only return and cancel URLs on the partner's configured origins; prices always come from the server side.
+ */
+export const widgetCheckoutRequestSchema = z.strictObject({
+  domain: domainNameSchema,
+  return_url: httpUrlSchema.optional(),
+  cancel_url: httpUrlSchema.optional(),
+});
 export type WidgetCheckoutRequest = z.input<typeof widgetCheckoutRequestSchema>;
 
 /** `POST /checkout` answer. */
@@ -36,12 +44,68 @@ export const widgetCheckoutResponseSchema = z.object({
 });
 export type WidgetCheckoutResponse = z.infer<typeof widgetCheckoutResponseSchema>;
 
-/** Error answer of the BFF: `busy` (503) carries `retry_after` in seconds. */
+/**
+ * Error answer of the BFF: `busy` (503) and `rate_limited` (429) carry `retry_after` in seconds; `price_mismatch`
+ * (422) carries `price_cents`, the new price the widget shows before asking again.
+ */
 export const widgetErrorSchema = z.object({
   error: z.object({
     code: z.string(),
     message: z.string(),
     retry_after: z.number().int().nonnegative().optional(),
+    price_cents: centsSchema.optional(),
   }),
 });
 export type WidgetError = z.infer<typeof widgetErrorSchema>;
+
+/** `POST /quotes` body (MoR): only the domain; the price comes from the marketplace's quote. */
+export const widgetQuoteRequestSchema = z.strictObject({ domain: domainNameSchema });
+export type WidgetQuoteRequest = z.input<typeof widgetQuoteRequestSchema>;
+
+/** `POST /quotes` answer (201): the price locked for 10 minutes. */
+export const widgetQuoteResponseSchema = z.object({
+  quote_id: z.string(),
+  domain: z.string(),
+  price_cents: centsSchema,
+  currency: currencySchema,
+  expires_at: timestampSchema,
+});
+export type WidgetQuoteResponse = z.infer<typeof widgetQuoteResponseSchema>;
+
+/**
+ * `POST /orders` body (MoR): the quote, the buyer and the payment provider's payload (for the test-card adapter
+ * `{"method": "test_card", "card_number": "4242 4242 4242 4242"}`). No price: it always comes from the quote.
+ */
+export const widgetOrderRequestSchema = z.strictObject({
+  quote_id: z.string().trim().min(1).max(500),
+  buyer: buyerSchema,
+  payment: z.record(z.string(), z.unknown()),
+});
+export type WidgetOrderRequest = z.input<typeof widgetOrderRequestSchema>;
+
+/**
+ * `POST /orders` answer: 201 once the marketplace recorded the order (`status` `EXTERNALLY_PAID`), or 202 with
+ * `status` `PROCESSING` when the payment went through and the record is still being retried. `order_token` is the
+ * secret the widget sends as `X-Order-Token` to read the order.
+ */
+export const widgetOrderResponseSchema = z.object({
+  order_id: z.string(),
+  order_token: z.string(),
+  status: z.string(),
+  domain: z.string(),
+  sale_price_cents: centsSchema,
+  currency: currencySchema,
+  created_at: timestampSchema,
+});
+export type WidgetOrderResponse = z.infer<typeof widgetOrderResponseSchema>;
+
+/** `GET /orders/:id` answer (with header `X-Order-Token`). */
+export const widgetOrderStatusSchema = z.object({
+  order_id: z.string(),
+  status: z.string(),
+  domain: z.string(),
+  sale_price_cents: centsSchema,
+  currency: currencySchema,
+  updated_at: timestampSchema,
+});
+export type WidgetOrderStatus = z.infer<typeof widgetOrderStatusSchema>;

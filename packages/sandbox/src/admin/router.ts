@@ -6,10 +6,11 @@
  *   scopes, approved, partner_id, affiliate_id}`. The secret is shown this once. LIVE credentials start unapproved.
  * - `POST /admin/credentials/{key_id}/approve` → 200 the credential without its secret.
  *
- * Lifecycle triggers (review, transfer, settlement, refunds, reset) join this router as those surfaces land.
+ * - Lifecycle triggers (review, transfer, settlement, refunds, brokerage, referral, faults, deliveries, reset): see
+ *   lifecycle-router.ts.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import express, { type RequestHandler, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
@@ -18,6 +19,7 @@ import { approveCredential, createCredential } from '../credentials/store.ts';
 import type { CredentialRow, SandboxDb } from '../db/tables.ts';
 import { ApiError, apiError, parseOrThrow } from '../http/api-error.ts';
 import { jsonErrorHandler, notFoundHandler } from '../http/errors.ts';
+import { lifecycleAdminRouter } from './lifecycle-router.ts';
 
 /** Body of `POST /admin/credentials`. */
 export const createCredentialRequestSchema = z.strictObject({
@@ -62,7 +64,7 @@ function publicView(row: CredentialRow) {
 }
 
 /** Builds the admin router. */
-export function adminRouter(options: { db: SandboxDb; clock: Clock; adminToken: string; logger: Logger }): Router {
+export function adminRouter(options: { db: SandboxDb; clock: Clock; adminToken: string; logger: Logger; publicUrl?: (req: Request) => string }): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
   router.use(requireAdminToken(options.adminToken));
@@ -86,6 +88,8 @@ export function adminRouter(options: { db: SandboxDb; clock: Clock; adminToken: 
     logger.info({ key_id: row.key_id }, 'credential approved');
     res.json(publicView(row));
   });
+
+  router.use(lifecycleAdminRouter({ db, clock, logger, publicUrl: options.publicUrl ?? ((req) => `${req.protocol}://${req.get('host') ?? 'localhost'}${req.app.path()}`) }));
 
   router.use(notFoundHandler());
   router.use(jsonErrorHandler(logger));

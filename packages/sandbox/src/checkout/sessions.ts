@@ -4,7 +4,10 @@
  */
 import { CHECKOUT_SESSION_TTL_SECONDS } from '@domainkit/protocol';
 import type { CheckoutSessionRow, CredentialRow, DomainRow, SaleRow, SandboxDb } from '../db/tables.ts';
+import { COMMISSION_BPS, shareOf } from '../economics.ts';
 import { randomId } from '../ids.ts';
+import { reservationConflict } from '../mor/reservations.ts';
+import { recordReferralSale } from '../referral/links.ts';
 
 /**
  * Opens a checkout session for a listed domain at its current buy-now price, valid 7 days.
@@ -12,7 +15,7 @@ import { randomId } from '../ids.ts';
  */
 export async function createCheckoutSession(
   db: SandboxDb,
-  input: { credential: CredentialRow; domain: DomainRow; returnUrl?: string | undefined; cancelUrl?: string | undefined; now: Date },
+  input: { credential: CredentialRow; domain: DomainRow; returnUrl?: string | undefined; cancelUrl?: string | undefined; now: Date; linkId?: string | undefined },
 ): Promise<CheckoutSessionRow> {
   const { credential, domain, now } = input;
   return db
@@ -29,6 +32,7 @@ export async function createCheckoutSession(
       status: 'open',
       created_at: now,
       expires_at: new Date(now.getTime() + CHECKOUT_SESSION_TTL_SECONDS * 1000),
+      link_id: input.linkId ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();
@@ -49,8 +53,9 @@ export type SaleOutcome =
 
 /**
  * Completes a paid checkout session in one transaction: locks the session, marks the domain sold only if it is
- * still listed, marks the session paid and records the sale (`payment_model` `non_mor`) attributed to the
- * session's credential and its partner and affiliate. A session paid already, or a domain sold meanwhile through
+ * still listed (and not reserved by another credential's quote), marks the session paid and records the sale
+ * (`payment_model` `non_mor`, with the partner's commission) attributed to the session's credential and its partner
+ * and affiliate; a session opened from a referral link records a referral sale instead (referral/links.ts). A session paid already, or a domain sold meanwhile through
  * another session, changes nothing: a domain is never sold twice.
  */
 export async function completeSale(db: SandboxDb, sessionId: string, now: Date): Promise<SaleOutcome> {
@@ -59,6 +64,9 @@ export async function completeSale(db: SandboxDb, sessionId: string, now: Date):
     if (session === undefined) return { kind: 'not_found' };
     if (session.status === 'paid') return { kind: 'already_paid', session };
     if (session.expires_at.getTime() <= now.getTime()) return { kind: 'expired', session };
+    // A domain reserved by another credential's live quote (spec 2.2) cannot be sold here.
+    const listing = await trx.selectFrom('domains').selectAll().where('environment', '=', session.environment).where('name', '=', session.domain).forUpdate().executeTakeFirst();
+    if (listing === undefined || (await reservationConflict(trx, listing, session.key_id, now)) !== undefined) return { kind: 'domain_unavailable', session };
     const sold = await trx
       .updateTable('domains')
       .set({ status: 'sold', sold_at: now })
@@ -74,6 +82,13 @@ export async function completeSale(db: SandboxDb, sessionId: string, now: Date):
       .where('id', '=', session.id)
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (session.link_id !== null) {
+      const link = await trx.selectFrom('referral_links').selectAll().where('link_id', '=', session.link_id).executeTakeFirst();
+      if (link !== undefined) {
+        const { sale } = await recordReferralSale(trx, { link, domain: session.domain, priceCents: session.price_cents, currency: session.currency, checkoutSessionId: session.id, now });
+        return { kind: 'sold', sale, session: paid };
+      }
+    }
     const credential = await trx
       .selectFrom('credentials')
       .select(['partner_id', 'affiliate_id'])
@@ -93,6 +108,7 @@ export async function completeSale(db: SandboxDb, sessionId: string, now: Date):
         price_cents: session.price_cents,
         currency: session.currency,
         created_at: now,
+        commission_cents: shareOf(session.price_cents, COMMISSION_BPS.non_mor),
       })
       .returningAll()
       .executeTakeFirstOrThrow();

@@ -25,7 +25,8 @@ export interface ViewContext {
   readonly base: string;
 }
 
-function page(ctx: ViewContext, title: string, body: string): string {
+/** A whole page: `brand` heads it (default "Marketplace checkout"); `body` is trusted HTML (escape what goes in). */
+export function page(ctx: ViewContext, title: string, body: string, brand = 'Marketplace checkout'): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -37,7 +38,7 @@ function page(ctx: ViewContext, title: string, body: string): string {
 </head>
 <body>
 <main>
-<div class="brand"><span>Marketplace checkout</span><span class="badge">Sandbox: test cards only</span></div>
+<div class="brand"><span>${escapeHtml(brand)}</span><span class="badge">Sandbox: test cards only</span></div>
 ${body}
 </main>
 </body>

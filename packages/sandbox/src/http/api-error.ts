@@ -12,19 +12,38 @@ export class ApiError extends Error {
   readonly status: number;
   /** Extra response headers, such as `WWW-Authenticate`. */
   readonly headers: Readonly<Record<string, string>>;
+  /** Extra members of the error object. */
+  readonly fields: Readonly<Record<string, unknown>>;
 
-  constructor(status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}) {
+  constructor(status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}, fields: Readonly<Record<string, unknown>> = {}) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.headers = headers;
+    this.fields = fields;
+  }
+}
+
+/**
+ * A spec 7 error with extra members in its error object or extra headers (for example `price_mismatch` carries the
+ * listing's `price_cents`; `rate_limited` sets `Retry-After`).
+ */
+export class SpecError extends ProtocolError {
+  readonly fields: Readonly<Record<string, unknown>>;
+  readonly headers: Readonly<Record<string, string>>;
+
+  constructor(code: ErrorCode, message: string, fields: Readonly<Record<string, unknown>> = {}, headers: Readonly<Record<string, string>> = {}) {
+    super(code, message);
+    this.name = 'SpecError';
+    this.fields = fields;
+    this.headers = headers;
   }
 }
 
 /** A spec 7 error with its status (for example `apiError('not_found', 'coffee.com is not listed')`). */
-export function apiError(code: ErrorCode, message: string): ProtocolError {
-  return new ProtocolError(code, message);
+export function apiError(code: ErrorCode, message: string, fields?: Readonly<Record<string, unknown>>): ProtocolError {
+  return fields === undefined ? new ProtocolError(code, message) : new SpecError(code, message, fields);
 }
 
 /** One line per zod issue, `field: what is wrong`, joined by `; `. */

@@ -6,16 +6,31 @@
 import { ProtocolError } from '@domainkit/protocol';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiError } from './api-error.ts';
+import { ApiError, SpecError } from './api-error.ts';
 import { splitRawUrl } from './query.ts';
 import { requestState } from './request-context.ts';
 
+/**
+ * The error body as JSON text: `{"error": {"code", "message", "request_id", ...fields}}`. `fields` carries extra
+ * members of the error object (for example the new `price_cents` of a `price_mismatch`).
+ */
+export function errorBodyText(requestId: string, code: string, message: string, fields: Readonly<Record<string, unknown>> = {}): string {
+  return JSON.stringify({ error: { code, message, request_id: requestId, ...fields } });
+}
+
 /** Sends an error body. */
-export function sendError(res: Response, status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}): void {
+export function sendError(
+  res: Response,
+  status: number,
+  code: string,
+  message: string,
+  headers: Readonly<Record<string, string>> = {},
+  fields: Readonly<Record<string, unknown>> = {},
+): void {
   const { requestId } = requestState(res);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Cache-Control', 'no-store');
-  res.status(status).json({ error: { code, message, request_id: requestId } });
+  res.status(status).type('application/json').send(errorBodyText(requestId, code, message, fields));
 }
 
 /** Answers 404 `not_found` for a route nobody serves. */
@@ -61,8 +76,12 @@ export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
       next(err);
       return;
     }
-    if (err instanceof ProtocolError || err instanceof ApiError) {
-      sendError(res, err.status, err.code, err.message, err instanceof ApiError ? err.headers : {});
+    if (err instanceof ApiError) {
+      sendError(res, err.status, err.code, err.message, err.headers, err.fields);
+      return;
+    }
+    if (err instanceof ProtocolError) {
+      sendError(res, err.status, err.code, err.message, err instanceof SpecError ? err.headers : {}, err instanceof SpecError ? err.fields : {});
       return;
     }
     const bodyProblem = describeBodyParserError(err);

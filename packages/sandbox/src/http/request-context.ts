@@ -6,6 +6,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { CredentialRow } from '../db/tables.ts';
+import type { RateClass, RateDecision } from '../limits/rate-limit.ts';
 import { randomId } from '../ids.ts';
 import { splitRawUrl } from './query.ts';
 
@@ -15,7 +16,12 @@ export interface RequestState {
   readonly requestId: string;
   /** The credential whose signature was verified (set by the authentication middleware). */
   credential?: CredentialRow;
+  /** Counts a request against its rate-limit class (set by the Partner API router, used by `authorize`). */
+  rateLimiter?: RateLimiter;
 }
+
+/** Counts one request of a credential in a rate-limit class (spec 8). */
+export type RateLimiter = (keyId: string, rateClass: RateClass) => Promise<RateDecision>;
 
 const states = new WeakMap<Response, RequestState>();
 

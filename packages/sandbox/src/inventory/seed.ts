@@ -5,10 +5,24 @@
 import type { Logger } from 'pino';
 import { ENVIRONMENTS } from '../credentials/scopes.ts';
 import { getMeta, lockBootstrap, setMeta } from '../db/meta.ts';
-import type { SandboxDb } from '../db/tables.ts';
+import type { SandboxDb, SandboxTrx } from '../db/tables.ts';
 import { generateInventory } from './generate.ts';
 
 const CHUNK = 500;
+
+/** Inserts the SANDBOX and LIVE inventories generated from `seed` (names already present are kept). */
+export async function insertInventory(trx: SandboxTrx, seed: number): Promise<void> {
+  for (const environment of ENVIRONMENTS) {
+    const domains = generateInventory({ seed, environment });
+    for (let i = 0; i < domains.length; i += CHUNK) {
+      await trx
+        .insertInto('domains')
+        .values(domains.slice(i, i + CHUNK).map((d) => ({ ...d, words: [...d.words], environment, status: 'listed' as const })))
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+    }
+  }
+}
 
 /**
  * Inserts the SANDBOX and LIVE inventories generated from `seed` when the database has none yet.
@@ -26,16 +40,7 @@ export async function seedInventory(db: SandboxDb, seed: number, logger: Logger)
       }
       return storedSeed;
     }
-    for (const environment of ENVIRONMENTS) {
-      const domains = generateInventory({ seed, environment });
-      for (let i = 0; i < domains.length; i += CHUNK) {
-        await trx
-          .insertInto('domains')
-          .values(domains.slice(i, i + CHUNK).map((d) => ({ ...d, words: [...d.words], environment, status: 'listed' as const })))
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-      }
-    }
+    await insertInventory(trx, seed);
     await setMeta(trx, 'inventory_seed', String(seed));
     logger.info({ seed }, 'synthetic inventory created');
     return seed;

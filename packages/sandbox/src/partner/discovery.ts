@@ -15,12 +15,13 @@ import { authorize, credentialOf } from '../auth/authorize.ts';
 import type { SandboxDb } from '../db/tables.ts';
 import { apiError, parseOrThrow } from '../http/api-error.ts';
 import { findDomain, searchDomains, toDomainDetailWire, toDomainWire } from '../inventory/catalog.ts';
+import { scenarioDelay } from '../scenarios/scenarios.ts';
 
 /** Builds the discovery router (mounted under `/api/partner/v1`). */
 export function discoveryRouter(options: { db: SandboxDb }): Router {
   const { db } = options;
   const router = express.Router();
-  const search = authorize({ scope: 'search' });
+  const search = authorize({ scope: 'search', rateClass: 'search' });
 
   router.get('/domains/search', search, async (req, res) => {
     const { q } = parseOrThrow(domainSearchParamsSchema, req.query, 'query');
@@ -30,6 +31,7 @@ export function discoveryRouter(options: { db: SandboxDb }): Router {
 
   router.get('/domains/:name', search, async (req, res) => {
     const name = parseOrThrow(domainNameSchema, req.params.name, 'domain name');
+    await scenarioDelay(credentialOf(res).environment, name);
     const row = await findDomain(db, credentialOf(res).environment, name);
     if (row === undefined) throw apiError('not_found', `${name} is not listed on the marketplace.`);
     res.json(toDomainDetailWire(row));
@@ -37,6 +39,7 @@ export function discoveryRouter(options: { db: SandboxDb }): Router {
 
   router.get('/availability', search, async (req, res) => {
     const { domain } = parseOrThrow(domainParamsSchema, req.query, 'query');
+    await scenarioDelay(credentialOf(res).environment, domain);
     const row = await findDomain(db, credentialOf(res).environment, domain);
     const available = row !== undefined && row.status === 'listed';
     res.json({ domain, available, price_cents: available ? row.price_cents : null, currency: available ? row.currency : null });
@@ -44,6 +47,7 @@ export function discoveryRouter(options: { db: SandboxDb }): Router {
 
   router.get('/pricing', search, async (req, res) => {
     const { domain } = parseOrThrow(domainParamsSchema, req.query, 'query');
+    await scenarioDelay(credentialOf(res).environment, domain);
     const row = await findDomain(db, credentialOf(res).environment, domain);
     if (row === undefined) throw apiError('not_found', `${domain} is not listed on the marketplace.`);
     if (row.status !== 'listed') throw apiError('not_found', `${domain} was sold and is no longer listed.`);

@@ -9,9 +9,7 @@ import { styles } from './buy-button.styles.ts';
 export type DkBuyMode = DkMode;
 
 /**
- * @summary A Buy button for one domain: sends the visitor to the marketplace's hosted checkout
- * (`mode="checkout"`), or, with the partner as Merchant of Record (`mode="order"`), locks the price, lets the
- * partner collect payment in the `payment` slot and records the order.
+ * A Buy button for one domain, in either buying flow.
  *
  * Checkout mode: a click POSTs `{"domain"}` to `{api}/checkout`, fires the cancelable `dk-checkout-start` and,
  * unless cancelled, calls {@link navigate} (same tab, or the `target` browsing context).
@@ -24,6 +22,10 @@ export type DkBuyMode = DkMode;
  *
  * While a request is pending the host has the `busy` attribute and the button is `aria-disabled`. The purchase
  * phase is reflected as `data-purchase` (`idle`, `pending`, `quoted`, `ordering`, `expired`, `mismatch`, `ordered`).
+ *
+ * @summary A Buy button for one domain: sends the visitor to the marketplace's hosted checkout
+ * (`mode="checkout"`), or, with the partner as Merchant of Record (`mode="order"`), locks the price, lets the
+ * partner collect payment in the `payment` slot and records the order.
  *
  * @slot - The button's text. Default: `strings.buy` ("Buy").
  * @slot payment - Order mode: the partner's payment form, shown while a quote is locked.
@@ -65,7 +67,6 @@ export class DkBuyButton extends DkElement {
   static override styles = styles;
 
   static override properties = {
-    ...DkElement.properties,
     domain: {},
     label: {},
     busy: { type: Boolean, reflect: true },
@@ -105,7 +106,7 @@ export class DkBuyButton extends DkElement {
 
   /** Back from the checkout page through the back/forward cache: the button must be usable again. */
   readonly #onPageShow = (event: PageTransitionEvent): void => {
-    if (event.persisted && this.purchase.phase === 'pending') this.purchase.cancel();
+    if (event.persisted && this.purchase.status === 'pending') this.purchase.cancel();
   };
 
   protected override willUpdate(changed: PropertyValues<this>): void {

@@ -93,7 +93,7 @@ describe('<dk-buy-button>', () => {
     (await stub.call(0)).respond(201, { checkout_url: 'javascript:alert(document.cookie)' });
     expect((await failed).detail.code).to.equal('invalid_response');
     await el.updateComplete;
-    expect(part(el, '[part="error"]').textContent).to.equal('The domain service sent an unexpected answer. Please try again.');
+    expect(part(el, '[part="error"]').textContent).to.equal('The domain service sent an unexpected answer. Please retry.');
     expect(visited).to.deep.equal([]);
   });
 
@@ -111,5 +111,30 @@ describe('<dk-buy-button>', () => {
     const button = part<HTMLButtonElement>(el, '[part="buy-button"]');
     expect(button.getAttribute('aria-label')).to.equal('Buy coffeehouse.com now');
     expect(part<HTMLSlotElement>(el, 'slot').assignedNodes().map((n) => n.textContent).join('')).to.equal('Get it');
+  });
+});
+
+describe('<dk-buy-button> target', () => {
+  afterEach(() => cleanup());
+
+  it("opens checkout_url in the `target` browsing context with noopener, and is usable again", async () => {
+    const stub = new FetchStub();
+    try {
+      const el = await fixture('dk-buy-button', { domain: 'coffeehouse.com', target: '_blank' });
+      const opened: unknown[][] = [];
+      const original = window.open;
+      window.open = (...args: unknown[]) => (opened.push(args), null);
+      try {
+        part<HTMLButtonElement>(el, '[part="buy-button"]').click();
+        (await stub.call(0)).respond(201, SESSION);
+        await until(() => opened.length > 0, 'window.open was called');
+        expect(opened).to.deep.equal([[SESSION.checkout_url, '_blank', 'noopener']]);
+        await until(() => !el.busy, 'the button is usable again');
+      } finally {
+        window.open = original;
+      }
+    } finally {
+      stub.restore();
+    }
   });
 });

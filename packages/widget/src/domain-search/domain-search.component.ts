@@ -1,9 +1,5 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { searchDomains } from '../api.ts';
 import { DkElement } from '../element.ts';
-import { DkErrorEvent } from '../events/dk-error.ts';
-import { DkResultsEvent } from '../events/dk-results.ts';
-import { DkSearchEvent } from '../events/dk-search.ts';
 import { DkSelectEvent } from '../events/dk-select.ts';
 import { formatPrice } from '../format.ts';
 import { highlight } from '../highlight.ts';
@@ -20,9 +16,7 @@ const toNumber = (value: number, fallback: number, min: number): number =>
   Number.isFinite(value) ? Math.max(min, value) : fallback;
 
 /**
- * @summary A domain search box for a partner page: searches the partner's BFF as the visitor types and lists
- * matching domains with availability, price and a Buy button, then runs the purchase (hosted checkout, or the
- * MoR order flow with the partner's payment form).
+ * A domain search box that searches as the visitor types and buys the chosen result.
  *
  * It follows the WAI-ARIA combobox pattern with a grid popup: the input keeps focus, ArrowDown/ArrowUp move
  * the active result (`aria-activedescendant`), Home/End jump to the first/last one while a result is active,
@@ -37,6 +31,10 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * Order mode (`mode="order"`): choosing a result locks its price and shows the order panel with the
  * `payment` slot; the partner's form calls {@link placeOrder} (or dispatches a bubbling `dk-place-order`
  * `CustomEvent` with `detail: { buyer, payment }`).
+ *
+ * @summary A domain search box for a partner page: searches the partner's BFF as the visitor types and lists
+ * matching domains with availability, price and a Buy button, then runs the purchase (hosted checkout, or the
+ * MoR order flow with the partner's payment form).
  *
  * @slot label - The search box's label (rich content); default: the `label` attribute or `strings.searchLabel`.
  * @slot payment - Order mode: the partner's payment form, shown while a quote is locked.
@@ -98,7 +96,6 @@ export class DkDomainSearch extends DkElement {
   static override styles = styles;
 
   static override properties = {
-    ...DkElement.properties,
     label: {},
     placeholder: {},
     debounce: { type: Number },
@@ -118,17 +115,7 @@ export class DkDomainSearch extends DkElement {
   declare private _active: number;
   declare private _open: boolean;
 
-  readonly #search = new SearchController(this, {
-    search: (query, signal) => searchDomains(this.api, query, { signal }),
-    clock: () => this.clock,
-    onStart: (query) => this.dispatchEvent(new DkSearchEvent({ query })),
-    onResults: (query, results) => {
-      this._active = -1;
-      this._open = true;
-      this.dispatchEvent(new DkResultsEvent({ query, results }));
-    },
-    onError: (error) => this.dispatchEvent(new DkErrorEvent({ code: error.code, message: this.#message(error) })),
-  });
+  readonly #search = new SearchController(this);
 
   constructor() {
     super();
@@ -140,6 +127,8 @@ export class DkDomainSearch extends DkElement {
     this._open = true;
     // A sale changes availability: later searches must ask the BFF again.
     this.addEventListener('dk-order-created', () => this.#search.clearCache());
+    // New results open the grid, with no result active yet.
+    this.addEventListener('dk-results', this.#reopen);
   }
 
   /** Where the search stands (also the host's `data-state` attribute). */
@@ -169,15 +158,14 @@ export class DkDomainSearch extends DkElement {
     return this.renderRoot.querySelector('input');
   }
 
-  #message(error: { code: string; message: string }): string {
-    const s = this.texts;
-    return error.code === 'offline' ? s.offline : errorMessage(error, s);
-  }
+  readonly #reopen = (): void => {
+    this._active = -1;
+    this._open = true;
+  };
 
   /** Searches the box's text after the debounce (typing; IME composition end). */
   readonly #schedule = (): void => {
-    this._active = -1;
-    this._open = true;
+    this.#reopen();
     this.#search.schedule(this.#input!.value, toNumber(this.debounce, 250, 0), this.#minLength);
   };
 
@@ -246,7 +234,7 @@ export class DkDomainSearch extends DkElement {
     const busy = status === 'busy';
     const problem = busy
       ? s.busy(Math.max(0, Math.ceil((this.#search.retryAt - this.clock.now()) / 1000)))
-      : error ? this.#message(error) : '';
+      : error ? errorMessage(error, s) : '';
     const message = status === 'loading' ? s.searching : status === 'empty' ? s.noResults(query) : '';
     // The live region never repeats the busy countdown each second: it announces the wait once.
     const announcement =

@@ -207,6 +207,18 @@ describe('<dk-domain-search>', () => {
     await untilState(search, 'results');
   });
 
+  it('waits out a 429 rate_limited the same way, then searches again', async () => {
+    const search = await fixture('dk-domain-search', { debounce: '0' });
+    const clock = new FakeClock();
+    search.clock = clock;
+    search.search('coffee');
+    (await stub.call(0)).respond(429, { error: { code: 'rate_limited', message: 'Slow down.', retry_after: 2 } }, { 'Retry-After': '2' });
+    await untilState(search, 'busy');
+    clock.advance(2000);
+    (await stub.call(1)).respond(200, { query: 'coffee', results: COFFEE });
+    await untilState(search, 'results');
+  });
+
   it('goes offline when the BFF cannot be reached, and searches again once the browser is back online', async () => {
     const search = await fixture('dk-domain-search', { debounce: '0' });
     const errorEvent = nextEvent(document, 'dk-error');
@@ -250,7 +262,7 @@ describe('<dk-domain-search>', () => {
 
     const results = nextEvent(search, 'dk-results');
     search.search('coffee');
-    expect(search.dataset.state, 'no loading state for a cached answer').to.equal('results');
+    expect(search.status, 'no loading state for a cached answer').to.equal('results');
     expect((await results).detail.results).to.deep.equal(COFFEE);
     expect(stub.calls).to.have.length(2);
 

@@ -1,73 +1,48 @@
 /**
  * Search-as-you-type for `<dk-domain-search>`: debounce, minimum length, one request in flight, stale
- * answers dropped, a per-page cache, and the `busy` / `offline` waits. Modelled on `@lit/task`: a status, an
- * `AbortSignal` handed to the request, a call counter.
+ * answers dropped, a per-page cache, and the `busy` / `offline` waits (see {@link DkController}).
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { DkApiError, isAbortError, toApiError } from '../api.ts';
-import type { DkClock } from '../clock.ts';
+import { DkApiError, searchDomains, toApiError } from '../api.ts';
+import { DkController, type DkHost } from '../controller.ts';
+import { DkResultsEvent } from '../events/dk-results.ts';
+import { DkSearchEvent } from '../events/dk-search.ts';
 import { LruCache } from '../lru.ts';
 import type { DomainResult, SearchResponse } from '../types.ts';
 
 /**
- * Where a search stands; reflected on the host as `data-state`. `busy`: the BFF answered 503 `busy` and the
- * search is repeated after its `retry_after`. `offline`: the browser is offline or the BFF could not be
- * reached; the search is repeated when the browser reports it is back online (or on Retry).
+ * Where a search stands; reflected on the host as `data-state`. `busy`: the BFF answered 503 `busy` (or 429
+ * `rate_limited`) and the search is repeated after its `retry_after`. `offline`: the browser is offline or the
+ * BFF could not be reached; the search is repeated when the browser is back online (or on Retry).
  */
 export type SearchStatus = 'initial' | 'loading' | 'results' | 'empty' | 'error' | 'busy' | 'offline';
-
-/** What {@link SearchController} needs from its host. */
-export interface SearchControllerOptions {
-  /** Runs one search. Must reject with an `AbortError` (or settle, ignored) once `signal` aborts. */
-  readonly search: (query: string, signal: AbortSignal) => Promise<SearchResponse>;
-  /** The host's clock (debounce, cache ages, busy countdown); read at each use. */
-  readonly clock: () => DkClock;
-  /** Called when a search starts (also one answered from the cache). */
-  readonly onStart?: (query: string) => void;
-  /** Called when the newest search answered (status `results` or `empty`). */
-  readonly onResults?: (query: string, results: readonly DomainResult[]) => void;
-  /** Called when the newest search failed (status `error`, `busy` or `offline`). */
-  readonly onError?: (error: DkApiError) => void;
-}
 
 /** How many answers the page keeps, and for how long (milliseconds). */
 const CACHE_SIZE = 20;
 const CACHE_TTL = 60_000;
 
 /**
- * Runs the search of a search box and holds its state for rendering.
+ * Runs the search of a search box and holds its state for rendering; fires `dk-search`, `dk-results` and
+ * `dk-error` on its host.
  *
  * - {@link schedule} is called on every keystroke; it waits `delayMs` of quiet before searching.
- * - Starting a request aborts the one in flight (its `AbortSignal`), and a call counter drops any answer
- *   that still arrives for an older call, so older answers are never shown over newer ones.
+ * - Starting a request aborts the one in flight (its `AbortSignal`); an answer that still arrives for it finds
+ *   its signal aborted and is dropped, so older answers are never shown over newer ones.
  * - Answers are kept for a minute (20 queries at most): the same query again is answered from memory.
  * - A query shorter than `minLength` (after trimming) cancels everything and returns to `initial`.
  */
-export class SearchController implements ReactiveController {
-  /** Current status; `initial` until a query long enough is searched. */
-  status: SearchStatus = 'initial';
+export class SearchController extends DkController<SearchStatus> {
   /** The query being searched or last searched (trimmed); `''` in `initial`. */
   query = '';
   /** Results of `query`, best first, when `status` is `results`. */
   results: readonly DomainResult[] = [];
-  /** The failure of `query`, when `status` is `error`, `busy` or `offline`. */
-  error: DkApiError | undefined = undefined;
   /** With `busy`: the clock time (ms) at which the search is repeated. */
   retryAt = 0;
 
-  readonly #host: ReactiveControllerHost;
-  readonly #options: SearchControllerOptions;
-  readonly #cache: LruCache<SearchResponse>;
-  #timer: unknown;
-  #inFlight: AbortController | undefined;
-  #calls = 0;
+  readonly #cache = new LruCache<SearchResponse>(CACHE_SIZE, CACHE_TTL, () => this.host.clock);
   #interrupted = false;
 
-  constructor(host: ReactiveControllerHost, options: SearchControllerOptions) {
-    this.#host = host;
-    this.#options = options;
-    this.#cache = new LruCache(CACHE_SIZE, CACHE_TTL, options.clock);
-    host.addController(this);
+  constructor(host: DkHost) {
+    super(host, 'initial');
   }
 
   /**
@@ -77,9 +52,9 @@ export class SearchController implements ReactiveController {
    */
   schedule(text: string, delayMs: number, minLength: number): void {
     const query = text.trim();
-    if (query.length < minLength) return this.reset();
-    if (query === this.query && /^(loading|results|empty)$/.test(this.status)) return this.#clearTimer();
-    this.#wait(() => void this.run(query), delayMs);
+    if (query.length < minLength) this.reset();
+    else if (query === this.query && /^(loading|results|empty)$/.test(this.status)) this.wait();
+    else this.wait(() => void this.run(query), delayMs);
   }
 
   /**
@@ -87,37 +62,30 @@ export class SearchController implements ReactiveController {
    * `results`, `empty`, `error`, `busy` or `offline` unless a newer call started meanwhile. Never rejects.
    */
   async run(query: string): Promise<void> {
-    this.#cancel();
-    const call = this.#calls;
-    const abort = new AbortController();
-    this.#inFlight = abort;
+    const signal = this.start('loading');
+    const host = this.host;
     this.query = query;
-    this.error = undefined;
     this.results = [];
-    const cached = this.#cache.get(query);
-    this.#options.onStart?.(query);
+    host.dispatchEvent(new DkSearchEvent({ query }));
     try {
-      if (cached) return this.#answer(query, cached);
-      if (globalThis.navigator?.onLine === false) throw new DkApiError('offline', 'The browser is offline.');
-      this.#set('loading');
-      const response = await this.#options.search(query, abort.signal);
-      if (call !== this.#calls) return;
-      this.#cache.set(query, response);
-      this.#answer(query, response);
-    } catch (caught) {
-      if (call !== this.#calls || isAbortError(caught)) return;
-      const error = (this.error = toApiError(caught));
-      if (error.code === 'busy') {
-        const seconds = Math.max(1, error.retryAfter ?? 5);
-        this.retryAt = this.#options.clock().now() + seconds * 1000;
-        this.#set('busy');
-        this.#countdown(query);
-      } else {
-        this.#set(error.code === 'offline' || error.code === 'network_error' ? 'offline' : 'error');
+      let response = this.#cache.get(query);
+      if (!response) {
+        if (globalThis.navigator?.onLine === false) throw new DkApiError('offline', 'The browser is offline.');
+        response = await searchDomains(host.api, query, { signal });
+        if (signal.aborted) return;
+        this.#cache.set(query, response);
       }
-      this.#options.onError?.(error);
-    } finally {
-      if (this.#inFlight === abort) this.#inFlight = undefined;
+      this.results = response.results;
+      this.set(this.results.length > 0 ? 'results' : 'empty');
+      host.dispatchEvent(new DkResultsEvent({ query, results: this.results }));
+    } catch (caught) {
+      if (signal.aborted) return;
+      const { code, retryAfter } = toApiError(caught);
+      const busy = code === 'busy' || code === 'rate_limited';
+      if (busy) this.retryAt = host.clock.now() + Math.max(1, retryAfter ?? 5) * 1000;
+      this.fail(caught, busy ? 'busy' : code === 'offline' || code === 'network_error' ? 'offline' : 'error');
+      // Re-renders the countdown each second, then searches again.
+      if (busy) this.countdown(this.retryAt, () => void this.run(query));
     }
   }
 
@@ -128,11 +96,11 @@ export class SearchController implements ReactiveController {
 
   /** Cancels the pending and in-flight search and returns to `initial`. */
   reset(): void {
-    this.#cancel();
+    this.stop();
     this.query = '';
     this.results = [];
     this.error = undefined;
-    this.#set('initial');
+    this.set('initial');
   }
 
   /** Forgets every cached answer (availability changed, e.g. after a purchase). */
@@ -149,49 +117,13 @@ export class SearchController implements ReactiveController {
     }
   }
 
-  hostDisconnected(): void {
+  override hostDisconnected(): void {
     globalThis.removeEventListener('online', this.#onOnline);
     this.#interrupted = /^(loading|busy)$/.test(this.status);
-    this.#cancel();
+    super.hostDisconnected();
   }
 
   readonly #onOnline = (): void => {
     if (this.status === 'offline') this.retry();
   };
-
-  /** Re-renders the busy countdown each second, then searches again once `retryAt` is reached. */
-  #countdown(query: string): void {
-    const left = this.retryAt - this.#options.clock().now();
-    if (left <= 0) return void this.run(query);
-    this.#host.requestUpdate();
-    this.#wait(() => this.#countdown(query), left % 1000 || 1000);
-  }
-
-  #answer(query: string, response: SearchResponse): void {
-    this.results = response.results;
-    this.#set(response.results.length > 0 ? 'results' : 'empty');
-    this.#options.onResults?.(query, response.results);
-  }
-
-  #set(status: SearchStatus): void {
-    this.status = status;
-    this.#host.requestUpdate();
-  }
-
-  #wait(callback: () => void, ms: number): void {
-    this.#clearTimer();
-    this.#timer = this.#options.clock().setTimeout(callback, ms);
-  }
-
-  #cancel(): void {
-    this.#clearTimer();
-    this.#calls++;
-    this.#inFlight?.abort();
-    this.#inFlight = undefined;
-  }
-
-  #clearTimer(): void {
-    if (this.#timer !== undefined) this.#options.clock().clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
 }

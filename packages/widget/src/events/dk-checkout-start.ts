@@ -10,16 +10,14 @@ export interface DkCheckoutStartDetail {
 }
 
 /**
- * Fired by `<dk-buy-button>` (also from inside `<dk-domain-search>`) once `POST {api}/checkout` answered.
- * Its default action is navigating to `checkoutUrl` with `location.assign`; call `preventDefault()` to take
- * over (open it in a new tab, route in an SPA, record analytics first...). Bubbles, composed, cancelable.
+ * Fired by `<dk-buy-button>` and `<dk-domain-search>` in checkout mode once `POST {api}/checkout` answered.
+ * Its default action is the element's `navigate(checkoutUrl)`: `location.assign`, or `open(url, target,
+ * 'noopener')` with a `target` attribute; call `preventDefault()` to take over (route in an SPA, record
+ * analytics first...). Bubbles, composed, cancelable.
  */
 export class DkCheckoutStartEvent extends DkEvent<DkCheckoutStartDetail> {
-  static readonly type = 'dk-checkout-start';
-
-  constructor(detail: DkCheckoutStartDetail) {
-    super('dk-checkout-start', detail, true);
-  }
+  static override readonly type = 'dk-checkout-start';
+  static override readonly cancelable = true;
 }
 
 declare global {

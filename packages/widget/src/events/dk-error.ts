@@ -18,11 +18,7 @@ export interface DkErrorDetail {
  * order (`quote_expired`, `price_mismatch`, `payment_declined`...). Bubbles, composed, not cancelable.
  */
 export class DkErrorEvent extends DkEvent<DkErrorDetail> {
-  static readonly type = 'dk-error';
-
-  constructor(detail: DkErrorDetail) {
-    super('dk-error', detail);
-  }
+  static override readonly type = 'dk-error';
 }
 
 declare global {

@@ -17,11 +17,7 @@ export interface DkOrderCreatedDetail {
  * status and refreshes it a few times. Bubbles, composed, not cancelable.
  */
 export class DkOrderCreatedEvent extends DkEvent<DkOrderCreatedDetail> {
-  static readonly type = 'dk-order-created';
-
-  constructor(detail: DkOrderCreatedDetail) {
-    super('dk-order-created', detail);
-  }
+  static override readonly type = 'dk-order-created';
 }
 
 declare global {

@@ -21,11 +21,7 @@ export interface DkQuoteDetail {
  * Bubbles, composed, not cancelable.
  */
 export class DkQuoteEvent extends DkEvent<DkQuoteDetail> {
-  static readonly type = 'dk-quote';
-
-  constructor(detail: DkQuoteDetail) {
-    super('dk-quote', detail);
-  }
+  static override readonly type = 'dk-quote';
 }
 
 declare global {

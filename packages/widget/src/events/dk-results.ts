@@ -15,11 +15,7 @@ export interface DkResultsDetail {
  * dropped and never fire it. Bubbles, composed, not cancelable.
  */
 export class DkResultsEvent extends DkEvent<DkResultsDetail> {
-  static readonly type = 'dk-results';
-
-  constructor(detail: DkResultsDetail) {
-    super('dk-results', detail);
-  }
+  static override readonly type = 'dk-results';
 }
 
 declare global {

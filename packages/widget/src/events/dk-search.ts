@@ -9,11 +9,7 @@ export interface DkSearchDetail {
 
 /** Fired by `<dk-domain-search>` when it sends a search to the BFF. Bubbles, composed, not cancelable. */
 export class DkSearchEvent extends DkEvent<DkSearchDetail> {
-  static readonly type = 'dk-search';
-
-  constructor(detail: DkSearchDetail) {
-    super('dk-search', detail);
-  }
+  static override readonly type = 'dk-search';
 }
 
 declare global {

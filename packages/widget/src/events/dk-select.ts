@@ -16,11 +16,8 @@ export interface DkSelectDetail {
  * details page). Bubbles, composed, cancelable.
  */
 export class DkSelectEvent extends DkEvent<DkSelectDetail> {
-  static readonly type = 'dk-select';
-
-  constructor(detail: DkSelectDetail) {
-    super('dk-select', detail, true);
-  }
+  static override readonly type = 'dk-select';
+  static override readonly cancelable = true;
 }
 
 declare global {

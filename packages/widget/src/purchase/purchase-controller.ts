@@ -9,14 +9,11 @@
  *   few times. An expired quote offers a fresh one; a changed price is shown and bought only once the
  *   visitor confirms it; a declined payment can be retried.
  */
-import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { createCheckoutSession, createOrder, createQuote, DkApiError, getOrder, isAbortError, toApiError } from '../api.ts';
-import type { DkClock } from '../clock.ts';
+import { createCheckoutSession, createOrder, createQuote, getOrder, toApiError } from '../api.ts';
+import { DkController, type DkHost } from '../controller.ts';
 import { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
-import { DkErrorEvent } from '../events/dk-error.ts';
 import { DkOrderCreatedEvent, type DkOrderCreatedDetail } from '../events/dk-order-created.ts';
 import { DkQuoteEvent } from '../events/dk-quote.ts';
-import { errorMessage, type DkStrings } from '../strings.ts';
 import type { OrderDetails, OrderStatus, Quote } from '../types.ts';
 
 /** Buying flow: `checkout` (hosted checkout, non-MoR) or `order` (the partner is Merchant of Record). */
@@ -30,12 +27,10 @@ export type DkMode = 'checkout' | 'order';
 export type PurchasePhase = 'idle' | 'pending' | 'quoted' | 'ordering' | 'expired' | 'mismatch' | 'ordered';
 
 /** What {@link PurchaseController} reads from its host element. */
-export interface PurchaseHost extends ReactiveControllerHost, EventTarget {
-  readonly api: string;
+export interface PurchaseHost extends DkHost {
   readonly mode: DkMode;
   /** Where checkout pages open: `_self` (default) or a browsing context name such as `_blank`. */
   readonly target: string;
-  readonly clock: DkClock;
   /** Sends the visitor to `url` (checkout mode). */
   navigate(url: string): void;
 }
@@ -44,36 +39,28 @@ export interface PurchaseHost extends ReactiveControllerHost, EventTarget {
 const POLL_MS = 5000;
 const POLLS = 3;
 
-/** Runs one purchase at a time for its host and holds its state for rendering. */
-export class PurchaseController implements ReactiveController {
-  phase: PurchasePhase = 'idle';
+/** Runs one purchase at a time for its host and holds its state for rendering (`status` is its phase). */
+export class PurchaseController extends DkController<PurchasePhase> {
   /** The domain being bought. */
   domain = '';
   /** The current quote (order mode), kept while the order panel is shown. */
   quote: Quote | undefined;
   /** The placed order (order mode). */
   order: OrderStatus | undefined;
-  /** The last failure, shown until the next action. */
-  error: DkApiError | undefined;
   /** With `mismatch`: the new price in minor units of the quote's currency. */
   newPrice = 0;
 
-  readonly #host: PurchaseHost;
-  readonly #strings: () => DkStrings;
-  #abort: AbortController | undefined;
-  #timer: unknown;
+  declare protected readonly host: PurchaseHost;
   #token = '';
   #details: OrderDetails | undefined;
 
-  constructor(host: PurchaseHost, strings: () => DkStrings) {
-    this.#host = host;
-    this.#strings = strings;
-    host.addController(this);
+  constructor(host: PurchaseHost) {
+    super(host, 'idle');
   }
 
   /** Whether a request is under way (the Buy button is disabled meanwhile). */
   get busy(): boolean {
-    return this.phase === 'pending' || this.phase === 'ordering';
+    return this.status === 'pending' || this.status === 'ordering';
   }
 
   /**
@@ -84,32 +71,33 @@ export class PurchaseController implements ReactiveController {
     if (this.busy || !domain) return;
     this.cancel();
     this.domain = domain;
-    if (this.#host.mode === 'order') return this.requestQuote();
-    const signal = this.#start('pending');
+    const host = this.host;
+    if (host.mode === 'order') return this.requestQuote();
+    const signal = this.start('pending');
     try {
-      const { checkout_url: checkoutUrl } = await createCheckoutSession(this.#host.api, domain, { signal });
-      const proceed = this.#host.dispatchEvent(new DkCheckoutStartEvent({ domain, checkoutUrl }));
-      if (proceed) this.#host.navigate(checkoutUrl);
+      const { checkout_url: checkoutUrl } = await createCheckoutSession(host.api, domain, { signal });
+      const proceed = host.dispatchEvent(new DkCheckoutStartEvent({ domain, checkoutUrl }));
+      if (proceed) host.navigate(checkoutUrl);
       // In the same tab, stay busy while the page unloads so a second click cannot start a second session.
-      if (!proceed || this.#host.target !== '_self') this.#set('idle');
+      if (!proceed || host.target !== '_self') this.set('idle');
     } catch (error) {
-      this.#fail(error, 'idle');
+      this.fail(error, 'idle');
     }
   }
 
   /** Order mode: locks the price of {@link domain} (again, after an expiry). Never rejects. */
   async requestQuote(): Promise<void> {
-    const signal = this.#start('pending');
+    const signal = this.start('pending');
     try {
-      const quote = (this.quote = await createQuote(this.#host.api, this.domain, { signal }));
+      const quote = (this.quote = await createQuote(this.host.api, this.domain, { signal }));
       this.newPrice = 0;
-      this.#set('quoted');
-      this.#host.dispatchEvent(
+      this.set('quoted');
+      this.host.dispatchEvent(
         new DkQuoteEvent({ quoteId: quote.quote_id, domain: quote.domain, priceCents: quote.price_cents, currency: quote.currency, expiresAt: quote.expires_at }),
       );
       this.#tick();
     } catch (error) {
-      this.#fail(error, this.quote ? 'expired' : 'idle');
+      this.fail(error, this.quote ? 'expired' : 'idle');
     }
   }
 
@@ -123,23 +111,22 @@ export class PurchaseController implements ReactiveController {
    */
   async placeOrder(details: OrderDetails): Promise<DkOrderCreatedDetail | null> {
     const quote = this.quote;
-    if (this.phase !== 'quoted' || !quote) return null;
+    if (this.status !== 'quoted' || !quote) return null;
     this.#details = details;
-    const signal = this.#start('ordering');
+    const signal = this.start('ordering');
     try {
-      const order = await createOrder(this.#host.api, quote.quote_id, details, { signal });
+      const order = (this.order = await createOrder(this.host.api, quote.quote_id, details, { signal }));
       this.#token = order.order_token;
-      this.order = order;
       this.#details = undefined;
-      this.#set('ordered');
+      this.set('ordered');
       const detail = { orderId: order.order_id, status: order.status, domain: order.domain, salePriceCents: order.sale_price_cents, currency: order.currency };
-      this.#host.dispatchEvent(new DkOrderCreatedEvent(detail));
+      this.host.dispatchEvent(new DkOrderCreatedEvent(detail));
       this.#poll(POLLS);
       return detail;
     } catch (error) {
-      const code = toApiError(error).code;
-      if (code === 'price_mismatch') this.newPrice = toApiError(error).priceCents ?? quote.price_cents;
-      this.#fail(error, code === 'quote_expired' ? 'expired' : code === 'price_mismatch' ? 'mismatch' : 'quoted');
+      const { code, priceCents } = toApiError(error);
+      if (code === 'price_mismatch') this.newPrice = priceCents ?? quote.price_cents;
+      if (this.fail(error, code === 'quote_expired' ? 'expired' : code === 'price_mismatch' ? 'mismatch' : 'quoted')) this.#tick();
       return null;
     }
   }
@@ -153,94 +140,59 @@ export class PurchaseController implements ReactiveController {
     const accepted = this.newPrice;
     const details = this.#details;
     await this.requestQuote();
-    if (this.phase !== 'quoted' || !details) return;
+    if (this.status !== 'quoted' || !details) return;
     if (this.quote!.price_cents === accepted) {
       await this.placeOrder(details);
     } else {
       this.newPrice = this.quote!.price_cents;
-      this.#set('mismatch');
+      this.set('mismatch');
     }
   }
 
   /** Order mode: asks the BFF for the order's current status (`GET /orders/:id` with its order token). */
   async refresh(): Promise<void> {
     const order = this.order;
-    if (this.phase !== 'ordered' || !order) return;
+    if (this.status !== 'ordered' || !order) return;
     try {
-      const status = await getOrder(this.#host.api, order.order_id, this.#token, { signal: this.#start('ordered') });
-      this.order = { ...order, status: status.status };
-      this.#set('ordered');
+      const { status } = await getOrder(this.host.api, order.order_id, this.#token, { signal: this.start('ordered') });
+      this.order = { ...order, status };
+      this.set('ordered');
     } catch (error) {
-      this.#fail(error, 'ordered');
+      this.fail(error, 'ordered');
     }
   }
 
   /** Abandons the purchase (quote, pending request, polling) and returns to `idle`. */
   cancel(): void {
-    this.#stop();
+    this.stop();
     this.quote = this.order = this.error = this.#details = undefined;
     this.newPrice = 0;
-    this.#set('idle');
+    this.set('idle');
   }
 
-  hostDisconnected(): void {
+  override hostDisconnected(): void {
     // The element is gone: never navigate or update for it later.
-    this.#stop();
-    if (this.busy) this.#set(this.quote ? 'quoted' : 'idle');
-  }
-
-  /** Aborts what runs, clears the error, enters `phase`; returns the signal of the new request. */
-  #start(phase: PurchasePhase): AbortSignal {
-    this.#stop();
-    this.error = undefined;
-    this.#set(phase);
-    this.#abort = new AbortController();
-    return this.#abort.signal;
-  }
-
-  #stop(): void {
-    this.#abort?.abort();
-    this.#abort = undefined;
-    this.#host.clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
-  }
-
-  #set(phase: PurchasePhase): void {
-    this.phase = phase;
-    this.#host.requestUpdate();
-  }
-
-  #fail(error: unknown, phase: PurchasePhase): void {
-    if (isAbortError(error)) return;
-    const apiError = (this.error = toApiError(error));
-    this.#set(phase);
-    if (phase === 'quoted') this.#tick();
-    this.#host.dispatchEvent(new DkErrorEvent({ code: apiError.code, message: errorMessage(apiError, this.#strings()) }));
+    super.hostDisconnected();
+    if (this.busy) this.set(this.quote ? 'quoted' : 'idle');
   }
 
   /** Milliseconds left on the current quote's price lock. */
   remaining(): number {
-    return this.quote ? Date.parse(this.quote.expires_at) - this.#host.clock.now() : 0;
+    return this.quote ? Date.parse(this.quote.expires_at) - this.host.clock.now() : 0;
   }
 
   /** While quoted: re-renders every second (the countdown) and expires the quote when its lock ends. */
   #tick(): void {
-    if (this.phase !== 'quoted') return;
-    const left = this.remaining();
-    if (left <= 0) {
+    if (this.status !== 'quoted') return;
+    this.countdown(Date.parse(this.quote!.expires_at), () => {
+      if (this.status !== 'quoted') return;
       this.error = undefined;
-      return this.#set('expired');
-    }
-    this.#host.requestUpdate();
-    this.#timer = this.#host.clock.setTimeout(() => this.#tick(), left % 1000 || 1000);
+      this.set('expired');
+    });
   }
 
   /** Refreshes the order status `times` more times, {@link POLL_MS} apart. */
   #poll(times: number): void {
-    if (times > 0) {
-      this.#timer = this.#host.clock.setTimeout(() => {
-        void this.refresh().then(() => this.#poll(times - 1));
-      }, POLL_MS);
-    }
+    if (times > 0) this.wait(() => void this.refresh().then(() => this.#poll(times - 1)), POLL_MS);
   }
 }

@@ -17,7 +17,7 @@ export const spinner = html`<span part="spinner" class="spin" aria-hidden="true"
  * The panel has `tabindex="-1"` so the element can move focus to it when a quote arrives.
  */
 export function renderOrderPanel(p: PurchaseController, s: DkStrings, locale: string | undefined): TemplateResult | typeof nothing {
-  const { phase, quote, order, error, newPrice } = p;
+  const { status: phase, quote, order, error, newPrice } = p;
   if (!quote) return nothing;
   const price = (cents: number): string => formatPrice(cents, quote.currency, locale);
   const paying = phase === 'quoted' || phase === 'ordering';

@@ -1,0 +1,4 @@
+import { defineConfig } from 'vitest/config';
+
+/** The app's test opens an embedded PGlite (a few seconds on a busy machine). */
+export default defineConfig({ test: { include: ['test/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 } });

@@ -1,0 +1,132 @@
+/**
+ * Nimbus Names, a React single-page app selling marketplace domains with the domainkit widget. It shows how an
+ * SPA uses the two elements: properties and `dk-*` event props (React 19 passes both to custom elements),
+ * a payment form in the search's `payment` slot for MoR order mode, and a live log of every widget event.
+ */
+import type { DkDomainSearch, DkMode, OrderDetails } from '@domainkit/widget';
+import { useCallback, useRef, useState, type FormEvent } from 'react';
+
+/** One line of the event log. */
+interface LogEntry {
+  readonly id: number;
+  readonly type: string;
+  readonly detail: string;
+}
+
+/** The demo's test card: the demo BFF's test-card adapter accepts it (see the BFF's order routes). */
+const TEST_CARD = '4242 4242 4242 4242';
+
+export function App() {
+  const [mode, setMode] = useState<DkMode>('checkout');
+  const [theme, setTheme] = useState<'light' | 'dark'>('light');
+  const [log, setLog] = useState<LogEntry[]>([]);
+  const [paying, setPaying] = useState(false);
+  const search = useRef<DkDomainSearch>(null);
+  const ids = useRef(0);
+
+  /** Records any dk-* event in the log (newest first). */
+  const record = useCallback((event: Event & { detail?: unknown }) => {
+    const entry = { id: ++ids.current, type: event.type, detail: JSON.stringify(event.detail ?? null) };
+    setLog((entries) => [entry, ...entries].slice(0, 50));
+  }, []);
+
+  /** The payment form: collects the buyer and the (test) card, then asks the widget to place the order. */
+  async function pay(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const details: OrderDetails = {
+      buyer: { email: String(data.get('email')), name: String(data.get('name') || '') || undefined },
+      payment: { method: 'test_card', card_number: String(data.get('card_number')) },
+    };
+    setPaying(true);
+    try {
+      await search.current?.placeOrder(details);
+    } finally {
+      setPaying(false);
+    }
+  }
+
+  return (
+    <div className={`page ${theme}`}>
+      <header className="top">
+        <span className="logo" aria-hidden="true">☁</span>
+        <strong>Nimbus Names</strong>
+        <span className="tagline">domains for cloud-native teams</span>
+      </header>
+
+      <main>
+        <section className="hero" aria-labelledby="title">
+          <h1 id="title">Name your next project</h1>
+          <fieldset className="controls">
+            <legend>Widget options</legend>
+            <label>
+              Buying flow{' '}
+              <select value={mode} onChange={(e) => setMode(e.target.value as DkMode)}>
+                <option value="checkout">Hosted checkout</option>
+                <option value="order">We are Merchant of Record</option>
+              </select>
+            </label>
+            <label>
+              <input type="checkbox" checked={theme === 'dark'} onChange={(e) => setTheme(e.target.checked ? 'dark' : 'light')} /> Dark theme
+            </label>
+          </fieldset>
+
+          <dk-domain-search
+            ref={search}
+            api="/dk"
+            mode={mode}
+            theme={theme}
+            size="large"
+            placeholder="Try “cloud”, “data” or “coffee”"
+            ondk-search={record}
+            ondk-results={record}
+            ondk-select={record}
+            ondk-checkout-start={record}
+            ondk-quote={record}
+            ondk-order-created={record}
+            ondk-error={record}
+          >
+            <span slot="label">Search domains</span>
+            <form slot="payment" className="payment" onSubmit={pay}>
+              <label>
+                Email <input name="email" type="email" autoComplete="email" required defaultValue="ada@example.com" />
+              </label>
+              <label>
+                Name <input name="name" autoComplete="name" defaultValue="Ada Lovelace" />
+              </label>
+              <label>
+                Card number <input name="card_number" autoComplete="cc-number" inputMode="numeric" required defaultValue={TEST_CARD} />
+              </label>
+              <button type="submit" disabled={paying}>
+                {paying ? 'Paying…' : 'Pay now'}
+              </button>
+            </form>
+          </dk-domain-search>
+        </section>
+
+        <section className="featured" aria-labelledby="featured-title">
+          <h2 id="featured-title">Featured: coffeehouse.com</h2>
+          <p>A single Buy button for one domain, in the same buying flow.</p>
+          <dk-buy-button api="/dk" domain="coffeehouse.com" mode={mode} theme={theme} ondk-checkout-start={record} ondk-quote={record} ondk-error={record}>
+            Buy coffeehouse.com
+          </dk-buy-button>
+        </section>
+
+        <section className="log" aria-labelledby="log-title">
+          <h2 id="log-title">Widget events</h2>
+          {log.length === 0 ? (
+            <p className="empty">Type in the search box: every dk-* event the widget fires appears here.</p>
+          ) : (
+            <ol data-testid="event-log">
+              {log.map((entry) => (
+                <li key={entry.id}>
+                  <code className="type">{entry.type}</code> <code className="detail">{entry.detail}</code>
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+      </main>
+    </div>
+  );
+}

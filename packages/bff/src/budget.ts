@@ -1,0 +1,240 @@
+/**
+ * The upstream budget (spec 8: 60 searches and 20 writes per minute per credential, shared by every visitor):
+ * token buckets asked before every upstream attempt, paused by a 429's `Retry-After`, and shared by every BFF
+ * process through the database when it is PostgreSQL.
+ *
+ * A bucket of capacity `burst` refilled at `(perMinute − burst) / 60` tokens per second lets through at most
+ * `perMinute` requests in any 60-second window, whether the marketplace counts in fixed or sliding windows.
+ */
+import { setTimeout as delay } from 'node:timers/promises';
+import type { BudgetRequest, RateClass, RateLimitedNotice, UpstreamBudget } from '@domainkit/client';
+import { sql } from 'kysely';
+import type { BffDb } from './db/tables.ts';
+
+/** One class's limit. */
+export interface BucketLimit {
+  /** Requests allowed in any 60-second window. */
+  readonly perMinute: number;
+  /** Requests that may go at once after a quiet spell (the bucket's capacity); less than `perMinute`. */
+  readonly burst: number;
+}
+
+/** Limits of the classes the BFF calls (spec 8), defaults `search` 60/min (burst 6), `write` 20/min (burst 2). */
+export interface BudgetLimits {
+  readonly search: BucketLimit;
+  readonly write: BucketLimit;
+}
+
+/** The spec's limits. */
+export const DEFAULT_BUDGET_LIMITS: BudgetLimits = {
+  search: { perMinute: 60, burst: 6 },
+  write: { perMinute: 20, burst: 2 },
+};
+
+/** The answer of a take: a token, or how long until one (or until the pause ends). */
+export type TakeResult = { readonly ok: true } | { readonly ok: false; readonly waitMs: number };
+
+/** Where bucket state lives. */
+export interface BucketStore {
+  /** Takes one token from `name` if there is one and it is not paused. */
+  take(name: string, limit: BucketLimit, nowMs: number): Promise<TakeResult>;
+  /** Pauses `name` until `untilMs` and empties it (the marketplace said 429). */
+  pause(name: string, untilMs: number): Promise<void>;
+}
+
+function ratePerMs(limit: BucketLimit): number {
+  return Math.max(limit.perMinute - limit.burst, 1) / 60_000;
+}
+
+/** Bucket state in this process's memory (embedded PGlite: one process). */
+export class MemoryBucketStore implements BucketStore {
+  readonly #buckets = new Map<string, { tokens: number; updatedMs: number; blockedUntilMs: number }>();
+
+  async take(name: string, limit: BucketLimit, nowMs: number): Promise<TakeResult> {
+    const rate = ratePerMs(limit);
+    let bucket = this.#buckets.get(name);
+    if (bucket === undefined) {
+      bucket = { tokens: limit.burst, updatedMs: nowMs, blockedUntilMs: 0 };
+      this.#buckets.set(name, bucket);
+    }
+    bucket.tokens = Math.min(limit.burst, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * rate);
+    bucket.updatedMs = Math.max(bucket.updatedMs, nowMs);
+    if (bucket.blockedUntilMs > nowMs) return { ok: false, waitMs: bucket.blockedUntilMs - nowMs };
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { ok: true };
+    }
+    return { ok: false, waitMs: Math.ceil((1 - bucket.tokens) / rate) };
+  }
+
+  async pause(name: string, untilMs: number): Promise<void> {
+    const bucket = this.#buckets.get(name) ?? { tokens: 0, updatedMs: untilMs, blockedUntilMs: 0 };
+    bucket.blockedUntilMs = Math.max(bucket.blockedUntilMs, untilMs);
+    bucket.tokens = 0;
+    this.#buckets.set(name, bucket);
+  }
+}
+
+/**
+ * Bucket state in the `bff_buckets` table: one atomic `UPDATE … RETURNING` per take, so BFF processes sharing a
+ * PostgreSQL share the budget exactly.
+ */
+export class SqlBucketStore implements BucketStore {
+  readonly #db: () => Promise<BffDb>;
+  readonly #created = new Set<string>();
+
+  /** @param db - resolves to the open database (waits for it on first use). */
+  constructor(db: () => Promise<BffDb>) {
+    this.#db = db;
+  }
+
+  async #ensure(db: BffDb, name: string, limit: BucketLimit, nowMs: number): Promise<void> {
+    if (this.#created.has(name)) return;
+    await db
+      .insertInto('bff_buckets')
+      .values({ name, tokens: limit.burst, updated_ms: nowMs, blocked_until_ms: 0 })
+      .onConflict((oc) => oc.column('name').doNothing())
+      .execute();
+    this.#created.add(name);
+  }
+
+  async take(name: string, limit: BucketLimit, nowMs: number): Promise<TakeResult> {
+    const db = await this.#db();
+    await this.#ensure(db, name, limit, nowMs);
+    const rate = ratePerMs(limit);
+    const refilled = sql<number>`least(${limit.burst}::double precision, tokens + greatest(0, ${nowMs}::double precision - updated_ms) * ${rate}::double precision)`;
+    const taken = await db
+      .updateTable('bff_buckets')
+      .set({ tokens: sql`${refilled} - 1`, updated_ms: sql`greatest(updated_ms, ${nowMs}::double precision)` })
+      .where('name', '=', name)
+      .where('blocked_until_ms', '<=', nowMs)
+      .where(refilled, '>=', 1)
+      .returning('tokens')
+      .executeTakeFirst();
+    if (taken !== undefined) return { ok: true };
+    const row = await db.selectFrom('bff_buckets').select(['tokens', 'updated_ms', 'blocked_until_ms']).where('name', '=', name).executeTakeFirst();
+    if (row === undefined) {
+      this.#created.delete(name); // truncated under us (tests): recreate on the next take
+      return { ok: false, waitMs: 0 };
+    }
+    if (row.blocked_until_ms > nowMs) return { ok: false, waitMs: row.blocked_until_ms - nowMs };
+    const tokens = Math.min(limit.burst, row.tokens + Math.max(0, nowMs - row.updated_ms) * rate);
+    return { ok: false, waitMs: Math.max(1, Math.ceil((1 - tokens) / rate)) };
+  }
+
+  async pause(name: string, untilMs: number): Promise<void> {
+    const db = await this.#db();
+    await db
+      .insertInto('bff_buckets')
+      .values({ name, tokens: 0, updated_ms: untilMs, blocked_until_ms: untilMs })
+      .onConflict((oc) => oc.column('name').doUpdateSet({ tokens: 0, blocked_until_ms: sql`greatest(bff_buckets.blocked_until_ms, excluded.blocked_until_ms)` }))
+      .execute();
+  }
+}
+
+/**
+ * Raised when the upstream budget has no token for a call within its wait limit; the visitor is answered 503
+ * `busy` with `retry_after` seconds.
+ */
+export class UpstreamBusyError extends Error {
+  /** Stable code. */
+  readonly code = 'upstream_busy';
+  /** The class whose budget is spent. */
+  readonly rateClass: RateClass;
+  /** Whole seconds until a token is expected (at least 1). */
+  readonly retryAfter: number;
+
+  constructor(rateClass: RateClass, retryAfter: number) {
+    super(`the ${rateClass} budget is spent for ${retryAfter} s`);
+    this.name = 'UpstreamBusyError';
+    this.rateClass = rateClass;
+    this.retryAfter = retryAfter;
+  }
+}
+
+/** Per-call context a caller hands through the client (`CallOptions.context`): how long it may wait. */
+export interface BudgetCallContext {
+  /** Longest wait for a token, in ms, before the call fails with {@link UpstreamBusyError}. */
+  readonly maxWaitMs?: number | undefined;
+}
+
+/** Options of {@link createUpstreamBudget}. */
+export interface UpstreamBudgetOptions {
+  readonly store: BucketStore;
+  /** Bucket names are prefixed with it (the key id), so credentials sharing a database never share a bucket. */
+  readonly namespace: string;
+  readonly limits?: BudgetLimits | undefined;
+  /** Default longest wait for a token (ms) when the call gives none; default 1 500. */
+  readonly maxWaitMs?: number | undefined;
+  readonly now?: (() => number) | undefined;
+  readonly sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
+}
+
+/** The budget the BFF hands to its Partner API client, plus what it needs beyond the client's hook. */
+export interface BffUpstreamBudget extends UpstreamBudget {
+  /**
+   * Takes a token of `rateClass` now, waiting at most `maxWaitMs` (a BFF reserves the order record's write before
+   * charging the buyer).
+   * @throws {UpstreamBusyError} when none comes in time.
+   */
+  reserve(rateClass: RateClass, maxWaitMs?: number): Promise<void>;
+}
+
+/**
+ * Creates the upstream budget: `search` and `write` calls take tokens; every class is paused by a 429 for its
+ * `Retry-After` seconds (at least 1 s).
+ */
+export function createUpstreamBudget(options: UpstreamBudgetOptions): BffUpstreamBudget {
+  const limits = options.limits ?? DEFAULT_BUDGET_LIMITS;
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : undefined));
+  const defaultWait = options.maxWaitMs ?? 1_500;
+  const name = (rateClass: RateClass) => `${options.namespace}:${rateClass}`;
+  // Classes without a token budget still honour a pause; a bucket that never runs dry models that.
+  const unlimited: BucketLimit = { perMinute: 1_000_000, burst: 1_000_000 };
+  const limitOf = (rateClass: RateClass): BucketLimit => (rateClass === 'search' ? limits.search : rateClass === 'write' ? limits.write : unlimited);
+
+  // Callers of this process already waiting, per class: a newcomer queues behind them, so it fails at once when
+  // the tokens due within its wait limit are all spoken for (a crowd never holds connections for nothing).
+  const waiting = new Map<RateClass, number>();
+
+  async function take(rateClass: RateClass, maxWaitMs: number, signal?: AbortSignal): Promise<void> {
+    const started = now();
+    const limit = limitOf(rateClass);
+    const tokenMs = 60_000 / Math.max(limit.perMinute - limit.burst, 1);
+    let queued = false;
+    try {
+      for (;;) {
+        const result = await options.store.take(name(rateClass), limit, now());
+        if (result.ok) return;
+        const ahead = (waiting.get(rateClass) ?? 0) - (queued ? 1 : 0);
+        const expected = result.waitMs + ahead * tokenMs;
+        const waited = now() - started;
+        if (waited + expected > maxWaitMs) {
+          throw new UpstreamBusyError(rateClass, Math.max(1, Math.ceil(expected / 1000)));
+        }
+        if (!queued) {
+          queued = true;
+          waiting.set(rateClass, (waiting.get(rateClass) ?? 0) + 1);
+        }
+        await sleep(Math.max(1, result.waitMs), signal);
+      }
+    } finally {
+      if (queued) waiting.set(rateClass, (waiting.get(rateClass) ?? 1) - 1);
+    }
+  }
+
+  return {
+    acquire(request: BudgetRequest & { context?: unknown }) {
+      const context = request.context as BudgetCallContext | undefined;
+      return take(request.rateClass, context?.maxWaitMs ?? defaultWait, request.signal);
+    },
+    async onRateLimited(notice: RateLimitedNotice) {
+      const seconds = Math.max(1, notice.retryAfter ?? 5);
+      await options.store.pause(name(notice.rateClass), now() + seconds * 1000);
+    },
+    reserve(rateClass, maxWaitMs) {
+      return take(rateClass, maxWaitMs ?? defaultWait);
+    },
+  };
+}

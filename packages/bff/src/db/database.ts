@@ -1,0 +1,196 @@
+/**
+ * The BFF's database (DESIGN "Storage"): embedded PGlite in `{dataDir}/pgdata` by default, or a PostgreSQL server
+ * (a `pg` pool) when a connection URL is given, in a chosen schema. Either way the tables are migrated to the
+ * latest version with Kysely's `Migrator` before the handle is returned.
+ */
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { PGliteDialect } from 'kysely-pglite-dialect';
+import pg from 'pg';
+import * as m0001 from './migrations/0001-initial.ts';
+import type { BffDb } from './tables.ts';
+
+/** Every migration, by name; names sort in the order they run. Never edit or rename one that has shipped. */
+export const BFF_MIGRATIONS: Readonly<Record<string, Migration>> = { '0001_initial': m0001 };
+
+/** The tables the BFF owns, in an order safe for `truncate`. */
+export const BFF_TABLES = ['bff_meta', 'bff_quotes', 'bff_order_intents', 'bff_orders', 'bff_events', 'bff_buckets'] as const;
+
+/** A PostgreSQL schema name the BFF accepts: lowercase letters, digits and `_`, not starting with a digit. */
+export const SCHEMA_NAME_RE = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** Where the BFF keeps its state. */
+export interface BffDatabaseOptions {
+  /**
+   * A `postgres://` URL of a PostgreSQL server; several BFF processes may share it (budgets, inbox and intents
+   * are exact across them). When absent, embedded PGlite is used.
+   */
+  readonly url?: string | undefined;
+  /** The PostgreSQL schema for the tables (created when missing); default `public`. PostgreSQL only. */
+  readonly schema?: string | undefined;
+  /**
+   * The data folder of embedded PGlite (its files go to `{dataDir}/pgdata`; created with mode 0700); default
+   * `.data/bff` under the working directory. One process at a time: the folder is locked while open.
+   */
+  readonly dataDir?: string | undefined;
+  /** Embedded PGlite in memory: nothing survives the process (tests, throwaway demos). */
+  readonly memory?: boolean | undefined;
+}
+
+/** Default data folder of embedded PGlite, relative to the working directory. */
+export const DEFAULT_BFF_DATA_DIR = '.data/bff';
+
+/** An open, migrated database. */
+export interface BffDatabase {
+  readonly db: BffDb;
+  /** `pglite` (embedded) or `postgres` (a server, possibly shared by several BFF processes). */
+  readonly kind: 'pglite' | 'postgres';
+  /** The schema holding the tables. */
+  readonly schema: string;
+  /** Closes the pool or the embedded database and releases the data-folder lock. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Brings the schema to the latest migration; concurrent callers on one PostgreSQL are serialised by Kysely's
+ * migration lock.
+ * @throws {Error} naming the migration that failed, with the database error as `cause`.
+ */
+export async function migrateBffDatabase(db: Kysely<any>, schema: string): Promise<void> {
+  const provider: MigrationProvider = { getMigrations: async () => ({ ...BFF_MIGRATIONS }) };
+  const migrator = new Migrator({ db, provider, migrationTableSchema: schema, migrationTableName: 'bff_migrations', migrationLockTableName: 'bff_migrations_lock' });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error !== undefined) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName;
+    throw new Error(`BFF database migration ${failed ?? '(setup)'} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
+  }
+}
+
+/**
+ * Opens and migrates the BFF database.
+ *
+ * @throws {TypeError} for a bad schema name, or a schema with PGlite.
+ * @throws {Error} when the data folder is locked by another live process, the server cannot be reached (the
+ *   message names host and database, never the password), or a migration fails.
+ */
+export async function openBffDatabase(options: BffDatabaseOptions = {}): Promise<BffDatabase> {
+  const schema = options.schema ?? 'public';
+  if (!SCHEMA_NAME_RE.test(schema)) {
+    throw new TypeError(`database schema must be lowercase letters, digits and "_" (at most 63, not starting with a digit); received ${JSON.stringify(schema)}`);
+  }
+  if (options.url) return openPostgres(options.url, schema);
+  if (schema !== 'public') throw new TypeError('the database schema option applies to PostgreSQL (a url) only; PGlite uses "public"');
+  return openPglite(options.memory ? undefined : (options.dataDir ?? DEFAULT_BFF_DATA_DIR));
+}
+
+/** `postgres://user@host:port/db` without the password, for messages. */
+export function describeDatabaseUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}${u.pathname}`;
+  } catch {
+    return '(unparseable database URL)';
+  }
+}
+
+async function openPostgres(url: string, schema: string): Promise<BffDatabase> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
+  // An idle client that errors must not crash the process; the next query reports the problem.
+  pool.on('error', () => {});
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  try {
+    // Processes starting together take turns: creating a schema or the migration tables concurrently races.
+    await db.connection().execute(async (conn) => {
+      const lock = `domainkit-bff:${schema}`;
+      await sql`select pg_advisory_lock(hashtext(${lock}))`.execute(conn);
+      try {
+        await sql`create schema if not exists ${sql.id(schema)}`.execute(conn);
+        await migrateBffDatabase(conn, schema);
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext(${lock}))`.execute(conn);
+      }
+    });
+  } catch (cause) {
+    await db.destroy();
+    throw new Error(`could not open the BFF database at ${describeDatabaseUrl(url)} (schema ${schema}): ${(cause as Error).message}`, { cause });
+  }
+  let closed: Promise<void> | undefined;
+  return { db: db as BffDb, kind: 'postgres', schema, close: () => (closed ??= db.destroy()) };
+}
+
+async function openPglite(dataDir: string | undefined): Promise<BffDatabase> {
+  let releaseLock = () => {};
+  if (dataDir !== undefined) {
+    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    releaseLock = lockDataDir(dataDir);
+  }
+  let db: Kysely<any> | undefined;
+  try {
+    const pglite = await PGlite.create(dataDir === undefined ? undefined : join(dataDir, 'pgdata'));
+    db = new Kysely<any>({ dialect: new PGliteDialect(pglite) });
+    await migrateBffDatabase(db, 'public');
+  } catch (cause) {
+    await db?.destroy();
+    releaseLock();
+    throw cause;
+  }
+  const opened = db;
+  let closed: Promise<void> | undefined;
+  return {
+    db: opened as BffDb,
+    kind: 'pglite',
+    schema: 'public',
+    close: () =>
+      (closed ??= (async () => {
+        try {
+          await opened.destroy();
+        } finally {
+          releaseLock();
+        }
+      })()),
+  };
+}
+
+function processIsAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Takes the data folder's lock file (`bff.pid`), replacing a stale one left by a process that no longer runs
+ * (for example one killed with SIGKILL).
+ * @throws {Error} when a live process holds the lock.
+ */
+function lockDataDir(dataDir: string): () => void {
+  const lockPath = join(dataDir, 'bff.pid');
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath, 'wx', 0o600);
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      return () => rmSync(lockPath, { force: true });
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
+      if (Number.isInteger(holder) && holder > 0 && processIsAlive(holder)) {
+        throw new Error(
+          `the BFF data folder ${dataDir} is in use by process ${holder}${holder === process.pid ? ' (this process)' : ''}: stop that BFF, choose another data folder, or use PostgreSQL (DATABASE_URL) to run several processes`,
+        );
+      }
+      rmSync(lockPath, { force: true });
+    }
+  }
+  throw new Error(`could not lock the BFF data folder ${dataDir}`);
+}
+
+/** Empties every BFF table (tests, between cases sharing one database). */
+export async function truncateBffTables(database: BffDatabase): Promise<void> {
+  await sql`truncate ${sql.join(BFF_TABLES.map((t) => sql.id(t)))}`.execute(database.db);
+}

@@ -1,0 +1,135 @@
+/**
+ * Row types of the BFF database, as Kysely sees them (one interface per table of migration 0001). Timestamps are
+ * `timestamptz` (read back as `Date`); money is minor units (cents) in `bigint` columns, read back through
+ * {@link toCents} because PostgreSQL drivers hand `bigint` over as a string.
+ */
+import type { ColumnType, Generated, Kysely } from 'kysely';
+
+/** A `timestamptz` column: read as `Date`, written as `Date` or an ISO string. */
+export type Timestamp = ColumnType<Date, Date | string, Date | string>;
+/** A `bigint` amount in cents: read as string or number (driver-dependent), written as number. */
+export type Cents = ColumnType<string | number | bigint, number, number>;
+
+/** Small settings, such as the event cursor of each credential (`events_cursor:<key id>`). */
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+/** A quote the BFF obtained upstream (`POST /quotes`, spec 2.2): the only source of an order's price. */
+export interface QuoteTable {
+  quote_id: string;
+  domain: string;
+  price_cents: Cents;
+  currency: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/** What happened to an order intent so far; see `orders/intents.ts` for the transitions. */
+export type IntentState = 'created' | 'paid' | 'recorded' | 'declined' | 'rejected' | 'abandoned';
+
+/**
+ * An order intent: stored with its Idempotency-Key before the buyer is charged, then marked paid, then recorded
+ * upstream with that same key (by the visitor's request, or later by the recovery pass).
+ */
+export interface OrderIntentTable {
+  intent_id: string;
+  /** The credential (key id) the order is recorded with; a database may serve BFFs of several credentials. */
+  key_id: string;
+  /** The Idempotency-Key of `POST /orders` for this logical order; never changes. */
+  idempotency_key: string;
+  quote_id: string;
+  domain: string;
+  price_cents: Cents;
+  currency: string;
+  /** The buyer as the visitor gave it (`{email, name?, country?}`, JSON), sent upstream with the order. */
+  buyer: string;
+  state: IntentState;
+  /** The payment provider's reference once confirmed. */
+  payment_reference: string | null;
+  /** The exact JSON body of `POST /orders`, fixed when the payment succeeds, resent byte for byte on retries. */
+  request_body: string | null;
+  /** The marketplace order id (`public_id`) once recorded. */
+  order_id: string | null;
+  /** SHA-256 (hex) of the order-view token given to the visitor; the token itself is never stored. */
+  token_hash: string;
+  /** Refund outcome for a paid intent the marketplace refused: `refunded`, `refund_failed`, `no_refund_adapter`. */
+  refund_state: string | null;
+  attempts: Generated<number>;
+  last_error: string | null;
+  /** While in the future, one process works on the intent; recovery takes only intents whose lease has passed. */
+  lease_until: Timestamp;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The BFF's view of a marketplace order, kept current by events (spec 3, 6). */
+export interface OrderTable {
+  order_id: string;
+  domain: string;
+  status: string;
+  sale_price_cents: Cents;
+  currency: string;
+  /** Rank of `status` (see `events/order-status.ts`). */
+  status_rank: number;
+  /** `created_at` of the last event applied; an older event never moves the order back. */
+  last_event_at: Timestamp | null;
+  last_event_id: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** Where an event came from. */
+export type EventSource = 'webhook' | 'catch_up';
+/** Processing state of an inbox event. */
+export type InboxState = 'pending' | 'processing' | 'done' | 'failed';
+
+/** The webhook inbox: one row per event id, whether delivered once, twice, or fetched by catch-up. */
+export interface EventTable {
+  /** The credential (key id) whose event this is. */
+  key_id: string;
+  event_id: string;
+  type: string;
+  order_id: string | null;
+  /** The event's own `created_at`. */
+  event_created_at: Timestamp;
+  /** The event JSON as received. */
+  payload: string;
+  source: EventSource;
+  received_at: Timestamp;
+  state: InboxState;
+  attempts: Generated<number>;
+  /** Whether the event moved its order's state, decided the first time it was applied. */
+  applied: boolean | null;
+  next_attempt_at: Timestamp;
+  lease_until: Timestamp | null;
+  processed_at: Timestamp | null;
+  last_error: string | null;
+}
+
+/** A token bucket of the upstream budget (spec 8), shared by every BFF process on one PostgreSQL. */
+export interface BucketTable {
+  name: string;
+  tokens: number;
+  updated_ms: number;
+  blocked_until_ms: number;
+}
+
+/** The whole database. */
+export interface BffTables {
+  bff_meta: MetaTable;
+  bff_quotes: QuoteTable;
+  bff_order_intents: OrderIntentTable;
+  bff_orders: OrderTable;
+  bff_events: EventTable;
+  bff_buckets: BucketTable;
+}
+
+/** A Kysely handle on the BFF database. */
+export type BffDb = Kysely<BffTables>;
+
+/** Reads a `bigint` cents column (string, bigint or number, depending on the driver) as a number. */
+export function toCents(value: string | number | bigint): number {
+  return Number(value);
+}

@@ -1,0 +1,254 @@
+/**
+ * Quotes, order intents and orders in the BFF database.
+ *
+ * An intent moves `created` (stored with its Idempotency-Key before the buyer is charged) → `paid` (payment
+ * confirmed; the exact upstream body fixed) → `recorded` (the marketplace has the order). Side exits: `declined`
+ * (the payment was declined), `rejected` (the marketplace refused the order for good; the payment is refunded),
+ * `abandoned` (the payment's outcome could not be learned). Whoever works on an intent holds its lease, so the
+ * recovery pass of another process leaves it alone until the lease has passed.
+ */
+import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { sql, type Selectable, type Transaction } from 'kysely';
+import { movesForward, statusRank } from '../events/order-status.ts';
+import { toCents, type BffDb, type BffTables, type IntentState, type OrderIntentTable, type OrderTable, type QuoteTable } from '../db/tables.ts';
+
+/** An intent as read. */
+export type Intent = Selectable<OrderIntentTable>;
+/** An order as read. */
+export type StoredOrder = Selectable<OrderTable>;
+/** A quote as read. */
+export type StoredQuote = Selectable<QuoteTable>;
+
+/** True for PostgreSQL's unique-violation error (SQLSTATE 23505), from `pg` or PGlite. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+/** A new order-view token (256 random bits, base64url) and the SHA-256 hex stored in its place. */
+export function newOrderToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token) };
+}
+
+/** SHA-256 hex of an order-view token. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Compares a presented token with a stored hash in constant time. */
+export function tokenMatches(token: string | undefined, hash: string): boolean {
+  if (typeof token !== 'string' || token.length === 0 || token.length > 200) return false;
+  const given = Buffer.from(hashToken(token), 'hex');
+  const expected = Buffer.from(hash, 'hex');
+  return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+/** Stores a quote obtained upstream (`POST /quotes`). */
+export async function insertQuote(db: BffDb, quote: { quote_id: string; domain: string; price_cents: number; currency: string; expires_at: string }, now: Date): Promise<void> {
+  await db
+    .insertInto('bff_quotes')
+    .values({ ...quote, created_at: now })
+    .onConflict((oc) => oc.column('quote_id').doNothing())
+    .execute();
+}
+
+/** A stored quote, or undefined. */
+export async function findQuote(db: BffDb, quoteId: string): Promise<StoredQuote | undefined> {
+  return db.selectFrom('bff_quotes').selectAll().where('quote_id', '=', quoteId).executeTakeFirst();
+}
+
+/** The live intent (created, paid or recorded) of a quote, if any. */
+export async function findLiveIntentForQuote(db: BffDb, quoteId: string): Promise<Intent | undefined> {
+  return db.selectFrom('bff_order_intents').selectAll().where('quote_id', '=', quoteId).where('state', 'in', ['created', 'paid', 'recorded']).executeTakeFirst();
+}
+
+/** What a new intent holds. */
+export interface NewIntent {
+  /** The credential the order will be recorded with. */
+  readonly keyId: string;
+  readonly quote: StoredQuote;
+  /** The validated buyer (`{email, name?, country?}`). */
+  readonly buyer: { readonly email: string; readonly name?: string | undefined; readonly country?: string | undefined };
+  readonly tokenHash: string;
+  readonly leaseUntil: Date;
+  readonly now: Date;
+}
+
+/**
+ * Stores a `created` intent with a fresh Idempotency-Key, before any payment.
+ * @returns the intent, or `undefined` when the quote already has a live intent (a second click).
+ */
+export async function createIntent(db: BffDb, input: NewIntent): Promise<Intent | undefined> {
+  try {
+    return await db
+      .insertInto('bff_order_intents')
+      .values({
+        intent_id: `oi_${randomBytes(12).toString('hex')}`,
+        key_id: input.keyId,
+        idempotency_key: randomUUID(),
+        quote_id: input.quote.quote_id,
+        domain: input.quote.domain,
+        price_cents: toCents(input.quote.price_cents),
+        currency: input.quote.currency,
+        buyer: JSON.stringify(input.buyer),
+        state: 'created',
+        token_hash: input.tokenHash,
+        lease_until: input.leaseUntil,
+        created_at: input.now,
+        updated_at: input.now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  } catch (error) {
+    if (isUniqueViolation(error)) return undefined;
+    throw error;
+  }
+}
+
+/** Marks an intent paid and fixes the body its record will send, byte for byte, on every attempt. */
+export async function markPaid(db: BffDb, intentId: string, fields: { reference: string; requestBody: string; leaseUntil: Date; now: Date }): Promise<Intent> {
+  return db
+    .updateTable('bff_order_intents')
+    .set({ state: 'paid', payment_reference: fields.reference, request_body: fields.requestBody, lease_until: fields.leaseUntil, updated_at: fields.now })
+    .where('intent_id', '=', intentId)
+    .where('state', '=', 'created')
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Moves an intent to a final state without an order (`declined`, `rejected`, `abandoned`). */
+export async function markClosed(db: BffDb, intentId: string, state: Extract<IntentState, 'declined' | 'rejected' | 'abandoned'>, fields: { error?: string; refundState?: string; now: Date }): Promise<void> {
+  await db
+    .updateTable('bff_order_intents')
+    .set({ state, last_error: fields.error ?? null, refund_state: fields.refundState ?? null, updated_at: fields.now })
+    .where('intent_id', '=', intentId)
+    .where('state', 'in', ['created', 'paid'])
+    .execute();
+}
+
+/** Leaves a paid intent for the recovery pass after a failed record: counts the attempt, sets when to retry. */
+export async function releaseForRetry(db: BffDb, intentId: string, fields: { error: string; retryAt: Date; now: Date }): Promise<void> {
+  await db
+    .updateTable('bff_order_intents')
+    .set({ attempts: sql`attempts + 1`, last_error: fields.error.slice(0, 500), lease_until: fields.retryAt, updated_at: fields.now })
+    .where('intent_id', '=', intentId)
+    .execute();
+}
+
+/** The order fields the marketplace answered. */
+export interface UpstreamOrder {
+  readonly public_id: string;
+  readonly domain: string;
+  readonly status: string;
+  readonly sale_price_cents: number;
+  readonly currency: string;
+}
+
+/** Marks an intent recorded and stores its order (unless an event already moved the order further). */
+export async function markRecorded(db: BffDb, intentId: string, order: UpstreamOrder, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .updateTable('bff_order_intents')
+      .set({ state: 'recorded', order_id: order.public_id, last_error: null, updated_at: now })
+      .where('intent_id', '=', intentId)
+      .execute();
+    await trx
+      .insertInto('bff_orders')
+      .values({
+        order_id: order.public_id,
+        domain: order.domain,
+        status: order.status,
+        sale_price_cents: order.sale_price_cents,
+        currency: order.currency,
+        status_rank: statusRank(order.status),
+        last_event_at: null,
+        last_event_id: null,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((oc) => oc.column('order_id').doNothing())
+      .execute();
+  });
+}
+
+/**
+ * Takes up to `limit` intents the recovery pass should finish (`paid` ones, and `created` ones whose payment
+ * outcome is unknown) whose lease has passed, and leases them to the caller until `leaseUntil`.
+ * @param options.ignoreLeasesBefore - also take intents created before this instant whatever their lease (embedded
+ *   PGlite at start: only a dead process can hold a lease on those).
+ */
+export async function claimForRecovery(db: BffDb, options: { keyId: string; now: Date; leaseUntil: Date; limit: number; ignoreLeasesBefore?: Date | undefined }): Promise<Intent[]> {
+  return db.transaction().execute(async (trx) => {
+    let candidates = trx
+      .selectFrom('bff_order_intents')
+      .select('intent_id')
+      .where('key_id', '=', options.keyId)
+      .where('state', 'in', ['created', 'paid'])
+      .orderBy('created_at')
+      .limit(options.limit)
+      .forUpdate()
+      .skipLocked();
+    const before = options.ignoreLeasesBefore;
+    candidates = before === undefined ? candidates.where('lease_until', '<=', options.now) : candidates.where((eb) => eb.or([eb('lease_until', '<=', options.now), eb('created_at', '<', before)]));
+    const ids = (await candidates.execute()).map((r) => r.intent_id);
+    if (ids.length === 0) return [];
+    return trx.updateTable('bff_order_intents').set({ lease_until: options.leaseUntil }).where('intent_id', 'in', ids).returningAll().execute();
+  });
+}
+
+/** The intent a visitor asks about by intent id or marketplace order id, with its order if recorded. */
+export async function findIntentForView(db: BffDb, id: string): Promise<{ intent: Intent; order: StoredOrder | undefined } | undefined> {
+  const intent = await db
+    .selectFrom('bff_order_intents')
+    .selectAll()
+    .where((eb) => eb.or([eb('intent_id', '=', id), eb('order_id', '=', id)]))
+    .where('state', '<>', 'declined')
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  if (intent === undefined) return undefined;
+  const order = intent.order_id === null ? undefined : await db.selectFrom('bff_orders').selectAll().where('order_id', '=', intent.order_id).executeTakeFirst();
+  return { intent, order };
+}
+
+/** An order of an event (`data.order`, spec 2.5). */
+export interface EventOrder extends UpstreamOrder {}
+
+/**
+ * Applies an event's order to the stored order, unless it is older than what was applied (see `movesForward`).
+ * @returns true when the order moved.
+ */
+export async function applyOrderEvent(trx: Transaction<BffTables>, event: { id: string; createdAt: Date; order: EventOrder }, now: Date): Promise<boolean> {
+  const { order } = event;
+  const fields = {
+    domain: order.domain,
+    status: order.status,
+    sale_price_cents: order.sale_price_cents,
+    currency: order.currency,
+    status_rank: statusRank(order.status),
+    last_event_at: event.createdAt,
+    last_event_id: event.id,
+    updated_at: now,
+  };
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const current = await trx.selectFrom('bff_orders').selectAll().where('order_id', '=', order.public_id).forUpdate().executeTakeFirst();
+    if (current === undefined) {
+      const inserted = await trx
+        .insertInto('bff_orders')
+        .values({ order_id: order.public_id, created_at: now, ...fields })
+        .onConflict((oc) => oc.column('order_id').doNothing())
+        .returning('order_id')
+        .executeTakeFirst();
+      if (inserted !== undefined) return true;
+      continue; // another process inserted it meanwhile: read it (locked) and decide again
+    }
+    if (!movesForward({ status: current.status, lastEventAt: current.last_event_at }, { status: order.status, createdAt: event.createdAt })) return false;
+    await trx.updateTable('bff_orders').set(fields).where('order_id', '=', order.public_id).execute();
+    return true;
+  }
+  return false;
+}
+
+/** A stored order, or undefined. */
+export async function findOrder(db: BffDb | Transaction<BffTables>, orderId: string): Promise<StoredOrder | undefined> {
+  return db.selectFrom('bff_orders').selectAll().where('order_id', '=', orderId).executeTakeFirst();
+}

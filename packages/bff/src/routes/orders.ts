@@ -1,0 +1,80 @@
+/**
+ * The MoR order routes (DESIGN "Widget ↔ BFF API, MoR order mode"):
+ *
+ * - `POST /orders` with `{"quote_id", "buyer": {"email", "name"?, "country"?}, "payment": {…}}` → 201 with the
+ *   recorded order and its `order_token`, or 202 `PROCESSING` when the payment went through and the record is
+ *   still being retried; 422 `quote_expired` / `price_mismatch` (with `price_cents`), 402 `payment_declined`,
+ *   503 `busy`. The price always comes from the stored quote.
+ * - `GET /orders/:id` with header `X-Order-Token` → 200 `{"order_id", "status", "domain", "sale_price_cents",
+ *   "currency", "updated_at"}`; 404 when the order is unknown or the token does not match (the same answer, so
+ *   an order's existence is not revealed).
+ */
+import { buyerSchema, widgetOrderRequestSchema, type WidgetOrderStatus } from '@domainkit/protocol';
+import type { RequestHandler } from 'express';
+import { z } from 'zod';
+import { toCents } from '../db/tables.ts';
+import { BffHttpError } from '../errors.ts';
+import { PROCESSING_STATUS, placeOrder } from '../orders/place-order.ts';
+import { findIntentForView, tokenMatches, type Intent } from '../orders/store.ts';
+import type { BffRuntime } from '../runtime.ts';
+import { parseInput } from '../validate.ts';
+import { noQuerySchema } from './context.ts';
+
+/** The order-view token header. */
+export const ORDER_TOKEN_HEADER = 'X-Order-Token';
+
+const HELP = {
+  quote_id: { label: '`quote_id`', hint: 'the quote from POST /quotes', example: 'qt_…' },
+  buyer: { label: '`buyer`', hint: 'the buyer: {"email", "name"?, "country"?}', example: '' },
+  payment: { label: '`payment`', hint: 'the payment provider payload', example: '' },
+};
+
+/** The order placement handler (after the JSON body checks). */
+export function placeOrderRoute(runtime: BffRuntime): RequestHandler {
+  return async function domainkitBffPlaceOrder(req, res) {
+    parseInput(noQuerySchema, req.query, 'query');
+    const input = parseInput(widgetOrderRequestSchema, req.body, 'body', HELP);
+    const deps = await runtime.orderDeps();
+    const payment = deps.payments.parsePayment ? deps.payments.parsePayment(input.payment) : input.payment;
+    const { status, body } = await placeOrder(deps, { quoteId: input.quote_id, buyer: buyerSchema.parse(input.buyer), payment });
+    res.status(status).json(body);
+  };
+}
+
+function visitorStatus(intent: Intent, orderStatus: string | undefined): string {
+  if (orderStatus !== undefined) return orderStatus;
+  switch (intent.state) {
+    case 'created':
+    case 'paid':
+      return PROCESSING_STATUS;
+    case 'rejected':
+      return intent.refund_state === 'refunded' ? 'REFUNDED' : 'FAILED';
+    default:
+      return 'FAILED';
+  }
+}
+
+const paramsSchema = z.strictObject({ id: z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'must be an order id such as "ord_…"') });
+const NOT_FOUND = 'No such order for this order token.';
+
+/** The order view handler. */
+export function orderStatusRoute(runtime: BffRuntime): RequestHandler {
+  return async function domainkitBffOrderStatus(req, res) {
+    parseInput(noQuerySchema, req.query, 'query');
+    const { id } = parseInput(paramsSchema, { id: req.params.id }, 'path', { id: { label: 'The order id in the path', hint: 'the order_id from POST /orders', example: 'ord_…' } });
+    const token = req.get(ORDER_TOKEN_HEADER);
+    const db = await runtime.db();
+    const found = await findIntentForView(db, id);
+    if (found === undefined || !tokenMatches(token, found.intent.token_hash)) throw new BffHttpError('not_found', NOT_FOUND);
+    const { intent, order } = found;
+    const body: WidgetOrderStatus = {
+      order_id: intent.order_id ?? intent.intent_id,
+      status: visitorStatus(intent, order?.status),
+      domain: order?.domain ?? intent.domain,
+      sale_price_cents: toCents(order?.sale_price_cents ?? intent.price_cents),
+      currency: order?.currency ?? intent.currency,
+      updated_at: new Date(Math.max(intent.updated_at.getTime(), order?.updated_at.getTime() ?? 0)).toISOString(),
+    };
+    res.json(body);
+  };
+}

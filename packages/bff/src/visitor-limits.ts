@@ -1,0 +1,42 @@
+/**
+ * Per-visitor request limits (express-rate-limit, in this process's memory), so one visitor cannot spend the
+ * upstream budget every visitor shares (spec 8). A visitor over the limit gets 429 `rate_limited` with
+ * `Retry-After` and `error.retry_after` (seconds), in the BFF's error shape.
+ */
+import type { RequestHandler } from 'express';
+import { rateLimit } from 'express-rate-limit';
+import { BffHttpError } from './errors.ts';
+import type { VisitorLimitOptions } from './options.ts';
+
+/** Default searches per visitor per minute. */
+export const DEFAULT_VISITOR_SEARCHES_PER_MINUTE = 30;
+/** Default writes (checkout, quotes, orders) per visitor per minute. */
+export const DEFAULT_VISITOR_WRITES_PER_MINUTE = 10;
+
+const pass: RequestHandler = function domainkitBffNoVisitorLimit(_req, _res, next) {
+  next();
+};
+
+function limiter(perMinute: number, what: string, keyGenerator: VisitorLimitOptions['keyGenerator']): RequestHandler {
+  return rateLimit({
+    windowMs: 60_000,
+    limit: perMinute,
+    standardHeaders: 'draft-7',
+    legacyHeaders: false,
+    ...(keyGenerator !== undefined && { keyGenerator, validate: { keyGeneratorIpFallback: false } }),
+    handler(req, _res, next) {
+      const reset = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
+      const retryAfter = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
+      next(new BffHttpError('rate_limited', `Too many ${what} from you; retry in ${retryAfter} s.`, { retryAfter }));
+    },
+  });
+}
+
+/** The limiters of one router: `search` for reads that reach upstream, `write` for checkout, quotes and orders. */
+export function visitorLimiters(options: VisitorLimitOptions | false | undefined): { search: RequestHandler; write: RequestHandler } {
+  if (options === false) return { search: pass, write: pass };
+  return {
+    search: limiter(options?.searchesPerMinute ?? DEFAULT_VISITOR_SEARCHES_PER_MINUTE, 'searches', options?.keyGenerator),
+    write: limiter(options?.writesPerMinute ?? DEFAULT_VISITOR_WRITES_PER_MINUTE, 'purchase requests', options?.keyGenerator),
+  };
+}

@@ -1,0 +1,270 @@
+/**
+ * Merchant of Record over HTTP, in front of the stub marketplace: quote → test-card payment → order recorded
+ * upstream with an Idempotency-Key stored before the charge; the price always from the stored quote; declines,
+ * expired and unknown quotes, double submits; a failed record never reported as success and finished by the
+ * recovery pass with the same key; the order-view token. Runs on PGlite, and on PostgreSQL with TEST_DATABASE_URL.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testCardPayments, type PaymentAdapter } from '../src/index.ts';
+import { KEY_ID, SECRET, call, databaseKinds, openTestDatabase, postJson, startStubMarketplace, startTestBff, type StubMarketplace, type TestDatabase } from './helpers.ts';
+
+const GOOD_CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
+const DECLINED_CARD = { method: 'test_card', card_number: '4000 0000 0000 0002' };
+const BUYER = { email: 'ada@example.com', name: 'Ada Lovelace', country: 'gb' };
+
+describe.each(databaseKinds())('MoR orders on %s', (kind) => {
+  let testDb: TestDatabase;
+  let stub: StubMarketplace;
+  const closers: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    testDb = await openTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await testDb?.close();
+  });
+  beforeEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+    await testDb.reset();
+    stub = await startStubMarketplace();
+    closers.push(() => stub.close());
+  });
+  afterAll(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+
+  async function shop(overrides: Parameters<typeof startTestBff>[1] = {}) {
+    const payments = testCardPayments();
+    const bff = await startTestBff(stub, { database: testDb.database, payments, background: { enabled: false }, ...overrides });
+    closers.push(() => bff.close());
+    return { bff, payments: (overrides.payments ?? payments) as ReturnType<typeof testCardPayments> };
+  }
+
+  async function quote(url: string, domain = 'coffeehouse.com') {
+    const res = await postJson(`${url}/quotes`, { domain });
+    expect(res.status).toBe(201);
+    return res.json as { quote_id: string; price_cents: number };
+  }
+
+  it('quotes, charges the test card for the quoted price, records the order upstream, and shows it to its buyer only', async () => {
+    const { bff, payments } = await shop();
+
+    const q = await postJson(`${bff.url}/quotes`, { domain: 'CoffeeHouse.com' });
+    expect(q.status).toBe(201);
+    expect(q.json).toEqual({ quote_id: 'qt_1.sig', domain: 'coffeehouse.com', price_cents: 250000, currency: 'USD', expires_at: expect.any(String) });
+
+    const order = await postJson(`${bff.url}/orders`, { quote_id: q.json.quote_id, buyer: BUYER, payment: GOOD_CARD });
+
+    expect(order.status).toBe(201);
+    expect(order.json).toEqual({
+      order_id: 'ord_0001',
+      order_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+      status: 'EXTERNALLY_PAID',
+      domain: 'coffeehouse.com',
+      sale_price_cents: 250000,
+      currency: 'USD',
+      created_at: expect.any(String),
+    });
+    const upstream = stub.callsTo('order');
+    expect(upstream).toHaveLength(1);
+    const sent = JSON.parse(upstream[0]!.body);
+    const [charge] = [...payments.charges.values()];
+    expect(sent).toEqual({
+      domain: 'coffeehouse.com',
+      quote_id: 'qt_1.sig',
+      expected_price: 250000,
+      currency: 'USD',
+      buyer: { email: 'ada@example.com', name: 'Ada Lovelace', country: 'GB' },
+      external_payment_ref: charge!.reference,
+    });
+    expect(upstream[0]!.headers['idempotency-key']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(payments.charges.size).toBe(1);
+
+    const mine = await call(`${bff.url}/orders/ord_0001`, { headers: { 'x-order-token': order.json.order_token } });
+    const noToken = await call(`${bff.url}/orders/ord_0001`);
+    const wrongToken = await call(`${bff.url}/orders/ord_0001`, { headers: { 'x-order-token': `${order.json.order_token.slice(0, -2)}xx` } });
+    const unknown = await call(`${bff.url}/orders/ord_9999`, { headers: { 'x-order-token': order.json.order_token } });
+
+    expect(mine.status).toBe(200);
+    expect(mine.json).toEqual({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID', domain: 'coffeehouse.com', sale_price_cents: 250000, currency: 'USD', updated_at: expect.any(String) });
+    for (const res of [noToken, wrongToken, unknown]) {
+      expect(res.status).toBe(404);
+      expect(res.json).toEqual({ error: { code: 'not_found', message: 'No such order for this order token.' } });
+    }
+  });
+
+  it('never takes a price from the browser', async () => {
+    const { bff, payments } = await shop();
+    const q = await quote(bff.url);
+
+    const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD, price_cents: 1 });
+
+    expect(res.status).toBe(400);
+    expect(res.json.error.message).toMatch(/^Unknown field `price_cents` in the body/);
+    expect(payments.charges.size).toBe(0);
+    expect(stub.callsTo('order')).toHaveLength(0);
+  });
+
+  it('answers a declined card 402, records nothing, and lets the buyer pay the same quote with another card', async () => {
+    const { bff, payments } = await shop();
+    const q = await quote(bff.url);
+
+    const declined = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: DECLINED_CARD });
+    expect(declined.status).toBe(402);
+    expect(declined.json.error).toEqual({ code: 'payment_declined', message: 'Your payment was declined (the card was declined); you have not been charged. Try another payment method.' });
+    expect(stub.callsTo('order')).toHaveLength(0);
+
+    const paid = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
+    expect(paid.status).toBe(201);
+    expect([...payments.charges.values()].map((c) => c.status)).toEqual(['declined', 'succeeded']);
+    expect(stub.orders.size).toBe(1);
+  });
+
+  it('charges a quote once when "Pay" is sent twice', async () => {
+    const { bff, payments } = await shop();
+    const q = await quote(bff.url);
+
+    const [a, b] = await Promise.all([
+      postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD }),
+      postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD }),
+    ]);
+
+    expect([a.status, b.status].sort()).toEqual([201, 409]);
+    expect([a, b].find((r) => r.status === 409)!.json.error.code).toBe('conflict');
+    expect(payments.charges.size).toBe(1);
+    expect(stub.orders.size).toBe(1);
+  });
+
+  it.each([
+    ['an unknown quote', 'qt_nope', 404, 'not_found'],
+    ['a malformed card', 'QUOTE', 400, 'validation_error'],
+  ])('refuses %s before charging', async (_name, quoteId, status, code) => {
+    const { bff, payments } = await shop();
+    const q = await quote(bff.url);
+
+    const res = await postJson(`${bff.url}/orders`, {
+      quote_id: quoteId === 'QUOTE' ? q.quote_id : quoteId,
+      buyer: BUYER,
+      payment: quoteId === 'QUOTE' ? { method: 'test_card', card_number: '1234' } : GOOD_CARD,
+    });
+
+    expect(res.status).toBe(status);
+    expect(res.json.error.code).toBe(code);
+    expect(payments.charges.size).toBe(0);
+  });
+
+  it('answers an expired quote 422 quote_expired without charging', async () => {
+    let now = Date.now();
+    const { bff, payments } = await shop({ now: () => now });
+    const q = await quote(bff.url);
+    now += 10 * 60_000;
+
+    const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
+
+    expect(res.status).toBe(422);
+    expect(res.json.error).toEqual({ code: 'quote_expired', message: 'This price quote has expired: ask for a new quote (POST /quotes).' });
+    expect(payments.charges.size).toBe(0);
+  });
+
+  it('never reports a failed record as success: 202 PROCESSING, then the recovery pass records it once with the same key and body', async () => {
+    let now = Date.now();
+    const { bff } = await shop({ now: () => now });
+    const q = await quote(bff.url);
+    stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
+
+    const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
+
+    expect(res.status).toBe(202);
+    expect(res.json).toMatchObject({ order_id: expect.stringMatching(/^oi_/), status: 'PROCESSING', sale_price_cents: 250000 });
+    expect(stub.orders.size).toBe(0);
+    const pending = await call(`${bff.url}/orders/${res.json.order_id}`, { headers: { 'x-order-token': res.json.order_token } });
+    expect(pending.json.status).toBe('PROCESSING');
+    await expect(bff.bff.recover()).resolves.toMatchObject({ recorded: 0 }); // not before its retry time
+    now += 6_000;
+
+    const report = await bff.bff.recover();
+
+    expect(report).toEqual({ recorded: 1, rejected: 0, pending: 0, closed: 0 });
+    const attempts = stub.callsTo('order');
+    expect(attempts).toHaveLength(2);
+    expect(attempts[1]!.headers['idempotency-key']).toBe(attempts[0]!.headers['idempotency-key']);
+    expect(attempts[1]!.body).toBe(attempts[0]!.body);
+    expect(stub.orders.size).toBe(1);
+    const done = await call(`${bff.url}/orders/${res.json.order_id}`, { headers: { 'x-order-token': res.json.order_token } });
+    expect(done.json).toMatchObject({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID' });
+    await expect(bff.bff.recover()).resolves.toEqual({ recorded: 0, rejected: 0, pending: 0, closed: 0 });
+  });
+
+  it('finishes an order whose answer was lost (recorded upstream, reply never came) without a second order', async () => {
+    let now = Date.now();
+    const { bff } = await shop({ now: () => now, marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0, timeoutMs: 300 } });
+    const q = await quote(bff.url);
+    const held = stub.hold('order', true);
+
+    const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
+    await held;
+
+    expect(res.status).toBe(202);
+    expect(stub.orders.size).toBe(1); // upstream has it; the BFF does not know yet
+    now += 6_000;
+    const report = await bff.bff.recover();
+    expect(report.recorded).toBe(1);
+    expect(stub.orders.size).toBe(1); // the retry with the same key replayed the stored answer
+    const view = await call(`${bff.url}/orders/${res.json.order_id}`, { headers: { 'x-order-token': res.json.order_token } });
+    expect(view.json).toMatchObject({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID' });
+  });
+
+  it('refunds the payment and answers 422 price_mismatch with the new price when the marketplace refuses the price', async () => {
+    const refunds: string[] = [];
+    const adapter = testCardPayments();
+    const payments: PaymentAdapter = { ...adapter, refundPayment: async (r) => void refunds.push(r.reference) };
+    const { bff } = await shop({ payments });
+    const q = await quote(bff.url);
+    stub.enqueue('order', { status: 422, body: { error: { code: 'price_mismatch', message: 'listing price is 260000' } } });
+
+    const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
+
+    expect(res.status).toBe(422);
+    expect(res.json.error).toEqual({ code: 'price_mismatch', price_cents: 250000, message: 'The price of coffeehouse.com has changed. Your payment was refunded. Review the new price and confirm again.' });
+    expect(refunds).toHaveLength(1);
+    await expect(bff.bff.recover()).resolves.toMatchObject({ recorded: 0 });
+  });
+
+  it('ignores an Idempotency-Key sent by the browser', async () => {
+    const { bff } = await shop();
+    const q1 = await quote(bff.url, 'coffeehouse.com');
+    const q2 = await quote(bff.url, 'coffeeshop.io');
+
+    const a = await postJson(`${bff.url}/orders`, { quote_id: q1.quote_id, buyer: BUYER, payment: GOOD_CARD }, { 'idempotency-key': 'browser-key' });
+    const b = await postJson(`${bff.url}/orders`, { quote_id: q2.quote_id, buyer: BUYER, payment: GOOD_CARD }, { 'idempotency-key': 'browser-key' });
+
+    expect([a.status, b.status]).toEqual([201, 201]);
+    const keys = stub.callsTo('order').map((c) => c.headers['idempotency-key']);
+    expect(keys).not.toContain('browser-key');
+    expect(new Set(keys).size).toBe(2);
+    expect(stub.orders.size).toBe(2);
+  });
+
+  it('answers 503 busy before charging when no upstream write can be sent', async () => {
+    const { bff, payments } = await shop({ upstreamBudget: { write: { perMinute: 2, burst: 1 }, maxWaitMs: 0 } });
+    const q = await quote(bff.url); // takes the only write token
+
+    const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
+
+    expect(res.status).toBe(503);
+    expect(res.json.error).toMatchObject({ code: 'busy', retry_after: expect.any(Number) });
+    expect(res.json.error.message).toMatch(/^The shop is busy right now; retry in \d+ s\.$/);
+    expect(res.headers['retry-after']).toBe(String(res.json.error.retry_after));
+    expect(payments.charges.size).toBe(0);
+  });
+
+  it('maps quote errors: 404 unlisted, 409 sold', async () => {
+    const { bff } = await shop();
+
+    const unlisted = await postJson(`${bff.url}/quotes`, { domain: 'unlisted.com' });
+    const sold = await postJson(`${bff.url}/quotes`, { domain: 'coffee.net' });
+
+    expect([unlisted.status, unlisted.json.error.code]).toEqual([404, 'not_found']);
+    expect([sold.status, sold.json.error.code]).toEqual([409, 'conflict']);
+  });
+});

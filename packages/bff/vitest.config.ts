@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * Database-backed suites open one embedded PGlite per file (a few seconds on a busy machine) and some start a
+ * child BFF process: generous hook and test limits, so a slow start never reads as a failure.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+  },
+});

@@ -1,0 +1,77 @@
+/**
+ * Webhook registration and the event history (spec 2.4, 4.1 "Webhooks and events", scope `webhook`):
+ *
+ * - `PUT /api/partner/webhooks` (no `/v1`, spec 9.1) `{url, secret}` → 200 `{url, active, created_at, updated_at}`.
+ *   Registers or replaces the credential's endpoint and signing secret (the secret is never answered). The URL must
+ *   be `https://`, except for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`), which may use
+ *   `http://` so local development works; it may not carry a user name or password. Deliveries of events already
+ *   queued use the endpoint as registered when they are attempted.
+ * - `GET /v1/events?after_id=&limit=` → `{events, next_cursor}`: the credential's events in creation order, after
+ *   `after_id` (exclusive; omitted = from the first). `limit` 1–100, default 50. `next_cursor` is the id to pass as
+ *   `after_id` for the next page, null when caught up. An `after_id` past the end gives an empty page.
+ */
+import { listEventsParamsSchema, webhookRegistrationRequestSchema } from '@domainkit/protocol';
+import express, { type Router } from 'express';
+import type { Logger } from 'pino';
+import { authorize, credentialOf } from '../auth/authorize.ts';
+import type { Clock } from '../clock.ts';
+import type { SandboxDb, WebhookEndpointRow } from '../db/tables.ts';
+import { apiError, parseOrThrow } from '../http/api-error.ts';
+import { readJsonBody } from '../http/body.ts';
+import { eventSeq, listEvents } from './store.ts';
+
+/** True for hosts that never leave the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+}
+
+/**
+ * Checks a webhook URL beyond its syntax.
+ * @throws {ProtocolError} `validation_error` for plain http to a non-loopback host, or a URL with credentials.
+ */
+export function checkWebhookUrl(raw: string): URL {
+  const url = new URL(raw);
+  if (url.username !== '' || url.password !== '') throw apiError('validation_error', 'url must not contain a user name or password: authenticate deliveries with the signature instead.');
+  if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
+    throw apiError('validation_error', `url must use https:// (plain http:// is accepted only for loopback hosts such as localhost or 127.0.0.1); received ${url.protocol}//${url.host}.`);
+  }
+  return url;
+}
+
+function toWire(row: WebhookEndpointRow) {
+  return { url: row.url, active: row.active, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+}
+
+/** Builds `PUT /webhooks` (mount under `/api/partner`). */
+export function webhookRegistrationRouter(options: { db: SandboxDb; clock: Clock; logger: Logger }): Router {
+  const { db, clock, logger } = options;
+  const router = express.Router();
+  router.put('/webhooks', authorize({ scope: 'webhook', rateClass: 'manage' }), async (req, res) => {
+    const input = parseOrThrow(webhookRegistrationRequestSchema, readJsonBody(req), 'webhook registration');
+    const url = checkWebhookUrl(input.url).toString();
+    const credential = credentialOf(res);
+    const now = new Date(clock());
+    const row = await db
+      .insertInto('webhook_endpoints')
+      .values({ key_id: credential.key_id, url, secret: input.secret, active: true, created_at: now, updated_at: now })
+      .onConflict((oc) => oc.column('key_id').doUpdateSet({ url, secret: input.secret, active: true, updated_at: now }))
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    logger.info({ key_id: credential.key_id, host: new URL(url).host }, 'webhook endpoint registered');
+    res.json(toWire(row));
+  });
+  return router;
+}
+
+/** Builds `GET /events` (mount under `/api/partner/v1`). */
+export function eventsRouter(options: { db: SandboxDb }): Router {
+  const { db } = options;
+  const router = express.Router();
+  router.get('/events', authorize({ scope: 'webhook', rateClass: 'read' }), async (req, res) => {
+    const params = parseOrThrow(listEventsParamsSchema, req.query, 'query');
+    const after = params.after_id === undefined ? 0 : eventSeq(params.after_id);
+    res.json(await listEvents(db, credentialOf(res).key_id, after, params.limit));
+  });
+  return router;
+}

@@ -1,0 +1,90 @@
+/**
+ * Discovery documents of the OAuth 2.1 sign-in (spec 5.2): authorization server metadata (RFC 8414) at
+ * `/.well-known/oauth-authorization-server` and protected resource metadata (RFC 9728) at
+ * `/.well-known/oauth-protected-resource`. The issuer and the resource identifier are both the service's base URL,
+ * exactly the URL the documents are served under (RFC 8414 3.3, RFC 9728 3.3), so a client's comparison succeeds
+ * byte for byte.
+ */
+import { OAUTH_SCOPES } from './scopes.ts';
+
+/** The URLs of the authorization server and the resource, for one base URL (no trailing slash). */
+export interface OAuthUrls {
+  readonly issuer: string;
+  readonly resource: string;
+  readonly authorizationEndpoint: string;
+  readonly tokenEndpoint: string;
+  readonly registrationEndpoint: string;
+  readonly revocationEndpoint: string;
+  readonly authorizationServerMetadata: string;
+  readonly protectedResourceMetadata: string;
+  readonly documentation: string;
+  readonly openapi: string;
+  readonly mcp: string;
+  readonly mcpSignedIn: string;
+}
+
+/** The endpoint URLs under a base URL such as `http://127.0.0.1:4010`. */
+export function oauthUrls(base: string): OAuthUrls {
+  return {
+    issuer: base,
+    resource: base,
+    authorizationEndpoint: `${base}/oauth/authorize`,
+    tokenEndpoint: `${base}/api/oauth/token`,
+    registrationEndpoint: `${base}/api/oauth/register`,
+    revocationEndpoint: `${base}/api/oauth/revoke`,
+    authorizationServerMetadata: `${base}/.well-known/oauth-authorization-server`,
+    protectedResourceMetadata: `${base}/.well-known/oauth-protected-resource`,
+    documentation: `${base}/auth.md`,
+    openapi: `${base}/openapi.json`,
+    mcp: `${base}/mcp`,
+    mcpSignedIn: `${base}/mcp/signed-in`,
+  };
+}
+
+/** RFC 8414 authorization server metadata. */
+export function authorizationServerMetadata(base: string) {
+  const u = oauthUrls(base);
+  return {
+    issuer: u.issuer,
+    authorization_endpoint: u.authorizationEndpoint,
+    token_endpoint: u.tokenEndpoint,
+    registration_endpoint: u.registrationEndpoint,
+    revocation_endpoint: u.revocationEndpoint,
+    scopes_supported: [...OAUTH_SCOPES],
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    code_challenge_methods_supported: ['S256'],
+    token_endpoint_auth_methods_supported: ['none'],
+    revocation_endpoint_auth_methods_supported: ['none'],
+    authorization_response_iss_parameter_supported: true,
+    service_documentation: u.documentation,
+  };
+}
+
+/** RFC 9728 protected resource metadata of the Public API and the MCP server (one resource). */
+export function protectedResourceMetadata(base: string) {
+  const u = oauthUrls(base);
+  return {
+    resource: u.resource,
+    authorization_servers: [u.issuer],
+    scopes_supported: [...OAUTH_SCOPES],
+    bearer_methods_supported: ['header'],
+    resource_name: 'Marketplace Public API and MCP server (sandbox)',
+    resource_documentation: u.documentation,
+  };
+}
+
+/**
+ * True when `resource` (an RFC 8707 resource indicator) names this service: the base URL itself (with or without a
+ * trailing slash) or a URL under it such as `{base}/mcp`.
+ */
+export function isOwnResource(base: string, resource: string): boolean {
+  if (resource === base || resource === `${base}/`) return true;
+  if (!resource.startsWith(`${base}/`) || resource.includes('#')) return false;
+  try {
+    return new URL(resource).href.startsWith(`${new URL(base).href.replace(/\/$/, '')}/`);
+  } catch {
+    return false;
+  }
+}

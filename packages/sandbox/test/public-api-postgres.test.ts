@@ -1,0 +1,54 @@
+/**
+ * The Public API and its sign-in on a PostgreSQL server (runs when TEST_DATABASE_URL is set), in a fresh schema
+ * dropped afterwards: two sandboxes share it as two processes would — one demo user (the same sign-in file in both
+ * data folders), tokens issued by one accepted by the other, a refresh token spent on one refused on the other.
+ */
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateInventory } from '../src/index.ts';
+import { readDemoUser } from '../src/oauth/users.ts';
+import { startTestSandbox, type TestSandbox } from './helpers.ts';
+import { call, refresh, signIn } from './public-api-helpers.ts';
+
+const databaseUrl = process.env.TEST_DATABASE_URL;
+const schema = `dk_public_test_${randomBytes(6).toString('hex')}`;
+const listed = generateInventory({ environment: 'SANDBOX' })[0]!;
+
+describe.skipIf(!databaseUrl)('Public API on PostgreSQL', () => {
+  let a: TestSandbox;
+  let b: TestSandbox;
+
+  beforeAll(async () => {
+    a = await startTestSandbox({ databaseUrl: databaseUrl!, schema });
+    b = await startTestSandbox({ databaseUrl: databaseUrl!, schema });
+  });
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    try {
+      await client.query(`drop schema if exists "${schema}" cascade`);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('gives both sandboxes one demo user, with the same sign-in file in each data folder', () => {
+    expect(readDemoUser(b.dataDir)).toEqual(readDemoUser(a.dataDir));
+  });
+
+  it('accepts on one sandbox the tokens issued by the other, and refuses there a refresh token spent here', async () => {
+    const user = readDemoUser(a.dataDir);
+    const { client, tokens } = await signIn(a, user, 'pricing:read domains:manage');
+    const search = await call(b, { path: '/api/domain/search', json: { q: listed.name }, token: tokens.access_token });
+    expect(search.json.domain.listing.price_cents).toBe(listed.price_cents);
+    const bulk = await call(b, { path: '/api/domains/bulk/renew', json: { domains: [(await call(a, { path: '/api/domains?limit=1', token: tokens.access_token })).json.domains[0].domain], years: 1 }, token: tokens.access_token });
+    expect(bulk.json.summary.succeeded).toBe(1);
+    expect((await refresh(b, client, tokens.refresh_token)).status).toBe(200);
+    const reuse = await refresh(a, client, tokens.refresh_token);
+    expect(reuse.json.error).toBe('invalid_grant');
+    expect((await call(b, { path: '/api', token: tokens.access_token })).status).toBe(401);
+  });
+});

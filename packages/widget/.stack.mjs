@@ -1,0 +1,20 @@
+import { build } from 'esbuild';
+import { gzipSync } from 'node:zlib';
+import { createRequire } from 'node:module';
+import { scriptTagOptions } from './build-options.ts';
+const r = createRequire('/work/main/node_modules/.pnpm/terser@5.51.2/node_modules/terser/package.json');
+const { minify } = r('./dist/bundle.min.js');
+const root=process.cwd();
+const gz = s=>gzipSync(s,{level:9}).length;
+const own = /^(status|error|host|set|start|stop|wait|countdown|fail|newPrice|requestQuote|confirmPrice|refresh|remaining|purchase|texts|priceLocale|home|retryAt|schedule|clearCache|onStart|onResults|onError|_active|_open)$/;
+const run = async (name, extra, terse) => {
+  const res = await build({...scriptTagOptions(root), ...extra, entryPoints:[root+'/src/script-tag.ts'], write:false});
+  let code = res.outputFiles[0].text;
+  if (terse) code = (await minify(code, {module:true, ecma:2022, compress:{passes:3, unsafe:true, unsafe_arrows:true, pure_getters:true}, mangle:true, format:{comments:false}})).code;
+  console.log(name.padEnd(30), gz(code));
+};
+await run('base', {});
+await run('legal none', {legalComments:'none'});
+await run('+own mangle', {legalComments:'none', mangleProps: own});
+await run('+lit mangle', {legalComments:'none', mangleProps: new RegExp(own.source.slice(0,-2)+'|_\\$[A-Z][A-Za-z_]?)$')});
+await run('+terser', {legalComments:'none', mangleProps: new RegExp(own.source.slice(0,-2)+'|_\\$[A-Z][A-Za-z_]?)$')}, true);

@@ -1,0 +1,128 @@
+/**
+ * The script-tag build under a strict Content-Security-Policy (`script-src 'self'; style-src 'self'`): a page
+ * served with that header runs a search and a whole MoR order through the widget in headless Chromium, in
+ * both themes, and no `securitypolicyviolation` event is reported. A deliberate inline style at the end
+ * proves the probe would have seen one.
+ */
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const CSP = "script-src 'self'; style-src 'self'";
+const dist = fileURLToPath(new URL('../dist/', import.meta.url));
+
+const PAGE = `<!doctype html>
+<html lang="en-US">
+<head>
+  <meta charset="utf-8">
+  <title>CSP check</title>
+  <script src="/probe.js"></script>
+  <script type="module" src="/domainkit.min.js"></script>
+  <script type="module" src="/app.js"></script>
+</head>
+<body>
+  <main>
+    <h1>CSP check</h1>
+    <dk-domain-search api="/dk" mode="order" debounce="0"><form slot="payment" id="pay"><label>Email <input name="email" value="ada@example.com"></label><button>Pay</button></form></dk-domain-search>
+    <dk-buy-button api="/dk" domain="coffeehouse.com" theme="dark">Buy coffeehouse.com</dk-buy-button>
+  </main>
+</body>
+</html>`;
+
+/** Loaded first, as a classic script: records every CSP violation where the test can read it. */
+const PROBE = `window.violations = [];
+document.addEventListener('securitypolicyviolation', (e) => {
+  window.violations.push(e.violatedDirective + ' ' + (e.blockedURI || 'inline') + ' ' + e.sourceFile + ':' + e.lineNumber);
+});`;
+
+/** The partner's own script: hands the payment form's submission to the widget. */
+const APP = `const form = document.getElementById('pay');
+form.addEventListener('submit', (event) => {
+  event.preventDefault();
+  form.dispatchEvent(new CustomEvent('dk-place-order', { bubbles: true, detail: {
+    buyer: { email: form.elements.email.value }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
+  } }));
+});`;
+
+const json = (body: unknown): [string, string] => ['application/json', JSON.stringify(body)];
+const later = new Date(Date.now() + 600_000).toISOString();
+
+/** The stub BFF and the static files, by path. */
+async function route(path: string): Promise<[string, string | Buffer] | undefined> {
+  switch (path) {
+    case '/': return ['text/html', PAGE];
+    case '/probe.js': return ['text/javascript', PROBE];
+    case '/app.js': return ['text/javascript', APP];
+    case '/domainkit.min.js': return ['text/javascript', await readFile(`${dist}domainkit.min.js`)];
+    case '/dk/search': return json({ query: 'coffee', results: [
+      { domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' },
+      { domain: 'coffee.shop', available: false, price_cents: null, currency: null },
+    ] });
+    case '/dk/quotes': return json({ quote_id: 'q_1', domain: 'coffeehouse.com', price_cents: 250000, currency: 'USD', expires_at: later });
+    case '/dk/orders': return json({ order_id: 'ord_1', order_token: 't', status: 'EXTERNALLY_PAID', domain: 'coffeehouse.com', sale_price_cents: 250000, currency: 'USD', created_at: later });
+    default: return undefined;
+  }
+}
+
+let server: Server;
+let browser: Browser;
+let url: string;
+
+beforeAll(async () => {
+  server = createServer((request, response) => {
+    void route(new URL(request.url ?? '/', 'http://x').pathname).then((found) => {
+      if (!found) return void response.writeHead(404).end();
+      const status = request.method === 'POST' ? 201 : 200;
+      response.writeHead(status, { 'Content-Type': found[0], 'Content-Security-Policy': CSP }).end(found[1]);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  browser = await chromium.launch({
+    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+const violations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
+
+describe(`the widget under Content-Security-Policy: ${CSP}`, () => {
+  it('searches, locks a price and places an order with no CSP violation', async () => {
+    const page = await browser.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    const response = await page.goto(url);
+    expect(response?.headers()['content-security-policy']).toBe(CSP);
+
+    const search = page.locator('dk-domain-search');
+    await page.locator('dk-domain-search [part="input"]').fill('coffee');
+    await expect.poll(() => search.getAttribute('data-state')).toBe('results');
+    await page.locator('dk-domain-search [part="input"]').press('ArrowDown');
+    await page.locator('dk-domain-search [part="input"]').press('Enter');
+    await expect.poll(() => search.getAttribute('data-purchase')).toBe('quoted');
+    expect(await page.locator('dk-domain-search [part="countdown"]').textContent()).toMatch(/Price locked for (10:00|09:5\d)/);
+    await page.locator('#pay button').click();
+    await expect.poll(() => search.getAttribute('data-purchase')).toBe('ordered');
+
+    // The styles really applied (constructable stylesheets, not blocked inline <style>).
+    const buttonBackground = await page.locator('dk-buy-button [part="buy-button"]').evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(buttonBackground).toBe('rgb(29, 78, 216)');
+    expect(await violations(page)).toEqual([]);
+    expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
+
+    // The probe works: an inline style the page itself adds is reported.
+    await page.evaluate(() => document.head.append(Object.assign(document.createElement('style'), { textContent: 'p{}' })));
+    await expect.poll(() => violations(page)).toHaveLength(1);
+    await page.close();
+  });
+});
