@@ -54,6 +54,8 @@ if (typecheck.code !== 0) failures.push('typecheck');
 
 const build = await run('pnpm', ['--filter', '@domainkit/widget', 'build']);
 if (build.code !== 0) failures.push('widget build');
+const spa = await run('pnpm', ['--filter', '@domainkit/example-spa', 'build']);
+if (spa.code !== 0) failures.push('SPA example build');
 
 const scratch = await mkdtemp(join(tmpdir(), 'domainkit-test-'));
 const vitestJson = join(scratch, 'vitest.json');

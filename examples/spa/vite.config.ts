@@ -5,6 +5,8 @@ import { defineConfig } from 'vite';
  * `/dk` is proxied to the demo's partner server (`pnpm start` at the repository root), where the BFF is mounted.
  */
 export default defineConfig({
+  // Relative asset URLs, so the built app can be served under any path (the demo serves it at /spa/).
+  base: './',
   esbuild: { jsx: 'automatic' },
   server: {
     port: 5173,

@@ -4,7 +4,7 @@
  * 1. the npm build: every source module transpiled on its own into `dist/` (ESM, same layout as `src/`, Lit
  *    and every other import left as imports, `.ts` specifiers rewritten to `.js`), plus `.d.ts` files from
  *    `tsc -p tsconfig.build.json`;
- * 2. the script-tag build: `dist/domainkit.min.js`, one self-contained minified ES module (Lit bundled, Lit
+ * 2. the script-tag build: `dist/domainkit.min.js`, one self-contained minified ES module (Lit bundled, its
  *    templates and styles minified; see `build-options.ts`), loaded with `<script type="module"
  *    src="…/domainkit.min.js">`, and `dist/domainkit.min.js.LEGAL.txt`, the license comments of the bundled Lit;
  * 3. `dist/custom-elements.json`, the custom-elements manifest generated from the class headers.

@@ -7,7 +7,8 @@
  * - `html`: a whitespace run that contains a line break disappears when it stands only between tags, `${…}`
  *   expressions and the template's ends (whitespace-only text, which the widget's block, flex and grid layouts
  *   never render), and becomes one space elsewhere (between attributes, next to text); whitespace between two
- *   tags disappears. The widget has no `<pre>` or `white-space: pre` content, so rendering is unchanged.
+ *   tags disappears; attribute values that need no quotes lose them. The widget has no `<pre>` or
+ *   `white-space: pre` content, so rendering is unchanged.
  *
  * Only the literal parts change; `${…}` expressions (and templates nested in them) are scanned and kept,
  * with nested tagged templates minified in turn.
@@ -33,39 +34,40 @@ type Minifier = (text: string, first: boolean, last: boolean) => string;
  * not, inside a quoted attribute value or not), since a `${…}` may stand in text or in an attribute.
  */
 function htmlMinifier(): Minifier {
+  const space = /\s+/y;
+  const plainValue = /="([\w.:-]+)"(?![^\s>])/y;
   let inTag = false;
   let quote = '';
   return (text, first, last) => {
     let out = '';
     for (let i = 0; i < text.length; ) {
       const c = text[i]!;
-      const ws = /^\s+/.exec(text.slice(i))?.[0];
-      if (ws && !quote) {
+      space.lastIndex = plainValue.lastIndex = i;
+      const ws = quote ? undefined : space.exec(text)?.[0];
+      const value = inTag && !quote ? plainValue.exec(text) : null;
+      if (ws) {
         const before = i === 0 ? (first ? '>' : '}') : text[i - 1]!;
         const after = text[i + ws.length] ?? (last ? '<' : '$');
         if (!ws.includes('\n')) out += before === '>' && after === '<' && !inTag ? '' : ws;
         else if (inTag) out += after === '>' ? '' : ' ';
         else out += /[>}]/.test(before) && /[<$]/.test(after) ? '' : ' ';
         i += ws.length;
-        continue;
-      }
-      const value = inTag && !quote ? /^="([\w.:-]+)"(?![^\s>])/.exec(text.slice(i)) : null;
-      if (value) {
-        // A quoted attribute value that needs no quotes (no space, quote, `=`, `<`, `>`, backtick or `/`).
+      } else if (value) {
+        // An attribute value that needs no quotes (no space, quote, `=`, `<`, `>`, backtick or `/`).
         out += '=' + value[1];
         i += value[0].length;
-        continue;
+      } else {
+        if (quote) {
+          if (c === quote) quote = '';
+        } else if (inTag) {
+          if (c === '"' || c === "'") quote = c;
+          else if (c === '>') inTag = false;
+        } else if (c === '<' && /[a-z/!]/i.test(text[i + 1] ?? '')) {
+          inTag = true;
+        }
+        out += c;
+        i++;
       }
-      if (quote) {
-        if (c === quote) quote = '';
-      } else if (inTag) {
-        if (c === '"' || c === "'") quote = c;
-        else if (c === '>') inTag = false;
-      } else if (c === '<' && /[a-z/!]/i.test(text[i + 1] ?? '')) {
-        inTag = true;
-      }
-      out += c;
-      i++;
     }
     return out;
   };

@@ -1,5 +1,4 @@
-// @web/test-runner: the widget's tests in headless Chromium (Debian's, never a downloaded one), against Lit.
-// `web-test-runner.lite.config.mjs` runs the same suites against the script-tag build's Lit.
+// @web/test-runner: the widget's tests in headless Chromium (Debian's, never a downloaded one).
 import { esbuildPlugin } from '@web/dev-server-esbuild';
 import { playwrightLauncher } from '@web/test-runner-playwright';
 

@@ -11,6 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type Demo } from '@domainkit/example-demo';
 import { launchChromium } from './browser.ts';
+import { buyButtonOf, payOnLander, searchFor } from './widget-page.ts';
 
 let demo: Demo;
 let browser: Browser;
@@ -52,14 +53,6 @@ async function openPage(): Promise<Page> {
   return page;
 }
 
-async function search(page: Page, query: string) {
-  const input = page.locator('dk-domain-search [part="input"]');
-  await input.fill('');
-  await input.pressSequentially(query, { delay: 20 });
-  await expect.poll(() => page.locator('dk-domain-search').getAttribute('data-state'), { timeout: 10_000 }).toMatch(/^(results|empty)$/);
-  return page.locator('dk-domain-search [part="option"]');
-}
-
 async function availabilityFromBff(page: Page, domain: string): Promise<boolean> {
   const answer = await page.request.get(new URL(`dk/domains/${domain}`, demo.url).href);
   expect(answer.status()).toBe(200);
@@ -71,7 +64,7 @@ describe('a visitor finds and buys a domain', () => {
 
   it('shows between 1 and 5 results with prices for a typed word', async () => {
     const page = await openPage();
-    const options = await search(page, 'coffee');
+    const options = await searchFor(page, 'coffee');
     const count = await options.count();
     expect(count).toBeGreaterThanOrEqual(1);
     expect(count).toBeLessThanOrEqual(5);
@@ -86,31 +79,27 @@ describe('a visitor finds and buys a domain', () => {
 
   it('a declined card leaves the domain available', async () => {
     const page = await openPage();
-    await search(page, domain);
-    await page.locator(`dk-domain-search [part="option"][data-domain="${domain}"] [part="buy-button"]`).click();
+    await searchFor(page, domain);
+    await buyButtonOf(page, domain).click();
     await page.waitForURL((url) => url.href.startsWith(`${demo.sandboxUrl}/checkout`));
     await expect.poll(() => page.getByTestId('lander-domain').textContent()).toBe(domain);
-    await page.locator('input[name="card_number"]').fill('4000 0000 0000 0002');
-    await page.locator('button[type="submit"], input[type="submit"]').first().click();
-    await expect.poll(() => page.getByTestId('lander-declined').isVisible()).toBe(true);
+    expect(await payOnLander(page, '4000 0000 0000 0002')).toBe('declined');
     expect(await availabilityFromBff(page, domain)).toBe(true);
     await page.close();
   });
 
   it('the test card pays, and a new search reports the domain unavailable', async () => {
     const page = await openPage();
-    const options = await search(page, domain);
-    await page.locator(`dk-domain-search [part="option"][data-domain="${domain}"] [part="buy-button"]`).click();
+    const options = await searchFor(page, domain);
+    await buyButtonOf(page, domain).click();
     await page.waitForURL((url) => url.href.startsWith(`${demo.sandboxUrl}/checkout`));
     expect(await page.getByTestId('lander-domain').textContent()).toBe(domain);
-    await page.locator('input[name="card_number"]').fill('4242 4242 4242 4242');
-    await page.locator('button[type="submit"], input[type="submit"]').first().click();
-    await expect.poll(() => page.getByTestId('lander-success').isVisible()).toBe(true);
+    expect(await payOnLander(page, '4242 4242 4242 4242')).toBe('paid');
     expect(await options.count()).toBe(0); // we left the partner page
 
     bffClock += 10 * 60_000; // a new search, once the BFF's cached answer for this query has expired
     await page.goto(demo.url);
-    await search(page, domain);
+    await searchFor(page, domain);
     const row = page.locator(`dk-domain-search [part="option"][data-domain="${domain}"]`);
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.locator('[part="buy-button"]').count()).toBe(0);

@@ -1,14 +1,14 @@
 /**
  * The demo stack in one process: the sandbox marketplace, a partner server that mounts the BFF at `/dk`, serves
- * the widget's script-tag build at `/widget/` and the script-tag example page at `/`. `pnpm start` runs this; the
- * end-to-end tests start exactly the same stack on free ports.
+ * the widget's script-tag build at `/widget/`, the script-tag example page at `/` and the built React SPA example
+ * at `/spa/`. `pnpm start` runs this; the end-to-end tests start exactly the same stack on free ports.
  */
 import { createServer, type Server } from 'node:http';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
-import { createBff } from '@domainkit/bff';
+import { createBff, testCardPayments, type BffRouter } from '@domainkit/bff';
 import { startSandbox, type DemoCredential } from '@domainkit/sandbox';
 
 /** Options of {@link startDemo}. */
@@ -42,6 +42,7 @@ export interface Demo {
 
 const here = dirname(fileURLToPath(import.meta.url));
 const examplePage = resolve(here, '../../script-tag');
+const spaDist = resolve(here, '../../spa/dist');
 const widgetDist = dirname(fileURLToPath(import.meta.resolve('@domainkit/widget/domainkit.min.js')));
 
 function listen(server: Server, port: number, host: string): Promise<string> {
@@ -71,21 +72,29 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   });
   const partner = express();
   partner.disable('x-powered-by');
-  partner.use(
-    '/dk',
-    createBff({
-      marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret },
-      logger: logger === false ? false : logger.child({ service: 'bff' }),
-      ...(options.bffClock ? { now: options.bffClock } : {}),
-    }),
-  );
   partner.use('/widget', express.static(widgetDist, { index: false }));
+  partner.use('/spa', express.static(spaDist));
   partner.use(express.static(examplePage));
+  // The BFF is mounted once the server listens: it registers its own webhook URL, which needs the port.
+  let bff: BffRouter | undefined;
+  partner.use('/dk', (req, res, next) => (bff ? bff(req, res, next) : res.status(503).json({ error: { code: 'busy', message: 'Starting; retry in a moment.', retry_after: 1 } })));
   const server = createServer(partner);
   let url: string;
   try {
     url = await listen(server, options.port ?? 8080, host);
+    bff = createBff({
+      marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret },
+      database: { dataDir: resolve(dataDir, 'bff') },
+      payments: testCardPayments(),
+      webhook: { secret: sandbox.demo.webhook_secret, publicUrl: `${url}/dk/webhooks` },
+      logger: logger === false ? false : logger.child({ service: 'bff' }),
+      ...(options.bffClock ? { now: options.bffClock } : {}),
+    });
+    await bff.ready;
   } catch (error) {
+    server.closeAllConnections();
+    server.close();
+    await bff?.close();
     await sandbox.close();
     throw error;
   }
@@ -96,6 +105,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     async close() {
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));
+      await bff?.close();
       await sandbox.close();
     },
   };

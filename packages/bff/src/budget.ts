@@ -38,7 +38,7 @@ export type TakeResult = { readonly ok: true } | { readonly ok: false; readonly 
 export interface BucketStore {
   /** Takes one token from `name` if there is one and it is not paused. */
   take(name: string, limit: BucketLimit, nowMs: number): Promise<TakeResult>;
-  /** Pauses `name` until `untilMs` and empties it (the marketplace said 429). */
+  /** Pauses `name` until `untilMs` (the marketplace said 429 with that Retry-After); the tokens stay. */
   pause(name: string, untilMs: number): Promise<void>;
 }
 
@@ -68,10 +68,9 @@ export class MemoryBucketStore implements BucketStore {
   }
 
   async pause(name: string, untilMs: number): Promise<void> {
-    const bucket = this.#buckets.get(name) ?? { tokens: 0, updatedMs: untilMs, blockedUntilMs: 0 };
-    bucket.blockedUntilMs = Math.max(bucket.blockedUntilMs, untilMs);
-    bucket.tokens = 0;
-    this.#buckets.set(name, bucket);
+    const bucket = this.#buckets.get(name);
+    if (bucket === undefined) this.#buckets.set(name, { tokens: 0, updatedMs: untilMs, blockedUntilMs: untilMs });
+    else bucket.blockedUntilMs = Math.max(bucket.blockedUntilMs, untilMs);
   }
 }
 
@@ -127,7 +126,7 @@ export class SqlBucketStore implements BucketStore {
     await db
       .insertInto('bff_buckets')
       .values({ name, tokens: 0, updated_ms: untilMs, blocked_until_ms: untilMs })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ tokens: 0, blocked_until_ms: sql`greatest(bff_buckets.blocked_until_ms, excluded.blocked_until_ms)` }))
+      .onConflict((oc) => oc.column('name').doUpdateSet({ blocked_until_ms: sql`greatest(bff_buckets.blocked_until_ms, excluded.blocked_until_ms)` }))
       .execute();
   }
 }

@@ -104,7 +104,7 @@ export function fromUpstream(error: MarketplaceError): BffHttpError {
   }
   if (error.status === 429) {
     const retryAfter = Math.max(1, error.retryAfter ?? DEFAULT_BUSY_RETRY_AFTER_SECONDS);
-    const what = error.endpoint === undefined || /\/(domains|availability|pricing)/.test(error.endpoint) ? 'The domain search is busy right now' : 'The shop is busy right now';
+    const what = error.endpoint === undefined || /\/(domains?|availability|pricing)\b/.test(error.endpoint) ? 'The domain search is busy right now' : 'The shop is busy right now';
     return new BffHttpError('busy', `${what}; retry in ${retryAfter} s.`, { retryAfter, cause: error });
   }
   return new BffHttpError('upstream_error', UPSTREAM_ERROR_MESSAGE, { cause: error });

@@ -128,6 +128,12 @@ export interface BffOptions {
   readonly visitorLimits?: VisitorLimitOptions | false | undefined;
   /** Background work timings. */
   readonly background?: BackgroundOptions | undefined;
+  /**
+   * `GET /siblings?q=`: the visitor's word under other TLDs, read anonymously through the marketplace's Public API
+   * at `marketplace.baseUrl` and cached like searches (`searchCache`). Default on with `marketplace`; `false`
+   * turns the route off (its path then passes through to your app). Not available with a ready `client`.
+   */
+  readonly siblings?: boolean | undefined;
   /** Clock in ms since the epoch (cache, quotes, leases, budgets); default `Date.now`. For tests. */
   readonly now?: (() => number) | undefined;
 }
@@ -284,6 +290,7 @@ const optionsSchema = z.strictObject({
       enabled: z.boolean().optional(),
     })
     .optional(),
+  siblings: z.boolean({ error: 'must be true or false (false turns GET /siblings off)' }).optional(),
   now: z.custom<() => number>(isFunction, { error: 'must be a function returning milliseconds since the epoch' }).optional(),
 });
 
@@ -430,6 +437,9 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   }
   if (client !== undefined && value.webhook !== undefined && (typeof client.events !== 'object' || typeof client.webhooks !== 'object')) {
     problems.push('`client` must have `events` and `webhooks` (a PartnerClient) when `webhook` is set');
+  }
+  if (value.siblings === true && value.marketplace === undefined && value.client !== undefined) {
+    problems.push('`siblings` needs `marketplace` (the Public API is called at `marketplace.baseUrl`): with a ready `client`, leave `siblings` out');
   }
   const secret = (value.marketplace as { secret?: unknown } | undefined)?.secret;
   const webhookSecret = (value.webhook as { secret?: unknown } | undefined)?.secret;

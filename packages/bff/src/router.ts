@@ -3,6 +3,7 @@
  * existing app (DESIGN "The widget ↔ BFF API"). It holds the Partner API secret and exposes only a narrow,
  * purpose-built API to the widget; it is never a generic signing proxy.
  */
+import { PublicClient, type DomainSearchResult } from '@domainkit/client';
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import express, { type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
@@ -19,6 +20,7 @@ import { healthRoute, readyRoute } from './routes/health.ts';
 import { orderStatusRoute, placeOrderRoute } from './routes/orders.ts';
 import { quoteRoute } from './routes/quotes.ts';
 import { searchRoute } from './routes/search.ts';
+import { siblingsRoute } from './routes/siblings.ts';
 import { rawBody, webhookRoute } from './routes/webhooks.ts';
 import { BFF_VERSION, BffRuntime } from './runtime.ts';
 import { SearchCache } from './search-cache.ts';
@@ -28,7 +30,7 @@ import { visitorLimiters } from './visitor-limits.ts';
 export { BFF_VERSION };
 
 /** Every path the router may answer (relative to where it is mounted); which are on depends on the options. */
-export const BFF_PATHS = ['/healthz', '/readyz', '/search', '/domains', '/checkout', '/quotes', '/orders', '/webhooks'] as const;
+export const BFF_PATHS = ['/healthz', '/readyz', '/search', '/siblings', '/domains', '/checkout', '/quotes', '/orders', '/webhooks'] as const;
 
 /** The router `createBff` returns: an Express `Router` plus the BFF's lifecycle and event handlers. */
 export interface BffRouter extends Router {
@@ -67,6 +69,7 @@ function accessLog(logger: Logger): RequestHandler {
  * | route | answer |
  * |---|---|
  * | `GET /search?q=` | 200 `{query, results: [{domain, available, price_cents, currency}]}` (≤ 5), cached and coalesced |
+ * | `GET /siblings?q=` | 200 `{query, siblings: [{domain, tld, status, available, price_cents, currency, kind}]}` (≤ 8) through the Public API, cached and coalesced (unless `siblings: false`) |
  * | `GET /domains/:name` | 200 `{domain, available, price_cents, currency}`; 404 `not_found` |
  * | `POST /checkout` `{domain, return_url?, cancel_url?}` | 201 `{checkout_url, expires_at}` (non-MoR) |
  * | `POST /quotes` `{domain}` | 201 `{quote_id, domain, price_cents, currency, expires_at}` (with `payments`) |
@@ -89,16 +92,17 @@ export function createBff(options: BffOptions): BffRouter {
     ...(o.allowedOrigins ?? []),
     ...[o.returnUrl, o.cancelUrl].filter((u): u is string => u !== undefined).map((u) => new URL(u).origin),
   ];
+  const cacheSettings = (what: string) => ({
+    ttlMs: (o.searchCache?.ttlSeconds ?? 30) * 1000,
+    staleWhileRevalidateMs: (o.searchCache?.staleWhileRevalidateSeconds ?? 270) * 1000,
+    staleIfErrorMs: (o.searchCache?.staleIfErrorSeconds ?? 600) * 1000,
+    maxEntries: o.searchCache?.maxEntries ?? 1000,
+    now,
+    onBackgroundError: (_key: string, error: unknown) => logger.debug({ error: error instanceof Error ? error.message : String(error) }, `background ${what} refresh failed; the stale answer stays`),
+  });
   const ctx: BffContext = {
     client: runtime.client,
-    searchCache: new SearchCache<DomainSearchResponse>({
-      ttlMs: (o.searchCache?.ttlSeconds ?? 30) * 1000,
-      staleWhileRevalidateMs: (o.searchCache?.staleWhileRevalidateSeconds ?? 270) * 1000,
-      staleIfErrorMs: (o.searchCache?.staleIfErrorSeconds ?? 600) * 1000,
-      maxEntries: o.searchCache?.maxEntries ?? 1000,
-      now,
-      onBackgroundError: (query, error) => logger.debug({ error: error instanceof Error ? error.message : String(error) }, 'background search refresh failed; the stale answer stays'),
-    }),
+    searchCache: new SearchCache<DomainSearchResponse>(cacheSettings('search')),
     returnUrl: o.returnUrl,
     cancelUrl: o.cancelUrl,
     checkoutReturnOrigins: new Set(returnOrigins),
@@ -107,13 +111,30 @@ export function createBff(options: BffOptions): BffRouter {
   const limits = visitorLimiters(o.visitorLimits);
   const mor = o.payments !== undefined;
   const webhook = o.webhook;
+  const m = o.marketplace;
+  // The Public API is unsigned: an anonymous client of its own (no credential), created once.
+  const siblings =
+    o.siblings === false || m === undefined
+      ? undefined
+      : {
+          client: new PublicClient({
+            baseUrl: m.baseUrl,
+            dispatcher: m.dispatcher,
+            timeoutMs: m.timeoutMs ?? 10_000,
+            maxRetries: m.maxRetries ?? 2,
+            // A visitor is waiting: a longer Retry-After is answered "busy" at once.
+            maxRetryAfterSeconds: 2,
+          }),
+          cache: new SearchCache<DomainSearchResult>(cacheSettings('siblings')),
+        };
 
   const router = express.Router();
-  const paths = BFF_PATHS.filter((p) => (p === '/quotes' || p === '/orders' ? mor : p === '/webhooks' ? webhook !== undefined : true));
+  const paths = BFF_PATHS.filter((p) => (p === '/quotes' || p === '/orders' ? mor : p === '/webhooks' ? webhook !== undefined : p === '/siblings' ? siblings !== undefined : true));
   router.use(paths, accessLog(logger), securityHeaders(), cors(o.allowedOrigins ?? []), noStore);
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
   router.route('/readyz').get(readyRoute(runtime)).all(methodNotAllowed('GET'));
   router.route('/search').get(limits.search, searchRoute(ctx)).all(methodNotAllowed('GET'));
+  if (siblings !== undefined) router.route('/siblings').get(limits.siblings, siblingsRoute(siblings)).all(methodNotAllowed('GET'));
   router.route('/domains/:name').get(limits.search, domainRoute(ctx)).all(methodNotAllowed('GET'));
   router.route('/checkout').post(limits.write, requireJson, jsonBody(), checkoutRoute(ctx)).all(methodNotAllowed('POST'));
   if (mor) {

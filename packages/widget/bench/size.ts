@@ -1,7 +1,8 @@
 /**
  * `pnpm bench` (size): bundles the script-tag file (`src/script-tag.ts`) and a trivial Lit element with the
- * same esbuild options in the same run, prints both minified and gzip'd (level 9) next to each other with
- * their ratio, and fails when the widget is over its budget: 12 KB (12,288 bytes) gzip'd, Lit included.
+ * same pipeline (`build-options.ts`, Lit itself bundled in both) in the same run, prints both minified and
+ * gzip'd (level 9) next to each other with their ratio, and fails (exit code 1) when the widget is over its
+ * budget: 12 KB (12,288 bytes) gzip'd, Lit included. The trivial element is the issue's "about 6 KB" baseline.
  */
 import { gzipSync } from 'node:zlib';
 import { join } from 'node:path';
@@ -21,20 +22,28 @@ class HelloElement extends LitElement {
 customElements.define('hello-element', HelloElement);
 `;
 
-async function bundle(input: { entry: string } | { source: string }): Promise<{ raw: number; gzip: number }> {
+/** Bytes of a bundle: minified, and minified then gzip'd at level 9. */
+interface Size {
+  readonly raw: number;
+  readonly gzip: number;
+}
+
+async function bundle(input: { entry: string } | { source: string }): Promise<Size> {
   const code = Buffer.from((await bundleScriptTag(root, input)).code);
   return { raw: code.length, gzip: gzipSync(code, { level: 9 }).length };
 }
 
-const widget = await bundle({ entry: join(root, 'src', 'script-tag.ts') });
-const lit = await bundle({ source: baseline });
+const [widget, lit] = await Promise.all([bundle({ entry: join(root, 'src', 'script-tag.ts') }), bundle({ source: baseline })]);
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(2)} KB`.padStart(9);
+const row = (label: string, size: Size): string => `  ${label.padEnd(44)}${kb(size.raw)} min ${kb(size.gzip)} gzip`;
 
-console.log('script-tag size (minified; gzip -9)');
-console.log(`  trivial Lit element (baseline) ${kb(lit.raw)} min ${kb(lit.gzip)} gzip`);
-console.log(`  domainkit.min.js               ${kb(widget.raw)} min ${kb(widget.gzip)} gzip`);
-console.log(`  widget / baseline              ${(widget.gzip / lit.gzip).toFixed(2)}x gzip; widget's own code ${kb(widget.gzip - lit.gzip)} gzip`);
-console.log(`  budget                         ${kb(BUDGET)} gzip: ${widget.gzip <= BUDGET ? 'met' : 'EXCEEDED'}`);
+console.log('script-tag size (minified; gzip -9; Lit bundled)');
+console.log(row('trivial Lit element (baseline)', lit));
+console.log(row('domainkit.min.js', widget));
+console.log(`  ${'widget / baseline'.padEnd(44)}${(widget.gzip / lit.gzip).toFixed(2)}x gzip; widget's own code ${kb(widget.gzip - lit.gzip).trim()} gzip`);
+console.log(
+  `  ${'budget'.padEnd(44)}${kb(BUDGET)} gzip: ${widget.gzip <= BUDGET ? `met (${BUDGET - widget.gzip} bytes to spare)` : `EXCEEDED (${widget.gzip - BUDGET} bytes over)`}`,
+);
 if (widget.gzip > BUDGET) {
   console.error(`domainkit.min.js is ${widget.gzip - BUDGET} bytes over its ${BUDGET}-byte gzip budget.`);
   process.exitCode = 1;

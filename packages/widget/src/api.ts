@@ -140,9 +140,13 @@ async function request(url: string, options: RequestOptions, body?: object, head
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
 export async function searchDomains(api: string, query: string, options: RequestOptions = {}): Promise<SearchResponse> {
-  const body = check<{ query: string; results: unknown }>(await request(endpoint(api, `/search?q=${encodeURIComponent(query)}`), options), { query: 's' });
+  const answer = await request(endpoint(api, `/search?q=${encodeURIComponent(query)}`), options);
+  const body = check<{ query: string; results: unknown }>(answer, { query: 's' });
   if (!Array.isArray(body.results)) throw invalid('results');
-  return { query: body.query, results: body.results.map((result) => check<DomainResult>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' })) };
+  return {
+    query: body.query,
+    results: body.results.map((result) => check<DomainResult>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' })),
+  };
 }
 
 /**

@@ -59,14 +59,17 @@ export class DkController<S extends string> implements ReactiveController {
     this.wait();
   }
 
-  /** Runs `callback` after `ms` milliseconds of the host's clock, replacing the timer set before (if any); without a callback, only cancels that timer. */
+  /**
+   * Runs `callback` after `ms` milliseconds of the host's clock, replacing the timer set before (if any);
+   * without a callback, only cancels that timer.
+   */
   wait(callback?: () => void, ms = 0): void {
     const clock = this.host.clock;
     if (this.#timer !== undefined) clock.clearTimeout(this.#timer);
     this.#timer = callback && clock.setTimeout(callback, ms);
   }
 
-  /** Re-renders the host on each second boundary until the clock reaches `at` (ms since the epoch), then calls `done`. */
+  /** Re-renders the host on each second boundary until the clock reaches `at` (ms since the epoch), then runs `done`. */
   countdown(at: number, done: () => void): void {
     const left = at - this.host.clock.now();
     if (left <= 0) return done();

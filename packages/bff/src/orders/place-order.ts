@@ -194,6 +194,7 @@ export async function placeOrder(deps: OrderFlowDeps, input: PlaceOrderInput): P
     leaseUntil: new Date(deps.now() + deps.leaseMs),
     now: now(),
   });
+  deps.logger.debug({ intent: intent.intent_id, domain: intent.domain }, 'payment confirmed; recording the order upstream');
   const outcome = await recordIntent(deps, paid, { budgetAcquired: true, maxWaitMs: 5_000 });
   const created = intent.created_at.toISOString();
   if (outcome.kind === 'recorded') {

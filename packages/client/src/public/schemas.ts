@@ -1,6 +1,6 @@
 /**
  * Response schemas of the Public API (spec 4.2, 2.8), as the client reads them. The spec does not show these
- * bodies: the shapes follow the sandbox's choices (docs/spec-decisions-public-api.md), and every object keeps
+ * bodies: the shapes follow the sandbox's choices (docs/spec-decisions.md), and every object keeps
  * unknown fields (`looseObject`) so a richer answer from the real service still parses.
  */
 import { z } from 'zod';

@@ -26,6 +26,40 @@ export const widgetSearchResponseSchema = z.object({
 });
 export type WidgetSearchResponse = z.infer<typeof widgetSearchResponseSchema>;
 
+/** How many alternate-TLD siblings `GET /siblings` answers at most. */
+export const WIDGET_SIBLINGS_MAX = 8;
+
+/**
+ * One alternate-TLD sibling as the widget shows it (`GET /siblings`): the same label under another TLD, read
+ * through the Public API (spec 4.2 `POST /api/domain/search`). `kind` says how it would be bought: `registration`
+ * (a new registration at the registry price, `status` `available`) or `listing` (a marketplace listing, `status`
+ * `for_sale`). `price_cents` is minor units of `currency`, both `null` when unknown or masked (anonymous Public API
+ * callers see no marketplace prices, spec 5.2).
+ */
+export const widgetSiblingSchema = z.object({
+  domain: z.string(),
+  tld: z.string(),
+  status: z.enum(['available', 'for_sale']),
+  available: z.boolean(),
+  price_cents: centsSchema.nullable(),
+  currency: currencySchema.nullable(),
+  kind: z.enum(['registration', 'listing']),
+});
+export type WidgetSibling = z.infer<typeof widgetSiblingSchema>;
+
+/** `GET /siblings?q=` input: the same `q` as `GET /search`. */
+export const widgetSiblingsQuerySchema = widgetSearchQuerySchema;
+
+/**
+ * `GET /siblings?q=` answer: the normalised query and at most {@link WIDGET_SIBLINGS_MAX} siblings that can be
+ * bought, most popular TLD first (empty when the query cannot be a domain label).
+ */
+export const widgetSiblingsResponseSchema = z.object({
+  query: z.string(),
+  siblings: z.array(widgetSiblingSchema).max(WIDGET_SIBLINGS_MAX),
+});
+export type WidgetSiblingsResponse = z.infer<typeof widgetSiblingsResponseSchema>;
+
 /**
  * `POST /checkout` body: the domain, and optionally where the hosted checkout returns the buyer. The BFF accepts
  * only return and cancel URLs on the partner's configured origins; prices always come from the server side.

@@ -1,7 +1,7 @@
 /**
  * Scopes of the Public API's OAuth 2.1 sign-in (spec 5.2). The spec names one, `pricing:read` (real marketplace
  * prices on domain search and listings); the sandbox adds `domains:manage` for the signed-in bulk operations of
- * spec 4.2 (docs/spec-decisions-public-api.md). A request without `scope` gets `pricing:read` only.
+ * spec 4.2 (docs/spec-decisions.md). A request without `scope` gets `pricing:read` only.
  */
 
 /** Every scope the authorization server grants, in display order. */

@@ -1,7 +1,7 @@
 /**
  * Bulk operations on the signed-in user's own domains (spec 4.2 `POST /api/domains/bulk/{op}`, at most 1,000
  * domains, spec 8), and the list of those domains (`GET /api/domains`). The operations are the sandbox's choice
- * (docs/spec-decisions-public-api.md): `lock`, `unlock`, `renew` (`years`, default 1), `set_nameservers`
+ * (docs/spec-decisions.md): `lock`, `unlock`, `renew` (`years`, default 1), `set_nameservers`
  * (`nameservers`), `enable_auto_renew`, `disable_auto_renew`.
  *
  * Each domain gets its own result, in request order: a domain the user does not own (another user's, or nobody's)

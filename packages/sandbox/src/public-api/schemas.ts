@@ -2,7 +2,7 @@
  * The zod schemas of the Public API (spec 4.2, 2.8) and its OAuth endpoints (spec 5.2): the handlers parse requests
  * and build responses with them, and `GET /openapi.json` is generated from the same schemas (see `openapi.ts`), so
  * the document and the behaviour cannot drift. Field names the spec does not show are the sandbox's choices
- * (docs/spec-decisions-public-api.md).
+ * (docs/spec-decisions.md).
  *
  * Request schemas are registered in {@link requestSchemas} (rendered with their input side), response schemas in
  * {@link responseSchemas} (output side); each with the component name it has in the OpenAPI document.

@@ -11,12 +11,13 @@
  * | `already-sold.com` | $2,000 | listed as sold: quotes, orders and checkout sessions answer 409 `conflict` |
  * | `reserved-elsewhere.com` | $4,000 | reserved by another buyer's quote: quotes, orders and checkout sessions answer 409 `conflict` |
  * | `live-site.com` | not listed | runs a live site: brokerage eligibility answers `eligible: false`, reason `live_site` |
+ * | `coffeehouse.com` | $2,500 | an ordinary listing that always exists: the example pages feature it |
  */
 import type { Environment } from '../credentials/scopes.ts';
 import type { SandboxExecutor } from '../db/tables.ts';
 
 /** The behaviours a listed scenario domain can have. */
-export type Scenario = 'always_held' | 'reprice_after_quote' | 'slow' | 'sold' | 'reserved';
+export type Scenario = 'always_held' | 'reprice_after_quote' | 'slow' | 'sold' | 'reserved' | 'featured';
 
 /** One scenario domain. */
 export interface ScenarioDomain {
@@ -33,6 +34,7 @@ export const SCENARIO_DOMAINS: readonly ScenarioDomain[] = [
   { name: 'slow-answer.com', scenario: 'slow', priceCents: 150_000, words: ['slow', 'answer'] },
   { name: 'already-sold.com', scenario: 'sold', priceCents: 200_000, words: ['already', 'sold'] },
   { name: 'reserved-elsewhere.com', scenario: 'reserved', priceCents: 400_000, words: ['reserved', 'elsewhere'] },
+  { name: 'coffeehouse.com', scenario: 'featured', priceCents: 250_000, words: ['coffee', 'house'] },
 ];
 
 /** Unlisted domains that run a live site (brokerage eligibility answers `live_site`). */

@@ -1,0 +1,89 @@
+/**
+ * `GET /siblings?q=` → 200 `{"query", "siblings": [{"domain", "tld", "status", "available", "price_cents",
+ * "currency", "kind"}]}`: the visitor's word under other TLDs (its alternate-TLD siblings), read anonymously
+ * through the Public API (spec 4.2 `POST /api/domain/search`). Registry prices are public; marketplace listing
+ * prices are masked for anonymous callers (spec 5.2), so a listing's price is `null`.
+ *
+ * The query is normalised as `GET /search` does, then reduced to one domain label (see {@link siblingLabel}); the
+ * Public API's answer is kept in a {@link SearchCache} by label (fresh, stale-while-revalidate, stale-if-error) and
+ * identical calls in flight share one upstream request. A query that cannot be a label answers no siblings without
+ * calling upstream.
+ */
+import type { DomainResult, DomainSearchResult, PublicClient } from '@domainkit/client';
+import { WIDGET_SIBLINGS_MAX, widgetSiblingsQuerySchema, type WidgetSibling, type WidgetSiblingsResponse } from '@domainkit/protocol';
+import type { RequestHandler } from 'express';
+import { normaliseQuery, type SearchCache } from '../search-cache.ts';
+import { parseInput } from '../validate.ts';
+
+const HELP = { q: { label: '`q`', hint: 'a word or a domain to search for, 1–100 characters', example: 'coffee' } };
+
+/** A DNS label (RFC 1035 2.3.1, lowercase LDH): what the Public API takes as a bare label. */
+const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const CURRENCY = /^[A-Z]{3}$/;
+
+/** What the route needs. */
+export interface SiblingsDeps {
+  /** The anonymous Public API client (created once from `marketplace.baseUrl`). */
+  readonly client: Pick<PublicClient, 'searchDomain'>;
+  /** Public API answers by label. */
+  readonly cache: SearchCache<DomainSearchResult>;
+}
+
+/**
+ * The domain label whose siblings are looked up for a normalised query, or `undefined` when it cannot be one:
+ * a leading `www.` and everything from the first dot on are dropped, inner spaces removed
+ * (`"coffee shop"` → `"coffeeshop"`, `"www.coffee.io"` → `"coffee"`, `"café"` → `undefined`).
+ */
+export function siblingLabel(query: string): string | undefined {
+  const label = query.replace(/\s+/g, '').replace(/^www\./, '').split('.', 1)[0]!;
+  return LABEL.test(label) ? label : undefined;
+}
+
+/** One Public API result as the widget shows it, or `undefined` when it cannot be bought. */
+function toSibling(result: DomainResult): WidgetSibling | undefined {
+  if (!result.available || (result.status !== 'available' && result.status !== 'for_sale')) return undefined;
+  const kind = result.status === 'available' ? 'registration' : 'listing';
+  const price = kind === 'registration' ? result.registration : result.listing;
+  const priced = price != null && price.price_cents !== null && Number.isSafeInteger(price.price_cents) && price.price_cents >= 0 && CURRENCY.test(price.currency);
+  return {
+    domain: result.domain,
+    tld: result.tld,
+    status: result.status,
+    available: true,
+    price_cents: priced ? price.price_cents : null,
+    currency: priced ? price.currency : null,
+    kind,
+  };
+}
+
+/**
+ * The siblings of an answer the widget shows for `query`: those that can be bought (registered names are left
+ * out), never the very domain the visitor typed, in the Public API's order (most popular TLD first), at most
+ * {@link WIDGET_SIBLINGS_MAX}.
+ */
+export function toWidgetSiblings(answer: DomainSearchResult, query: string): WidgetSibling[] {
+  const typed = query.replace(/\s+/g, '').replace(/^www\./, '');
+  const out: WidgetSibling[] = [];
+  for (const result of answer.siblings) {
+    const sibling = result.domain === typed ? undefined : toSibling(result);
+    if (sibling !== undefined) out.push(sibling);
+    if (out.length === WIDGET_SIBLINGS_MAX) break;
+  }
+  return out;
+}
+
+/** The siblings route handler. Raises (to the error handler) `validation_error` and the upstream failures. */
+export function siblingsRoute(deps: SiblingsDeps): RequestHandler {
+  return async function domainkitBffSiblings(req, res) {
+    const { q } = parseInput(widgetSiblingsQuerySchema, req.query, 'query', HELP);
+    const query = normaliseQuery(q);
+    const label = siblingLabel(query);
+    let siblings: WidgetSibling[] = [];
+    if (label !== undefined) {
+      const { value } = await deps.cache.get(label, () => deps.client.searchDomain(label));
+      siblings = toWidgetSiblings(value, query);
+    }
+    const body: WidgetSiblingsResponse = { query, siblings };
+    res.json(body);
+  };
+}
