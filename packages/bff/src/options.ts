@@ -66,7 +66,7 @@ export interface UpstreamBudgetOptions extends Partial<BudgetLimits> {
 
 /** Per-visitor request limits (express-rate-limit, in this process's memory), by client IP unless `keyGenerator`. */
 export interface VisitorLimitOptions {
-  /** `GET /search` and `GET /domains/:name` per visitor per minute; default 30. */
+  /** `GET /search` and `GET /domains/:name` per visitor per minute (and, counted apart, `GET /siblings`); default 30. */
   readonly searchesPerMinute?: number | undefined;
   /** `POST /checkout`, `POST /quotes`, `POST /orders` per visitor per minute; default 10. */
   readonly writesPerMinute?: number | undefined;

@@ -179,12 +179,12 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     expect(stub.orders.size).toBe(0);
     const pending = await call(`${bff.url}/orders/${res.json.order_id}`, { headers: { 'x-order-token': res.json.order_token } });
     expect(pending.json.status).toBe('PROCESSING');
-    await expect(bff.bff.recover()).resolves.toMatchObject({ recorded: 0 }); // not before its retry time
+    await expect(bff.bff.recover()).resolves.toMatchObject({ recorded: 0, outstanding: 1 }); // not before its retry time, but still unfinished
     now += 6_000;
 
     const report = await bff.bff.recover();
 
-    expect(report).toEqual({ recorded: 1, rejected: 0, pending: 0, closed: 0 });
+    expect(report).toEqual({ recorded: 1, rejected: 0, pending: 0, closed: 0, outstanding: 0 });
     const attempts = stub.callsTo('order');
     expect(attempts).toHaveLength(2);
     expect(attempts[1]!.headers['idempotency-key']).toBe(attempts[0]!.headers['idempotency-key']);
@@ -192,7 +192,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     expect(stub.orders.size).toBe(1);
     const done = await call(`${bff.url}/orders/${res.json.order_id}`, { headers: { 'x-order-token': res.json.order_token } });
     expect(done.json).toMatchObject({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID' });
-    await expect(bff.bff.recover()).resolves.toEqual({ recorded: 0, rejected: 0, pending: 0, closed: 0 });
+    await expect(bff.bff.recover()).resolves.toEqual({ recorded: 0, rejected: 0, pending: 0, closed: 0, outstanding: 0 });
   });
 
   it('finishes an order whose answer was lost (recorded upstream, reply never came) without a second order', async () => {

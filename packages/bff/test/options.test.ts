@@ -33,7 +33,7 @@ describe('createBff options', () => {
     ],
     ['a near miss', { marketplace: { ...marketplace, keyid: KEY_ID } }, ['received `marketplace.keyid`; did you mean `marketplace.keyId`?']],
     ['credentials at the top level', { secret: SECRET, keyId: KEY_ID, baseUrl: marketplace.baseUrl }, ['received `secret`; did you mean `marketplace.secret`?', 'received `keyId`; did you mean `marketplace.keyId`?', 'received `baseUrl`; did you mean `marketplace.baseUrl`?', '`marketplace` is required: { baseUrl, keyId, secret } of your Partner API credential (or pass a ready `client`)']],
-    ['an unknown option', { marketplace, frobnicate: true }, ['received unknown option `frobnicate`; known options: marketplace, client, returnUrl, cancelUrl, checkoutReturnOrigins, allowedOrigins, logger, searchCache, database, payments, webhook, onEvent, upstreamBudget, visitorLimits, background, now']],
+    ['an unknown option', { marketplace, frobnicate: true }, ['received unknown option `frobnicate`; known options: marketplace, client, returnUrl, cancelUrl, checkoutReturnOrigins, allowedOrigins, logger, searchCache, database, payments, webhook, onEvent, upstreamBudget, visitorLimits, background, siblings, now']],
     ['nothing', {}, ['`marketplace` is required: { baseUrl, keyId, secret } of your Partner API credential (or pass a ready `client`)']],
     ['a missing base URL', { marketplace: { keyId: KEY_ID, secret: SECRET } }, ['`marketplace.baseUrl` is required: the marketplace\'s service address, such as "https://marketplace.example"']],
     ['the API path in the base URL', { marketplace: { ...marketplace, baseUrl: 'https://marketplace.example/api/partner/v1' } }, ['`marketplace.baseUrl` is the service address only: drop the trailing "/api/partner/v1" (the client adds it)']],
@@ -45,6 +45,12 @@ describe('createBff options', () => {
     ['a bad header prefix', { marketplace: { ...marketplace, headerPrefix: 'X Service' } }, ['`marketplace.headerPrefix` must be letters, digits and dashes ending in "-", such as "X-Service-"']],
     ['a logger that is not pino', { marketplace, logger: console }, ['`logger` must be a pino logger, or false for no logging']],
     ['both marketplace and client', { marketplace, client: { searchDomains() {}, getDomain() {}, createCheckoutSession() {} } }, ['pass either `marketplace` (a credential) or `client` (a ready PartnerClient), not both']],
+    ['siblings that is not a boolean', { marketplace, siblings: 'off' }, ['`siblings` must be true or false (false turns GET /siblings off)']],
+    [
+      'siblings with a ready client',
+      { client: { searchDomains() {}, getDomain() {}, createCheckoutSession() {} }, siblings: true },
+      ['`siblings` needs `marketplace` (the Public API is called at `marketplace.baseUrl`): with a ready `client`, leave `siblings` out'],
+    ],
     ['a misspelt option with an alias', { marketplace, origins: ['https://shop.example'] }, ['received `origins`; did you mean `allowedOrigins`?']],
   ])('rejects %s', (_name, options, expected) => {
     expect(problemsOf(() => createBff(options as never))).toEqual(expected);

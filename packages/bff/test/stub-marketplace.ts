@@ -6,6 +6,9 @@
  *
  * Tests queue exact answers per route (`enqueue`), hold a request without answering (`hold`), and move orders
  * through their lifecycle (`advance`), which emits events and delivers them to the registered webhook.
+ *
+ * It also serves the Public API's `POST /api/domain/search` (spec 4.2, unsigned, route `public-search`) for an
+ * anonymous caller: siblings under {@link PUBLIC_TLDS}, listing prices masked.
  */
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
@@ -23,8 +26,29 @@ const INVENTORY = [
   { domain: 'coffee.net', tld: 'net', available: false, price_cents: 990000, currency: 'USD', score: 0.8, words: ['coffee'], status: 'sold' },
 ];
 
+/**
+ * The Public API's TLDs in the stub, most popular first, with how a label stands under each: `registered`, a
+ * marketplace listing (`for_sale`, price masked for anonymous callers), or `available` at the registry price
+ * (cents, for `period_years`).
+ */
+export const PUBLIC_TLDS: ReadonlyArray<{ tld: string; standing: 'registered' | 'for_sale' | 'available'; cents?: number; years?: number }> = [
+  { tld: 'com', standing: 'registered' },
+  { tld: 'net', standing: 'for_sale' },
+  { tld: 'org', standing: 'available', cents: 1099, years: 1 },
+  { tld: 'io', standing: 'available', cents: 3900, years: 1 },
+  { tld: 'co', standing: 'registered' },
+  { tld: 'ai', standing: 'available', cents: 16000, years: 2 },
+  { tld: 'dev', standing: 'for_sale' },
+  { tld: 'app', standing: 'available', cents: 1400, years: 1 },
+  { tld: 'xyz', standing: 'available', cents: 200, years: 1 },
+  { tld: 'shop', standing: 'available', cents: 2900, years: 1 },
+  { tld: 'store', standing: 'available', cents: 4900, years: 1 },
+  { tld: 'cafe', standing: 'available', cents: 3100, years: 1 },
+  { tld: 'club', standing: 'available', cents: 1500, years: 1 },
+];
+
 /** Routes the stub knows, for `calls`, `enqueue` and `hold`. */
-export type StubRoute = 'search' | 'domain' | 'checkout' | 'quote' | 'order' | 'order-get' | 'events' | 'webhook-register';
+export type StubRoute = 'search' | 'domain' | 'checkout' | 'quote' | 'order' | 'order-get' | 'events' | 'webhook-register' | 'public-search';
 
 /** An answer the stub gives instead of its default; a function may wait before answering. */
 export type StubAnswer = { status: number; body: unknown; headers?: Record<string, string> } | (() => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>);
@@ -189,15 +213,18 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
     return event;
   }
 
+  /** Records a call to `route` (checking its signature unless `signed` is false), then holds, queues or goes on. */
   const verify =
-    (route: StubRoute): express.RequestHandler =>
+    (route: StubRoute, signed = true): express.RequestHandler =>
     (req, res, next) => {
       const [path = '', query = ''] = req.originalUrl.split('?', 2) as [string, string?];
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       try {
-        const signature = readSignatureHeaders(req.headers);
-        if (signature.keyId !== KEY_ID) throw new ProtocolError('invalid_signature', 'Unknown key id.');
-        verifySignature({ key: SECRET, method: req.method, path, query, body, ...signature });
+        if (signed) {
+          const signature = readSignatureHeaders(req.headers);
+          if (signature.keyId !== KEY_ID) throw new ProtocolError('invalid_signature', 'Unknown key id.');
+          verifySignature({ key: SECRET, method: req.method, path, query, body, ...signature });
+        }
       } catch (error) {
         if (!(error instanceof ProtocolError)) throw error;
         rejected.push(error.code);
@@ -323,6 +350,26 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
     const { url, secret } = json(req) as { url: string; secret: string };
     stub.webhook = { url, secret };
     res.json({ url, active: true, created_at: new Date().toISOString() });
+  });
+
+  // The Public API (unsigned): a label or a domain under a PUBLIC_TLDS TLD, as an anonymous caller sees it.
+  app.post('/api/domain/search', verify('public-search', false), (req, res) => {
+    const q = String(json(req).q ?? '').trim().toLowerCase();
+    const [label = '', tld] = q.split('.', 2);
+    if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) || (tld !== undefined && !PUBLIC_TLDS.some((t) => t.tld === tld))) {
+      res.status(400).json(errorBody('validation_error', 'q must be a label such as "coffee" or a domain such as "coffee.io"'));
+      return;
+    }
+    const result = (t: (typeof PUBLIC_TLDS)[number]) => ({
+      domain: `${label}.${t.tld}`,
+      tld: t.tld,
+      status: t.standing,
+      available: t.standing !== 'registered',
+      registration: t.standing === 'available' ? { price_cents: t.cents, currency: 'USD', period_years: t.years } : null,
+      listing: t.standing === 'for_sale' ? { price_cents: null, currency: 'USD', price_masked: true } : null,
+    });
+    const exact = PUBLIC_TLDS.find((t) => t.tld === tld);
+    res.json({ query: q, label, domain: exact ? result(exact) : null, siblings: PUBLIC_TLDS.filter((t) => t !== exact).map(result), prices_masked: true });
   });
 
   const server = app.listen(0, '127.0.0.1');

@@ -9,12 +9,18 @@ import type { DkDomainSearch } from './domain-search/domain-search.component.ts'
 import { expectNoAxeViolations } from './test-support/axe.ts';
 import { FakeClock } from './test-support/fake-clock.ts';
 import { FetchStub } from './test-support/fetch-stub.ts';
-import { cleanup, fixture, part, untilPurchase, untilState } from './test-support/fixtures.ts';
+import { cleanup, fixture, part, until, untilPurchase, untilState } from './test-support/fixtures.ts';
 
 const RESULTS = [
   { domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' },
   { domain: 'coffeebeans.io', available: true, price_cents: 1999, currency: 'USD' },
   { domain: 'coffee.shop', available: false, price_cents: null, currency: null },
+];
+/** Alternate TLDs (`siblings`): a hidden listing price, registrations with prices. */
+const SIBLINGS = [
+  { domain: 'coffee.net', tld: 'net', status: 'for_sale', available: true, price_cents: null, currency: null, kind: 'listing' },
+  { domain: 'coffee.io', tld: 'io', status: 'available', available: true, price_cents: 3900, currency: 'USD', kind: 'registration' },
+  { domain: 'coffee.ai', tld: 'ai', status: 'available', available: true, price_cents: 16000, currency: 'USD', kind: 'registration' },
 ];
 const T0 = Date.parse('2030-01-01T12:00:00Z');
 const QUOTE = { quote_id: 'q_1', domain: 'coffeehouse.com', price_cents: 250000, currency: 'USD', expires_at: '2030-01-01T12:10:00Z' };
@@ -47,6 +53,26 @@ const SEARCH_STATES: Array<[string, Step]> = [
     input.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, composed: true }));
     await search.updateComplete;
     expect(input.getAttribute('aria-activedescendant')).to.equal('cell-0');
+  }],
+  ['results with siblings, a row active', async (search, stub) => {
+    search.siblings = true;
+    search.search('coffee');
+    (await stub.call(0)).respond(200, { query: 'coffee', results: RESULTS });
+    await untilState(search, 'results');
+    (await stub.call(1)).respond(200, { query: 'coffee', siblings: SIBLINGS });
+    await until(() => !!search.shadowRoot!.querySelector('[part="siblings"]'), 'the siblings are shown');
+    const input = part(search, '[part="input"]');
+    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true, composed: true }));
+    await search.updateComplete;
+    expect(input.getAttribute('aria-activedescendant')).to.equal('cell-0');
+  }],
+  ['empty with siblings', async (search, stub) => {
+    search.siblings = true;
+    search.search('zzzz');
+    (await stub.call(0)).respond(200, { query: 'zzzz', results: [] });
+    await untilState(search, 'empty');
+    (await stub.call(1)).respond(200, { query: 'zzzz', siblings: SIBLINGS });
+    await until(() => !!search.shadowRoot!.querySelector('[part="siblings"]'), 'the siblings are shown');
   }],
   ['empty', async (search, stub) => {
     search.search('zzzz');

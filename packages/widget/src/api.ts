@@ -1,6 +1,6 @@
 /**
  * The widget's side of the widget ↔ BFF API (DESIGN.md, "The widget ↔ BFF API", and the MoR order-mode routes):
- * URL building, the calls (`GET /search`, `POST /checkout`, `POST /quotes`, `POST /orders`, `GET /orders/:id`)
+ * URL building, the calls (`GET /search`, `GET /siblings`, `POST /checkout`, `POST /quotes`, `POST /orders`, `GET /orders/:id`)
  * and one error class for every failure.
  *
  * Every response is checked before use (this is a trust boundary): the widget never renders or navigates to
@@ -9,7 +9,7 @@
  *
  * `fetch` is read from `globalThis` at call time, so a page (or a test) may replace it.
  */
-import type { CheckoutSession, DomainResult, Order, OrderDetails, OrderStatus, Quote, SearchResponse } from './types.ts';
+import type { CheckoutSession, DomainResult, Order, OrderDetails, OrderStatus, Quote, SearchResponse, Sibling } from './types.ts';
 
 /** Raised for every failed BFF call except an abort (which rethrows the platform's `AbortError`). */
 export class DkApiError extends Error {
@@ -147,6 +147,19 @@ export async function searchDomains(api: string, query: string, options: Request
     query: body.query,
     results: body.results.map((result) => check<DomainResult>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' })),
   };
+}
+
+/**
+ * `GET {api}/siblings?q=` (widget ↔ BFF API): the query's label under other TLDs, at most 8, most popular first.
+ *
+ * @throws DkApiError (see `request`; a BFF with siblings turned off answers 404), `invalid_response` when the body
+ *   is not `{siblings: [...]}` with a domain, kind and price (or `null`) each.
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function fetchSiblings(api: string, query: string, options: RequestOptions = {}): Promise<Sibling[]> {
+  const { siblings } = check<{ siblings: unknown }>(await request(endpoint(api, `/siblings?q=${encodeURIComponent(query)}`), options), {});
+  if (!Array.isArray(siblings)) throw invalid('siblings');
+  return siblings.map((sibling) => check<Sibling>(sibling, { domain: 's', kind: 's', price_cents: 'c?', currency: '$?' }));
 }
 
 /**

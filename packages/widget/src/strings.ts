@@ -26,6 +26,12 @@ export interface DkStrings {
   readonly buy: string;
   /** Accessible name of the buy button of one search result. */
   readonly buyDomain: (domain: string) => string;
+  /** Title of the alternate-TLD list under the results (`siblings` attribute). */
+  readonly siblingsTitle: string;
+  /** Status of an alternate-TLD name that can be newly registered (its price is the registration's). */
+  readonly siblingRegistration: string;
+  /** Status of an alternate-TLD name listed for sale on the marketplace. */
+  readonly siblingListing: string;
   /** Error shown when the BFF could not be reached. */
   readonly networkError: string;
   /** Shown (state `offline`) when the browser says it has no network. */
@@ -75,6 +81,9 @@ export const defaultStrings: DkStrings = {
   retry: 'Retry',
   buy: 'Buy',
   buyDomain: (domain) => `Buy ${domain}`,
+  siblingsTitle: 'Also available',
+  siblingRegistration: 'New registration',
+  siblingListing: 'Marketplace listing',
   networkError: 'Could not reach the domain service. Check your connection.',
   offline: 'You are offline. The search resumes once you are back.',
   busy: (seconds) => `Busy right now. Trying again in ${seconds} s…`,

@@ -26,6 +26,25 @@ export interface SearchResponse {
   readonly results: readonly DomainResult[];
 }
 
+/**
+ * One alternate-TLD sibling from `GET {api}/siblings?q=`: the visitor's word under another TLD, read by the BFF
+ * through the marketplace's Public API. `kind` `registration` is a new registration at the registry price,
+ * `listing` a marketplace listing (its price is usually hidden: `null`).
+ */
+export interface Sibling {
+  /** Fully qualified name, e.g. `coffee.io`. */
+  readonly domain: string;
+  readonly tld: string;
+  /** `available` (can be registered) or `for_sale` (listed on the marketplace). */
+  readonly status: string;
+  readonly available: boolean;
+  /** Price in minor units of `currency`; `null` when unknown or hidden. */
+  readonly price_cents: number | null;
+  readonly currency: string | null;
+  /** `registration` or `listing`. */
+  readonly kind: string;
+}
+
 /** Body of `POST {api}/checkout` (201): a hosted checkout session on the marketplace (non-MoR). */
 export interface CheckoutSession {
   /** The marketplace's hosted checkout page (the lander) for this session; the visitor is sent there. */

@@ -6,7 +6,7 @@
  */
 import { MarketplaceError } from '@domainkit/client';
 import type { Buyer } from '@domainkit/protocol';
-import { markClosed, markPaid, claimForRecovery, releaseForRetry } from './store.ts';
+import { markClosed, markPaid, claimForRecovery, countUnfinished, releaseForRetry } from './store.ts';
 import { orderRequestBody, recordIntent, type OrderFlowDeps } from './place-order.ts';
 
 /** What one pass did. */
@@ -19,6 +19,11 @@ export interface RecoveryReport {
   pending: number;
   /** `created` intents closed: payment declined, or its outcome unknowable. */
   closed: number;
+  /**
+   * Intents of this credential still unfinished after the pass (`created` or `paid`), including those another
+   * worker holds or whose retry is not due yet: 0 means every paid order has been recorded or refused.
+   */
+  outstanding: number;
 }
 
 /** Options of one pass. */
@@ -36,7 +41,7 @@ export interface RecoveryOptions {
  * @returns counts of what it did; errors of single intents are logged and counted as pending.
  */
 export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptions = {}): Promise<RecoveryReport> {
-  const report: RecoveryReport = { recorded: 0, rejected: 0, pending: 0, closed: 0 };
+  const report: RecoveryReport = { recorded: 0, rejected: 0, pending: 0, closed: 0, outstanding: 0 };
   const now = () => new Date(deps.now());
   const claimed = await claimForRecovery(deps.db, {
     keyId: deps.keyId,
@@ -81,6 +86,7 @@ export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptio
       deps.logger.error({ intent: intent.intent_id, error: error instanceof MarketplaceError ? error.toJSON() : String(error) }, 'recovery of an order intent failed');
     }
   }
+  report.outstanding = await countUnfinished(deps.db, deps.keyId);
   if (claimed.length > 0) deps.logger.info({ ...report }, 'order recovery pass');
   return report;
 }

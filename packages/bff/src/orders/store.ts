@@ -196,6 +196,17 @@ export async function claimForRecovery(db: BffDb, options: { keyId: string; now:
   });
 }
 
+/** How many intents of a credential are unfinished (`created` or `paid`), leased or not. */
+export async function countUnfinished(db: BffDb, keyId: string): Promise<number> {
+  const row = await db
+    .selectFrom('bff_order_intents')
+    .select((eb) => eb.fn.countAll<string | number>().as('n'))
+    .where('key_id', '=', keyId)
+    .where('state', 'in', ['created', 'paid'])
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** The intent a visitor asks about by intent id or marketplace order id, with its order if recorded. */
 export async function findIntentForView(db: BffDb, id: string): Promise<{ intent: Intent; order: StoredOrder | undefined } | undefined> {
   const intent = await db

@@ -6,7 +6,7 @@ import { highlight } from '../highlight.ts';
 import type { DkMode } from '../purchase/purchase-controller.ts';
 import { renderOrderPanel, spinner } from '../purchase/purchase-panel.ts';
 import { errorMessage, type DkStrings } from '../strings.ts';
-import type { DomainResult } from '../types.ts';
+import type { DomainResult, Sibling } from '../types.ts';
 import { SearchController, type SearchStatus } from './search-controller.ts';
 import { styles } from './domain-search.styles.ts';
 
@@ -27,6 +27,11 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * Its search state is reflected as `data-state`: `initial`, `loading`, `results`, `empty`, `error`, `busy`
  * (the BFF asked to wait; the search repeats by itself after the countdown) or `offline` (no network; it
  * repeats when the browser is back online). The purchase phase is reflected as `data-purchase`.
+ *
+ * With the `siblings` attribute, once results (or none) arrive it also asks the BFF for the query's word under
+ * other TLDs (`GET {api}/siblings?q=`) and lists those not among the results under them, "Also available", as
+ * a plain list outside the grid, with how each would be bought (new registration or marketplace listing) and its
+ * price when known. The results never wait for it; its failure shows nothing.
  *
  * Order mode (`mode="order"`): choosing a result locks its price and shows the order panel with the
  * `payment` slot; the partner's form calls {@link placeOrder} (or dispatches a bubbling `dk-place-order`
@@ -60,6 +65,12 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * @csspart buy-button - The Buy `<button>` of an available row.
  * @csspart buy-error - Why buying a row failed.
  * @csspart message - The loading and empty messages.
+ * @csspart siblings - With `siblings`: the "Also available" section under the results (a title and a list).
+ * @csspart siblings-title - Its title (`strings.siblingsTitle`), which names the list.
+ * @csspart sibling - One alternate-TLD name (`<li>`), with `data-domain` and `data-kind` (`registration` or `listing`).
+ * @csspart sibling-name - Its domain name.
+ * @csspart sibling-status - How it would be bought: `strings.siblingRegistration` or `strings.siblingListing`.
+ * @csspart sibling-price - Its formatted price (absent when hidden or unknown).
  * @csspart error - The error, busy and offline box; contains `error-message` and `retry-button`.
  * @csspart error-message - The error text.
  * @csspart retry-button - The button repeating the failed search.
@@ -100,6 +111,7 @@ export class DkDomainSearch extends DkElement {
     placeholder: {},
     debounce: { type: Number },
     minLength: { type: Number, attribute: 'min-length' },
+    siblings: { type: Boolean },
     _active: { state: true },
     _open: { state: true },
   };
@@ -112,6 +124,8 @@ export class DkDomainSearch extends DkElement {
   declare debounce: number;
   /** Fewest characters (after trimming) that start a search; shorter text returns to `initial`. Default 2. */
   declare minLength: number;
+  /** Also list the query's word under other TLDs, from the BFF's `GET /siblings` (under the results). Default off. */
+  declare siblings: boolean;
   declare private _active: number;
   declare private _open: boolean;
 
@@ -123,6 +137,7 @@ export class DkDomainSearch extends DkElement {
     this.placeholder = '';
     this.debounce = 250;
     this.minLength = 2;
+    this.siblings = false;
     this._active = -1;
     this._open = true;
     // A sale changes availability: later searches must ask the BFF again.
@@ -236,6 +251,7 @@ export class DkDomainSearch extends DkElement {
       ? s.busy(Math.max(0, Math.ceil((this.#search.retryAt - this.clock.now()) / 1000)))
       : error ? errorMessage(error, s) : '';
     const message = status === 'loading' ? s.searching : status === 'empty' ? s.noResults(query) : '';
+    const siblings = expanded || (status === 'empty' && !p.quote) ? this.#search.siblings : [];
     // The live region never repeats the busy countdown each second: it announces the wait once.
     const announcement =
       purchaseError || (status === 'results' ? s.resultCount(results.length) : busy ? s.busy(Math.max(1, error?.retryAfter ?? 5)) : message || problem);
@@ -266,12 +282,32 @@ export class DkDomainSearch extends DkElement {
           ${expanded ? results.map((result, i) => this.#renderRow(result, i, i === active, s, purchaseError)) : nothing}
         </div>
         <p part="message" class="mute" ?hidden=${!message}>${message}</p>
+        ${siblings.length ? this.#renderSiblings(siblings, s) : nothing}
         <div part="error" class="box alert row" ?hidden=${!problem}>
           <p part="error-message">${problem}</p>
           <button part="retry-button" class="quiet" type="button" ?hidden=${busy} @click=${() => this.retry()}>${s.retry}</button>
         </div>
         ${renderOrderPanel(p, s, this.priceLocale)}
         <div part="status" class="vh" role="status" aria-live="polite" aria-atomic="true">${announcement}</div>
+      </div>
+    `;
+  }
+
+  #renderSiblings(siblings: readonly Sibling[], s: DkStrings): TemplateResult {
+    return html`
+      <div part="siblings" class="box">
+        <p part="siblings-title" id="siblings" class="mute">${s.siblingsTitle}</p>
+        <ul aria-labelledby="siblings">
+          ${siblings.map(
+            ({ domain, kind, price_cents: cents, currency }) => html`
+              <li part="sibling" class="row" data-domain=${domain} data-kind=${kind}>
+                <span part="sibling-name" class="name">${domain}</span>
+                <span part="sibling-status" class="badge">${kind === 'listing' ? s.siblingListing : s.siblingRegistration}</span>
+                ${cents !== null && currency !== null ? html`<span part="sibling-price" class="price">${formatPrice(cents, currency, this.priceLocale)}</span>` : nothing}
+              </li>
+            `,
+          )}
+        </ul>
       </div>
     `;
   }

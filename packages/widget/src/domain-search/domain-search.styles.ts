@@ -72,5 +72,13 @@ export const styles = [
     .buy-error {
       flex-basis: 100%;
     }
+    ul {
+      margin: 0;
+      padding: 0;
+      list-style: none;
+    }
+    li {
+      padding-block: 0.3em;
+    }
   `,
 ];

@@ -2,12 +2,21 @@
  * Search-as-you-type for `<dk-domain-search>`: debounce, minimum length, one request in flight, stale
  * answers dropped, a per-page cache, and the `busy` / `offline` waits (see {@link DkController}).
  */
-import { DkApiError, searchDomains, toApiError } from '../api.ts';
+import { DkApiError, fetchSiblings, searchDomains, toApiError } from '../api.ts';
 import { DkController, type DkHost } from '../controller.ts';
 import { DkResultsEvent } from '../events/dk-results.ts';
 import { DkSearchEvent } from '../events/dk-search.ts';
 import { LruCache } from '../lru.ts';
-import type { DomainResult, SearchResponse } from '../types.ts';
+import type { DomainResult, SearchResponse, Sibling } from '../types.ts';
+
+/** What the search box's host adds to {@link DkHost}. */
+export interface SearchHost extends DkHost {
+  /** Whether to look up alternate-TLD siblings after each answer. */
+  readonly siblings: boolean;
+}
+
+/** A cached answer, with its siblings once they arrived. */
+type Answer = SearchResponse & { siblings?: readonly Sibling[] };
 
 /**
  * Where a search stands; reflected on the host as `data-state`. `busy`: the BFF answered 503 `busy` (or 429
@@ -35,13 +44,16 @@ export class SearchController extends DkController<SearchStatus> {
   query = '';
   /** Results of `query`, best first, when `status` is `results`. */
   results: readonly DomainResult[] = [];
+  /** Alternate-TLD siblings of `query` not among `results` (with the host's `siblings` on), once they arrived. */
+  siblings: readonly Sibling[] = [];
   /** With `busy`: the clock time (ms) at which the search is repeated. */
   retryAt = 0;
 
-  readonly #cache = new LruCache<SearchResponse>(CACHE_SIZE, CACHE_TTL, () => this.host.clock);
+  declare protected readonly host: SearchHost;
+  readonly #cache = new LruCache<Answer>(CACHE_SIZE, CACHE_TTL, () => this.host.clock);
   #interrupted = false;
 
-  constructor(host: DkHost) {
+  constructor(host: SearchHost) {
     super(host, 'initial');
   }
 
@@ -65,7 +77,7 @@ export class SearchController extends DkController<SearchStatus> {
     const signal = this.start('loading');
     const host = this.host;
     this.query = query;
-    this.results = [];
+    this.results = this.siblings = [];
     host.dispatchEvent(new DkSearchEvent({ query }));
     try {
       let response = this.#cache.get(query);
@@ -76,8 +88,10 @@ export class SearchController extends DkController<SearchStatus> {
         this.#cache.set(query, response);
       }
       this.results = response.results;
+      this.siblings = response.siblings ?? [];
       this.set(this.results.length > 0 ? 'results' : 'empty');
       host.dispatchEvent(new DkResultsEvent({ query, results: this.results }));
+      if (host.siblings && !response.siblings) void this.#loadSiblings(query, response, signal);
     } catch (caught) {
       if (signal.aborted) return;
       const { code, retryAfter } = toApiError(caught);
@@ -86,6 +100,23 @@ export class SearchController extends DkController<SearchStatus> {
       this.fail(caught, busy ? 'busy' : code === 'offline' || code === 'network_error' ? 'offline' : 'error');
       // Re-renders the countdown each second, then searches again.
       if (busy) this.countdown(this.retryAt, () => void this.run(query));
+    }
+  }
+
+  /**
+   * Looks up the siblings of `query` after its `answer` is shown (never delaying it), dropping those among its results.
+   * Aborted with the search; a late answer for an older query is dropped; a failure leaves the results as they
+   * are (no siblings, no `dk-error`: they are extra).
+   */
+  async #loadSiblings(query: string, answer: Answer, signal: AbortSignal): Promise<void> {
+    try {
+      const found = await fetchSiblings(this.host.api, query, { signal });
+      if (signal.aborted) return;
+      const shown = new Set(answer.results.map((result) => result.domain));
+      this.siblings = answer.siblings = found.filter((sibling) => !shown.has(sibling.domain));
+      this.host.requestUpdate();
+    } catch {
+      // Extra information only: the results stay as they are.
     }
   }
 
@@ -98,7 +129,7 @@ export class SearchController extends DkController<SearchStatus> {
   reset(): void {
     this.stop();
     this.query = '';
-    this.results = [];
+    this.results = this.siblings = [];
     this.error = undefined;
     this.set('initial');
   }
