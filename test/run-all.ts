@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * `pnpm test`: type-checks every package, builds the widget, runs every Node suite (vitest) and the widget's
+ * `pnpm test`: builds the widget, type-checks every package, runs every Node suite (vitest) and the widget's
  * browser suite (@web/test-runner in headless Chromium), then prints one closing line:
  * `tests: N passed, N failed, N skipped`. Exits non-zero when anything failed.
  *
@@ -49,11 +49,12 @@ const failures: string[] = [];
 
 await ensureChromium();
 
-const typecheck = await run('pnpm', ['-r', '--if-present', 'typecheck']);
-if (typecheck.code !== 0) failures.push('typecheck');
-
+// The widget's npm build comes first: its types (dist/) are what the examples type-check against.
 const build = await run('pnpm', ['--filter', '@domainkit/widget', 'build']);
 if (build.code !== 0) failures.push('widget build');
+
+const typecheck = await run('pnpm', ['-r', '--if-present', 'typecheck']);
+if (typecheck.code !== 0) failures.push('typecheck');
 const spa = await run('pnpm', ['--filter', '@domainkit/example-spa', 'build']);
 if (spa.code !== 0) failures.push('SPA example build');
 
