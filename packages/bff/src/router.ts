@@ -100,9 +100,11 @@ export function createBff(options: BffOptions): BffRouter {
     now,
     onBackgroundError: (_key: string, error: unknown) => logger.debug({ error: error instanceof Error ? error.message : String(error) }, `background ${what} refresh failed; the stale answer stays`),
   });
+  const searchCache = new SearchCache<DomainSearchResponse>(cacheSettings('search'));
   const ctx: BffContext = {
     client: runtime.client,
-    searchCache: new SearchCache<DomainSearchResponse>(cacheSettings('search')),
+    searchCache,
+    domainChanged: (domain) => runtime.domainChanged(domain),
     returnUrl: o.returnUrl,
     cancelUrl: o.cancelUrl,
     checkoutReturnOrigins: new Set(returnOrigins),
@@ -127,6 +129,13 @@ export function createBff(options: BffOptions): BffRouter {
           }),
           cache: new SearchCache<DomainSearchResult>(cacheSettings('siblings')),
         };
+
+  // Whatever the BFF learns about a domain (an order, a 409/404 upstream, an order event, an unavailable detail)
+  // drops every cached answer listing it, so no visitor keeps seeing a sold domain as available.
+  runtime.onDomainChanged((domain) => {
+    searchCache.evict((answer) => answer.domains.some((d) => d.domain.toLowerCase() === domain));
+    siblings?.cache.evict((answer) => answer.domain?.domain.toLowerCase() === domain || answer.siblings.some((d) => d.domain.toLowerCase() === domain));
+  });
 
   const router = express.Router();
   const paths = BFF_PATHS.filter((p) => (p === '/quotes' || p === '/orders' ? mor : p === '/webhooks' ? webhook !== undefined : p === '/siblings' ? siblings !== undefined : true));

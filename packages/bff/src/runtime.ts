@@ -58,6 +58,7 @@ export class BffRuntime {
   #closing: Promise<void> | undefined;
   #closed = false;
   #webhookRegistered = false;
+  readonly #domainListeners = new Set<(domain: string) => void>();
   /** When this runtime started, on its own clock. */
   readonly #startedAt: Date;
 
@@ -134,6 +135,27 @@ export class BffRuntime {
     }
   }
 
+  /** Registers `listener`, told each domain {@link domainChanged} names (the router drops its cached searches). */
+  onDomainChanged(listener: (domain: string) => void): void {
+    this.#domainListeners.add(listener);
+  }
+
+  /**
+   * Says the BFF learnt that `domain` may no longer be for sale (an order recorded, an upstream 409 `conflict` or
+   * 404 `not_found`, an order event naming it, an unavailable domain detail): every listener is told, with the
+   * name lowercased. A listener that throws is logged, never raised.
+   */
+  domainChanged(domain: string): void {
+    const name = domain.toLowerCase();
+    for (const listener of this.#domainListeners) {
+      try {
+        listener(name);
+      } catch (error) {
+        this.logger.error({ domain: name, ...errorFields(error) }, 'a domain-change listener failed');
+      }
+    }
+  }
+
   /** `pglite`, `postgres`, or `none` (no feature needing a database is enabled). */
   get databaseKind(): 'pglite' | 'postgres' | 'none' {
     return this.#databaseKind;
@@ -178,6 +200,7 @@ export class BffRuntime {
       now: this.now,
       leaseMs: (this.#options.background?.leaseSeconds ?? 60) * 1000,
       quoteMarginMs: 30_000,
+      domainChanged: (domain) => this.domainChanged(domain),
     };
   }
 
@@ -250,7 +273,10 @@ export class BffRuntime {
 
   /** Catches up with `GET /events`, then handles the new events. */
   async catchUp(): Promise<CatchUpReport> {
-    const report = await catchUpEvents({ db: await this.db(), keyId: this.keyId, client: this.client, logger: this.logger, now: this.now }, { signal: this.#abort.signal });
+    const report = await catchUpEvents(
+      { db: await this.db(), keyId: this.keyId, client: this.client, logger: this.logger, now: this.now, domainChanged: (domain) => this.domainChanged(domain) },
+      { signal: this.#abort.signal },
+    );
     await this.kickInbox();
     return report;
   }

@@ -48,6 +48,8 @@ export class SearchCache<T> {
   readonly #settings: SearchCacheSettings;
   readonly #entries = new Map<string, { value: T; storedAt: number }>();
   readonly #inFlight = new Map<string, Promise<T>>();
+  /** Evictions made while a load was in flight, per key: such a load's answer is not kept if one matches it. */
+  readonly #evictedDuring = new Map<string, Array<(value: T, key: string) => boolean>>();
 
   constructor(settings: SearchCacheSettings) {
     this.#settings = settings;
@@ -87,22 +89,46 @@ export class SearchCache<T> {
     }
   }
 
+  /**
+   * Drops every kept answer for which `matches(value, key)` is true (fresh or stale: the next `get` of such a key
+   * goes upstream), and keeps no answer matching it from a load already in flight. Everything else stays
+   * cached. Scans every entry (at most `maxEntries`).
+   * @returns how many answers were dropped.
+   */
+  evict(matches: (value: T, key: string) => boolean): number {
+    let dropped = 0;
+    for (const [key, entry] of this.#entries) {
+      if (matches(entry.value, key)) {
+        this.#entries.delete(key);
+        dropped++;
+      }
+    }
+    for (const key of this.#inFlight.keys()) this.#evictedDuring.get(key)?.push(matches);
+    return dropped;
+  }
+
   /** Entries currently held. */
   get size(): number {
     return this.#entries.size;
   }
 
   #start(key: string, load: () => Promise<T>): Promise<T> {
+    const evicted: Array<(value: T, key: string) => boolean> = [];
     const promise: Promise<T> = Promise.resolve()
       .then(load)
       .then((value) => {
-        this.#store(key, value);
+        // An answer loaded before an eviction that names it may predate the change: serve it, never keep it.
+        if (!evicted.some((matches) => matches(value, key))) this.#store(key, value);
         return value;
       })
       .finally(() => {
-        if (this.#inFlight.get(key) === promise) this.#inFlight.delete(key);
+        if (this.#inFlight.get(key) === promise) {
+          this.#inFlight.delete(key);
+          this.#evictedDuring.delete(key);
+        }
       });
     this.#inFlight.set(key, promise);
+    this.#evictedDuring.set(key, evicted);
     return promise;
   }
 

@@ -119,3 +119,31 @@ describe('the BFF search cache over HTTP', () => {
     expect(stub.callsTo('search')).toHaveLength(2);
   });
 });
+
+describe('SearchCache.evict', () => {
+  const settings = { ttlMs: 30_000, staleWhileRevalidateMs: 270_000, staleIfErrorMs: 600_000, maxEntries: 10, now: () => 0 };
+
+  it('drops only the answers that match, so their next get goes upstream while the others stay cached', async () => {
+    const cache = new SearchCache<string[]>(settings);
+    await cache.get('coffee', async () => ['coffeehouse.com', 'coffeeshop.io']);
+    await cache.get('tea', async () => ['teahouse.com']);
+
+    expect(cache.evict((domains) => domains.includes('coffeehouse.com'))).toBe(1);
+
+    await expect(cache.get('coffee', async () => ['coffeeshop.io'])).resolves.toEqual({ value: ['coffeeshop.io'], source: 'upstream' });
+    await expect(cache.get('tea', async () => ['never loaded'])).resolves.toEqual({ value: ['teahouse.com'], source: 'cache' });
+  });
+
+  it('serves, but does not keep, a matching answer from a load already in flight when the eviction came', async () => {
+    const cache = new SearchCache<string[]>(settings);
+    const gate = deferred<string[]>();
+    const first = cache.get('coffee', () => gate.promise);
+    cache.evict((domains) => domains.includes('coffeehouse.com'));
+    gate.resolve(['coffeehouse.com']);
+    await expect(first).resolves.toEqual({ value: ['coffeehouse.com'], source: 'upstream' });
+
+    await expect(cache.get('coffee', async () => ['coffeeshop.io'])).resolves.toEqual({ value: ['coffeeshop.io'], source: 'upstream' });
+    // An answer the eviction does not match is kept as usual.
+    await expect(cache.get('coffee', async () => ['never loaded'])).resolves.toEqual({ value: ['coffeeshop.io'], source: 'cache' });
+  });
+});

@@ -7,7 +7,7 @@ import type { MarketplaceEvent } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import type { BffDb } from '../db/tables.ts';
 import type { MarketplaceApi } from '../options.ts';
-import { storeEvents } from './inbox.ts';
+import { eventDomains, storeEvents } from './inbox.ts';
 
 /** The `bff_meta` key of a credential's event cursor (the id of the last event stored by catch-up). */
 export function eventsCursorKey(keyId: string): string {
@@ -48,7 +48,9 @@ export interface CatchUpReport {
  * @param pageLimit - `limit` of each `GET /events` page (1–100).
  * @throws {MarketplaceError} when a page cannot be fetched (the cursor stays at the last stored page).
  */
-export async function catchUpEvents(deps: { db: BffDb; keyId: string; client: MarketplaceApi; logger: Logger; now: () => number }, options: { pageLimit?: number; signal?: AbortSignal } = {}): Promise<CatchUpReport> {
+export async function catchUpEvents(
+  deps: { db: BffDb; keyId: string; client: MarketplaceApi; logger: Logger; now: () => number; domainChanged?: ((domain: string) => void) | undefined },
+  options: { pageLimit?: number; signal?: AbortSignal } = {}): Promise<CatchUpReport> {
   let cursor = await readEventsCursor(deps.db, deps.keyId);
   const report: CatchUpReport = { fetched: 0, stored: 0, cursor };
   const pages = deps.client.events.list(
@@ -60,6 +62,7 @@ export async function catchUpEvents(deps: { db: BffDb; keyId: string; client: Ma
     if (events.length === 0) break;
     report.fetched += events.length;
     report.stored += await storeEvents(deps.db, deps.keyId, events, 'catch_up', new Date(deps.now()));
+    for (const domain of eventDomains(events)) deps.domainChanged?.(domain);
     const last = events[events.length - 1]!.id;
     if (!(await advanceCursor(deps.db, deps.keyId, cursor, last))) {
       deps.logger.debug({ cursor, last }, 'event cursor moved by another process; stopping this catch-up');

@@ -68,6 +68,19 @@ export async function storeEvents(db: BffDb, keyId: string, events: readonly Mar
   return inserted.length;
 }
 
+/**
+ * The distinct domains the events' orders name (`data.order.domain`), lowercased; events without one are skipped.
+ * An order event means its domain's availability may have changed.
+ */
+export function eventDomains(events: readonly MarketplaceEvent[]): string[] {
+  const domains = new Set<string>();
+  for (const event of events) {
+    const domain: unknown = (event.data as { order?: { domain?: unknown } } | undefined)?.order?.domain;
+    if (typeof domain === 'string' && domain !== '') domains.add(domain.toLowerCase());
+  }
+  return [...domains];
+}
+
 /** Settings of the inbox worker. */
 export interface InboxSettings {
   readonly db: BffDb;

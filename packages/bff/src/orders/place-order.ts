@@ -41,6 +41,8 @@ export interface OrderFlowDeps {
   readonly leaseMs: number;
   /** A quote must have at least this long left (ms) to be paid for: the record must reach upstream in time. */
   readonly quoteMarginMs: number;
+  /** Told the domain of an order recorded, or refused as sold or unlisted, upstream (drops cached searches). */
+  readonly domainChanged?: ((domain: string) => void) | undefined;
 }
 
 /** The visitor's `POST /orders` body, validated. */
@@ -113,10 +115,12 @@ export async function recordIntent(deps: OrderFlowDeps, intent: Intent, options:
       context: { maxWaitMs: options.maxWaitMs ?? 10_000 },
     });
     await markRecorded(deps.db, intent.intent_id, order, now());
+    deps.domainChanged?.(order.domain);
     deps.logger.info({ intent: intent.intent_id, order: order.public_id, domain: order.domain }, 'order recorded upstream');
     return { kind: 'recorded', order };
   } catch (error) {
     if (isDefinitiveRefusal(error)) {
+      if (error.status === 404 || error.status === 409) deps.domainChanged?.(intent.domain);
       const refundState = await refund(deps, intent);
       await markClosed(deps.db, intent.intent_id, 'rejected', { error: describe(error), refundState, now: now() });
       deps.logger.error({ intent: intent.intent_id, domain: intent.domain, upstream: error.toJSON(), refund: refundState }, 'the marketplace refused a paid order');

@@ -9,7 +9,7 @@ import { widgetCheckoutRequestSchema, type WidgetCheckoutResponse } from '@domai
 import type { RequestHandler } from 'express';
 import { BffHttpError } from '../errors.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema, type BffContext } from './context.ts';
+import { noQuerySchema, upstreamSaysGone, type BffContext } from './context.ts';
 
 const HELP = {
   domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' },
@@ -39,11 +39,18 @@ export function checkoutRoute(ctx: BffContext): RequestHandler {
     const input = parseInput(widgetCheckoutRequestSchema, req.body, 'body', HELP);
     const returnUrl = onAllowedOrigin(ctx, 'return_url', input.return_url) ?? ctx.returnUrl;
     const cancelUrl = onAllowedOrigin(ctx, 'cancel_url', input.cancel_url) ?? ctx.cancelUrl;
-    const session = await ctx.client.createCheckoutSession({
-      domain: input.domain,
-      ...(returnUrl !== undefined && { return_url: returnUrl }),
-      ...(cancelUrl !== undefined && { cancel_url: cancelUrl }),
-    });
+    let session;
+    try {
+      session = await ctx.client.createCheckoutSession({
+        domain: input.domain,
+        ...(returnUrl !== undefined && { return_url: returnUrl }),
+        ...(cancelUrl !== undefined && { cancel_url: cancelUrl }),
+      });
+    } catch (error) {
+      // Sold, reserved or unlisted: cached searches must stop offering it.
+      if (upstreamSaysGone(error)) ctx.domainChanged(input.domain);
+      throw error;
+    }
     // The widget navigates to this URL: accept only http(s), never `javascript:` or `data:`.
     if (!/^https?:$/.test(new URL(session.checkout_url).protocol)) {
       throw new MarketplaceResponseError({

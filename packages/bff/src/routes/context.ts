@@ -2,6 +2,7 @@
  * What the route handlers share: the Partner API client, the search cache and the checkout URLs.
  */
 import type { Domain, DomainSearchResponse, WidgetDomain } from '@domainkit/protocol';
+import { MarketplaceError } from '@domainkit/client';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { BffHttpError } from '../errors.ts';
@@ -18,6 +19,16 @@ export interface BffContext {
   readonly checkoutReturnOrigins: ReadonlySet<string>;
   /** How a search waits for the upstream budget (ms) before answering 503 busy. */
   readonly searchMaxWaitMs: number;
+  /** Drops every cached search (and siblings) answer listing this domain: its availability may have changed. */
+  readonly domainChanged: (domain: string) => void;
+}
+
+/**
+ * Whether an upstream error says a domain is no longer for sale: 409 `conflict` (sold or reserved) or 404
+ * `not_found` (unlisted) from a call naming it (spec 4.1).
+ */
+export function upstreamSaysGone(error: unknown): boolean {
+  return error instanceof MarketplaceError && (error.status === 409 || error.status === 404);
 }
 
 /** A domain as the widget shows it: only what it needs, never upstream extras. */

@@ -7,7 +7,7 @@
 import { WebhookPayloadError, WebhookSignatureError, createWebhookVerifier } from '@domainkit/client';
 import express, { type RequestHandler } from 'express';
 import { BffHttpError } from '../errors.ts';
-import { storeEvents } from '../events/inbox.ts';
+import { eventDomains, storeEvents } from '../events/inbox.ts';
 import type { BffRuntime } from '../runtime.ts';
 
 /** Largest webhook body accepted (an event is under 2 kB). */
@@ -41,6 +41,7 @@ export function webhookRoute(runtime: BffRuntime, options: { secret: string; hea
     }
     const db = await runtime.db();
     const stored = await storeEvents(db, runtime.keyId, [event], 'webhook', new Date(runtime.now()));
+    for (const domain of eventDomains([event])) runtime.domainChanged(domain);
     res.status(200).json({ received: true });
     runtime.logger.debug({ event: event.id, type: event.type, duplicate: stored === 0 }, 'webhook event stored');
     void runtime.kickInbox();

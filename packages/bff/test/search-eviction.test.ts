@@ -1,0 +1,162 @@
+/**
+ * A sold domain leaves the search cache at once: whenever the BFF learns a domain may no longer be for sale (it
+ * records an MoR order for it, upstream answers 409 or 404 for a quote or checkout session naming it, a webhook
+ * event names it, its detail answers unavailable), the next search listing it goes upstream instead of showing it
+ * available from the cache; searches not listing it stay cached. The clock never moves: only the eviction can
+ * make the next search go upstream. Runs on PGlite, and on PostgreSQL with TEST_DATABASE_URL.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testCardPayments } from '../src/index.ts';
+import { call, databaseKinds, openTestDatabase, postJson, startStubMarketplace, startTestBff, type StubMarketplace, type TestDatabase } from './helpers.ts';
+
+const X = 'coffeehouse.com';
+const WEBHOOK_SECRET = 'whsec_test_EvictionWebhookSecret01';
+
+/** The stub's upstream search answer once X is sold. */
+const SOLD_ANSWER = {
+  status: 200,
+  body: { domains: [{ domain: X, tld: 'com', available: false, price_cents: 250000, currency: 'USD' }], next_cursor: null },
+};
+
+function conflict(message: string) {
+  return { status: 409, body: { error: { code: 'conflict', message, request_id: 'req_evict0001' } } };
+}
+
+describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
+  let testDb: TestDatabase;
+  let stub: StubMarketplace;
+  const closers: Array<() => Promise<void>> = [];
+
+  beforeAll(async () => {
+    testDb = await openTestDatabase(kind);
+  });
+  afterAll(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+    await testDb?.close();
+  });
+  beforeEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+    await testDb.reset();
+    stub = await startStubMarketplace();
+    closers.push(() => stub.close());
+  });
+
+  /** A MoR BFF with a webhook receiver and a frozen clock; no background work. */
+  async function shop() {
+    const frozen = Date.now(); // quotes expire on the stub's real clock: freeze the BFF's at the real now
+    const bff = await startTestBff(stub, {
+      database: testDb.database,
+      payments: testCardPayments(),
+      webhook: { secret: WEBHOOK_SECRET },
+      background: { enabled: false },
+      now: () => frozen,
+    });
+    closers.push(() => bff.close());
+    return bff;
+  }
+
+  const searchesFor = (q: string) => stub.callsTo('search').filter((c) => new URLSearchParams(c.query).get('q') === q).length;
+
+  /** Caches a search listing X (available) and one not listing it; queues X's sold answer for the next search. */
+  async function warm(url: string) {
+    const listing = await call(`${url}/search?q=coffeehouse`);
+    expect(listing.json.results).toEqual([{ domain: X, available: true, price_cents: 250000, currency: 'USD' }]);
+    const other = await call(`${url}/search?q=coffeeshop`);
+    expect(other.json.results.map((r: { domain: string }) => r.domain)).toEqual(['coffeeshop.io']);
+    // Both answers are cached: asking again does not reach upstream.
+    await call(`${url}/search?q=coffeehouse`);
+    await call(`${url}/search?q=coffeeshop`);
+    expect([searchesFor('coffeehouse'), searchesFor('coffeeshop')]).toEqual([1, 1]);
+    stub.enqueue('search', SOLD_ANSWER);
+  }
+
+  /** The next search listing X goes upstream and shows it sold; the other search is still served from the cache. */
+  async function expectEvicted(url: string) {
+    const again = await call(`${url}/search?q=coffeehouse`);
+    expect(again.status).toBe(200);
+    expect(again.json.results).toEqual([{ domain: X, available: false, price_cents: 250000, currency: 'USD' }]);
+    expect(searchesFor('coffeehouse')).toBe(2);
+    const other = await call(`${url}/search?q=coffeeshop`);
+    expect(other.json.results.map((r: { domain: string }) => r.domain)).toEqual(['coffeeshop.io']);
+    expect(searchesFor('coffeeshop')).toBe(1);
+  }
+
+  it('an MoR order for the domain recorded through the BFF drops the cached searches listing it', async () => {
+    const bff = await shop();
+    await warm(bff.url);
+
+    const quote = await postJson(`${bff.url}/quotes`, { domain: X });
+    expect(quote.status).toBe(201);
+    const order = await postJson(`${bff.url}/orders`, { quote_id: quote.json.quote_id, buyer: { email: 'ada@example.com' }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' } });
+    expect(order.status).toBe(201);
+    expect(stub.deliveries).toEqual([]); // no webhook registered: only the order itself can have evicted
+
+    await expectEvicted(bff.url);
+  });
+
+  it('a 409 conflict upstream for a quote naming the domain drops the cached searches listing it', async () => {
+    const bff = await shop();
+    await warm(bff.url);
+    stub.enqueue('quote', conflict(`${X} is sold`));
+
+    const quote = await postJson(`${bff.url}/quotes`, { domain: 'CoffeeHouse.com' });
+    expect(quote.status).toBe(409);
+    expect(quote.json.error.code).toBe('conflict');
+
+    await expectEvicted(bff.url);
+  });
+
+  it('a 409 conflict upstream for a checkout session naming the domain drops the cached searches listing it', async () => {
+    const bff = await shop();
+    await warm(bff.url);
+    stub.enqueue('checkout', conflict(`${X} is reserved`));
+
+    const checkout = await postJson(`${bff.url}/checkout`, { domain: X });
+    expect(checkout.status).toBe(409);
+
+    await expectEvicted(bff.url);
+  });
+
+  it('a stored webhook event naming the domain drops the cached searches listing it', async () => {
+    const bff = await shop();
+    await warm(bff.url);
+    stub.webhook = { url: `${bff.url}/webhooks`, secret: WEBHOOK_SECRET };
+    const event = {
+      id: 'evt_90001',
+      type: 'order.recorded',
+      created_at: '2030-01-01T00:00:01.000Z',
+      partner_id: 'prt_stub',
+      data: { order: { public_id: 'ord_9001', domain: X, status: 'EXTERNALLY_PAID', sale_price_cents: 250000, currency: 'USD' } },
+    };
+
+    expect(await stub.deliver(event)).toBe(200);
+
+    await expectEvicted(bff.url);
+  });
+
+  it('GET /domains/:name answering unavailable drops the cached searches listing it', async () => {
+    const bff = await shop();
+    await warm(bff.url);
+    stub.enqueue('domain', {
+      status: 200,
+      body: { domain: X, tld: 'com', available: false, price_cents: 250000, currency: 'USD', words: ['coffee', 'house'], listed_at: '2025-01-02T03:04:05Z', status: 'sold' },
+    });
+
+    const detail = await call(`${bff.url}/domains/${X}`);
+    expect(detail.json).toEqual({ domain: X, available: false, price_cents: 250000, currency: 'USD' });
+
+    await expectEvicted(bff.url);
+  });
+
+  it('an available domain detail and a quote that succeeds keep the cached searches', async () => {
+    const bff = await shop();
+    await warm(bff.url);
+
+    expect((await call(`${bff.url}/domains/${X}`)).json.available).toBe(true);
+    expect((await postJson(`${bff.url}/quotes`, { domain: X })).status).toBe(201);
+
+    const again = await call(`${bff.url}/search?q=coffeehouse`);
+    expect(again.json.results[0].available).toBe(true);
+    expect(searchesFor('coffeehouse')).toBe(1);
+  });
+});
