@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { canonicalQuery, createRequestSigner, type RequestSigner } from '@domainkit/protocol';
+import pg from 'pg';
 import { pino } from 'pino';
 import { readDemoCredential, startSandbox, type DemoCredential, type RunningSandbox, type StartSandboxOptions } from '../src/index.ts';
 
@@ -46,6 +47,17 @@ export class TestClock {
 /** A temporary data folder, removed by {@link removeDir}. */
 export function tempDir(prefix = 'dk-sandbox-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** Drops a PostgreSQL schema a test created (and everything in it). */
+export async function dropSchema(databaseUrl: string, schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
 }
 
 export function removeDir(dir: string): void {

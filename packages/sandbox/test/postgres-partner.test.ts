@@ -6,10 +6,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInventory } from '../src/index.ts';
-import { newPartner, PartnerTestClient, removeDir, startTestSandbox, tempDir, type TestSandbox } from './helpers.ts';
+import { dropSchema, newPartner, PartnerTestClient, removeDir, startTestSandbox, tempDir, type TestSandbox } from './helpers.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const V1 = '/api/partner/v1';
@@ -47,13 +46,7 @@ describe.skipIf(!databaseUrl)('two sandbox processes on one PostgreSQL', () => {
     }
     await a?.stop();
     if (childDir) removeDir(childDir);
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`drop schema if exists "${schema}" cascade`);
-    } finally {
-      await client.end();
-    }
+    if (databaseUrl) await dropSchema(databaseUrl, schema);
   });
 
   async function partnerOnBoth() {

@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../src/index.ts';
-import { PartnerTestClient, pay, readCredentialFiles, send, startTestSandbox, tokenOf, type TestSandbox } from './helpers.ts';
+import { dropSchema, PartnerTestClient, pay, readCredentialFiles, send, startTestSandbox, tokenOf, type TestSandbox } from './helpers.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const schema = `dk_sandbox_test_${randomBytes(6).toString('hex')}`;
@@ -24,13 +24,7 @@ describe.skipIf(!databaseUrl)('on PostgreSQL', () => {
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`drop schema if exists "${schema}" cascade`);
-    } finally {
-      await client.end();
-    }
+    if (databaseUrl) await dropSchema(databaseUrl, schema);
   });
 
   it('stores its tables in the chosen schema', async () => {

@@ -4,11 +4,10 @@
  * data folders), tokens issued by one accepted by the other, a refresh token spent on one refused on the other.
  */
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInventory } from '../src/index.ts';
 import { readDemoUser } from '../src/oauth/users.ts';
-import { startTestSandbox, type TestSandbox } from './helpers.ts';
+import { dropSchema, startTestSandbox, type TestSandbox } from './helpers.ts';
 import { call, refresh, signIn } from './public-api-helpers.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -26,13 +25,7 @@ describe.skipIf(!databaseUrl)('Public API on PostgreSQL', () => {
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    try {
-      await client.query(`drop schema if exists "${schema}" cascade`);
-    } finally {
-      await client.end();
-    }
+    if (databaseUrl) await dropSchema(databaseUrl, schema);
   });
 
   it('gives both sandboxes one demo user, with the same sign-in file in each data folder', () => {

@@ -7,10 +7,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { verifyWebhookSignature } from '@domainkit/protocol';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { generateInventory, readDemoCredential } from '../src/index.ts';
-import { admin, PartnerTestClient, removeDir, tempDir, waitFor, WebhookReceiver } from './helpers.ts';
+import { admin, dropSchema, PartnerTestClient, removeDir, tempDir, waitFor, WebhookReceiver } from './helpers.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const V1 = '/api/partner/v1';
@@ -105,9 +104,7 @@ describe('deliveries survive SIGKILL', () => {
       await killedWhileDeliveriesPending(['--data-dir', dataDir, '--database-url', databaseUrl!, '--schema', schema, '--webhook-time-scale', '0.02'], dataDir);
     } finally {
       removeDir(dataDir);
-      const client = new pg.Client({ connectionString: databaseUrl });
-      await client.connect();
-      await client.query(`drop schema if exists "${schema}" cascade`).finally(() => client.end());
+      await dropSchema(databaseUrl!, schema);
     }
   }, 120_000);
 });
