@@ -17,10 +17,18 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
-function run(command: string, args: string[], options: { capture?: boolean } = {}): Promise<{ code: number; output: string }> {
+function run(
+  command: string,
+  args: string[],
+  options: { capture?: boolean } = {},
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     console.log(`\n$ ${[command, ...args].join(' ')}`);
-    const child = spawn(command, args, { cwd: root, stdio: ['ignore', options.capture ? 'pipe' : 'inherit', options.capture ? 'pipe' : 'inherit'], env: process.env });
+    const child = spawn(command, args, {
+      cwd: root,
+      stdio: ['ignore', options.capture ? 'pipe' : 'inherit', options.capture ? 'pipe' : 'inherit'],
+      env: process.env,
+    });
     let output = '';
     for (const stream of [child.stdout, child.stderr]) {
       stream?.on('data', (chunk: Buffer) => {
@@ -36,11 +44,14 @@ function run(command: string, args: string[], options: { capture?: boolean } = {
 async function ensureChromium(): Promise<void> {
   if (existsSync(chromePath)) return;
   if (process.env.CHROME_PATH || process.getuid?.() !== 0) {
-    throw new Error(`Chromium not found at ${chromePath}: install it (Debian: apt-get install chromium) or set CHROME_PATH.`);
+    throw new Error(
+      `Chromium not found at ${chromePath}: install it (Debian: apt-get install chromium) or set CHROME_PATH.`,
+    );
   }
-  console.log('Chromium is missing: installing Debian\'s chromium package.');
+  console.log("Chromium is missing: installing Debian's chromium package.");
   const update = await run('apt-get', ['update']);
-  const install = update.code === 0 ? await run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']) : update;
+  const install =
+    update.code === 0 ? await run('apt-get', ['install', '-y', '--no-install-recommends', 'chromium']) : update;
   if (install.code !== 0 || !existsSync(chromePath)) throw new Error('apt-get could not install chromium.');
 }
 
@@ -60,9 +71,24 @@ if (spa.code !== 0) failures.push('SPA example build');
 
 const scratch = await mkdtemp(join(tmpdir(), 'domainkit-test-'));
 const vitestJson = join(scratch, 'vitest.json');
-const vitest = await run('pnpm', ['exec', 'vitest', 'run', '--config', 'test/vitest.all.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`]);
+const vitest = await run('pnpm', [
+  'exec',
+  'vitest',
+  'run',
+  '--config',
+  'test/vitest.all.config.ts',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${vitestJson}`,
+]);
 try {
-  const report = JSON.parse(await readFile(vitestJson, 'utf8')) as { numPassedTests: number; numFailedTests: number; numPendingTests: number; numTodoTests: number; numFailedTestSuites: number };
+  const report = JSON.parse(await readFile(vitestJson, 'utf8')) as {
+    numPassedTests: number;
+    numFailedTests: number;
+    numPendingTests: number;
+    numTodoTests: number;
+    numFailedTestSuites: number;
+  };
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
   totals.skipped += report.numPendingTests + report.numTodoTests;

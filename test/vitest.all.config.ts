@@ -5,6 +5,14 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
-    projects: ['packages/protocol', 'packages/client', 'packages/bff', 'packages/sandbox', 'packages/widget', 'examples/express-app', 'test'],
+    projects: [
+      'packages/protocol',
+      'packages/client',
+      'packages/bff',
+      'packages/sandbox',
+      'packages/widget',
+      'examples/express-app',
+      'test',
+    ],
   },
 });

@@ -51,19 +51,28 @@ export interface ScriptTagBundle {
  * runs terser over it (3 compress passes, safe options only: it also reuses a few short local names more
  * often than esbuild, which gzip rewards).
  */
-export async function bundleScriptTag(root: string, input: { entry: string } | { source: string }): Promise<ScriptTagBundle> {
+export async function bundleScriptTag(
+  root: string,
+  input: { entry: string } | { source: string },
+): Promise<ScriptTagBundle> {
   const result = await build({
     ...scriptTagOptions(root),
-    ...('entry' in input ? { entryPoints: [input.entry] } : { stdin: { contents: input.source, resolveDir: root, loader: 'js' } }),
+    ...('entry' in input
+      ? { entryPoints: [input.entry] }
+      : { stdin: { contents: input.source, resolveDir: root, loader: 'js' } }),
     metafile: true,
   });
-  const text = (ending: string): string => (result.outputFiles ?? []).find((file) => file.path.endsWith(ending))?.text ?? '';
+  const text = (ending: string): string =>
+    (result.outputFiles ?? []).find((file) => file.path.endsWith(ending))?.text ?? '';
   const legal = text('.LEGAL.txt');
   const { code } = await minify(text('.js'), {
     module: true,
     ecma: 2020,
     compress: { passes: 3 },
-    format: { comments: false, preamble: legal ? `/*! Bundles Lit (BSD-3-Clause); licenses: ${SCRIPT_TAG_FILE}.LEGAL.txt */` : '' },
+    format: {
+      comments: false,
+      preamble: legal ? `/*! Bundles Lit (BSD-3-Clause); licenses: ${SCRIPT_TAG_FILE}.LEGAL.txt */` : '',
+    },
   });
   return { code: `${code}\n`, legal, metafile: result.metafile };
 }

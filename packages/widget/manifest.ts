@@ -15,7 +15,9 @@ import type * as TypeScript from 'typescript';
 
 /** What the analyzer's JavaScript exports (its declarations omit `create` and `ts`). */
 const { create, ts } = analyzer as unknown as {
-  create(options: { modules: TypeScript.SourceFile[]; plugins: unknown[]; context: Record<string, unknown> }): { modules: Array<{ declarations?: unknown[] }> };
+  create(options: { modules: TypeScript.SourceFile[]; plugins: unknown[]; context: Record<string, unknown> }): {
+    modules: Array<{ declarations?: unknown[] }>;
+  };
   ts: typeof TypeScript;
 };
 
@@ -26,17 +28,26 @@ export async function writeManifest(root: string): Promise<number> {
     .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.includes('/test-support/'))
     .sort();
   const modules = await Promise.all(
-    files.map(async (file) => ts.createSourceFile(file, await readFile(join(root, file), 'utf8'), ts.ScriptTarget.ES2022, true)),
+    files.map(async (file) =>
+      ts.createSourceFile(file, await readFile(join(root, file), 'utf8'), ts.ScriptTarget.ES2022, true),
+    ),
   );
   const manifest = create({ modules, plugins: litPlugin(), context: { dev: false } });
-  const json = JSON.stringify(manifest, (key, value: unknown) => {
-    // Point at the published files (`dist/…js`), not the sources.
-    if ((key === 'path' || key === 'module') && typeof value === 'string') return value.replace(/^\/?src\//, 'dist/').replace(/\.ts$/, '.js');
-    // Internal reactive state (`_active`) is no attribute or member; an event dispatched from a variable has no name.
-    if (key === 'events' && Array.isArray(value)) return value.filter((item: { name?: unknown }) => typeof item.name === 'string' && item.name !== '');
-    if ((key === 'attributes' || key === 'members') && Array.isArray(value)) return value.filter((item: { name: string }) => !item.name.startsWith('_'));
-    return value;
-  }, 2);
+  const json = JSON.stringify(
+    manifest,
+    (key, value: unknown) => {
+      // Point at the published files (`dist/…js`), not the sources.
+      if ((key === 'path' || key === 'module') && typeof value === 'string')
+        return value.replace(/^\/?src\//, 'dist/').replace(/\.ts$/, '.js');
+      // Internal reactive state (`_active`) is no attribute or member; an event dispatched from a variable has no name.
+      if (key === 'events' && Array.isArray(value))
+        return value.filter((item: { name?: unknown }) => typeof item.name === 'string' && item.name !== '');
+      if ((key === 'attributes' || key === 'members') && Array.isArray(value))
+        return value.filter((item: { name: string }) => !item.name.startsWith('_'));
+      return value;
+    },
+    2,
+  );
   await writeFile(join(root, 'dist', 'custom-elements.json'), `${json}\n`);
   const declarations = manifest.modules.flatMap((m) => (m.declarations ?? []) as Array<{ customElement?: boolean }>);
   return declarations.filter((d) => d.customElement === true).length;

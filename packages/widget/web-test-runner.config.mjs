@@ -5,13 +5,21 @@ import { playwrightLauncher } from '@web/test-runner-playwright';
 export default {
   files: 'src/**/*.test.ts',
   nodeResolve: true,
-  plugins: [esbuildPlugin({ ts: true, target: 'es2022', tsconfig: new URL('./tsconfig.json', import.meta.url).pathname })],
+  plugins: [
+    esbuildPlugin({ ts: true, target: 'es2022', tsconfig: new URL('./tsconfig.json', import.meta.url).pathname }),
+  ],
   browsers: [
     playwrightLauncher({
       product: 'chromium',
       launchOptions: {
         executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-        args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+        args: [
+          '--no-sandbox',
+          '--disable-gpu',
+          '--disable-background-networking',
+          '--disable-component-update',
+          '--disable-sync',
+        ],
       },
     }),
   ],

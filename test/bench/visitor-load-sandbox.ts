@@ -41,7 +41,8 @@ const UPSTREAM_SEARCH_LIMIT = 60;
 const SEARCH_PATH = '/api/partner/v1/domains/search';
 
 const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 60);
-if (!Number.isFinite(seconds) || seconds < 5 || seconds > 600) throw new Error('BENCH_LOAD_SECONDS must be a number of seconds from 5 to 600.');
+if (!Number.isFinite(seconds) || seconds < 5 || seconds > 600)
+  throw new Error('BENCH_LOAD_SECONDS must be a number of seconds from 5 to 600.');
 
 /** mulberry32: a small seeded PRNG, so every run draws the same queries. */
 function prng(seed: number): () => number {
@@ -159,7 +160,9 @@ try {
     while (inFlight.size >= MAX_IN_FLIGHT) await Promise.race(inFlight);
     const q = queries[draw()]!;
     const sent = performance.now();
-    const p: Promise<void> = fetch(`${bffUrl}/search?q=${encodeURIComponent(q)}`, { signal: AbortSignal.timeout(10_000) })
+    const p: Promise<void> = fetch(`${bffUrl}/search?q=${encodeURIComponent(q)}`, {
+      signal: AbortSignal.timeout(10_000),
+    })
       .then(async (res) => {
         await res.arrayBuffer();
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
@@ -188,9 +191,15 @@ const perMinute = maxInAnyMinute(upstream.searchTimes);
 const within = perMinute <= UPSTREAM_SEARCH_LIMIT;
 const no429 = upstream.all429 === 0;
 console.log(`  visitor searches sent          ${total} in ${elapsed.toFixed(1)} s`);
-console.log(`  answered 200                   ${answered} (${((100 * answered) / total).toFixed(1)} %); busy 503: ${busy}; other: ${total - answered - busy}`);
-console.log(`  visitor latency                p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`);
-console.log(`  upstream searches              ${upstream.searchTimes.length} (max ${perMinute} in any 60 s window; limit ${UPSTREAM_SEARCH_LIMIT})`);
+console.log(
+  `  answered 200                   ${answered} (${((100 * answered) / total).toFixed(1)} %); busy 503: ${busy}; other: ${total - answered - busy}`,
+);
+console.log(
+  `  visitor latency                p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`,
+);
+console.log(
+  `  upstream searches              ${upstream.searchTimes.length} (max ${perMinute} in any 60 s window; limit ${UPSTREAM_SEARCH_LIMIT})`,
+);
 console.log(`  upstream 429s                  ${upstream.all429} (on search: ${upstream.search429})`);
 console.log(
   `  ${no429 && within ? 'PASS' : 'FAIL'}: ${no429 ? '0' : upstream.all429} upstream 429s (must be 0), ${perMinute} upstream searches in the busiest minute (must be ≤ ${UPSTREAM_SEARCH_LIMIT})\n`,

@@ -36,7 +36,8 @@ const DEBOUNCE = 250;
 /** Words of the demo inventory (each has results there; one without any would be dropped). */
 const QUERIES = ['coffee', 'garden', 'studio', 'river', 'cloud', 'market', 'green', 'honey'];
 
-if (!Number.isInteger(SAMPLES) || SAMPLES < 1 || SAMPLES > 1000) throw new Error('DK_BENCH_SAMPLES must be an integer from 1 to 1000.');
+if (!Number.isInteger(SAMPLES) || SAMPLES < 1 || SAMPLES > 1000)
+  throw new Error('DK_BENCH_SAMPLES must be an integer from 1 to 1000.');
 // The script-tag file the demo page loads (the demo serves the widget's `dist/`).
 if (!existsSync(fileURLToPath(import.meta.resolve('@domainkit/widget/domainkit.min.js')))) {
   throw new Error("the widget's dist/domainkit.min.js is missing: run `pnpm --filter @domainkit/widget build` first.");
@@ -53,13 +54,21 @@ const dataDir = await mkdtemp(join(tmpdir(), 'dk-latency-'));
 const demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, quiet: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 
 try {
   const page = await browser.newPage();
   const origin = new URL(demo.url).origin;
-  await page.route('**/*', (route) => (new URL(route.request().url()).origin === origin ? route.continue() : route.abort()));
+  await page.route('**/*', (route) =>
+    new URL(route.request().url()).origin === origin ? route.continue() : route.abort(),
+  );
 
   // The BFF's per-visitor search budget, as its last answer stated it.
   let remaining = Infinity;
@@ -85,7 +94,10 @@ try {
       document.getElementById('dk-bench')?.remove();
       const box = Object.assign(document.createElement('div'), { id: 'dk-bench' });
       // (Typed by hand: this file is compiled for Node, without the widget's element types.)
-      const search = document.createElement('dk-domain-search') as HTMLElement & { api: string; updateComplete: Promise<boolean> };
+      const search = document.createElement('dk-domain-search') as HTMLElement & {
+        api: string;
+        updateComplete: Promise<boolean>;
+      };
       search.api = '/dk';
       box.append(search);
       document.body.append(box);
@@ -104,8 +116,12 @@ try {
       search.shadowRoot!.querySelector('input')!.focus();
     });
     await page.keyboard.type(query, { delay: KEY_DELAY });
-    await page.waitForFunction(() => (window as unknown as { dkBench: { done: number } }).dkBench.done > 0, undefined, { timeout: 15_000 });
-    const marks = await page.evaluate(() => (window as unknown as { dkBench: { input: number; done: number; state: string } }).dkBench);
+    await page.waitForFunction(() => (window as unknown as { dkBench: { done: number } }).dkBench.done > 0, undefined, {
+      timeout: 15_000,
+    });
+    const marks = await page.evaluate(
+      () => (window as unknown as { dkBench: { input: number; done: number; state: string } }).dkBench,
+    );
     return { state: marks.state, ms: marks.done - marks.input };
   }
 

@@ -48,7 +48,10 @@ async function startBff(): Promise<{ child: ChildProcessWithoutNullStreams; url:
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  await vi.waitFor(() => expect(output).toContain('"msg":"domainkit BFF listening"'), { timeout: 30_000, interval: 100 });
+  await vi.waitFor(() => expect(output).toContain('"msg":"domainkit BFF listening"'), {
+    timeout: 30_000,
+    interval: 100,
+  });
   const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"domainkit BFF listening"/.exec(output)![1]!;
   return { child, url, output: () => output };
 }
@@ -64,17 +67,32 @@ async function admin(path: string, init: { method?: string; body?: unknown } = {
 
 it('records a paid order exactly once after the BFF is killed mid-record and restarted', async () => {
   const first = await startBff();
-  const search = (await (await fetch(`${first.url}/search?q=maple`)).json()) as { results: Array<{ domain: string; available: boolean }> };
+  const search = (await (await fetch(`${first.url}/search?q=maple`)).json()) as {
+    results: Array<{ domain: string; available: boolean }>;
+  };
   const domain = search.results.find((r) => r.available)!.domain;
-  const quote = (await (await fetch(`${first.url}/quotes`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ domain }) })).json()) as { quote_id: string };
+  const quote = (await (
+    await fetch(`${first.url}/quotes`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ domain }),
+    })
+  ).json()) as { quote_id: string };
 
   await admin('/faults', { method: 'PUT', body: { latency_ms: 4_000 } });
   const order = fetch(`${first.url}/orders`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ quote_id: quote.quote_id, buyer: { email: 'ada@example.com' }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' } }),
+    body: JSON.stringify({
+      quote_id: quote.quote_id,
+      buyer: { email: 'ada@example.com' },
+      payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
+    }),
   }).catch((e: unknown) => e);
-  await vi.waitFor(() => expect(first.output()).toContain('payment confirmed; recording the order upstream'), { timeout: 10_000, interval: 20 });
+  await vi.waitFor(() => expect(first.output()).toContain('payment confirmed; recording the order upstream'), {
+    timeout: 10_000,
+    interval: 20,
+  });
   await new Promise((resolve) => setTimeout(resolve, 300)); // let the record leave the process
   first.child.kill('SIGKILL');
   await once(first.child, 'exit');
@@ -83,7 +101,10 @@ it('records a paid order exactly once after the BFF is killed mid-record and res
 
   const second = await startBff();
   try {
-    await vi.waitFor(() => expect(second.output()).toContain('order recorded upstream'), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => expect(second.output()).toContain('order recorded upstream'), {
+      timeout: 30_000,
+      interval: 100,
+    });
     // Give a slow first attempt, if the sandbox was still holding it, time to land as well.
     await new Promise((resolve) => setTimeout(resolve, 4_500));
     const { orders } = await admin(`/orders?key_id=${sandbox.demo.key_id}`);

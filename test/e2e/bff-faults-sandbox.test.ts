@@ -46,7 +46,12 @@ async function admin(path: string, init: { method?: string; body?: unknown } = {
 
 async function post(url: string, body: unknown): Promise<{ status: number; json: any }> {
   // A BFF must answer every visitor promptly, whatever upstream does: a hung request fails the test.
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(30_000) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(30_000),
+  });
   return { status: res.status, json: await res.json() };
 }
 
@@ -56,7 +61,10 @@ beforeAll(async () => {
   database = await openBffDatabase({ memory: true });
   const app = express();
   for (let i = 0; i < SHOPS; i++) {
-    const credential = await admin('/credentials', { method: 'POST', body: { scopes: ['search', 'buy'], environment: 'SANDBOX', label: `shop ${i}` } });
+    const credential = await admin('/credentials', {
+      method: 'POST',
+      body: { scopes: ['search', 'buy'], environment: 'SANDBOX', label: `shop ${i}` },
+    });
     keyIds.push(credential.key_id);
     const bff = createBff({
       marketplace: { baseUrl: sandbox.url, keyId: credential.key_id, secret: credential.secret },
@@ -92,15 +100,35 @@ async function purchase(shop: number, domain: string): Promise<number> {
   const url = `${base}/shop${shop}`;
   for (let attempt = 0; attempt < 60; attempt++) {
     const quote = await post(`${url}/quotes`, { domain });
-    if (process.env.E2E_DEBUG) console.log(new Date().toISOString(), shop, domain, 'quote', quote.status, JSON.stringify(quote.json).slice(0, 160));
+    if (process.env.E2E_DEBUG)
+      console.log(
+        new Date().toISOString(),
+        shop,
+        domain,
+        'quote',
+        quote.status,
+        JSON.stringify(quote.json).slice(0, 160),
+      );
     if (quote.status !== 201) {
       expect([502, 503], JSON.stringify(quote.json)).toContain(quote.status);
       await sleep(Math.min(2, quote.json.error.retry_after ?? 0.2) * 1000);
       continue;
     }
     for (let tries = 0; tries < 60; tries++) {
-      const order = await post(`${url}/orders`, { quote_id: quote.json.quote_id, buyer: { email: `buyer${shop}@example.com` }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' } });
-      if (process.env.E2E_DEBUG) console.log(new Date().toISOString(), shop, domain, 'order', order.status, JSON.stringify(order.json).slice(0, 160));
+      const order = await post(`${url}/orders`, {
+        quote_id: quote.json.quote_id,
+        buyer: { email: `buyer${shop}@example.com` },
+        payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
+      });
+      if (process.env.E2E_DEBUG)
+        console.log(
+          new Date().toISOString(),
+          shop,
+          domain,
+          'order',
+          order.status,
+          JSON.stringify(order.json).slice(0, 160),
+        );
       if (order.status === 201 || order.status === 202) return order.status;
       // 503 busy and 502 are answered before anything is charged or stored: the same quote may be paid again.
       expect([502, 503], JSON.stringify(order.json)).toContain(order.status);
@@ -129,7 +157,8 @@ it('ends 200 purchases under 20 % 500s and 429 bursts with 200 orders upstream, 
   const statuses = await Promise.all(
     Array.from({ length: SHOPS }, async (_, shop) => {
       const out: number[] = [];
-      for (let i = 0; i < PURCHASES_PER_SHOP; i++) out.push(await purchase(shop, domains[shop * PURCHASES_PER_SHOP + i]!));
+      for (let i = 0; i < PURCHASES_PER_SHOP; i++)
+        out.push(await purchase(shop, domains[shop * PURCHASES_PER_SHOP + i]!));
       return out;
     }),
   );
@@ -142,11 +171,18 @@ it('ends 200 purchases under 20 % 500s and 429 bursts with 200 orders upstream, 
   // lease was still held by the request that answered 202: wait until no intent of any shop is unfinished.
   for (let round = 0; round < 60; round++) {
     const reports = await Promise.all(bffs.map((b) => b.recover()));
-    if (process.env.E2E_DEBUG) console.log('recovery round', round, JSON.stringify(reports.filter((r) => r.recorded + r.pending + r.rejected + r.closed + r.outstanding > 0)));
+    if (process.env.E2E_DEBUG)
+      console.log(
+        'recovery round',
+        round,
+        JSON.stringify(reports.filter((r) => r.recorded + r.pending + r.rejected + r.closed + r.outstanding > 0)),
+      );
     if (reports.every((r) => r.outstanding === 0)) break;
     await sleep(2_000);
   }
-  expect((await Promise.all(bffs.map((b) => b.recover()))).map((r) => r.outstanding + r.rejected)).toEqual(bffs.map(() => 0));
+  expect((await Promise.all(bffs.map((b) => b.recover()))).map((r) => r.outstanding + r.rejected)).toEqual(
+    bffs.map(() => 0),
+  );
 
   const flat = statuses.flat();
   const total = SHOPS * PURCHASES_PER_SHOP;
@@ -154,7 +190,9 @@ it('ends 200 purchases under 20 % 500s and 429 bursts with 200 orders upstream, 
   const ours: Array<{ domain: string; external_payment_ref: string | null }> = [];
   for (const [shop, keyId] of keyIds.entries()) {
     const { orders } = await admin(`/orders?key_id=${keyId}&limit=100`);
-    expect(orders.map((o: { domain: string }) => o.domain).sort(), `shop ${shop}`).toEqual(domains.slice(shop * PURCHASES_PER_SHOP, (shop + 1) * PURCHASES_PER_SHOP).sort());
+    expect(orders.map((o: { domain: string }) => o.domain).sort(), `shop ${shop}`).toEqual(
+      domains.slice(shop * PURCHASES_PER_SHOP, (shop + 1) * PURCHASES_PER_SHOP).sort(),
+    );
     ours.push(...orders);
   }
   expect(ours).toHaveLength(total);

@@ -12,7 +12,14 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBff, openBffDatabase, testCardPayments, type BffDatabase, type BffRouter, type EventContext } from '@domainkit/bff';
+import {
+  createBff,
+  openBffDatabase,
+  testCardPayments,
+  type BffDatabase,
+  type BffRouter,
+  type EventContext,
+} from '@domainkit/bff';
 import type { MarketplaceEvent } from '@domainkit/protocol';
 import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import express from 'express';
@@ -24,7 +31,13 @@ const CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
 let sandbox: RunningSandbox;
 let dataDir: string;
 let database: BffDatabase;
-const seen: Array<{ id: string; type: string; order: string | undefined; applied: boolean; status: string | undefined }> = [];
+const seen: Array<{
+  id: string;
+  type: string;
+  order: string | undefined;
+  applied: boolean;
+  status: string | undefined;
+}> = [];
 
 interface Shop {
   readonly url: string;
@@ -53,7 +66,13 @@ async function startShop(): Promise<Shop> {
     background: { recoveryIntervalSeconds: 0, catchUpIntervalSeconds: 0 },
     onEvent: {
       '*': (event: MarketplaceEvent, context: EventContext) => {
-        seen.push({ id: event.id, type: event.type, order: event.data.order?.public_id, applied: context.applied, status: context.order?.status });
+        seen.push({
+          id: event.id,
+          type: event.type,
+          order: event.data.order?.public_id,
+          applied: context.applied,
+          status: context.order?.status,
+        });
       },
     },
   });
@@ -81,7 +100,11 @@ async function admin(path: string, body: unknown = {}, method = 'POST'): Promise
 }
 
 async function postJson(url: string, body: unknown): Promise<{ status: number; json: any }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.status, json: await res.json() };
 }
 
@@ -95,7 +118,11 @@ async function domainsFor(shop: Shop, query: string): Promise<string[]> {
 async function buy(shop: Shop, domain: string): Promise<{ orderId: string; token: string }> {
   const quote = await postJson(`${shop.url}/quotes`, { domain });
   expect(quote.status, JSON.stringify(quote.json)).toBe(201);
-  const order = await postJson(`${shop.url}/orders`, { quote_id: quote.json.quote_id, buyer: { email: 'ada@example.com', country: 'GB' }, payment: CARD });
+  const order = await postJson(`${shop.url}/orders`, {
+    quote_id: quote.json.quote_id,
+    buyer: { email: 'ada@example.com', country: 'GB' },
+    payment: CARD,
+  });
   expect(order.status, JSON.stringify(order.json)).toBe(201);
   expect(order.json).toMatchObject({ status: 'EXTERNALLY_PAID', domain, sale_price_cents: quote.json.price_cents });
   return { orderId: order.json.order_id, token: order.json.order_token };
@@ -120,7 +147,13 @@ async function handled(shop: Shop, orderId: string, type: string): Promise<void>
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'domainkit-e2e-bff-'));
-  sandbox = await startSandbox({ port: 0, dataDir: join(dataDir, 'sandbox'), logger: false, webhookTimeScale: 0.001, databaseUrl: '' });
+  sandbox = await startSandbox({
+    port: 0,
+    dataDir: join(dataDir, 'sandbox'),
+    logger: false,
+    webhookTimeScale: 0.001,
+    databaseUrl: '',
+  });
   database = await openBffDatabase({ memory: true });
 });
 afterAll(async () => {
@@ -147,10 +180,19 @@ describe('the BFF in front of the sandbox', () => {
       const paid = await fetch(new URL(action, checkoutUrl), {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ pt, card_number: '4242 4242 4242 4242', card_expiry: '12/34', card_cvc: '123', card_name: 'Test Buyer' }),
+        body: new URLSearchParams({
+          pt,
+          card_number: '4242 4242 4242 4242',
+          card_expiry: '12/34',
+          card_cvc: '123',
+          card_name: 'Test Buyer',
+        }),
         redirect: 'manual',
       });
-      const done = paid.status >= 300 && paid.status < 400 ? await fetch(new URL(paid.headers.get('location')!, checkoutUrl)) : paid;
+      const done =
+        paid.status >= 300 && paid.status < 400
+          ? await fetch(new URL(paid.headers.get('location')!, checkoutUrl))
+          : paid;
       const page = await done.text();
 
       expect(page).toContain('data-testid="lander-success"');
@@ -171,7 +213,12 @@ describe('the BFF in front of the sandbox', () => {
       await handled(shop, orderId, 'order.settled');
 
       const mine = seen.filter((e) => e.order === orderId);
-      expect(mine.map((e) => e.type)).toEqual(['order.recorded', 'order.transfer_started', 'order.transfer_completed', 'order.settled']);
+      expect(mine.map((e) => e.type)).toEqual([
+        'order.recorded',
+        'order.transfer_started',
+        'order.transfer_completed',
+        'order.settled',
+      ]);
       expect(new Set(mine.map((e) => e.id)).size).toBe(4);
       const view = await fetch(`${shop.url}/orders/${orderId}`, { headers: { 'x-order-token': token } });
       expect(((await view.json()) as { status: string }).status).toBe('SETTLED');
@@ -191,7 +238,11 @@ describe('the BFF in front of the sandbox', () => {
       // Let the duplicates and the held-back deliveries arrive too.
       await vi.waitFor(
         async () => {
-          const { deliveries } = await admin(`/deliveries?key_id=${sandbox.demo.key_id}&status=pending`, undefined, 'GET');
+          const { deliveries } = await admin(
+            `/deliveries?key_id=${sandbox.demo.key_id}&status=pending`,
+            undefined,
+            'GET',
+          );
           expect(deliveries).toEqual([]);
         },
         { timeout: 20_000, interval: 200 },
@@ -199,7 +250,12 @@ describe('the BFF in front of the sandbox', () => {
       await shop.bff.processInbox();
 
       const mine = seen.filter((e) => e.order === orderId);
-      expect(mine.map((e) => e.type).sort()).toEqual(['order.recorded', 'order.settled', 'order.transfer_completed', 'order.transfer_started']);
+      expect(mine.map((e) => e.type).sort()).toEqual([
+        'order.recorded',
+        'order.settled',
+        'order.transfer_completed',
+        'order.transfer_started',
+      ]);
       const view = await fetch(`${shop.url}/orders/${orderId}`, { headers: { 'x-order-token': token } });
       expect(((await view.json()) as { status: string }).status).toBe('SETTLED');
     } finally {
@@ -223,7 +279,12 @@ describe('the BFF in front of the sandbox', () => {
       await second.bff.catchUp();
       await second.bff.processInbox();
       const mine = seen.filter((e) => e.order === orderId);
-      expect(mine.map((e) => e.type)).toEqual(['order.recorded', 'order.transfer_started', 'order.transfer_completed', 'order.settled']);
+      expect(mine.map((e) => e.type)).toEqual([
+        'order.recorded',
+        'order.transfer_started',
+        'order.transfer_completed',
+        'order.settled',
+      ]);
     } finally {
       await second.close();
     }

@@ -104,7 +104,9 @@ describe('a visitor finds and buys a domain', () => {
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.locator('[part="buy-button"]').count()).toBe(0);
     const answer = await page.request.get(new URL(`dk/search?q=${encodeURIComponent(domain)}`, demo.url).href);
-    const found = ((await answer.json()) as { results: Array<{ domain: string; available: boolean }> }).results.find((r) => r.domain === domain);
+    const found = ((await answer.json()) as { results: Array<{ domain: string; available: boolean }> }).results.find(
+      (r) => r.domain === domain,
+    );
     expect(found?.available).toBe(false);
     await page.close();
   });

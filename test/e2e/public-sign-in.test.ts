@@ -49,7 +49,10 @@ describe('signing in to the Public API', () => {
     const pending = await signIn.startAuthorization({ clientId: client.clientId, redirectUri, scope: 'pricing:read' });
     expect(pending.url.searchParams.get('code_challenge_method')).toBe('S256');
 
-    const user = JSON.parse(await readFile(join(dataDir, 'sandbox-user.json'), 'utf8')) as { email: string; password: string };
+    const user = JSON.parse(await readFile(join(dataDir, 'sandbox-user.json'), 'utf8')) as {
+      email: string;
+      password: string;
+    };
     const page = await browser.newPage();
     await page.goto(pending.url.href);
     await page.locator('#email').fill(user.email);

@@ -40,7 +40,10 @@ describe('the React SPA example', () => {
     await expect.poll(() => log.textContent()).toContain('dk-results');
     expect(await log.textContent()).toContain('dk-search');
 
-    const domain = (await options.filter({ has: page.locator('[part="buy-button"]') }).first().getAttribute('data-domain'))!;
+    const domain = (await options
+      .filter({ has: page.locator('[part="buy-button"]') })
+      .first()
+      .getAttribute('data-domain'))!;
     await buyButtonOf(page, domain).click();
     await page.waitForURL((url) => url.href.startsWith(`${demo.sandboxUrl}/checkout`));
     expect(await page.getByTestId('lander-domain').textContent()).toBe(domain);
@@ -62,7 +65,10 @@ describe('the React SPA example', () => {
     // A query of its own: the domain sold by the test above may still come back, as available, from the BFF's
     // short-lived search cache (the marketplace then refuses the quote with 409, which the widget shows).
     const options = await searchFor(page, 'garden');
-    const domain = (await options.filter({ has: page.locator('[part="buy-button"]') }).first().getAttribute('data-domain'))!;
+    const domain = (await options
+      .filter({ has: page.locator('[part="buy-button"]') })
+      .first()
+      .getAttribute('data-domain'))!;
     await buyButtonOf(page, domain).click();
     const search = page.locator('dk-domain-search');
     await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 10_000 }).toBe('quoted');
@@ -73,8 +79,12 @@ describe('the React SPA example', () => {
     expect(await log.textContent()).toContain('dk-quote');
 
     // The order exists upstream exactly once, recorded from the quote's price; the domain is no longer for sale.
-    const admin = await fetch(`${demo.sandboxUrl}/admin/orders?key_id=${demo.credential.key_id}`, { headers: { authorization: `Bearer ${demo.credential.admin_token}` } });
-    const orders = ((await admin.json()) as { orders: Array<{ domain: string; status: string }> }).orders.filter((o) => o.domain === domain);
+    const admin = await fetch(`${demo.sandboxUrl}/admin/orders?key_id=${demo.credential.key_id}`, {
+      headers: { authorization: `Bearer ${demo.credential.admin_token}` },
+    });
+    const orders = ((await admin.json()) as { orders: Array<{ domain: string; status: string }> }).orders.filter(
+      (o) => o.domain === domain,
+    );
     expect(orders).toHaveLength(1);
     expect(orders[0]!.status).toBe('EXTERNALLY_PAID');
     expect(errors).toEqual([]);

@@ -9,7 +9,9 @@ export async function searchFor(page: Page, query: string): Promise<Locator> {
   const input = page.locator('dk-domain-search [part="input"]');
   await input.fill('');
   await input.pressSequentially(query, { delay: 20 });
-  await expect.poll(() => page.locator('dk-domain-search').getAttribute('data-state'), { timeout: 10_000 }).toMatch(/^(results|empty)$/);
+  await expect
+    .poll(() => page.locator('dk-domain-search').getAttribute('data-state'), { timeout: 10_000 })
+    .toMatch(/^(results|empty)$/);
   return page.locator('dk-domain-search [part="option"]');
 }
 

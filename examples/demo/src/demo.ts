@@ -77,7 +77,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   partner.use(express.static(examplePage));
   // The BFF is mounted once the server listens: it registers its own webhook URL, which needs the port.
   let bff: BffRouter | undefined;
-  partner.use('/dk', (req, res, next) => (bff ? bff(req, res, next) : res.status(503).json({ error: { code: 'busy', message: 'Starting; retry in a moment.', retry_after: 1 } })));
+  partner.use('/dk', (req, res, next) =>
+    bff
+      ? bff(req, res, next)
+      : res.status(503).json({ error: { code: 'busy', message: 'Starting; retry in a moment.', retry_after: 1 } }),
+  );
   const server = createServer(partner);
   let url: string;
   try {

@@ -7,7 +7,15 @@
  */
 import express, { type Express } from 'express';
 import { pino, type Logger } from 'pino';
-import { createBff, testCardPayments, type BffDatabase, type BffDatabaseOptions, type BffRouter, type MarketplaceOptions, type PaymentAdapter } from '@domainkit/bff';
+import {
+  createBff,
+  testCardPayments,
+  type BffDatabase,
+  type BffDatabaseOptions,
+  type BffRouter,
+  type MarketplaceOptions,
+  type PaymentAdapter,
+} from '@domainkit/bff';
 
 /** Where the BFF is mounted in this app. */
 export const BFF_MOUNT_PATH = '/shop/api';
@@ -71,8 +79,17 @@ export function createShopApp(options: ShopOptions): ShopApp {
       'order.settled': (event, context) => {
         const order = event.data.order;
         if (order === undefined) return;
-        settled.push({ orderId: order.public_id, domain: order.domain, salePriceCents: order.sale_price_cents, currency: order.currency, settledAt: event.created_at });
-        logger.info({ order: order.public_id, domain: order.domain, firstDelivery: context.applied }, 'order settled: the domain is paid out');
+        settled.push({
+          orderId: order.public_id,
+          domain: order.domain,
+          salePriceCents: order.sale_price_cents,
+          currency: order.currency,
+          settledAt: event.created_at,
+        });
+        logger.info(
+          { order: order.public_id, domain: order.domain, firstDelivery: context.applied },
+          'order settled: the domain is paid out',
+        );
       },
     },
   });
@@ -80,7 +97,12 @@ export function createShopApp(options: ShopOptions): ShopApp {
 
   // 2. The app's own routes, with their own JSON parser, untouched by the BFF.
   app.get('/', (_req, res) => {
-    const rows = settled.map((s) => `<li><strong>${escapeHtml(s.domain)}</strong>: ${escapeHtml(money(s.salePriceCents, s.currency))} (order ${escapeHtml(s.orderId)})</li>`).join('');
+    const rows = settled
+      .map(
+        (s) =>
+          `<li><strong>${escapeHtml(s.domain)}</strong>: ${escapeHtml(money(s.salePriceCents, s.currency))} (order ${escapeHtml(s.orderId)})</li>`,
+      )
+      .join('');
     res
       .type('html')
       .send(

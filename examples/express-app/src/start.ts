@@ -26,11 +26,19 @@ if (env.DOMAINKIT_API_BASE_URL && env.DOMAINKIT_KEY_ID && env.DOMAINKIT_API_SECR
 const webhookSecret = env.DOMAINKIT_WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('base64url')}`;
 const publicUrl = env.DOMAINKIT_WEBHOOK_PUBLIC_URL ?? `http://127.0.0.1:${port}${BFF_MOUNT_PATH}/webhooks`;
 
-const shop = createShopApp({ marketplace, webhook: { secret: webhookSecret, publicUrl }, database: { dataDir: '.data/bff' }, logger });
+const shop = createShopApp({
+  marketplace,
+  webhook: { secret: webhookSecret, publicUrl },
+  database: { dataDir: '.data/bff' },
+  logger,
+});
 const server = createServer(shop.app);
 server.listen(port, '127.0.0.1');
 await once(server, 'listening');
-logger.info({ url: `http://127.0.0.1:${port}/`, bff: `http://127.0.0.1:${port}${BFF_MOUNT_PATH}` }, 'Acme Domains is running');
+logger.info(
+  { url: `http://127.0.0.1:${port}/`, bff: `http://127.0.0.1:${port}${BFF_MOUNT_PATH}` },
+  'Acme Domains is running',
+);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

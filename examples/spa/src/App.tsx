@@ -49,7 +49,9 @@ export function App() {
   return (
     <div className={`page ${theme}`}>
       <header className="top">
-        <span className="logo" aria-hidden="true">☁</span>
+        <span className="logo" aria-hidden="true">
+          ☁
+        </span>
         <strong>Nimbus Names</strong>
         <span className="tagline">domains for cloud-native teams</span>
       </header>
@@ -67,7 +69,12 @@ export function App() {
               </select>
             </label>
             <label>
-              <input type="checkbox" checked={theme === 'dark'} onChange={(e) => setTheme(e.target.checked ? 'dark' : 'light')} /> Dark theme
+              <input
+                type="checkbox"
+                checked={theme === 'dark'}
+                onChange={(e) => setTheme(e.target.checked ? 'dark' : 'light')}
+              />{' '}
+              Dark theme
             </label>
           </fieldset>
 
@@ -95,7 +102,14 @@ export function App() {
                 Name <input name="name" autoComplete="name" defaultValue="Ada Lovelace" />
               </label>
               <label>
-                Card number <input name="card_number" autoComplete="cc-number" inputMode="numeric" required defaultValue={TEST_CARD} />
+                Card number{' '}
+                <input
+                  name="card_number"
+                  autoComplete="cc-number"
+                  inputMode="numeric"
+                  required
+                  defaultValue={TEST_CARD}
+                />
               </label>
               <button type="submit" disabled={paying}>
                 {paying ? 'Paying…' : 'Pay now'}
@@ -107,7 +121,15 @@ export function App() {
         <section className="featured" aria-labelledby="featured-title">
           <h2 id="featured-title">Featured: coffeehouse.com</h2>
           <p>A single Buy button for one domain, in the same buying flow.</p>
-          <dk-buy-button api="/dk" domain="coffeehouse.com" mode={mode} theme={theme} ondk-checkout-start={record} ondk-quote={record} ondk-error={record}>
+          <dk-buy-button
+            api="/dk"
+            domain="coffeehouse.com"
+            mode={mode}
+            theme={theme}
+            ondk-checkout-start={record}
+            ondk-quote={record}
+            ondk-error={record}
+          >
             Buy coffeehouse.com
           </dk-buy-button>
         </section>

@@ -29,8 +29,20 @@ const KEY_ID = 'pk_test_bench0001';
 const SECRET = 'sk_test_bench_secret_never_logged';
 const THROUGHPUT_SECONDS = 5;
 
-const DOMAINS = { domains: [{ domain: 'coffeehouse.com', tld: 'com', available: true, price_cents: 250000, currency: 'USD' }], next_cursor: null };
-const DETAIL = { domain: 'coffeehouse.com', tld: 'com', available: true, price_cents: 250000, currency: 'USD', status: 'listed', words: ['coffee', 'house'], listed_at: '2025-01-01T00:00:00Z' };
+const DOMAINS = {
+  domains: [{ domain: 'coffeehouse.com', tld: 'com', available: true, price_cents: 250000, currency: 'USD' }],
+  next_cursor: null,
+};
+const DETAIL = {
+  domain: 'coffeehouse.com',
+  tld: 'com',
+  available: true,
+  price_cents: 250000,
+  currency: 'USD',
+  status: 'listed',
+  words: ['coffee', 'house'],
+  listed_at: '2025-01-01T00:00:00Z',
+};
 
 async function listen(server: Server): Promise<string> {
   server.listen(0, '127.0.0.1');
@@ -57,7 +69,9 @@ function upstreamStub(limitPerMinute?: number) {
         if (searches.length >= limitPerMinute) {
           stats.rateLimited++;
           const retry = Math.max(1, Math.ceil((searches[0]! + 60_000 - now) / 1000));
-          res.writeHead(429, { 'content-type': 'application/json', 'retry-after': String(retry) }).end(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down' } }));
+          res
+            .writeHead(429, { 'content-type': 'application/json', 'retry-after': String(retry) })
+            .end(JSON.stringify({ error: { code: 'rate_limited', message: 'slow down' } }));
           return;
         }
       }
@@ -73,10 +87,20 @@ function upstreamStub(limitPerMinute?: number) {
 
 async function cannon(url: string): Promise<{ rps: number; p50: number; p99: number; errors: number; non2xx: number }> {
   const result = await autocannon({ url, connections: 32, pipelining: 1, duration: THROUGHPUT_SECONDS });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+  };
 }
 
-function line(label: string, r: Awaited<ReturnType<typeof cannon>>, baseline?: Awaited<ReturnType<typeof cannon>>): string {
+function line(
+  label: string,
+  r: Awaited<ReturnType<typeof cannon>>,
+  baseline?: Awaited<ReturnType<typeof cannon>>,
+): string {
   const ratio = baseline ? `  ${(r.rps / baseline.rps).toFixed(2)}× baseline` : '  (baseline)';
   const bad = r.errors + r.non2xx > 0 ? `  [${r.non2xx} non-2xx, ${r.errors} errors]` : '';
   return `  ${label.padEnd(44)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms${ratio}${bad}`;
@@ -89,7 +113,10 @@ async function throughput(): Promise<void> {
 
   const plain = express();
   plain.get('/search', (_req, res) => {
-    res.json({ query: 'coffee', results: [{ domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' }] });
+    res.json({
+      query: 'coffee',
+      results: [{ domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' }],
+    });
   });
   const plainServer = createServer(plain);
   const plainUrl = await listen(plainServer);
@@ -99,9 +126,17 @@ async function throughput(): Promise<void> {
   const forward = express();
   forward.get('/domains/:name', async (req, res) => {
     const path = `/api/partner/v1/domains/${encodeURIComponent(req.params.name)}`;
-    const signed = signer.sign({ method: 'GET', path, query: [], bodySha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855' });
+    const signed = signer.sign({
+      method: 'GET',
+      path,
+      query: [],
+      bodySha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    });
     const answer = await request(`${upstreamUrl}${path}`, { headers: signed.headers, dispatcher: agent });
-    res.status(answer.statusCode).type('application/json').send(await answer.body.text());
+    res
+      .status(answer.statusCode)
+      .type('application/json')
+      .send(await answer.body.text());
   });
   const forwardServer = createServer(forward);
   const forwardUrl = await listen(forwardServer);
@@ -123,7 +158,13 @@ async function throughput(): Promise<void> {
   console.log(line('BFF GET /search, cached', await cannon(`${bffUrl}/search?q=coffee`), plainResult));
   const forwardResult = await cannon(`${forwardUrl}/domains/coffeehouse.com`);
   console.log(line('bare sign-and-forward (upstream each time)', forwardResult));
-  console.log(line('BFF GET /domains/:name (upstream each time)', await cannon(`${bffUrl}/domains/coffeehouse.com`), forwardResult));
+  console.log(
+    line(
+      'BFF GET /domains/:name (upstream each time)',
+      await cannon(`${bffUrl}/domains/coffeehouse.com`),
+      forwardResult,
+    ),
+  );
 
   await Promise.all([close(plainServer), close(forwardServer), close(bffServer), close(upstream.server)]);
   await bff.close();
@@ -177,7 +218,9 @@ function maxInAnyMinute(times: number[]): number {
 async function visitorLoad(): Promise<void> {
   const seconds = Math.min(60, Math.max(5, Number(process.env.BENCH_LOAD_SECONDS ?? 60)));
   const total = Math.round((10_000 * seconds) / 60);
-  console.log(`\nVisitor load: ${total} searches in ${seconds} s (10,000/min) over 2,000 queries, Zipf s=1, BFF defaults (60/min budget, 30 s fresh + 270 s stale cache)`);
+  console.log(
+    `\nVisitor load: ${total} searches in ${seconds} s (10,000/min) over 2,000 queries, Zipf s=1, BFF defaults (60/min budget, 30 s fresh + 270 s stale cache)`,
+  );
   const upstream = upstreamStub(60);
   const searchTimes: number[] = [];
   const originalPush = upstream.stats.times.push.bind(upstream.stats.times);
@@ -186,7 +229,11 @@ async function visitorLoad(): Promise<void> {
     return originalPush(...items);
   };
   const upstreamUrl = await listen(upstream.server);
-  const bff = createBff({ marketplace: { baseUrl: upstreamUrl, keyId: KEY_ID, secret: SECRET }, logger: false, visitorLimits: false });
+  const bff = createBff({
+    marketplace: { baseUrl: upstreamUrl, keyId: KEY_ID, secret: SECRET },
+    logger: false,
+    visitorLimits: false,
+  });
   const app = express();
   app.use(bff);
   const server = createServer(app);
@@ -207,7 +254,11 @@ async function visitorLoad(): Promise<void> {
     if (inFlight.size >= 500) await Promise.race(inFlight);
     const q = `query ${draw()}`;
     const sent = performance.now();
-    const p: Promise<void> = request(`${url}/search?q=${encodeURIComponent(q)}`, { dispatcher: agent, headersTimeout: 10_000, bodyTimeout: 10_000 })
+    const p: Promise<void> = request(`${url}/search?q=${encodeURIComponent(q)}`, {
+      dispatcher: agent,
+      headersTimeout: 10_000,
+      bodyTimeout: 10_000,
+    })
       .then(async (res) => {
         await res.body.dump();
         statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
@@ -226,10 +277,16 @@ async function visitorLoad(): Promise<void> {
   const answered = statuses.get(200) ?? 0;
   const perMinute = maxInAnyMinute(searchTimes);
   console.log(`  visitor searches sent          ${total} in ${elapsed.toFixed(1)} s`);
-  console.log(`  answered 200                   ${answered} (${((100 * answered) / total).toFixed(1)} %); busy 503: ${statuses.get(503) ?? 0}; other: ${total - answered - (statuses.get(503) ?? 0)}`);
-  console.log(`  upstream searches              ${upstream.stats.searches} (max ${perMinute} in any 60 s window; limit 60) → ${perMinute <= 60 ? 'within the limit' : 'OVER THE LIMIT'}`);
+  console.log(
+    `  answered 200                   ${answered} (${((100 * answered) / total).toFixed(1)} %); busy 503: ${statuses.get(503) ?? 0}; other: ${total - answered - (statuses.get(503) ?? 0)}`,
+  );
+  console.log(
+    `  upstream searches              ${upstream.stats.searches} (max ${perMinute} in any 60 s window; limit 60) → ${perMinute <= 60 ? 'within the limit' : 'OVER THE LIMIT'}`,
+  );
   console.log(`  upstream 429s                  ${upstream.stats.rateLimited}`);
-  console.log(`  visitor latency                p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`);
+  console.log(
+    `  visitor latency                p50 ${percentile(latencies, 50).toFixed(1)} ms, p95 ${percentile(latencies, 95).toFixed(1)} ms`,
+  );
 
   await close(server);
   await bff.close();

@@ -111,7 +111,11 @@ export class SqlBucketStore implements BucketStore {
       .returning('tokens')
       .executeTakeFirst();
     if (taken !== undefined) return { ok: true };
-    const row = await db.selectFrom('bff_buckets').select(['tokens', 'updated_ms', 'blocked_until_ms']).where('name', '=', name).executeTakeFirst();
+    const row = await db
+      .selectFrom('bff_buckets')
+      .select(['tokens', 'updated_ms', 'blocked_until_ms'])
+      .where('name', '=', name)
+      .executeTakeFirst();
     if (row === undefined) {
       this.#created.delete(name); // truncated under us (tests): recreate on the next take
       return { ok: false, waitMs: 0 };
@@ -126,7 +130,11 @@ export class SqlBucketStore implements BucketStore {
     await db
       .insertInto('bff_buckets')
       .values({ name, tokens: 0, updated_ms: untilMs, blocked_until_ms: untilMs })
-      .onConflict((oc) => oc.column('name').doUpdateSet({ blocked_until_ms: sql`greatest(bff_buckets.blocked_until_ms, excluded.blocked_until_ms)` }))
+      .onConflict((oc) =>
+        oc
+          .column('name')
+          .doUpdateSet({ blocked_until_ms: sql`greatest(bff_buckets.blocked_until_ms, excluded.blocked_until_ms)` }),
+      )
       .execute();
   }
 }
@@ -186,12 +194,14 @@ export interface BffUpstreamBudget extends UpstreamBudget {
 export function createUpstreamBudget(options: UpstreamBudgetOptions): BffUpstreamBudget {
   const limits = options.limits ?? DEFAULT_BUDGET_LIMITS;
   const now = options.now ?? Date.now;
-  const sleep = options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : undefined));
+  const sleep =
+    options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : undefined));
   const defaultWait = options.maxWaitMs ?? 1_500;
   const name = (rateClass: RateClass) => `${options.namespace}:${rateClass}`;
   // Classes without a token budget still honour a pause; a bucket that never runs dry models that.
   const unlimited: BucketLimit = { perMinute: 1_000_000, burst: 1_000_000 };
-  const limitOf = (rateClass: RateClass): BucketLimit => (rateClass === 'search' ? limits.search : rateClass === 'write' ? limits.write : unlimited);
+  const limitOf = (rateClass: RateClass): BucketLimit =>
+    rateClass === 'search' ? limits.search : rateClass === 'write' ? limits.write : unlimited;
 
   // Callers of this process already waiting, per class: a newcomer queues behind them, so it fails at once when
   // the tokens due within its wait limit are all spoken for (a crowd never holds connections for nothing).

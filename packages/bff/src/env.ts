@@ -39,23 +39,68 @@ export interface EnvVariable {
 
 /** The variables, in the order the README documents them. */
 export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
-  { name: 'DOMAINKIT_API_BASE_URL', required: true, description: 'the marketplace service address, such as https://marketplace.example (without /api/partner/v1)' },
+  {
+    name: 'DOMAINKIT_API_BASE_URL',
+    required: true,
+    description: 'the marketplace service address, such as https://marketplace.example (without /api/partner/v1)',
+  },
   { name: 'DOMAINKIT_KEY_ID', required: true, description: 'the public key id of your Partner API credential (pk_…)' },
   { name: 'DOMAINKIT_API_SECRET', required: true, description: 'the API secret of your Partner API credential (sk_…)' },
   { name: 'DOMAINKIT_HEADER_PREFIX', required: false, description: 'the signing header prefix, default X-Service-' },
-  { name: 'DOMAINKIT_ALLOWED_ORIGINS', required: false, description: 'comma-separated origins allowed to call the BFF from a browser, such as https://shop.example' },
-  { name: 'DOMAINKIT_RETURN_URL', required: false, description: 'where the hosted checkout returns the buyer after paying' },
-  { name: 'DOMAINKIT_CANCEL_URL', required: false, description: 'where the hosted checkout returns the buyer after cancelling' },
+  {
+    name: 'DOMAINKIT_ALLOWED_ORIGINS',
+    required: false,
+    description: 'comma-separated origins allowed to call the BFF from a browser, such as https://shop.example',
+  },
+  {
+    name: 'DOMAINKIT_RETURN_URL',
+    required: false,
+    description: 'where the hosted checkout returns the buyer after paying',
+  },
+  {
+    name: 'DOMAINKIT_CANCEL_URL',
+    required: false,
+    description: 'where the hosted checkout returns the buyer after cancelling',
+  },
   { name: 'PORT', required: false, description: `the TCP port, default ${DEFAULT_PORT}` },
   { name: 'HOST', required: false, description: `the interface to bind, default ${DEFAULT_HOST}` },
-  { name: 'DATABASE_URL', required: false, description: 'a postgres:// URL; several BFF processes can share it. Default: embedded PGlite in DOMAINKIT_DATA_DIR' },
-  { name: 'DOMAINKIT_DATABASE_SCHEMA', required: false, description: 'the PostgreSQL schema of the BFF tables, default public' },
+  {
+    name: 'DATABASE_URL',
+    required: false,
+    description:
+      'a postgres:// URL; several BFF processes can share it. Default: embedded PGlite in DOMAINKIT_DATA_DIR',
+  },
+  {
+    name: 'DOMAINKIT_DATABASE_SCHEMA',
+    required: false,
+    description: 'the PostgreSQL schema of the BFF tables, default public',
+  },
   { name: 'DOMAINKIT_DATA_DIR', required: false, description: 'the embedded PGlite data folder, default .data/bff' },
-  { name: 'DOMAINKIT_PAYMENTS', required: false, description: 'test_card to sell as Merchant of Record with the test-card adapter (sandbox and demo only)' },
-  { name: 'DOMAINKIT_WEBHOOK_SECRET', required: false, description: 'the webhook signing secret (16+ characters); enables POST /webhooks' },
-  { name: 'DOMAINKIT_WEBHOOK_PUBLIC_URL', required: false, description: 'the public URL of POST /webhooks, registered with the marketplace at start' },
-  { name: 'DOMAINKIT_TRUST_PROXY', required: false, description: 'Express trust proxy: the number of proxies in front (1), true or false' },
-  { name: 'DOMAINKIT_LOG_LEVEL', required: false, description: 'the log level: fatal, error, warn, info, debug, trace or silent; default info' },
+  {
+    name: 'DOMAINKIT_PAYMENTS',
+    required: false,
+    description: 'test_card to sell as Merchant of Record with the test-card adapter (sandbox and demo only)',
+  },
+  {
+    name: 'DOMAINKIT_WEBHOOK_SECRET',
+    required: false,
+    description: 'the webhook signing secret (16+ characters); enables POST /webhooks',
+  },
+  {
+    name: 'DOMAINKIT_WEBHOOK_PUBLIC_URL',
+    required: false,
+    description: 'the public URL of POST /webhooks, registered with the marketplace at start',
+  },
+  {
+    name: 'DOMAINKIT_TRUST_PROXY',
+    required: false,
+    description: 'Express trust proxy: the number of proxies in front (1), true or false',
+  },
+  {
+    name: 'DOMAINKIT_LOG_LEVEL',
+    required: false,
+    description: 'the log level: fatal, error, warn, info, debug, trace or silent; default info',
+  },
 ];
 
 /** Raised by {@link loadBffConfigFromEnv}; `problems` has one entry per variable. */
@@ -66,7 +111,9 @@ export class BffConfigError extends Error {
   readonly problems: ReadonlyArray<{ readonly variable: string; readonly problem: string }>;
 
   constructor(problems: ReadonlyArray<{ variable: string; problem: string }>) {
-    super(`The BFF's environment is not valid:\n${problems.map((p) => `  - ${p.variable} ${p.problem}`).join('\n')}\nSee the environment table in the @domainkit/bff README.`);
+    super(
+      `The BFF's environment is not valid:\n${problems.map((p) => `  - ${p.variable} ${p.problem}`).join('\n')}\nSee the environment table in the @domainkit/bff README.`,
+    );
     this.name = 'BffConfigError';
     this.problems = problems;
   }
@@ -84,7 +131,9 @@ function firstMessage(schema: z.ZodType, value: string): string | undefined {
  * @returns options for `startBff`.
  * @throws {BffConfigError} naming every missing or invalid variable at once.
  */
-export function loadBffConfigFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): BffServerOptions {
+export function loadBffConfigFromEnv(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): BffServerOptions {
   const problems: Array<{ variable: string; problem: string }> = [];
   const get = (name: string): string | undefined => {
     const value = env[name]?.trim();
@@ -102,22 +151,33 @@ export function loadBffConfigFromEnv(env: Readonly<Record<string, string | undef
   const baseUrl = required('DOMAINKIT_API_BASE_URL');
   if (baseUrl !== undefined) {
     const message = firstMessage(serviceUrl, baseUrl);
-    if (message) problems.push({ variable: 'DOMAINKIT_API_BASE_URL', problem: `${message}; received ${JSON.stringify(baseUrl)}` });
+    if (message)
+      problems.push({ variable: 'DOMAINKIT_API_BASE_URL', problem: `${message}; received ${JSON.stringify(baseUrl)}` });
   }
   const keyId = required('DOMAINKIT_KEY_ID');
   const secret = required('DOMAINKIT_API_SECRET');
   if (secret !== undefined && secret.startsWith('pk_')) {
-    problems.push({ variable: 'DOMAINKIT_API_SECRET', problem: 'looks like a key id (pk_…): put the sk_… API secret here and the pk_… value in DOMAINKIT_KEY_ID' });
+    problems.push({
+      variable: 'DOMAINKIT_API_SECRET',
+      problem: 'looks like a key id (pk_…): put the sk_… API secret here and the pk_… value in DOMAINKIT_KEY_ID',
+    });
   }
   const headerPrefix = get('DOMAINKIT_HEADER_PREFIX');
   if (headerPrefix !== undefined && !/^[A-Za-z][A-Za-z0-9-]*-$/.test(headerPrefix)) {
-    problems.push({ variable: 'DOMAINKIT_HEADER_PREFIX', problem: `must be letters, digits and dashes ending in "-", such as "X-Service-"; received ${JSON.stringify(headerPrefix)}` });
+    problems.push({
+      variable: 'DOMAINKIT_HEADER_PREFIX',
+      problem: `must be letters, digits and dashes ending in "-", such as "X-Service-"; received ${JSON.stringify(headerPrefix)}`,
+    });
   }
   const originsRaw = get('DOMAINKIT_ALLOWED_ORIGINS');
-  const allowedOrigins = originsRaw?.split(',').map((o) => o.trim()).filter((o) => o !== '');
+  const allowedOrigins = originsRaw
+    ?.split(',')
+    .map((o) => o.trim())
+    .filter((o) => o !== '');
   for (const origin of allowedOrigins ?? []) {
     const message = firstMessage(originSchema, origin);
-    if (message) problems.push({ variable: 'DOMAINKIT_ALLOWED_ORIGINS', problem: `entry ${JSON.stringify(origin)} ${message}` });
+    if (message)
+      problems.push({ variable: 'DOMAINKIT_ALLOWED_ORIGINS', problem: `entry ${JSON.stringify(origin)} ${message}` });
   }
   const urls: Record<string, string | undefined> = {};
   for (const name of ['DOMAINKIT_RETURN_URL', 'DOMAINKIT_CANCEL_URL']) {
@@ -129,56 +189,99 @@ export function loadBffConfigFromEnv(env: Readonly<Record<string, string | undef
   const portRaw = get('PORT');
   const port = portRaw === undefined ? DEFAULT_PORT : Number(portRaw);
   if (portRaw !== undefined && !(/^\d+$/.test(portRaw) && port <= 65535)) {
-    problems.push({ variable: 'PORT', problem: `must be an integer from 0 to 65535; received ${JSON.stringify(portRaw)}` });
+    problems.push({
+      variable: 'PORT',
+      problem: `must be an integer from 0 to 65535; received ${JSON.stringify(portRaw)}`,
+    });
   }
   const host = get('HOST') ?? DEFAULT_HOST;
 
   const databaseUrl = get('DATABASE_URL');
   if (databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    problems.push({ variable: 'DATABASE_URL', problem: `must be a postgres:// URL; received ${JSON.stringify(describeDatabaseUrl(databaseUrl))}` });
+    problems.push({
+      variable: 'DATABASE_URL',
+      problem: `must be a postgres:// URL; received ${JSON.stringify(describeDatabaseUrl(databaseUrl))}`,
+    });
   }
   const schema = get('DOMAINKIT_DATABASE_SCHEMA');
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    problems.push({ variable: 'DOMAINKIT_DATABASE_SCHEMA', problem: `must be lowercase letters, digits and "_" (not starting with a digit); received ${JSON.stringify(schema)}` });
+    problems.push({
+      variable: 'DOMAINKIT_DATABASE_SCHEMA',
+      problem: `must be lowercase letters, digits and "_" (not starting with a digit); received ${JSON.stringify(schema)}`,
+    });
   }
-  if (schema !== undefined && databaseUrl === undefined) problems.push({ variable: 'DOMAINKIT_DATABASE_SCHEMA', problem: 'applies to PostgreSQL only: set DATABASE_URL too, or remove it' });
+  if (schema !== undefined && databaseUrl === undefined)
+    problems.push({
+      variable: 'DOMAINKIT_DATABASE_SCHEMA',
+      problem: 'applies to PostgreSQL only: set DATABASE_URL too, or remove it',
+    });
   const dataDir = get('DOMAINKIT_DATA_DIR');
   const payments = get('DOMAINKIT_PAYMENTS');
   if (payments !== undefined && payments !== 'test_card') {
-    problems.push({ variable: 'DOMAINKIT_PAYMENTS', problem: `must be "test_card" (the only adapter built in; plug a real provider in from code with createBff({ payments })); received ${JSON.stringify(payments)}` });
+    problems.push({
+      variable: 'DOMAINKIT_PAYMENTS',
+      problem: `must be "test_card" (the only adapter built in; plug a real provider in from code with createBff({ payments })); received ${JSON.stringify(payments)}`,
+    });
   }
   const webhookSecret = get('DOMAINKIT_WEBHOOK_SECRET');
-  if (webhookSecret !== undefined && webhookSecret.length < 16) problems.push({ variable: 'DOMAINKIT_WEBHOOK_SECRET', problem: 'must be at least 16 characters' });
-  if (webhookSecret !== undefined && webhookSecret === secret) problems.push({ variable: 'DOMAINKIT_WEBHOOK_SECRET', problem: 'must differ from DOMAINKIT_API_SECRET' });
+  if (webhookSecret !== undefined && webhookSecret.length < 16)
+    problems.push({ variable: 'DOMAINKIT_WEBHOOK_SECRET', problem: 'must be at least 16 characters' });
+  if (webhookSecret !== undefined && webhookSecret === secret)
+    problems.push({ variable: 'DOMAINKIT_WEBHOOK_SECRET', problem: 'must differ from DOMAINKIT_API_SECRET' });
   const webhookUrl = get('DOMAINKIT_WEBHOOK_PUBLIC_URL');
   if (webhookUrl !== undefined) {
     const message = firstMessage(httpUrl, webhookUrl);
-    if (message) problems.push({ variable: 'DOMAINKIT_WEBHOOK_PUBLIC_URL', problem: `${message}; received ${JSON.stringify(webhookUrl)}` });
-    if (webhookSecret === undefined) problems.push({ variable: 'DOMAINKIT_WEBHOOK_PUBLIC_URL', problem: 'needs DOMAINKIT_WEBHOOK_SECRET: the secret deliveries will be signed with' });
+    if (message)
+      problems.push({
+        variable: 'DOMAINKIT_WEBHOOK_PUBLIC_URL',
+        problem: `${message}; received ${JSON.stringify(webhookUrl)}`,
+      });
+    if (webhookSecret === undefined)
+      problems.push({
+        variable: 'DOMAINKIT_WEBHOOK_PUBLIC_URL',
+        problem: 'needs DOMAINKIT_WEBHOOK_SECRET: the secret deliveries will be signed with',
+      });
   }
   const trustRaw = get('DOMAINKIT_TRUST_PROXY');
   let trustProxy: boolean | number | undefined;
   if (trustRaw !== undefined) {
     if (/^\d+$/.test(trustRaw)) trustProxy = Number(trustRaw);
     else if (trustRaw === 'true' || trustRaw === 'false') trustProxy = trustRaw === 'true';
-    else problems.push({ variable: 'DOMAINKIT_TRUST_PROXY', problem: `must be a number of proxies (such as 1), true or false; received ${JSON.stringify(trustRaw)}` });
+    else
+      problems.push({
+        variable: 'DOMAINKIT_TRUST_PROXY',
+        problem: `must be a number of proxies (such as 1), true or false; received ${JSON.stringify(trustRaw)}`,
+      });
   }
   const logLevel = get('DOMAINKIT_LOG_LEVEL');
   const LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-  if (logLevel !== undefined && !LEVELS.includes(logLevel)) problems.push({ variable: 'DOMAINKIT_LOG_LEVEL', problem: `must be one of ${LEVELS.join(', ')}; received ${JSON.stringify(logLevel)}` });
+  if (logLevel !== undefined && !LEVELS.includes(logLevel))
+    problems.push({
+      variable: 'DOMAINKIT_LOG_LEVEL',
+      problem: `must be one of ${LEVELS.join(', ')}; received ${JSON.stringify(logLevel)}`,
+    });
 
   if (problems.length > 0) throw new BffConfigError(problems);
   return {
-    marketplace: { baseUrl: baseUrl!, keyId: keyId!, secret: secret!, ...(headerPrefix !== undefined && { headerPrefix }) },
+    marketplace: {
+      baseUrl: baseUrl!,
+      keyId: keyId!,
+      secret: secret!,
+      ...(headerPrefix !== undefined && { headerPrefix }),
+    },
     ...(allowedOrigins !== undefined && { allowedOrigins }),
     ...(urls.DOMAINKIT_RETURN_URL !== undefined && { returnUrl: urls.DOMAINKIT_RETURN_URL }),
     ...(urls.DOMAINKIT_CANCEL_URL !== undefined && { cancelUrl: urls.DOMAINKIT_CANCEL_URL }),
     ...(databaseUrl !== undefined && { database: { url: databaseUrl, ...(schema !== undefined && { schema }) } }),
     ...(databaseUrl === undefined && dataDir !== undefined && { database: { dataDir } }),
     ...(payments === 'test_card' && { payments: testCardPayments() }),
-    ...(webhookSecret !== undefined && { webhook: { secret: webhookSecret, ...(webhookUrl !== undefined && { publicUrl: webhookUrl }) } }),
+    ...(webhookSecret !== undefined && {
+      webhook: { secret: webhookSecret, ...(webhookUrl !== undefined && { publicUrl: webhookUrl }) },
+    }),
     ...(trustProxy !== undefined && { trustProxy }),
-    ...(logLevel !== undefined && { logger: logLevel === 'silent' ? false : pino({ level: logLevel, name: 'domainkit-bff' }) }),
+    ...(logLevel !== undefined && {
+      logger: logLevel === 'silent' ? false : pino({ level: logLevel, name: 'domainkit-bff' }),
+    }),
     port,
     host,
   };

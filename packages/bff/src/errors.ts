@@ -62,7 +62,11 @@ export class BffHttpError extends Error {
   /** Further fields of `error` (such as `price_cents` of `price_mismatch`). */
   readonly extra: Readonly<Record<string, number | string>> | undefined;
 
-  constructor(code: BffErrorCode, message: string, options: { retryAfter?: number; cause?: unknown; extra?: Record<string, number | string> } = {}) {
+  constructor(
+    code: BffErrorCode,
+    message: string,
+    options: { retryAfter?: number; cause?: unknown; extra?: Record<string, number | string> } = {},
+  ) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'BffHttpError';
     this.code = code;
@@ -85,7 +89,10 @@ export function sendError(res: Response, error: BffHttpError): void {
 /** The visitor's answer when the upstream budget has no token in time. */
 export function busyAnswer(error: UpstreamBusyError): BffHttpError {
   const what = error.rateClass === 'search' ? 'The domain search is busy right now' : 'The shop is busy right now';
-  return new BffHttpError('busy', `${what}; retry in ${error.retryAfter} s.`, { retryAfter: error.retryAfter, cause: error });
+  return new BffHttpError('busy', `${what}; retry in ${error.retryAfter} s.`, {
+    retryAfter: error.retryAfter,
+    cause: error,
+  });
 }
 
 /**
@@ -98,13 +105,19 @@ export function busyAnswer(error: UpstreamBusyError): BffHttpError {
  *   → 502 `upstream_error` with a fixed message.
  */
 export function fromUpstream(error: MarketplaceError): BffHttpError {
-  if (error.status === 404 && error.code === 'not_found') return new BffHttpError('not_found', 'That domain is not listed for sale.', { cause: error });
+  if (error.status === 404 && error.code === 'not_found')
+    return new BffHttpError('not_found', 'That domain is not listed for sale.', { cause: error });
   if (error.status === 409 && error.code === 'conflict') {
-    return new BffHttpError('conflict', 'That domain has just been sold or reserved; choose another one.', { cause: error });
+    return new BffHttpError('conflict', 'That domain has just been sold or reserved; choose another one.', {
+      cause: error,
+    });
   }
   if (error.status === 429) {
     const retryAfter = Math.max(1, error.retryAfter ?? DEFAULT_BUSY_RETRY_AFTER_SECONDS);
-    const what = error.endpoint === undefined || /\/(domains?|availability|pricing)\b/.test(error.endpoint) ? 'The domain search is busy right now' : 'The shop is busy right now';
+    const what =
+      error.endpoint === undefined || /\/(domains?|availability|pricing)\b/.test(error.endpoint)
+        ? 'The domain search is busy right now'
+        : 'The shop is busy right now';
     return new BffHttpError('busy', `${what}; retry in ${retryAfter} s.`, { retryAfter, cause: error });
   }
   return new BffHttpError('upstream_error', UPSTREAM_ERROR_MESSAGE, { cause: error });
@@ -116,14 +129,23 @@ interface BodyParserError {
 }
 
 function isBodyParserError(error: unknown): error is BodyParserError {
-  return typeof error === 'object' && error !== null && typeof (error as BodyParserError).type === 'string' && typeof (error as BodyParserError).status === 'number';
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    typeof (error as BodyParserError).type === 'string' &&
+    typeof (error as BodyParserError).status === 'number'
+  );
 }
 
 /** Turns anything a route raised into the answer to send (and whether it deserves a log line). */
-export function toAnswer(error: unknown, limits: { bodyLimitKb: number }): { answer: BffHttpError; log: 'none' | 'warn' | 'error' } {
+export function toAnswer(
+  error: unknown,
+  limits: { bodyLimitKb: number },
+): { answer: BffHttpError; log: 'none' | 'warn' | 'error' } {
   if (error instanceof BffHttpError) return { answer: error, log: 'none' };
   if (error instanceof UpstreamBusyError) return { answer: busyAnswer(error), log: 'warn' };
-  if (error instanceof PaymentInputError) return { answer: new BffHttpError('validation_error', error.message), log: 'none' };
+  if (error instanceof PaymentInputError)
+    return { answer: new BffHttpError('validation_error', error.message), log: 'none' };
   if (error instanceof MarketplaceError) {
     const answer = fromUpstream(error);
     return { answer, log: answer.code === 'upstream_error' ? 'error' : answer.code === 'busy' ? 'warn' : 'none' };
@@ -131,18 +153,49 @@ export function toAnswer(error: unknown, limits: { bodyLimitKb: number }): { ans
   if (isBodyParserError(error)) {
     switch (error.type) {
       case 'entity.too.large':
-        return { answer: new BffHttpError('payload_too_large', `The body is larger than ${limits.bodyLimitKb} kB: send only {"domain": "example.com"}.`), log: 'none' };
+        return {
+          answer: new BffHttpError(
+            'payload_too_large',
+            `The body is larger than ${limits.bodyLimitKb} kB: send only {"domain": "example.com"}.`,
+          ),
+          log: 'none',
+        };
       case 'entity.parse.failed':
-        return { answer: new BffHttpError('validation_error', 'The body is not valid JSON: send {"domain": "example.com"}.'), log: 'none' };
+        return {
+          answer: new BffHttpError('validation_error', 'The body is not valid JSON: send {"domain": "example.com"}.'),
+          log: 'none',
+        };
       case 'charset.unsupported':
       case 'encoding.unsupported':
-        return { answer: new BffHttpError('unsupported_media_type', 'Send the body as UTF-8 JSON (Content-Type: application/json), without content encoding.'), log: 'none' };
+        return {
+          answer: new BffHttpError(
+            'unsupported_media_type',
+            'Send the body as UTF-8 JSON (Content-Type: application/json), without content encoding.',
+          ),
+          log: 'none',
+        };
       default:
-        if (error.status >= 400 && error.status < 500) return { answer: new BffHttpError('validation_error', 'The request could not be read; send {"domain": "example.com"} as JSON.'), log: 'none' };
+        if (error.status >= 400 && error.status < 500)
+          return {
+            answer: new BffHttpError(
+              'validation_error',
+              'The request could not be read; send {"domain": "example.com"} as JSON.',
+            ),
+            log: 'none',
+          };
     }
   }
-  if (error instanceof URIError || (typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 400)) {
-    return { answer: new BffHttpError('validation_error', 'The URL holds a malformed percent-escape; encode the value with encodeURIComponent.'), log: 'none' };
+  if (
+    error instanceof URIError ||
+    (typeof error === 'object' && error !== null && (error as { status?: unknown }).status === 400)
+  ) {
+    return {
+      answer: new BffHttpError(
+        'validation_error',
+        'The URL holds a malformed percent-escape; encode the value with encodeURIComponent.',
+      ),
+      log: 'none',
+    };
   }
   return { answer: new BffHttpError('internal_error', 'Something went wrong on our side; try again.'), log: 'error' };
 }
@@ -150,7 +203,9 @@ export function toAnswer(error: unknown, limits: { bodyLimitKb: number }): { ans
 /** What is safe to log of an upstream error: no headers, no body beyond its code and message. */
 export function upstreamLogFields(error: unknown): Record<string, unknown> {
   if (!(error instanceof MarketplaceError)) {
-    return { error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) };
+    return {
+      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+    };
   }
   const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : undefined;
   return { upstream: { ...error.toJSON(), cause } };
@@ -168,8 +223,16 @@ export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): E
     const cause = error instanceof BffHttpError && error.cause !== undefined ? error.cause : error;
     const { answer, log } = toAnswer(error, limits);
     const route = `${req.method} ${req.originalUrl.split('?', 1)[0]}`;
-    if (log === 'error') logger.error({ route, status: answer.status, ...upstreamLogFields(cause) }, answer.code === 'upstream_error' ? 'marketplace request failed' : 'unexpected error');
-    else if (log === 'warn') logger.warn({ route, status: answer.status, ...upstreamLogFields(cause) }, cause instanceof UpstreamBusyError ? 'upstream budget spent' : 'marketplace rate limit reached');
+    if (log === 'error')
+      logger.error(
+        { route, status: answer.status, ...upstreamLogFields(cause) },
+        answer.code === 'upstream_error' ? 'marketplace request failed' : 'unexpected error',
+      );
+    else if (log === 'warn')
+      logger.warn(
+        { route, status: answer.status, ...upstreamLogFields(cause) },
+        cause instanceof UpstreamBusyError ? 'upstream budget spent' : 'marketplace rate limit reached',
+      );
     sendError(res, answer);
   };
 }

@@ -19,7 +19,13 @@ export {
   type BackgroundOptions,
 } from './options.ts';
 export { BFF_ERROR_CODES, UPSTREAM_ERROR_MESSAGE, BffHttpError, type BffErrorCode } from './errors.ts';
-export { SearchCache, normaliseQuery, type CacheSource, type LoadMode, type SearchCacheSettings } from './search-cache.ts';
+export {
+  SearchCache,
+  normaliseQuery,
+  type CacheSource,
+  type LoadMode,
+  type SearchCacheSettings,
+} from './search-cache.ts';
 export { JSON_BODY_LIMIT_BYTES } from './security.ts';
 export { redactPaths } from './logger.ts';
 export {

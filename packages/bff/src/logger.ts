@@ -8,7 +8,15 @@ import { pino, type Logger } from 'pino';
 /** Paths pino replaces with `[redacted]` (one and two levels deep, and in request headers). */
 export function redactPaths(headerPrefix: string = DEFAULT_HEADER_PREFIX): string[] {
   const names = headerNames(headerPrefix);
-  const headers = ['authorization', 'cookie', 'set-cookie', 'idempotency-key', 'x-order-token', names.signature.toLowerCase(), names.nonce.toLowerCase()];
+  const headers = [
+    'authorization',
+    'cookie',
+    'set-cookie',
+    'idempotency-key',
+    'x-order-token',
+    names.signature.toLowerCase(),
+    names.nonce.toLowerCase(),
+  ];
   const fields = ['secret', 'apiSecret', 'order_token', 'token_hash', 'card_number', 'idempotency_key'];
   return [
     ...fields.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),

@@ -15,7 +15,10 @@ import type { PaymentAdapter } from './payments.ts';
  * The Partner API calls the BFF makes; a {@link PartnerClient} satisfies it (tests may inject a fake). An injected
  * client keeps its own upstream budget: the BFF's token buckets apply to the client it creates from `marketplace`.
  */
-export type MarketplaceApi = Pick<PartnerClient, 'searchDomains' | 'getDomain' | 'createCheckoutSession' | 'quotes' | 'orders' | 'events' | 'webhooks'>;
+export type MarketplaceApi = Pick<
+  PartnerClient,
+  'searchDomains' | 'getDomain' | 'createCheckoutSession' | 'quotes' | 'orders' | 'events' | 'webhooks'
+>;
 
 /** The Partner API credential and transport the BFF signs its upstream requests with (spec 5.1). */
 export interface MarketplaceOptions {
@@ -155,18 +158,28 @@ export class BffOptionsError extends TypeError {
 const isFunction = (v: unknown) => typeof v === 'function';
 
 /** `error` of a required string: says it is required when absent, else that it must be a string. */
-const required = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`);
+const required = (what: string) => (issue: { input?: unknown }) =>
+  issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`;
 
 /** Checks an absolute http(s) URL. */
 export const httpUrl = z
   .string({ error: 'must be an absolute http(s) URL such as "https://shop.example/thanks"' })
-  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an absolute http(s) URL such as "https://shop.example/thanks"');
+  .refine(
+    (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
+    'must be an absolute http(s) URL such as "https://shop.example/thanks"',
+  );
 
 /** Checks a service address: http(s), no query, not ending in the API path the client adds. */
 export const serviceUrl = z
   .string({ error: required('the marketplace\'s service address, such as "https://marketplace.example"') })
-  .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an absolute http(s) URL such as "https://marketplace.example"')
-  .refine((v) => !/\/api\/partner(\/v1)?\/?$/.test(v), 'is the service address only: drop the trailing "/api/partner/v1" (the client adds it)');
+  .refine(
+    (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
+    'must be an absolute http(s) URL such as "https://marketplace.example"',
+  )
+  .refine(
+    (v) => !/\/api\/partner(\/v1)?\/?$/.test(v),
+    'is the service address only: drop the trailing "/api/partner/v1" (the client adds it)',
+  );
 
 /**
  * An origin as browsers send it in the `Origin` header: scheme, host and optional port, nothing else.
@@ -174,112 +187,196 @@ export const serviceUrl = z
  */
 export const originSchema = z.string().superRefine((v, ctx) => {
   if (v.includes('*')) {
-    ctx.addIssue({ code: 'custom', message: 'must be an exact origin: wildcards are not allowed, list each origin (such as "https://shop.example")' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be an exact origin: wildcards are not allowed, list each origin (such as "https://shop.example")',
+    });
     return;
   }
   if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) {
-    ctx.addIssue({ code: 'custom', message: `must be an origin such as "https://shop.example"; received ${JSON.stringify(v)}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be an origin such as "https://shop.example"; received ${JSON.stringify(v)}`,
+    });
     return;
   }
   const origin = new URL(v).origin;
-  if (origin !== v) ctx.addIssue({ code: 'custom', message: `must be an origin only (scheme, host, port); received ${JSON.stringify(v)}, did you mean ${JSON.stringify(origin)}?` });
+  if (origin !== v)
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be an origin only (scheme, host, port); received ${JSON.stringify(v)}, did you mean ${JSON.stringify(origin)}?`,
+    });
 });
 
 const marketplaceSchema = z.strictObject({
   baseUrl: serviceUrl,
-  keyId: z.string({ error: required('the public key id of your Partner API credential (pk_…)') }).min(1, 'must not be empty (the pk_… key id)'),
+  keyId: z
+    .string({ error: required('the public key id of your Partner API credential (pk_…)') })
+    .min(1, 'must not be empty (the pk_… key id)'),
   secret: z
-    .string({ error: required('the API secret of your Partner API credential (sk_…); load it from the environment, never from code') })
+    .string({
+      error: required(
+        'the API secret of your Partner API credential (sk_…); load it from the environment, never from code',
+      ),
+    })
     .min(1, 'must not be empty (the sk_… API secret)')
-    .refine((v) => !v.startsWith('pk_'), 'looks like a key id (pk_…): use the API secret (sk_…) here and the pk_… value as `keyId`'),
+    .refine(
+      (v) => !v.startsWith('pk_'),
+      'looks like a key id (pk_…): use the API secret (sk_…) here and the pk_… value as `keyId`',
+    ),
   headerPrefix: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9-]*-$/, 'must be letters, digits and dashes ending in "-", such as "X-Service-"')
     .optional(),
   dispatcher: z
-    .custom<Dispatcher>((v) => typeof v === 'object' && v !== null && isFunction((v as { dispatch?: unknown }).dispatch), {
-      error: 'must be an undici Dispatcher (Agent, ProxyAgent, MockAgent)',
-    })
+    .custom<Dispatcher>(
+      (v) => typeof v === 'object' && v !== null && isFunction((v as { dispatch?: unknown }).dispatch),
+      {
+        error: 'must be an undici Dispatcher (Agent, ProxyAgent, MockAgent)',
+      },
+    )
     .optional(),
   timeoutMs: z.number().int().positive('must be a positive number of milliseconds').optional(),
   maxRetries: z.number().int().min(0, 'must be 0 or more').max(10, 'must be at most 10').optional(),
 });
 
-const seconds = (what: string) => z.number({ error: `must be a number of seconds (${what})` }).nonnegative('must be 0 or more seconds');
-const perMinute = z.number({ error: 'must be a number of requests per minute' }).int('must be a whole number of requests per minute').positive('must be at least 1 per minute');
+const seconds = (what: string) =>
+  z.number({ error: `must be a number of seconds (${what})` }).nonnegative('must be 0 or more seconds');
+const perMinute = z
+  .number({ error: 'must be a number of requests per minute' })
+  .int('must be a whole number of requests per minute')
+  .positive('must be at least 1 per minute');
 const bucketSchema = z
   .strictObject({ perMinute, burst: z.number().int().positive('must be at least 1') })
-  .refine((b) => b.burst < b.perMinute, 'burst must be less than perMinute (burst + refill over a minute must stay within the limit)');
+  .refine(
+    (b) => b.burst < b.perMinute,
+    'burst must be less than perMinute (burst + refill over a minute must stay within the limit)',
+  );
 
 const databaseSchema = z.union(
   [
-    z.custom<BffDatabase>((v) => typeof v === 'object' && v !== null && 'db' in v && isFunction((v as { close?: unknown }).close), 'a database handle from openBffDatabase()'),
+    z.custom<BffDatabase>(
+      (v) => typeof v === 'object' && v !== null && 'db' in v && isFunction((v as { close?: unknown }).close),
+      'a database handle from openBffDatabase()',
+    ),
     z.strictObject({
-      url: z.string().refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL').optional(),
-      schema: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be lowercase letters, digits and "_"').optional(),
+      url: z
+        .string()
+        .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL')
+        .optional(),
+      schema: z
+        .string()
+        .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be lowercase letters, digits and "_"')
+        .optional(),
       dataDir: z.string().min(1).optional(),
       memory: z.boolean().optional(),
     }),
   ],
-  { error: 'must be { url } (PostgreSQL), { dataDir } (embedded PGlite), { memory: true }, or a handle from openBffDatabase()' },
+  {
+    error:
+      'must be { url } (PostgreSQL), { dataDir } (embedded PGlite), { memory: true }, or a handle from openBffDatabase()',
+  },
 );
 
 const optionsSchema = z.strictObject({
   marketplace: marketplaceSchema.optional(),
   client: z
     .custom<MarketplaceApi>(
-      (v) => typeof v === 'object' && v !== null && ['searchDomains', 'getDomain', 'createCheckoutSession'].every((m) => isFunction((v as Record<string, unknown>)[m])),
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        ['searchDomains', 'getDomain', 'createCheckoutSession'].every((m) =>
+          isFunction((v as Record<string, unknown>)[m]),
+        ),
       { error: 'must be a PartnerClient (with searchDomains, getDomain and createCheckoutSession)' },
     )
     .optional(),
   returnUrl: httpUrl.optional(),
   cancelUrl: httpUrl.optional(),
-  checkoutReturnOrigins: z.array(originSchema, { error: 'must be an array of origins such as ["https://shop.example"]' }).optional(),
-  allowedOrigins: z.array(originSchema, { error: 'must be an array of origins such as ["https://shop.example"]' }).optional(),
+  checkoutReturnOrigins: z
+    .array(originSchema, { error: 'must be an array of origins such as ["https://shop.example"]' })
+    .optional(),
+  allowedOrigins: z
+    .array(originSchema, { error: 'must be an array of origins such as ["https://shop.example"]' })
+    .optional(),
   logger: z
-    .custom<Logger | false>((v) => v === false || (typeof v === 'object' && v !== null && ['info', 'warn', 'error', 'child'].every((m) => isFunction((v as Record<string, unknown>)[m]))), {
-      error: 'must be a pino logger, or false for no logging',
-    })
+    .custom<Logger | false>(
+      (v) =>
+        v === false ||
+        (typeof v === 'object' &&
+          v !== null &&
+          ['info', 'warn', 'error', 'child'].every((m) => isFunction((v as Record<string, unknown>)[m]))),
+      {
+        error: 'must be a pino logger, or false for no logging',
+      },
+    )
     .optional(),
   searchCache: z
     .strictObject({
       ttlSeconds: z.number().nonnegative('must be 0 (no caching) or more seconds').optional(),
       maxEntries: z.number().int().positive().optional(),
       staleWhileRevalidateSeconds: seconds('how long a stale answer is served while it is refreshed').optional(),
-      staleIfErrorSeconds: seconds('how long a stale answer is served when the marketplace is busy or failing').optional(),
+      staleIfErrorSeconds: seconds(
+        'how long a stale answer is served when the marketplace is busy or failing',
+      ).optional(),
     })
     .optional(),
   database: databaseSchema.optional(),
   payments: z
-    .custom<PaymentAdapter>((v) => typeof v === 'object' && v !== null && isFunction((v as PaymentAdapter).confirmPayment) && typeof (v as PaymentAdapter).name === 'string', {
-      error: 'must be a payment adapter { name, confirmPayment(request) } (such as testCardPayments())',
-    })
+    .custom<PaymentAdapter>(
+      (v) =>
+        typeof v === 'object' &&
+        v !== null &&
+        isFunction((v as PaymentAdapter).confirmPayment) &&
+        typeof (v as PaymentAdapter).name === 'string',
+      {
+        error: 'must be a payment adapter { name, confirmPayment(request) } (such as testCardPayments())',
+      },
+    )
     .optional(),
   webhook: z
     .strictObject({
       secret: z
-        .string({ error: (issue) => (issue.input === undefined ? 'is required: the webhook secret deliveries are signed with (at least 16 characters)' : 'must be a string') })
+        .string({
+          error: (issue) =>
+            issue.input === undefined
+              ? 'is required: the webhook secret deliveries are signed with (at least 16 characters)'
+              : 'must be a string',
+        })
         .min(16, 'must be at least 16 characters'),
       publicUrl: z
         .string()
-        .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be the absolute https URL of this BFF\'s POST /webhooks')
+        .refine(
+          (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
+          "must be the absolute https URL of this BFF's POST /webhooks",
+        )
         .optional(),
     })
     .optional(),
   onEvent: z
     .record(
       z.string(),
-      z.union([z.custom<EventHandler>(isFunction), z.array(z.custom<EventHandler>(isFunction))], { error: 'must be a function (event, context) => void, or an array of them' }),
+      z.union([z.custom<EventHandler>(isFunction), z.array(z.custom<EventHandler>(isFunction))], {
+        error: 'must be a function (event, context) => void, or an array of them',
+      }),
       { error: 'must be an object of handlers by event type, such as { "order.settled": (event) => … }' },
     )
     .optional(),
   upstreamBudget: z
-    .strictObject({ search: bucketSchema.optional(), write: bucketSchema.optional(), maxWaitMs: z.number().int().nonnegative().optional() })
+    .strictObject({
+      search: bucketSchema.optional(),
+      write: bucketSchema.optional(),
+      maxWaitMs: z.number().int().nonnegative().optional(),
+    })
     .optional(),
   visitorLimits: z
     .union([
       z.literal(false),
-      z.strictObject({ searchesPerMinute: perMinute.optional(), writesPerMinute: perMinute.optional(), keyGenerator: z.custom<(req: unknown) => string>(isFunction).optional() }),
+      z.strictObject({
+        searchesPerMinute: perMinute.optional(),
+        writesPerMinute: perMinute.optional(),
+        keyGenerator: z.custom<(req: unknown) => string>(isFunction).optional(),
+      }),
     ])
     .optional(),
   background: z
@@ -291,7 +388,9 @@ const optionsSchema = z.strictObject({
     })
     .optional(),
   siblings: z.boolean({ error: 'must be true or false (false turns GET /siblings off)' }).optional(),
-  now: z.custom<() => number>(isFunction, { error: 'must be a function returning milliseconds since the epoch' }).optional(),
+  now: z
+    .custom<() => number>(isFunction, { error: 'must be a function returning milliseconds since the epoch' })
+    .optional(),
 });
 
 /** The options once validated. */
@@ -346,7 +445,13 @@ const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     timeout: 'timeoutMs',
     retries: 'maxRetries',
   },
-  searchCache: { ttl: 'ttlSeconds', ttlMs: 'ttlSeconds', max: 'maxEntries', size: 'maxEntries', swr: 'staleWhileRevalidateSeconds' },
+  searchCache: {
+    ttl: 'ttlSeconds',
+    ttlMs: 'ttlSeconds',
+    max: 'maxEntries',
+    size: 'maxEntries',
+    swr: 'staleWhileRevalidateSeconds',
+  },
   webhook: { url: 'publicUrl', webhookUrl: 'publicUrl', webhookSecret: 'secret', signingSecret: 'secret' },
 };
 
@@ -365,7 +470,11 @@ function editDistance(a: string, b: string): number {
 }
 
 /** The name the caller probably meant, or `undefined`. */
-export function didYouMean(key: string, known: readonly string[], aliases: Readonly<Record<string, string>> = {}): string | undefined {
+export function didYouMean(
+  key: string,
+  known: readonly string[],
+  aliases: Readonly<Record<string, string>> = {},
+): string | undefined {
   if (Object.hasOwn(aliases, key)) return aliases[key];
   const lower = key.toLowerCase();
   let best: string | undefined;
@@ -405,7 +514,9 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   const problems: string[] = [];
   if (!parsed.success) {
     // Unknown keys first: "did you mean" usually explains the "is required" that follows.
-    const issues = [...parsed.error.issues].sort((a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'));
+    const issues = [...parsed.error.issues].sort(
+      (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
+    );
     for (const issue of issues) {
       const at = pathString(issue.path);
       if (issue.code === 'unrecognized_keys') {
@@ -415,7 +526,11 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
           const name = scope ? `${scope}.${key}` : key;
           const hint = didYouMean(key, known, ALIASES[scope] ?? {});
           const full = hint === undefined ? undefined : hint.includes('.') || !scope ? hint : `${scope}.${hint}`;
-          problems.push(full ? `received \`${name}\`; did you mean \`${full}\`?` : `received unknown option \`${name}\`; known options${scope ? ` of \`${scope}\`` : ''}: ${known.join(', ')}`);
+          problems.push(
+            full
+              ? `received \`${name}\`; did you mean \`${full}\`?`
+              : `received unknown option \`${name}\`; known options${scope ? ` of \`${scope}\`` : ''}: ${known.join(', ')}`,
+          );
         }
       } else if (at === '') {
         problems.push('options must be an object such as { marketplace: { baseUrl, keyId, secret } }');
@@ -426,20 +541,32 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   }
   const value = (typeof options === 'object' && options !== null ? options : {}) as Record<string, unknown>;
   if (value.marketplace === undefined && value.client === undefined) {
-    problems.push('`marketplace` is required: { baseUrl, keyId, secret } of your Partner API credential (or pass a ready `client`)');
+    problems.push(
+      '`marketplace` is required: { baseUrl, keyId, secret } of your Partner API credential (or pass a ready `client`)',
+    );
   }
   if (value.marketplace !== undefined && value.client !== undefined) {
     problems.push('pass either `marketplace` (a credential) or `client` (a ready PartnerClient), not both');
   }
   const client = value.client as Record<string, unknown> | undefined;
-  if (client !== undefined && value.payments !== undefined && (typeof client.quotes !== 'object' || typeof client.orders !== 'object')) {
+  if (
+    client !== undefined &&
+    value.payments !== undefined &&
+    (typeof client.quotes !== 'object' || typeof client.orders !== 'object')
+  ) {
     problems.push('`client` must have `quotes` and `orders` (a PartnerClient) when `payments` enables the MoR routes');
   }
-  if (client !== undefined && value.webhook !== undefined && (typeof client.events !== 'object' || typeof client.webhooks !== 'object')) {
+  if (
+    client !== undefined &&
+    value.webhook !== undefined &&
+    (typeof client.events !== 'object' || typeof client.webhooks !== 'object')
+  ) {
     problems.push('`client` must have `events` and `webhooks` (a PartnerClient) when `webhook` is set');
   }
   if (value.siblings === true && value.marketplace === undefined && value.client !== undefined) {
-    problems.push('`siblings` needs `marketplace` (the Public API is called at `marketplace.baseUrl`): with a ready `client`, leave `siblings` out');
+    problems.push(
+      '`siblings` needs `marketplace` (the Public API is called at `marketplace.baseUrl`): with a ready `client`, leave `siblings` out',
+    );
   }
   const secret = (value.marketplace as { secret?: unknown } | undefined)?.secret;
   const webhookSecret = (value.webhook as { secret?: unknown } | undefined)?.secret;

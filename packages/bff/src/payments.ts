@@ -61,7 +61,12 @@ export interface PaymentAdapter {
   /** The outcome of an intent's payment whose answer was lost (a crash), or `undefined` if the provider has none. */
   retrievePayment?(request: { readonly intentId: string }): Promise<PaymentResult | undefined>;
   /** Gives the money back when the marketplace refused the order for good. */
-  refundPayment?(request: { readonly intentId: string; readonly reference: string; readonly amountCents: number; readonly currency: string }): Promise<void>;
+  refundPayment?(request: {
+    readonly intentId: string;
+    readonly reference: string;
+    readonly amountCents: number;
+    readonly currency: string;
+  }): Promise<void>;
 }
 
 /** The test cards of the test-card adapter (digits only). */
@@ -85,20 +90,29 @@ const TEST_CARD_HELP = 'use a test card: 4242 4242 4242 4242 (succeeds) or 4000 
  * declined, anything else is refused as input. No money moves; charges and refunds are remembered in memory, and
  * the reference is derived from the intent id, so confirming an intent twice gives the same answer.
  */
-export function testCardPayments(): PaymentAdapter & { readonly charges: ReadonlyMap<string, PaymentResult & { refunded: boolean }> } {
+export function testCardPayments(): PaymentAdapter & {
+  readonly charges: ReadonlyMap<string, PaymentResult & { refunded: boolean }>;
+} {
   const charges = new Map<string, PaymentResult & { refunded: boolean }>();
   return {
     name: 'test_card',
     charges,
     parsePayment(payment) {
       if (typeof payment !== 'object' || payment === null || Array.isArray(payment)) {
-        throw new PaymentInputError(`\`payment\` must be an object such as {"method": "test_card", "card_number": "4242 4242 4242 4242"}`);
+        throw new PaymentInputError(
+          `\`payment\` must be an object such as {"method": "test_card", "card_number": "4242 4242 4242 4242"}`,
+        );
       }
       const p = payment as Record<string, unknown>;
       const extra = Object.keys(p).filter((k) => k !== 'method' && k !== 'card_number');
-      if (p.method !== 'test_card') throw new PaymentInputError(`\`payment.method\` must be "test_card" in this shop (${TEST_CARD_HELP}).`);
-      if (extra.length > 0) throw new PaymentInputError(`Unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => `\`payment.${k}\``).join(', ')}: only \`method\` and \`card_number\` are accepted.`);
-      if (typeof p.card_number !== 'string') throw new PaymentInputError(`\`payment.card_number\` is required: ${TEST_CARD_HELP}.`);
+      if (p.method !== 'test_card')
+        throw new PaymentInputError(`\`payment.method\` must be "test_card" in this shop (${TEST_CARD_HELP}).`);
+      if (extra.length > 0)
+        throw new PaymentInputError(
+          `Unknown field${extra.length > 1 ? 's' : ''} ${extra.map((k) => `\`payment.${k}\``).join(', ')}: only \`method\` and \`card_number\` are accepted.`,
+        );
+      if (typeof p.card_number !== 'string')
+        throw new PaymentInputError(`\`payment.card_number\` is required: ${TEST_CARD_HELP}.`);
       const digits = p.card_number.replace(/[\s-]/g, '');
       if (digits !== TEST_CARD_NUMBERS.succeeds && digits !== TEST_CARD_NUMBERS.declined) {
         throw new PaymentInputError(`\`payment.card_number\` is not a test card: ${TEST_CARD_HELP}.`);

@@ -30,7 +30,17 @@ import { visitorLimiters } from './visitor-limits.ts';
 export { BFF_VERSION };
 
 /** Every path the router may answer (relative to where it is mounted); which are on depends on the options. */
-export const BFF_PATHS = ['/healthz', '/readyz', '/search', '/siblings', '/domains', '/checkout', '/quotes', '/orders', '/webhooks'] as const;
+export const BFF_PATHS = [
+  '/healthz',
+  '/readyz',
+  '/search',
+  '/siblings',
+  '/domains',
+  '/checkout',
+  '/quotes',
+  '/orders',
+  '/webhooks',
+] as const;
 
 /** The router `createBff` returns: an Express `Router` plus the BFF's lifecycle and event handlers. */
 export interface BffRouter extends Router {
@@ -57,7 +67,15 @@ function accessLog(logger: Logger): RequestHandler {
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       // Method, path and status only: no query (visitor input), no headers.
-      logger.debug({ method: req.method, path: req.originalUrl.split('?', 1)[0], status: res.statusCode, ms: Number(process.hrtime.bigint() - started) / 1e6 }, 'request');
+      logger.debug(
+        {
+          method: req.method,
+          path: req.originalUrl.split('?', 1)[0],
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - started) / 1e6,
+        },
+        'request',
+      );
     });
     next();
   };
@@ -98,7 +116,11 @@ export function createBff(options: BffOptions): BffRouter {
     staleIfErrorMs: (o.searchCache?.staleIfErrorSeconds ?? 600) * 1000,
     maxEntries: o.searchCache?.maxEntries ?? 1000,
     now,
-    onBackgroundError: (_key: string, error: unknown) => logger.debug({ error: error instanceof Error ? error.message : String(error) }, `background ${what} refresh failed; the stale answer stays`),
+    onBackgroundError: (_key: string, error: unknown) =>
+      logger.debug(
+        { error: error instanceof Error ? error.message : String(error) },
+        `background ${what} refresh failed; the stale answer stays`,
+      ),
   });
   const searchCache = new SearchCache<DomainSearchResponse>(cacheSettings('search'));
   const ctx: BffContext = {
@@ -134,26 +156,51 @@ export function createBff(options: BffOptions): BffRouter {
   // drops every cached answer listing it, so no visitor keeps seeing a sold domain as available.
   runtime.onDomainChanged((domain) => {
     searchCache.evict((answer) => answer.domains.some((d) => d.domain.toLowerCase() === domain));
-    siblings?.cache.evict((answer) => answer.domain?.domain.toLowerCase() === domain || answer.siblings.some((d) => d.domain.toLowerCase() === domain));
+    siblings?.cache.evict(
+      (answer) =>
+        answer.domain?.domain.toLowerCase() === domain ||
+        answer.siblings.some((d) => d.domain.toLowerCase() === domain),
+    );
   });
 
   const router = express.Router();
-  const paths = BFF_PATHS.filter((p) => (p === '/quotes' || p === '/orders' ? mor : p === '/webhooks' ? webhook !== undefined : p === '/siblings' ? siblings !== undefined : true));
+  const paths = BFF_PATHS.filter((p) =>
+    p === '/quotes' || p === '/orders'
+      ? mor
+      : p === '/webhooks'
+        ? webhook !== undefined
+        : p === '/siblings'
+          ? siblings !== undefined
+          : true,
+  );
   router.use(paths, accessLog(logger), securityHeaders(), cors(o.allowedOrigins ?? []), noStore);
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
   router.route('/readyz').get(readyRoute(runtime)).all(methodNotAllowed('GET'));
   router.route('/search').get(limits.search, searchRoute(ctx)).all(methodNotAllowed('GET'));
-  if (siblings !== undefined) router.route('/siblings').get(limits.siblings, siblingsRoute(siblings)).all(methodNotAllowed('GET'));
+  if (siblings !== undefined)
+    router.route('/siblings').get(limits.siblings, siblingsRoute(siblings)).all(methodNotAllowed('GET'));
   router.route('/domains/:name').get(limits.search, domainRoute(ctx)).all(methodNotAllowed('GET'));
-  router.route('/checkout').post(limits.write, requireJson, jsonBody(), checkoutRoute(ctx)).all(methodNotAllowed('POST'));
+  router
+    .route('/checkout')
+    .post(limits.write, requireJson, jsonBody(), checkoutRoute(ctx))
+    .all(methodNotAllowed('POST'));
   if (mor) {
-    router.route('/quotes').post(limits.write, requireJson, jsonBody(), quoteRoute(runtime)).all(methodNotAllowed('POST'));
-    router.route('/orders').post(limits.write, requireJson, jsonBody(), placeOrderRoute(runtime)).all(methodNotAllowed('POST'));
+    router
+      .route('/quotes')
+      .post(limits.write, requireJson, jsonBody(), quoteRoute(runtime))
+      .all(methodNotAllowed('POST'));
+    router
+      .route('/orders')
+      .post(limits.write, requireJson, jsonBody(), placeOrderRoute(runtime))
+      .all(methodNotAllowed('POST'));
     router.route('/orders/:id').get(limits.search, orderStatusRoute(runtime)).all(methodNotAllowed('GET'));
   }
   if (webhook !== undefined) {
     // The raw body parser is this route's own, so the signature is checked on the exact bytes received.
-    router.route('/webhooks').post(rawBody(), webhookRoute(runtime, { secret: webhook.secret, headerPrefix: o.marketplace?.headerPrefix })).all(methodNotAllowed('POST'));
+    router
+      .route('/webhooks')
+      .post(rawBody(), webhookRoute(runtime, { secret: webhook.secret, headerPrefix: o.marketplace?.headerPrefix }))
+      .all(methodNotAllowed('POST'));
   }
   router.use(paths, errorHandler(logger, { bodyLimitKb: JSON_BODY_LIMIT_BYTES / 1024 }));
 
@@ -164,7 +211,10 @@ export function createBff(options: BffOptions): BffRouter {
   });
   return Object.assign(bff, {
     on(type: string, handler: EventHandler) {
-      if (typeof handler !== 'function') throw new TypeError(`bff.on(${JSON.stringify(type)}, handler): handler must be a function (event, context) => void`);
+      if (typeof handler !== 'function')
+        throw new TypeError(
+          `bff.on(${JSON.stringify(type)}, handler): handler must be a function (event, context) => void`,
+        );
       runtime.on(type, handler);
       return bff;
     },

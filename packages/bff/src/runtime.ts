@@ -5,7 +5,13 @@
  */
 import { CLIENT_VERSION, PartnerClient } from '@domainkit/client';
 import type { Logger } from 'pino';
-import { createUpstreamBudget, DEFAULT_BUDGET_LIMITS, MemoryBucketStore, SqlBucketStore, type BffUpstreamBudget } from './budget.ts';
+import {
+  createUpstreamBudget,
+  DEFAULT_BUDGET_LIMITS,
+  MemoryBucketStore,
+  SqlBucketStore,
+  type BffUpstreamBudget,
+} from './budget.ts';
 import { openBffDatabase, type BffDatabase, type BffDatabaseOptions } from './db/database.ts';
 import type { BffDb } from './db/tables.ts';
 import { BffHttpError } from './errors.ts';
@@ -19,10 +25,17 @@ import { recoverIntents, type RecoveryReport } from './orders/recovery.ts';
 export const BFF_VERSION = '0.1.0';
 
 /** Upstream settings tuned for a visitor waiting on the answer (ms). */
-const UPSTREAM_DEFAULTS = { timeoutMs: 10_000, maxRetries: 2, initialRetryDelayMs: 250, maxRetryDelayMs: 2_000 } as const;
+const UPSTREAM_DEFAULTS = {
+  timeoutMs: 10_000,
+  maxRetries: 2,
+  initialRetryDelayMs: 250,
+  maxRetryDelayMs: 2_000,
+} as const;
 
 function isHandle(value: unknown): value is BffDatabase {
-  return typeof value === 'object' && value !== null && 'db' in value && typeof (value as BffDatabase).close === 'function';
+  return (
+    typeof value === 'object' && value !== null && 'db' in value && typeof (value as BffDatabase).close === 'function'
+  );
 }
 
 function errorFields(error: unknown): Record<string, unknown> {
@@ -70,7 +83,8 @@ export class BffRuntime {
     this.logger = logger;
     this.now = options.now ?? Date.now;
     this.#startedAt = new Date(this.now());
-    const needsDatabase = options.payments !== undefined || options.webhook !== undefined || options.database !== undefined;
+    const needsDatabase =
+      options.payments !== undefined || options.webhook !== undefined || options.database !== undefined;
     const dbOption = options.database as BffDatabase | BffDatabaseOptions | undefined;
     if (!needsDatabase) this.#databaseKind = 'none';
     else if (isHandle(dbOption)) this.#databaseKind = dbOption.kind;
@@ -96,7 +110,9 @@ export class BffRuntime {
       for (const h of Array.isArray(handler) ? handler : [handler]) this.handlers.on(type, h as EventHandler);
     }
     if (options.payments?.name === 'test_card' && options.marketplace?.keyId.startsWith('pk_live')) {
-      logger.warn('the test-card payment adapter is configured with a LIVE credential: no money is collected for these orders');
+      logger.warn(
+        'the test-card payment adapter is configured with a LIVE credential: no money is collected for these orders',
+      );
     }
 
     if (!needsDatabase) {
@@ -172,7 +188,9 @@ export class BffRuntime {
     try {
       return (await this.#database).db;
     } catch (cause) {
-      throw new BffHttpError('unavailable', 'The order service is not available right now; try again shortly.', { cause });
+      throw new BffHttpError('unavailable', 'The order service is not available right now; try again shortly.', {
+        cause,
+      });
     }
   }
 
@@ -210,7 +228,8 @@ export class BffRuntime {
       try {
         return await task();
       } catch (error) {
-        if (this.#closing === undefined) this.logger.error({ task: name, ...errorFields(error) }, 'background task failed');
+        if (this.#closing === undefined)
+          this.logger.error({ task: name, ...errorFields(error) }, 'background task failed');
         return undefined;
       }
     })();
@@ -241,7 +260,10 @@ export class BffRuntime {
       try {
         do {
           this.#inboxAgain = false;
-          await processInbox({ db: await this.db(), keyId: this.keyId, handlers: this.handlers, logger: this.logger, now: this.now }, { signal: this.#abort.signal });
+          await processInbox(
+            { db: await this.db(), keyId: this.keyId, handlers: this.handlers, logger: this.logger, now: this.now },
+            { signal: this.#abort.signal },
+          );
         } while (this.#inboxAgain && this.#closing === undefined);
         await this.#scheduleNextInboxRun();
       } finally {
@@ -274,7 +296,14 @@ export class BffRuntime {
   /** Catches up with `GET /events`, then handles the new events. */
   async catchUp(): Promise<CatchUpReport> {
     const report = await catchUpEvents(
-      { db: await this.db(), keyId: this.keyId, client: this.client, logger: this.logger, now: this.now, domainChanged: (domain) => this.domainChanged(domain) },
+      {
+        db: await this.db(),
+        keyId: this.keyId,
+        client: this.client,
+        logger: this.logger,
+        now: this.now,
+        domainChanged: (domain) => this.domainChanged(domain),
+      },
       { signal: this.#abort.signal },
     );
     await this.kickInbox();
@@ -285,7 +314,10 @@ export class BffRuntime {
   async registerWebhook(): Promise<boolean> {
     const webhook = this.#options.webhook;
     if (webhook?.publicUrl === undefined) return false;
-    const answer = await this.client.webhooks.register({ url: webhook.publicUrl, secret: webhook.secret }, { context: { maxWaitMs: 0 } });
+    const answer = await this.client.webhooks.register(
+      { url: webhook.publicUrl, secret: webhook.secret },
+      { context: { maxWaitMs: 0 } },
+    );
     this.#webhookRegistered = true;
     this.logger.info({ url: answer.url, active: answer.active }, 'webhook endpoint registered');
     return true;
@@ -325,7 +357,8 @@ export class BffRuntime {
     if (mor) this.#every(background?.recoveryIntervalSeconds ?? 30, 'recovery', () => this.recover());
     if (webhooks) {
       this.#every(background?.catchUpIntervalSeconds ?? 60, 'catch-up', async () => {
-        if (!this.#webhookRegistered && this.#options.webhook?.publicUrl !== undefined) await this.track('webhook registration', () => this.registerWebhook());
+        if (!this.#webhookRegistered && this.#options.webhook?.publicUrl !== undefined)
+          await this.track('webhook registration', () => this.registerWebhook());
         await this.catchUp();
       });
     }

@@ -72,7 +72,9 @@ export class SearchCache<T> {
         if (age < ttlMs) return { value: entry.value, source: 'cache' };
         if (age < ttlMs + swr) {
           if (!this.#inFlight.has(key)) {
-            this.#start(key, () => load('background')).catch((error: unknown) => this.#settings.onBackgroundError?.(key, error));
+            this.#start(key, () => load('background')).catch((error: unknown) =>
+              this.#settings.onBackgroundError?.(key, error),
+            );
           }
           return { value: entry.value, source: 'stale' };
         }
@@ -84,7 +86,8 @@ export class SearchCache<T> {
       return { value: await this.#start(key, () => load('foreground')), source: 'upstream' };
     } catch (error) {
       const kept = this.#entries.get(key);
-      if (kept !== undefined && now() - kept.storedAt < ttlMs + swr + sie) return { value: kept.value, source: 'stale_if_error' };
+      if (kept !== undefined && now() - kept.storedAt < ttlMs + swr + sie)
+        return { value: kept.value, source: 'stale_if_error' };
       throw error;
     }
   }

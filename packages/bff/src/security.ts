@@ -61,7 +61,12 @@ export const noStore: RequestHandler = function domainkitBffNoStore(_req, res, n
 export const requireJson: RequestHandler = function domainkitBffRequireJson(req, _res, next) {
   if (!req.is('application/json')) {
     const got = req.headers['content-type'];
-    next(new BffHttpError('unsupported_media_type', `Send the body as JSON with the header Content-Type: application/json${got ? ` (received ${JSON.stringify(got.slice(0, 60))})` : ''}.`));
+    next(
+      new BffHttpError(
+        'unsupported_media_type',
+        `Send the body as JSON with the header Content-Type: application/json${got ? ` (received ${JSON.stringify(got.slice(0, 60))})` : ''}.`,
+      ),
+    );
     return;
   }
   next();

@@ -46,9 +46,12 @@ export interface RunningBff {
 
 function checkServerOptions(port: unknown, host: unknown, mountPath: unknown): void {
   const problems: string[] = [];
-  if (!(Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535)) problems.push('`port` must be an integer from 0 to 65535 (0 picks a free port)');
-  if (typeof host !== 'string' || host.trim() === '') problems.push('`host` must be an interface address such as "127.0.0.1" or "0.0.0.0"');
-  if (typeof mountPath !== 'string' || !/^\/[A-Za-z0-9._~\-/]*$/.test(mountPath)) problems.push('`mountPath` must be a path beginning with "/", such as "/" or "/api/domains"');
+  if (!(Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535))
+    problems.push('`port` must be an integer from 0 to 65535 (0 picks a free port)');
+  if (typeof host !== 'string' || host.trim() === '')
+    problems.push('`host` must be an interface address such as "127.0.0.1" or "0.0.0.0"');
+  if (typeof mountPath !== 'string' || !/^\/[A-Za-z0-9._~\-/]*$/.test(mountPath))
+    problems.push('`mountPath` must be a path beginning with "/", such as "/" or "/api/domains"');
   if (problems.length > 0) throw new BffOptionsError(problems, 'startBff');
 }
 
@@ -78,11 +81,26 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
   app.use(function domainkitBffNotFound(req, res) {
     sendError(res, new BffHttpError('not_found', `No such endpoint: ${req.method} ${req.path}.`));
   });
-  app.use(function domainkitBffLastResort(error: unknown, _req: express.Request, res: express.Response, next: express.NextFunction) {
+  app.use(function domainkitBffLastResort(
+    error: unknown,
+    _req: express.Request,
+    res: express.Response,
+    next: express.NextFunction,
+  ) {
     if (res.headersSent) return next(error);
     const status = (error as { status?: unknown })?.status;
-    if (status === 400 || error instanceof URIError) return sendError(res, new BffHttpError('validation_error', 'The URL is malformed; encode values with encodeURIComponent.'));
-    logger.error({ error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) }, 'unexpected error');
+    if (status === 400 || error instanceof URIError)
+      return sendError(
+        res,
+        new BffHttpError('validation_error', 'The URL is malformed; encode values with encodeURIComponent.'),
+      );
+    logger.error(
+      {
+        error:
+          error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      },
+      'unexpected error',
+    );
     sendError(res, new BffHttpError('internal_error', 'Something went wrong on our side; try again.'));
   });
 

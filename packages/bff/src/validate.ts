@@ -22,25 +22,39 @@ export interface FieldHelp {
 
 const NOUN: Record<InputSource, string> = { query: 'query parameter', path: 'path segment', body: 'field' };
 
-function describeIssue(issue: z.core.$ZodIssue, input: unknown, source: InputSource, help: Readonly<Record<string, FieldHelp>>): string {
+function describeIssue(
+  issue: z.core.$ZodIssue,
+  input: unknown,
+  source: InputSource,
+  help: Readonly<Record<string, FieldHelp>>,
+): string {
   const allowed = Object.keys(help);
   if (issue.code === 'unrecognized_keys') {
     const keys = issue.keys.map((k) => `\`${k}\``).join(', ');
     const accepted =
-      allowed.length === 0 ? `this endpoint takes no ${NOUN[source]}s` : `only ${allowed.map((k) => `\`${k}\``).join(', ')} ${allowed.length > 1 ? 'are' : 'is'} accepted`;
+      allowed.length === 0
+        ? `this endpoint takes no ${NOUN[source]}s`
+        : `only ${allowed.map((k) => `\`${k}\``).join(', ')} ${allowed.length > 1 ? 'are' : 'is'} accepted`;
     return `Unknown ${NOUN[source]}${issue.keys.length > 1 ? 's' : ''} ${keys}${source === 'body' ? ' in the body' : ''}: ${accepted}.`;
   }
   const field = issue.path[0];
   if (field === undefined) {
     if (source !== 'body') return 'The request is malformed.';
-    return `The body must be a JSON object such as ${JSON.stringify(Object.fromEntries(Object.entries(help).filter(([, h]) => !h.optional).map(([k, h]) => [k, h.example])))}.`;
+    return `The body must be a JSON object such as ${JSON.stringify(
+      Object.fromEntries(
+        Object.entries(help)
+          .filter(([, h]) => !h.optional)
+          .map(([k, h]) => [k, h.example]),
+      ),
+    )}.`;
   }
   const name = String(field);
   const h = help[name] ?? { label: `\`${name}\``, hint: 'a value', example: '' };
   const example = h.example ? ` such as ${JSON.stringify(h.example)}` : '';
   const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined;
   if (value === undefined) return `${h.label} is required: ${h.hint}${example}.`;
-  if (source === 'query' && Array.isArray(value)) return `${h.label} must be given once; received it ${value.length} times.`;
+  if (source === 'query' && Array.isArray(value))
+    return `${h.label} must be given once; received it ${value.length} times.`;
   if (issue.code === 'invalid_type') return `${h.label} must be a ${issue.expected}: ${h.hint}${example}.`;
   if (issue.code === 'too_small' && typeof value === 'string') return `${h.label} is empty: give ${h.hint}${example}.`;
   if (issue.code === 'too_big' && typeof value === 'string') {
@@ -55,7 +69,12 @@ function describeIssue(issue: z.core.$ZodIssue, input: unknown, source: InputSou
  * @param help - the accepted keys with how to describe them (also named in the message about unknown keys).
  * @throws {BffHttpError} 400 `validation_error` whose message names each offending field and the fix.
  */
-export function parseInput<S extends z.ZodType>(schema: S, input: unknown, source: InputSource, help: Readonly<Record<string, FieldHelp>> = {}): z.output<S> {
+export function parseInput<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  source: InputSource,
+  help: Readonly<Record<string, FieldHelp>> = {},
+): z.output<S> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const messages = [...new Set(result.error.issues.map((issue) => describeIssue(issue, input, source, help)))];

@@ -37,12 +37,20 @@ function limiter(perMinute: number, what: string, keyGenerator: VisitorLimitOpti
  * of `searchesPerMinute`, so the widget's sibling lookups never use up the visitor's searches), `write` for
  * checkout, quotes and orders.
  */
-export function visitorLimiters(options: VisitorLimitOptions | false | undefined): { search: RequestHandler; siblings: RequestHandler; write: RequestHandler } {
+export function visitorLimiters(options: VisitorLimitOptions | false | undefined): {
+  search: RequestHandler;
+  siblings: RequestHandler;
+  write: RequestHandler;
+} {
   if (options === false) return { search: pass, siblings: pass, write: pass };
   const searches = options?.searchesPerMinute ?? DEFAULT_VISITOR_SEARCHES_PER_MINUTE;
   return {
     search: limiter(searches, 'searches', options?.keyGenerator),
     siblings: limiter(searches, 'searches', options?.keyGenerator),
-    write: limiter(options?.writesPerMinute ?? DEFAULT_VISITOR_WRITES_PER_MINUTE, 'purchase requests', options?.keyGenerator),
+    write: limiter(
+      options?.writesPerMinute ?? DEFAULT_VISITOR_WRITES_PER_MINUTE,
+      'purchase requests',
+      options?.keyGenerator,
+    ),
   };
 }

@@ -5,11 +5,28 @@
  * answer when one is kept; stale-while-revalidate; per-visitor limits. Deterministic: clocks are injected.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MemoryBucketStore, SqlBucketStore, createUpstreamBudget, UpstreamBusyError, type BucketStore } from '../src/index.ts';
-import { call, databaseKinds, openTestDatabase, startStubMarketplace, startTestBff, type TestDatabase } from './helpers.ts';
+import {
+  MemoryBucketStore,
+  SqlBucketStore,
+  createUpstreamBudget,
+  UpstreamBusyError,
+  type BucketStore,
+} from '../src/index.ts';
+import {
+  call,
+  databaseKinds,
+  openTestDatabase,
+  startStubMarketplace,
+  startTestBff,
+  type TestDatabase,
+} from './helpers.ts';
 
 /** Sends as fast as allowed for `seconds` of simulated time; returns the send times (ms). */
-async function saturate(store: BucketStore, limit: { perMinute: number; burst: number }, seconds: number): Promise<number[]> {
+async function saturate(
+  store: BucketStore,
+  limit: { perMinute: number; burst: number },
+  seconds: number,
+): Promise<number[]> {
   const sent: number[] = [];
   const start = Date.UTC(2030, 0, 1);
   for (let t = start; t < start + seconds * 1000; t += 50) {
@@ -96,7 +113,9 @@ describe('createUpstreamBudget', () => {
 
     await budget.acquire({ rateClass: 'search', endpoint: 'GET /x', attempt: 0 });
     await budget.acquire({ rateClass: 'search', endpoint: 'GET /x', attempt: 0 }); // waits 10 s for the refill
-    const refused = await Promise.resolve(budget.acquire({ rateClass: 'search', endpoint: 'GET /x', attempt: 0, context: { maxWaitMs: 1_000 } })).catch((e: unknown) => e);
+    const refused = await Promise.resolve(
+      budget.acquire({ rateClass: 'search', endpoint: 'GET /x', attempt: 0, context: { maxWaitMs: 1_000 } }),
+    ).catch((e: unknown) => e);
 
     expect(slept).toEqual([10_000]);
     expect(refused).toBeInstanceOf(UpstreamBusyError);
@@ -108,7 +127,10 @@ describe('the BFF in front of a budget', () => {
   it('answers a visitor 503 busy with the seconds to wait when the search budget is spent, and serves cached queries meanwhile', async () => {
     const stub = await startStubMarketplace();
     const now = Date.UTC(2030, 0, 1);
-    const bff = await startTestBff(stub, { now: () => now, upstreamBudget: { search: { perMinute: 3, burst: 2 }, maxWaitMs: 0 } });
+    const bff = await startTestBff(stub, {
+      now: () => now,
+      upstreamBudget: { search: { perMinute: 3, burst: 2 }, maxWaitMs: 0 },
+    });
     try {
       const a = await call(`${bff.url}/search?q=alpha`);
       const b = await call(`${bff.url}/search?q=beta`);
@@ -117,7 +139,11 @@ describe('the BFF in front of a budget', () => {
 
       expect([a.status, b.status, again.status]).toEqual([200, 200, 200]);
       expect(c.status).toBe(503);
-      expect(c.json.error).toEqual({ code: 'busy', message: 'The domain search is busy right now; retry in 60 s.', retry_after: 60 });
+      expect(c.json.error).toEqual({
+        code: 'busy',
+        message: 'The domain search is busy right now; retry in 60 s.',
+        retry_after: 60,
+      });
       expect(c.headers['retry-after']).toBe('60');
       expect(stub.callsTo('search')).toHaveLength(2);
     } finally {
@@ -129,11 +155,18 @@ describe('the BFF in front of a budget', () => {
   it('honours a 429 Retry-After: no upstream search until it has passed, stale answers served meanwhile', async () => {
     const stub = await startStubMarketplace();
     let now = Date.UTC(2030, 0, 1);
-    const bff = await startTestBff(stub, { now: () => now, searchCache: { ttlSeconds: 10, staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 600 } });
+    const bff = await startTestBff(stub, {
+      now: () => now,
+      searchCache: { ttlSeconds: 10, staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 600 },
+    });
     try {
       await call(`${bff.url}/search?q=coffee`);
       now += 11_000;
-      stub.enqueue('search', { status: 429, body: { error: { code: 'rate_limited', message: 'slow down' } }, headers: { 'retry-after': '20' } });
+      stub.enqueue('search', {
+        status: 429,
+        body: { error: { code: 'rate_limited', message: 'slow down' } },
+        headers: { 'retry-after': '20' },
+      });
 
       const stale = await call(`${bff.url}/search?q=coffee`); // upstream says 429: the old answer is served
       const fresh = await call(`${bff.url}/search?q=tea`); // nothing kept: busy, without asking upstream
@@ -155,7 +188,10 @@ describe('the BFF in front of a budget', () => {
   it('serves a stale answer at once while one background call refreshes it', async () => {
     const stub = await startStubMarketplace();
     let now = Date.UTC(2030, 0, 1);
-    const bff = await startTestBff(stub, { now: () => now, searchCache: { ttlSeconds: 30, staleWhileRevalidateSeconds: 300 } });
+    const bff = await startTestBff(stub, {
+      now: () => now,
+      searchCache: { ttlSeconds: 30, staleWhileRevalidateSeconds: 300 },
+    });
     try {
       await call(`${bff.url}/search?q=coffee`);
       now += 60_000;
@@ -188,7 +224,10 @@ describe('the BFF in front of a budget', () => {
       const other = await call(`${bff.url}/search?q=coffee`, from('198.51.100.9'));
 
       expect(mine.map((r) => r.status)).toEqual([200, 200, 200, 429]);
-      expect(mine[3]!.json.error).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^Too many searches from you; retry in \d+ s\.$/) });
+      expect(mine[3]!.json.error).toMatchObject({
+        code: 'rate_limited',
+        message: expect.stringMatching(/^Too many searches from you; retry in \d+ s\.$/),
+      });
       expect(Number(mine[3]!.headers['retry-after'])).toBeGreaterThan(0);
       expect(other.status).toBe(200);
     } finally {

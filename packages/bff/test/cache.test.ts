@@ -21,7 +21,9 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-async function setup(overrides: Parameters<typeof startTestBff>[1] = {}): Promise<{ stub: StubMarketplace; url: string }> {
+async function setup(
+  overrides: Parameters<typeof startTestBff>[1] = {},
+): Promise<{ stub: StubMarketplace; url: string }> {
   const stub = await startStubMarketplace();
   closers.push(() => stub.close());
   const bff = await startTestBff(stub, overrides);
@@ -82,7 +84,13 @@ describe('the BFF search cache over HTTP', () => {
     });
     stub.enqueue('search', async () => {
       await gate.promise;
-      return { status: 200, body: { domains: [{ domain: 'coffeehouse.com', tld: 'com', available: true, price_cents: 250000, currency: 'USD' }], next_cursor: null } };
+      return {
+        status: 200,
+        body: {
+          domains: [{ domain: 'coffeehouse.com', tld: 'com', available: true, price_cents: 250000, currency: 'USD' }],
+          next_cursor: null,
+        },
+      };
     });
 
     const [a, b] = await Promise.all([call(`${url}/search?q=coffee`), call(`${url}/search?q=%20COFFEE`)]);
@@ -121,7 +129,13 @@ describe('the BFF search cache over HTTP', () => {
 });
 
 describe('SearchCache.evict', () => {
-  const settings = { ttlMs: 30_000, staleWhileRevalidateMs: 270_000, staleIfErrorMs: 600_000, maxEntries: 10, now: () => 0 };
+  const settings = {
+    ttlMs: 30_000,
+    staleWhileRevalidateMs: 270_000,
+    staleIfErrorMs: 600_000,
+    maxEntries: 10,
+    now: () => 0,
+  };
 
   it('drops only the answers that match, so their next get goes upstream while the others stay cached', async () => {
     const cache = new SearchCache<string[]>(settings);
@@ -130,8 +144,14 @@ describe('SearchCache.evict', () => {
 
     expect(cache.evict((domains) => domains.includes('coffeehouse.com'))).toBe(1);
 
-    await expect(cache.get('coffee', async () => ['coffeeshop.io'])).resolves.toEqual({ value: ['coffeeshop.io'], source: 'upstream' });
-    await expect(cache.get('tea', async () => ['never loaded'])).resolves.toEqual({ value: ['teahouse.com'], source: 'cache' });
+    await expect(cache.get('coffee', async () => ['coffeeshop.io'])).resolves.toEqual({
+      value: ['coffeeshop.io'],
+      source: 'upstream',
+    });
+    await expect(cache.get('tea', async () => ['never loaded'])).resolves.toEqual({
+      value: ['teahouse.com'],
+      source: 'cache',
+    });
   });
 
   it('serves, but does not keep, a matching answer from a load already in flight when the eviction came', async () => {
@@ -142,8 +162,14 @@ describe('SearchCache.evict', () => {
     gate.resolve(['coffeehouse.com']);
     await expect(first).resolves.toEqual({ value: ['coffeehouse.com'], source: 'upstream' });
 
-    await expect(cache.get('coffee', async () => ['coffeeshop.io'])).resolves.toEqual({ value: ['coffeeshop.io'], source: 'upstream' });
+    await expect(cache.get('coffee', async () => ['coffeeshop.io'])).resolves.toEqual({
+      value: ['coffeeshop.io'],
+      source: 'upstream',
+    });
     // An answer the eviction does not match is kept as usual.
-    await expect(cache.get('coffee', async () => ['never loaded'])).resolves.toEqual({ value: ['coffeeshop.io'], source: 'cache' });
+    await expect(cache.get('coffee', async () => ['never loaded'])).resolves.toEqual({
+      value: ['coffeeshop.io'],
+      source: 'cache',
+    });
   });
 });

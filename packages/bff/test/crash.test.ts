@@ -49,7 +49,8 @@ const running: ChildProcessWithoutNullStreams[] = [];
 const folders: string[] = [];
 let stub: StubMarketplace | undefined;
 afterEach(async () => {
-  for (const child of running.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of running.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await stub?.close();
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -77,7 +78,11 @@ describe('a BFF killed between payment and record', () => {
     const quote = await postJson(`${first.url}/quotes`, { domain: 'coffeehouse.com' });
     expect(quote.status).toBe(201);
     const held = stub.hold('order', committed);
-    const order = postJson(`${first.url}/orders`, { quote_id: quote.json.quote_id, buyer: { email: 'ada@example.com' }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' } }).catch((e: unknown) => e);
+    const order = postJson(`${first.url}/orders`, {
+      quote_id: quote.json.quote_id,
+      buyer: { email: 'ada@example.com' },
+      payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
+    }).catch((e: unknown) => e);
     await held; // paid, intent stored, record in flight
     first.process.kill('SIGKILL');
     await once(first.process, 'exit');
@@ -87,13 +92,20 @@ describe('a BFF killed between payment and record', () => {
     const second = await startCli(env);
     running.push(second.process);
     // Its recovery pass at start records the order (the log line comes after the marketplace's answer).
-    await vi.waitFor(() => expect(second.output()).toContain('order recorded upstream'), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(() => expect(second.output()).toContain('order recorded upstream'), {
+      timeout: 20_000,
+      interval: 100,
+    });
 
     expect(stub.orders.size).toBe(1);
     const [a, b] = stub.callsTo('order');
     expect(b!.headers['idempotency-key']).toBe(a!.headers['idempotency-key']);
     expect(b!.body).toBe(a!.body);
-    expect([...stub.orders.values()][0]).toMatchObject({ domain: 'coffeehouse.com', sale_price_cents: 250000, idempotency_key: a!.headers['idempotency-key'] });
+    expect([...stub.orders.values()][0]).toMatchObject({
+      domain: 'coffeehouse.com',
+      sale_price_cents: 250000,
+      idempotency_key: a!.headers['idempotency-key'],
+    });
     expect(stub.callsTo('order')).toHaveLength(2);
     expect(second.output()).not.toContain(SECRET);
 

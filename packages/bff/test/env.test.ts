@@ -30,14 +30,24 @@ describe('loadBffConfigFromEnv', () => {
   it('names each missing required variable in one error', () => {
     const error = configError({});
 
-    expect(error.problems.map((p) => p.variable)).toEqual(['DOMAINKIT_API_BASE_URL', 'DOMAINKIT_KEY_ID', 'DOMAINKIT_API_SECRET']);
+    expect(error.problems.map((p) => p.variable)).toEqual([
+      'DOMAINKIT_API_BASE_URL',
+      'DOMAINKIT_KEY_ID',
+      'DOMAINKIT_API_SECRET',
+    ]);
     expect(error.message).toContain('DOMAINKIT_API_BASE_URL is missing: set it to the marketplace service address');
-    expect(error.message).toContain('DOMAINKIT_KEY_ID is missing: set it to the public key id of your Partner API credential (pk_…)');
-    expect(error.message).toContain('DOMAINKIT_API_SECRET is missing: set it to the API secret of your Partner API credential (sk_…)');
+    expect(error.message).toContain(
+      'DOMAINKIT_KEY_ID is missing: set it to the public key id of your Partner API credential (pk_…)',
+    );
+    expect(error.message).toContain(
+      'DOMAINKIT_API_SECRET is missing: set it to the API secret of your Partner API credential (sk_…)',
+    );
   });
 
   it('treats blank values as missing', () => {
-    expect(configError({ ...complete, DOMAINKIT_KEY_ID: '   ' }).problems.map((p) => p.variable)).toEqual(['DOMAINKIT_KEY_ID']);
+    expect(configError({ ...complete, DOMAINKIT_KEY_ID: '   ' }).problems.map((p) => p.variable)).toEqual([
+      'DOMAINKIT_KEY_ID',
+    ]);
   });
 
   it('names each invalid variable with what is wrong', () => {
@@ -52,17 +62,39 @@ describe('loadBffConfigFromEnv', () => {
     });
 
     expect(error.problems).toEqual([
-      { variable: 'DOMAINKIT_API_BASE_URL', problem: 'is the service address only: drop the trailing "/api/partner/v1" (the client adds it); received "https://marketplace.example/api/partner/v1"' },
-      { variable: 'DOMAINKIT_API_SECRET', problem: 'looks like a key id (pk_…): put the sk_… API secret here and the pk_… value in DOMAINKIT_KEY_ID' },
-      { variable: 'DOMAINKIT_HEADER_PREFIX', problem: 'must be letters, digits and dashes ending in "-", such as "X-Service-"; received "X_Acme"' },
-      { variable: 'DOMAINKIT_ALLOWED_ORIGINS', problem: 'entry "https://blog.example/" must be an origin only (scheme, host, port); received "https://blog.example/", did you mean "https://blog.example"?' },
-      { variable: 'DOMAINKIT_RETURN_URL', problem: 'must be an absolute http(s) URL such as "https://shop.example/thanks"; received "shop.example/thanks"' },
+      {
+        variable: 'DOMAINKIT_API_BASE_URL',
+        problem:
+          'is the service address only: drop the trailing "/api/partner/v1" (the client adds it); received "https://marketplace.example/api/partner/v1"',
+      },
+      {
+        variable: 'DOMAINKIT_API_SECRET',
+        problem: 'looks like a key id (pk_…): put the sk_… API secret here and the pk_… value in DOMAINKIT_KEY_ID',
+      },
+      {
+        variable: 'DOMAINKIT_HEADER_PREFIX',
+        problem: 'must be letters, digits and dashes ending in "-", such as "X-Service-"; received "X_Acme"',
+      },
+      {
+        variable: 'DOMAINKIT_ALLOWED_ORIGINS',
+        problem:
+          'entry "https://blog.example/" must be an origin only (scheme, host, port); received "https://blog.example/", did you mean "https://blog.example"?',
+      },
+      {
+        variable: 'DOMAINKIT_RETURN_URL',
+        problem:
+          'must be an absolute http(s) URL such as "https://shop.example/thanks"; received "shop.example/thanks"',
+      },
       { variable: 'PORT', problem: 'must be an integer from 0 to 65535; received "eighty"' },
     ]);
   });
 
   it('reads a complete environment, with defaults for port and host', () => {
-    expect(loadBffConfigFromEnv(complete)).toEqual({ marketplace: { baseUrl: complete.DOMAINKIT_API_BASE_URL, keyId: KEY_ID, secret: SECRET }, port: 8787, host: '127.0.0.1' });
+    expect(loadBffConfigFromEnv(complete)).toEqual({
+      marketplace: { baseUrl: complete.DOMAINKIT_API_BASE_URL, keyId: KEY_ID, secret: SECRET },
+      port: 8787,
+      host: '127.0.0.1',
+    });
     expect(
       loadBffConfigFromEnv({
         ...complete,
@@ -96,9 +128,14 @@ describe('loadBffConfigFromEnv', () => {
 
     expect(config.database).toEqual({ url: 'postgres://bff:pw@db.internal:5432/shop', schema: 'domainkit' });
     expect(config.payments?.name).toBe('test_card');
-    expect(config.webhook).toEqual({ secret: 'whsec_test_0123456789abcdef', publicUrl: 'https://shop.example/api/domains/webhooks' });
+    expect(config.webhook).toEqual({
+      secret: 'whsec_test_0123456789abcdef',
+      publicUrl: 'https://shop.example/api/domains/webhooks',
+    });
     expect(config.trustProxy).toBe(1);
-    expect(loadBffConfigFromEnv({ ...complete, DOMAINKIT_DATA_DIR: '/var/lib/bff' }).database).toEqual({ dataDir: '/var/lib/bff' });
+    expect(loadBffConfigFromEnv({ ...complete, DOMAINKIT_DATA_DIR: '/var/lib/bff' }).database).toEqual({
+      dataDir: '/var/lib/bff',
+    });
   });
 
   it('names each invalid database, payments, webhook and proxy setting, never echoing a password', () => {
@@ -111,7 +148,14 @@ describe('loadBffConfigFromEnv', () => {
       DOMAINKIT_LOG_LEVEL: 'loud',
     });
 
-    expect(error.problems.map((p) => p.variable)).toEqual(['DATABASE_URL', 'DOMAINKIT_PAYMENTS', 'DOMAINKIT_WEBHOOK_PUBLIC_URL', 'DOMAINKIT_WEBHOOK_PUBLIC_URL', 'DOMAINKIT_TRUST_PROXY', 'DOMAINKIT_LOG_LEVEL']);
+    expect(error.problems.map((p) => p.variable)).toEqual([
+      'DATABASE_URL',
+      'DOMAINKIT_PAYMENTS',
+      'DOMAINKIT_WEBHOOK_PUBLIC_URL',
+      'DOMAINKIT_WEBHOOK_PUBLIC_URL',
+      'DOMAINKIT_TRUST_PROXY',
+      'DOMAINKIT_LOG_LEVEL',
+    ]);
     expect(error.message).toContain('DOMAINKIT_PAYMENTS must be "test_card"');
     expect(error.message).toContain('needs DOMAINKIT_WEBHOOK_SECRET');
     expect(error.message).not.toContain('hunter2');
@@ -121,7 +165,10 @@ describe('loadBffConfigFromEnv', () => {
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 
 function runCli(env: Record<string, string>) {
-  const child = spawn(process.execPath, [CLI], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI], {
+    env: { PATH: process.env.PATH ?? '', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
@@ -142,7 +189,13 @@ describe('the CLI', () => {
 
   it('starts from the environment, serves, and stops cleanly on SIGTERM', async () => {
     const stub = await startStubMarketplace();
-    const { child, out, err } = runCli({ DOMAINKIT_API_BASE_URL: stub.url, DOMAINKIT_KEY_ID: KEY_ID, DOMAINKIT_API_SECRET: SECRET, PORT: '0', HOST: '127.0.0.1' });
+    const { child, out, err } = runCli({
+      DOMAINKIT_API_BASE_URL: stub.url,
+      DOMAINKIT_KEY_ID: KEY_ID,
+      DOMAINKIT_API_SECRET: SECRET,
+      PORT: '0',
+      HOST: '127.0.0.1',
+    });
     try {
       // Wait for the "listening" log line (JSON on stdout) without consuming the stream.
       const url = await new Promise<string | undefined>((resolve) => {

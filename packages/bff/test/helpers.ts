@@ -7,9 +7,25 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { openBffDatabase, startBff, truncateBffTables, type BffDatabase, type BffServerOptions, type RunningBff } from '../src/index.ts';
+import {
+  openBffDatabase,
+  startBff,
+  truncateBffTables,
+  type BffDatabase,
+  type BffServerOptions,
+  type RunningBff,
+} from '../src/index.ts';
 
-export { KEY_ID, SECRET, startStubMarketplace, type StubAnswer, type StubCall, type StubMarketplace, type StubOrder, type StubEvent } from './stub-marketplace.ts';
+export {
+  KEY_ID,
+  SECRET,
+  startStubMarketplace,
+  type StubAnswer,
+  type StubCall,
+  type StubMarketplace,
+  type StubOrder,
+  type StubEvent,
+} from './stub-marketplace.ts';
 import { KEY_ID, SECRET, type StubMarketplace } from './stub-marketplace.ts';
 
 /** The databases the DB-backed tests run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. */
@@ -62,7 +78,10 @@ export interface Answer {
 }
 
 /** Sends one request with exactly the given headers and body (node:http, so nothing is added behind our back). */
-export function call(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
+export function call(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method: options.method ?? 'GET', headers: options.headers }, (res) => {
       const chunks: Buffer[] = [];
@@ -85,7 +104,11 @@ export function call(url: string, options: { method?: string; headers?: Record<s
 
 /** POSTs JSON. */
 export function postJson(url: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  return call(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return call(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }
 
 /** A pino logger whose JSON lines land in `lines`. */
@@ -103,7 +126,10 @@ export const SHOP_ORIGIN = 'https://shop.example';
  * A BFF mounted at /bff on 127.0.0.1:0 in front of the stub; `url` is its base. No upstream retries and no
  * per-visitor limits by default (the tests of those turn them on).
  */
-export async function startTestBff(stub: StubMarketplace, overrides: Partial<BffServerOptions> = {}): Promise<RunningBff & { lines: string[] }> {
+export async function startTestBff(
+  stub: StubMarketplace,
+  overrides: Partial<BffServerOptions> = {},
+): Promise<RunningBff & { lines: string[] }> {
   const { logger, lines } = captureLogs();
   const bff = await startBff({
     marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0 },

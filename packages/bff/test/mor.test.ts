@@ -6,7 +6,18 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testCardPayments, type PaymentAdapter } from '../src/index.ts';
-import { KEY_ID, SECRET, call, databaseKinds, openTestDatabase, postJson, startStubMarketplace, startTestBff, type StubMarketplace, type TestDatabase } from './helpers.ts';
+import {
+  KEY_ID,
+  SECRET,
+  call,
+  databaseKinds,
+  openTestDatabase,
+  postJson,
+  startStubMarketplace,
+  startTestBff,
+  type StubMarketplace,
+  type TestDatabase,
+} from './helpers.ts';
 
 const GOOD_CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
 const DECLINED_CARD = { method: 'test_card', card_number: '4000 0000 0000 0002' };
@@ -35,7 +46,12 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
 
   async function shop(overrides: Parameters<typeof startTestBff>[1] = {}) {
     const payments = testCardPayments();
-    const bff = await startTestBff(stub, { database: testDb.database, payments, background: { enabled: false }, ...overrides });
+    const bff = await startTestBff(stub, {
+      database: testDb.database,
+      payments,
+      background: { enabled: false },
+      ...overrides,
+    });
     closers.push(() => bff.close());
     return { bff, payments: (overrides.payments ?? payments) as ReturnType<typeof testCardPayments> };
   }
@@ -51,7 +67,13 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
 
     const q = await postJson(`${bff.url}/quotes`, { domain: 'CoffeeHouse.com' });
     expect(q.status).toBe(201);
-    expect(q.json).toEqual({ quote_id: 'qt_1.sig', domain: 'coffeehouse.com', price_cents: 250000, currency: 'USD', expires_at: expect.any(String) });
+    expect(q.json).toEqual({
+      quote_id: 'qt_1.sig',
+      domain: 'coffeehouse.com',
+      price_cents: 250000,
+      currency: 'USD',
+      expires_at: expect.any(String),
+    });
 
     const order = await postJson(`${bff.url}/orders`, { quote_id: q.json.quote_id, buyer: BUYER, payment: GOOD_CARD });
 
@@ -82,11 +104,20 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
 
     const mine = await call(`${bff.url}/orders/ord_0001`, { headers: { 'x-order-token': order.json.order_token } });
     const noToken = await call(`${bff.url}/orders/ord_0001`);
-    const wrongToken = await call(`${bff.url}/orders/ord_0001`, { headers: { 'x-order-token': `${order.json.order_token.slice(0, -2)}xx` } });
+    const wrongToken = await call(`${bff.url}/orders/ord_0001`, {
+      headers: { 'x-order-token': `${order.json.order_token.slice(0, -2)}xx` },
+    });
     const unknown = await call(`${bff.url}/orders/ord_9999`, { headers: { 'x-order-token': order.json.order_token } });
 
     expect(mine.status).toBe(200);
-    expect(mine.json).toEqual({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID', domain: 'coffeehouse.com', sale_price_cents: 250000, currency: 'USD', updated_at: expect.any(String) });
+    expect(mine.json).toEqual({
+      order_id: 'ord_0001',
+      status: 'EXTERNALLY_PAID',
+      domain: 'coffeehouse.com',
+      sale_price_cents: 250000,
+      currency: 'USD',
+      updated_at: expect.any(String),
+    });
     for (const res of [noToken, wrongToken, unknown]) {
       expect(res.status).toBe(404);
       expect(res.json).toEqual({ error: { code: 'not_found', message: 'No such order for this order token.' } });
@@ -97,7 +128,12 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const { bff, payments } = await shop();
     const q = await quote(bff.url);
 
-    const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD, price_cents: 1 });
+    const res = await postJson(`${bff.url}/orders`, {
+      quote_id: q.quote_id,
+      buyer: BUYER,
+      payment: GOOD_CARD,
+      price_cents: 1,
+    });
 
     expect(res.status).toBe(400);
     expect(res.json.error.message).toMatch(/^Unknown field `price_cents` in the body/);
@@ -109,9 +145,17 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const { bff, payments } = await shop();
     const q = await quote(bff.url);
 
-    const declined = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: DECLINED_CARD });
+    const declined = await postJson(`${bff.url}/orders`, {
+      quote_id: q.quote_id,
+      buyer: BUYER,
+      payment: DECLINED_CARD,
+    });
     expect(declined.status).toBe(402);
-    expect(declined.json.error).toEqual({ code: 'payment_declined', message: 'Your payment was declined (the card was declined); you have not been charged. Try another payment method.' });
+    expect(declined.json.error).toEqual({
+      code: 'payment_declined',
+      message:
+        'Your payment was declined (the card was declined); you have not been charged. Try another payment method.',
+    });
     expect(stub.callsTo('order')).toHaveLength(0);
 
     const paid = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
@@ -162,7 +206,10 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
 
     expect(res.status).toBe(422);
-    expect(res.json.error).toEqual({ code: 'quote_expired', message: 'This price quote has expired: ask for a new quote (POST /quotes).' });
+    expect(res.json.error).toEqual({
+      code: 'quote_expired',
+      message: 'This price quote has expired: ask for a new quote (POST /quotes).',
+    });
     expect(payments.charges.size).toBe(0);
   });
 
@@ -175,9 +222,15 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
 
     expect(res.status).toBe(202);
-    expect(res.json).toMatchObject({ order_id: expect.stringMatching(/^oi_/), status: 'PROCESSING', sale_price_cents: 250000 });
+    expect(res.json).toMatchObject({
+      order_id: expect.stringMatching(/^oi_/),
+      status: 'PROCESSING',
+      sale_price_cents: 250000,
+    });
     expect(stub.orders.size).toBe(0);
-    const pending = await call(`${bff.url}/orders/${res.json.order_id}`, { headers: { 'x-order-token': res.json.order_token } });
+    const pending = await call(`${bff.url}/orders/${res.json.order_id}`, {
+      headers: { 'x-order-token': res.json.order_token },
+    });
     expect(pending.json.status).toBe('PROCESSING');
     await expect(bff.bff.recover()).resolves.toMatchObject({ recorded: 0, outstanding: 1 }); // not before its retry time, but still unfinished
     now += 6_000;
@@ -190,14 +243,25 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     expect(attempts[1]!.headers['idempotency-key']).toBe(attempts[0]!.headers['idempotency-key']);
     expect(attempts[1]!.body).toBe(attempts[0]!.body);
     expect(stub.orders.size).toBe(1);
-    const done = await call(`${bff.url}/orders/${res.json.order_id}`, { headers: { 'x-order-token': res.json.order_token } });
+    const done = await call(`${bff.url}/orders/${res.json.order_id}`, {
+      headers: { 'x-order-token': res.json.order_token },
+    });
     expect(done.json).toMatchObject({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID' });
-    await expect(bff.bff.recover()).resolves.toEqual({ recorded: 0, rejected: 0, pending: 0, closed: 0, outstanding: 0 });
+    await expect(bff.bff.recover()).resolves.toEqual({
+      recorded: 0,
+      rejected: 0,
+      pending: 0,
+      closed: 0,
+      outstanding: 0,
+    });
   });
 
   it('finishes an order whose answer was lost (recorded upstream, reply never came) without a second order', async () => {
     let now = Date.now();
-    const { bff } = await shop({ now: () => now, marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0, timeoutMs: 300 } });
+    const { bff } = await shop({
+      now: () => now,
+      marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0, timeoutMs: 300 },
+    });
     const q = await quote(bff.url);
     const held = stub.hold('order', true);
 
@@ -210,7 +274,9 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const report = await bff.bff.recover();
     expect(report.recorded).toBe(1);
     expect(stub.orders.size).toBe(1); // the retry with the same key replayed the stored answer
-    const view = await call(`${bff.url}/orders/${res.json.order_id}`, { headers: { 'x-order-token': res.json.order_token } });
+    const view = await call(`${bff.url}/orders/${res.json.order_id}`, {
+      headers: { 'x-order-token': res.json.order_token },
+    });
     expect(view.json).toMatchObject({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID' });
   });
 
@@ -220,12 +286,20 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const payments: PaymentAdapter = { ...adapter, refundPayment: async (r) => void refunds.push(r.reference) };
     const { bff } = await shop({ payments });
     const q = await quote(bff.url);
-    stub.enqueue('order', { status: 422, body: { error: { code: 'price_mismatch', message: 'listing price is 260000' } } });
+    stub.enqueue('order', {
+      status: 422,
+      body: { error: { code: 'price_mismatch', message: 'listing price is 260000' } },
+    });
 
     const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
 
     expect(res.status).toBe(422);
-    expect(res.json.error).toEqual({ code: 'price_mismatch', price_cents: 250000, message: 'The price of coffeehouse.com has changed. Your payment was refunded. Review the new price and confirm again.' });
+    expect(res.json.error).toEqual({
+      code: 'price_mismatch',
+      price_cents: 250000,
+      message:
+        'The price of coffeehouse.com has changed. Your payment was refunded. Review the new price and confirm again.',
+    });
     expect(refunds).toHaveLength(1);
     await expect(bff.bff.recover()).resolves.toMatchObject({ recorded: 0 });
   });
@@ -235,8 +309,16 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const q1 = await quote(bff.url, 'coffeehouse.com');
     const q2 = await quote(bff.url, 'coffeeshop.io');
 
-    const a = await postJson(`${bff.url}/orders`, { quote_id: q1.quote_id, buyer: BUYER, payment: GOOD_CARD }, { 'idempotency-key': 'browser-key' });
-    const b = await postJson(`${bff.url}/orders`, { quote_id: q2.quote_id, buyer: BUYER, payment: GOOD_CARD }, { 'idempotency-key': 'browser-key' });
+    const a = await postJson(
+      `${bff.url}/orders`,
+      { quote_id: q1.quote_id, buyer: BUYER, payment: GOOD_CARD },
+      { 'idempotency-key': 'browser-key' },
+    );
+    const b = await postJson(
+      `${bff.url}/orders`,
+      { quote_id: q2.quote_id, buyer: BUYER, payment: GOOD_CARD },
+      { 'idempotency-key': 'browser-key' },
+    );
 
     expect([a.status, b.status]).toEqual([201, 201]);
     const keys = stub.callsTo('order').map((c) => c.headers['idempotency-key']);

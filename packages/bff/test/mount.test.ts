@@ -15,7 +15,9 @@ let base: string;
 beforeAll(async () => {
   stub = await startStubMarketplace();
   const app = express();
-  app.use(createBff({ marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0 }, logger: false }));
+  app.use(
+    createBff({ marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0 }, logger: false }),
+  );
   app.get('/about', (_req, res) => {
     res.type('text/plain').send('partner page');
   });

@@ -3,7 +3,16 @@
  * coalesced), one domain, checkout, health, and the headers every answer carries.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CANCEL_URL, RETURN_URL, SHOP_ORIGIN, call, postJson, startStubMarketplace, startTestBff, type StubMarketplace } from './helpers.ts';
+import {
+  CANCEL_URL,
+  RETURN_URL,
+  SHOP_ORIGIN,
+  call,
+  postJson,
+  startStubMarketplace,
+  startTestBff,
+  type StubMarketplace,
+} from './helpers.ts';
 
 let stub: StubMarketplace;
 let bff: Awaited<ReturnType<typeof startTestBff>>;
@@ -70,10 +79,17 @@ describe('POST /checkout', () => {
     const res = await postJson(`${bff.url}/checkout`, { domain: 'coffeehouse.com' });
 
     expect(res.status).toBe(201);
-    expect(res.json).toEqual({ checkout_url: 'http://127.0.0.1/checkout?pt=tok_coffeehouse.com', expires_at: '2030-01-08T00:00:00Z' });
+    expect(res.json).toEqual({
+      checkout_url: 'http://127.0.0.1/checkout?pt=tok_coffeehouse.com',
+      expires_at: '2030-01-08T00:00:00Z',
+    });
     expect(res.headers['cache-control']).toBe('no-store');
     const upstream = stub.callsTo('checkout').at(-1)!;
-    expect(JSON.parse(upstream.body)).toEqual({ domain: 'coffeehouse.com', return_url: RETURN_URL, cancel_url: CANCEL_URL });
+    expect(JSON.parse(upstream.body)).toEqual({
+      domain: 'coffeehouse.com',
+      return_url: RETURN_URL,
+      cancel_url: CANCEL_URL,
+    });
   });
 });
 
@@ -103,8 +119,14 @@ describe('GET /healthz and common headers', () => {
 
   it('answers a CORS preflight for an allowed origin, and gives nothing to another', async () => {
     const preflight = { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' };
-    const allowed = await call(`${bff.url}/checkout`, { method: 'OPTIONS', headers: { origin: SHOP_ORIGIN, ...preflight } });
-    const other = await call(`${bff.url}/checkout`, { method: 'OPTIONS', headers: { origin: 'https://evil.example', ...preflight } });
+    const allowed = await call(`${bff.url}/checkout`, {
+      method: 'OPTIONS',
+      headers: { origin: SHOP_ORIGIN, ...preflight },
+    });
+    const other = await call(`${bff.url}/checkout`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', ...preflight },
+    });
 
     expect(allowed.status).toBe(204);
     expect(allowed.headers['access-control-allow-origin']).toBe(SHOP_ORIGIN);

@@ -7,7 +7,16 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testCardPayments } from '../src/index.ts';
-import { call, databaseKinds, openTestDatabase, postJson, startStubMarketplace, startTestBff, type StubMarketplace, type TestDatabase } from './helpers.ts';
+import {
+  call,
+  databaseKinds,
+  openTestDatabase,
+  postJson,
+  startStubMarketplace,
+  startTestBff,
+  type StubMarketplace,
+  type TestDatabase,
+} from './helpers.ts';
 
 const X = 'coffeehouse.com';
 const WEBHOOK_SECRET = 'whsec_test_EvictionWebhookSecret01';
@@ -15,7 +24,10 @@ const WEBHOOK_SECRET = 'whsec_test_EvictionWebhookSecret01';
 /** The stub's upstream search answer once X is sold. */
 const SOLD_ANSWER = {
   status: 200,
-  body: { domains: [{ domain: X, tld: 'com', available: false, price_cents: 250000, currency: 'USD' }], next_cursor: null },
+  body: {
+    domains: [{ domain: X, tld: 'com', available: false, price_cents: 250000, currency: 'USD' }],
+    next_cursor: null,
+  },
 };
 
 function conflict(message: string) {
@@ -55,7 +67,8 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
     return bff;
   }
 
-  const searchesFor = (q: string) => stub.callsTo('search').filter((c) => new URLSearchParams(c.query).get('q') === q).length;
+  const searchesFor = (q: string) =>
+    stub.callsTo('search').filter((c) => new URLSearchParams(c.query).get('q') === q).length;
 
   /** Caches a search listing X (available) and one not listing it; queues X's sold answer for the next search. */
   async function warm(url: string) {
@@ -87,7 +100,11 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
 
     const quote = await postJson(`${bff.url}/quotes`, { domain: X });
     expect(quote.status).toBe(201);
-    const order = await postJson(`${bff.url}/orders`, { quote_id: quote.json.quote_id, buyer: { email: 'ada@example.com' }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' } });
+    const order = await postJson(`${bff.url}/orders`, {
+      quote_id: quote.json.quote_id,
+      buyer: { email: 'ada@example.com' },
+      payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
+    });
     expect(order.status).toBe(201);
     expect(stub.deliveries).toEqual([]); // no webhook registered: only the order itself can have evicted
 
@@ -126,7 +143,15 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
       type: 'order.recorded',
       created_at: '2030-01-01T00:00:01.000Z',
       partner_id: 'prt_stub',
-      data: { order: { public_id: 'ord_9001', domain: X, status: 'EXTERNALLY_PAID', sale_price_cents: 250000, currency: 'USD' } },
+      data: {
+        order: {
+          public_id: 'ord_9001',
+          domain: X,
+          status: 'EXTERNALLY_PAID',
+          sale_price_cents: 250000,
+          currency: 'USD',
+        },
+      },
     };
 
     expect(await stub.deliver(event)).toBe(200);
@@ -139,7 +164,16 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
     await warm(bff.url);
     stub.enqueue('domain', {
       status: 200,
-      body: { domain: X, tld: 'com', available: false, price_cents: 250000, currency: 'USD', words: ['coffee', 'house'], listed_at: '2025-01-02T03:04:05Z', status: 'sold' },
+      body: {
+        domain: X,
+        tld: 'com',
+        available: false,
+        price_cents: 250000,
+        currency: 'USD',
+        words: ['coffee', 'house'],
+        listed_at: '2025-01-02T03:04:05Z',
+        status: 'sold',
+      },
     });
 
     const detail = await call(`${bff.url}/domains/${X}`);

@@ -3,7 +3,16 @@
  * a signed request are ignored (the BFF signs its own upstream requests and forwards no request headers).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KEY_ID, SECRET, call, postJson, startStubMarketplace, startTestBff, type Answer, type StubMarketplace } from './helpers.ts';
+import {
+  KEY_ID,
+  SECRET,
+  call,
+  postJson,
+  startStubMarketplace,
+  startTestBff,
+  type Answer,
+  type StubMarketplace,
+} from './helpers.ts';
 
 let stub: StubMarketplace;
 let bff: Awaited<ReturnType<typeof startTestBff>>;
@@ -44,7 +53,11 @@ describe('client-sent signing headers', () => {
 describe('the secret', () => {
   it('appears in no response body or header and no log line, across successes and every kind of failure', async () => {
     stub.enqueue('search', { status: 500, body: { error: { code: 'internal_error', message: 'boom' } } });
-    stub.enqueue('domain', { status: 429, body: { error: { code: 'rate_limited', message: 'slow' } }, headers: { 'retry-after': '9' } });
+    stub.enqueue('domain', {
+      status: 429,
+      body: { error: { code: 'rate_limited', message: 'slow' } },
+      headers: { 'retry-after': '9' },
+    });
     const answers: Answer[] = [];
     answers.push(await call(`${bff.url}/search?q=broken`));
     answers.push(await call(`${bff.url}/domains/coffeehouse.com`));
@@ -55,7 +68,9 @@ describe('the secret', () => {
     answers.push(await postJson(`${bff.url}/checkout`, { domain: 'x', secret: SECRET }));
     answers.push(await call(`${bff.url}/search?q=${'z'.repeat(300)}`));
     answers.push(await call(`${bff.url}/healthz`));
-    const wrong = await startTestBff(stub, { marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: `${SECRET}-rotated`, maxRetries: 0 } });
+    const wrong = await startTestBff(stub, {
+      marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: `${SECRET}-rotated`, maxRetries: 0 },
+    });
     answers.push(await call(`${wrong.url}/search?q=denied`));
     await wrong.close();
 
@@ -69,7 +84,9 @@ describe('the secret', () => {
       for (const signature of signatures) expect(text).not.toContain(signature);
     }
     for (const answer of answers) {
-      expect(Object.keys(answer.headers).filter((h) => h.startsWith('x-service-') || h === 'authorization')).toEqual([]);
+      expect(Object.keys(answer.headers).filter((h) => h.startsWith('x-service-') || h === 'authorization')).toEqual(
+        [],
+      );
     }
   });
 });

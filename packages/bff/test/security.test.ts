@@ -11,7 +11,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { redactPaths, testCardPayments, type BffDatabase, type BffTables } from '../src/index.ts';
-import { KEY_ID, SECRET, SHOP_ORIGIN, call, openTestDatabase, postJson, startStubMarketplace, startTestBff, type Answer, type StubMarketplace, type TestDatabase } from './helpers.ts';
+import {
+  KEY_ID,
+  SECRET,
+  SHOP_ORIGIN,
+  call,
+  openTestDatabase,
+  postJson,
+  startStubMarketplace,
+  startTestBff,
+  type Answer,
+  type StubMarketplace,
+  type TestDatabase,
+} from './helpers.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_SecurityWebhookSecret9';
 const CARD = '4242424242424242';
@@ -27,7 +39,11 @@ async function send(url: string, options: Parameters<typeof call>[1] = {}): Prom
   return res;
 }
 const sendJson = (url: string, body: unknown, headers: Record<string, string> = {}) =>
-  send(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  send(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 
 beforeAll(async () => {
   stub = await startStubMarketplace();
@@ -97,7 +113,15 @@ describe('client-sent credentials and keys', () => {
       'idempotency-key': 'attacker-key',
     };
     const q = await sendJson(`${bff.url}/quotes`, { domain: 'coffeeshop.io' }, forged);
-    const o = await sendJson(`${bff.url}/orders`, { quote_id: q.json.quote_id, buyer: { email: 'ada@example.com' }, payment: { method: 'test_card', card_number: CARD } }, forged);
+    const o = await sendJson(
+      `${bff.url}/orders`,
+      {
+        quote_id: q.json.quote_id,
+        buyer: { email: 'ada@example.com' },
+        payment: { method: 'test_card', card_number: CARD },
+      },
+      forged,
+    );
 
     expect([q.status, o.status]).toEqual([201, 201]);
     for (const upstream of [stub.callsTo('quote').at(-1)!, stub.callsTo('order').at(-1)!]) {
@@ -121,7 +145,9 @@ describe('headers of every answer', () => {
       await send(`${bff.url}/webhooks`, { method: 'POST', headers: { origin: SHOP_ORIGIN }, body: '{}' }),
     ];
     for (const res of routes) {
-      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'");
+      expect(res.headers['content-security-policy']).toBe(
+        "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'",
+      );
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['cache-control']).toBe('no-store');
       expect(res.headers['access-control-allow-origin']).toBe(SHOP_ORIGIN);
@@ -129,16 +155,39 @@ describe('headers of every answer', () => {
     }
     const evil = await send(`${bff.url}/orders/ord_nope`, { headers: { origin: 'https://shop.example.evil.test' } });
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
-    const preflight = await send(`${bff.url}/orders/ord_1`, { method: 'OPTIONS', headers: { origin: SHOP_ORIGIN, 'access-control-request-method': 'GET', 'access-control-request-headers': 'x-order-token' } });
+    const preflight = await send(`${bff.url}/orders/ord_1`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: SHOP_ORIGIN,
+        'access-control-request-method': 'GET',
+        'access-control-request-headers': 'x-order-token',
+      },
+    });
     expect(preflight.status).toBe(204);
     expect(preflight.headers['access-control-allow-headers']).toBe('Content-Type, X-Order-Token');
   });
 
   it('answer 413 for oversized bodies and 415 for non-JSON ones', async () => {
-    const big = await sendJson(`${bff.url}/orders`, { quote_id: 'q', buyer: { email: 'a@b.co' }, payment: { pad: 'x'.repeat(17 * 1024) } });
-    const text = await send(`${bff.url}/quotes`, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'coffeehouse.com' });
-    const form = await send(`${bff.url}/orders`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'quote_id=q' });
-    const hugeWebhook = await send(`${bff.url}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'x'.repeat(300 * 1024) });
+    const big = await sendJson(`${bff.url}/orders`, {
+      quote_id: 'q',
+      buyer: { email: 'a@b.co' },
+      payment: { pad: 'x'.repeat(17 * 1024) },
+    });
+    const text = await send(`${bff.url}/quotes`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: 'coffeehouse.com',
+    });
+    const form = await send(`${bff.url}/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'quote_id=q',
+    });
+    const hugeWebhook = await send(`${bff.url}/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: 'x'.repeat(300 * 1024),
+    });
 
     expect([big.status, big.json.error.code]).toEqual([413, 'payload_too_large']);
     expect([text.status, text.json.error.code]).toEqual([415, 'unsupported_media_type']);
@@ -157,8 +206,17 @@ describe('/healthz and /readyz', () => {
     // A database that does not answer: a pool on a closed port.
     const pool = new pg.Pool({ connectionString: 'postgres://nobody@127.0.0.1:1/none', connectionTimeoutMillis: 1000 });
     pool.on('error', () => {});
-    const database: BffDatabase = { db: new Kysely<BffTables>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres', schema: 'public', close: () => pool.end() };
-    const other = await startTestBff(stub, { database, webhook: { secret: WEBHOOK_SECRET }, background: { enabled: false } });
+    const database: BffDatabase = {
+      db: new Kysely<BffTables>({ dialect: new PostgresDialect({ pool }) }),
+      kind: 'postgres',
+      schema: 'public',
+      close: () => pool.end(),
+    };
+    const other = await startTestBff(stub, {
+      database,
+      webhook: { secret: WEBHOOK_SECRET },
+      background: { enabled: false },
+    });
     try {
       const down = await send(`${other.url}/readyz`);
       expect(down.status).toBe(503);
@@ -173,8 +231,18 @@ describe('/healthz and /readyz', () => {
 describe('logs', () => {
   it('redact secrets, signatures and auth headers wherever they appear', () => {
     const lines: string[] = [];
-    const logger = pino({ redact: { paths: redactPaths(), censor: '[redacted]' } }, { write: (l: string) => void lines.push(l) });
-    logger.info({ secret: SECRET, webhook: { secret: WEBHOOK_SECRET }, req: { headers: { authorization: 'Bearer x', 'x-service-signature': 'v1=abc', 'x-order-token': 'tok' } } }, 'x');
+    const logger = pino(
+      { redact: { paths: redactPaths(), censor: '[redacted]' } },
+      { write: (l: string) => void lines.push(l) },
+    );
+    logger.info(
+      {
+        secret: SECRET,
+        webhook: { secret: WEBHOOK_SECRET },
+        req: { headers: { authorization: 'Bearer x', 'x-service-signature': 'v1=abc', 'x-order-token': 'tok' } },
+      },
+      'x',
+    );
 
     expect(lines[0]).not.toContain(SECRET);
     expect(lines[0]).not.toContain(WEBHOOK_SECRET);
@@ -191,10 +259,20 @@ describe('a whole run', () => {
     stub.enqueue('order', { status: 503, body: { error: { code: 'internal_error', message: 'down' } } });
     await send(`${bff.url}/search?q=broken`);
     const q = await sendJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com' });
-    const pending = await sendJson(`${bff.url}/orders`, { quote_id: q.json.quote_id, buyer: { email: 'ada@example.com' }, payment: { method: 'test_card', card_number: CARD } });
+    const pending = await sendJson(`${bff.url}/orders`, {
+      quote_id: q.json.quote_id,
+      buyer: { email: 'ada@example.com' },
+      payment: { method: 'test_card', card_number: CARD },
+    });
     expect(pending.status).toBe(202);
-    await send(`${bff.url}/orders/${pending.json.order_id}`, { headers: { 'x-order-token': pending.json.order_token } });
-    await sendJson(`${bff.url}/orders`, { quote_id: 'nope', buyer: { email: 'x' }, payment: { method: 'test_card', card_number: '4000000000000002', secret: SECRET } });
+    await send(`${bff.url}/orders/${pending.json.order_id}`, {
+      headers: { 'x-order-token': pending.json.order_token },
+    });
+    await sendJson(`${bff.url}/orders`, {
+      quote_id: 'nope',
+      buyer: { email: 'x' },
+      payment: { method: 'test_card', card_number: '4000000000000002', secret: SECRET },
+    });
     await sendJson(`${bff.url}/checkout`, { domain: 'coffeehouse.com', return_url: 'https://evil.example/steal' });
     for (const order of stub.orders.values()) stub.advance(order.public_id, 'order.settled', 'SETTLED');
     await stub.deliveriesSettled();
@@ -203,7 +281,9 @@ describe('a whole run', () => {
     await bff.bff.processInbox();
     await bff.bff.recover();
 
-    const tokens = answers.filter((a) => typeof a.json?.order_token === 'string').map((a) => a.json.order_token as string);
+    const tokens = answers
+      .filter((a) => typeof a.json?.order_token === 'string')
+      .map((a) => a.json.order_token as string);
     expect(tokens.length).toBeGreaterThan(1);
     const signatures = stub.calls.map((c) => String(c.headers['x-service-signature']).slice(3));
     const responses = answers.map((a) => `${JSON.stringify(a.headers)}\n${a.text}`);

@@ -18,14 +18,78 @@ function deferred<T>() {
 
 /** What the stub answers for `coffee` (see PUBLIC_TLDS): registered names and the 9th buyable one left out. */
 const COFFEE_SIBLINGS = [
-  { domain: 'coffee.net', tld: 'net', status: 'for_sale', available: true, price_cents: null, currency: null, kind: 'listing' },
-  { domain: 'coffee.org', tld: 'org', status: 'available', available: true, price_cents: 1099, currency: 'USD', kind: 'registration' },
-  { domain: 'coffee.io', tld: 'io', status: 'available', available: true, price_cents: 3900, currency: 'USD', kind: 'registration' },
-  { domain: 'coffee.ai', tld: 'ai', status: 'available', available: true, price_cents: 16000, currency: 'USD', kind: 'registration' },
-  { domain: 'coffee.dev', tld: 'dev', status: 'for_sale', available: true, price_cents: null, currency: null, kind: 'listing' },
-  { domain: 'coffee.app', tld: 'app', status: 'available', available: true, price_cents: 1400, currency: 'USD', kind: 'registration' },
-  { domain: 'coffee.xyz', tld: 'xyz', status: 'available', available: true, price_cents: 200, currency: 'USD', kind: 'registration' },
-  { domain: 'coffee.shop', tld: 'shop', status: 'available', available: true, price_cents: 2900, currency: 'USD', kind: 'registration' },
+  {
+    domain: 'coffee.net',
+    tld: 'net',
+    status: 'for_sale',
+    available: true,
+    price_cents: null,
+    currency: null,
+    kind: 'listing',
+  },
+  {
+    domain: 'coffee.org',
+    tld: 'org',
+    status: 'available',
+    available: true,
+    price_cents: 1099,
+    currency: 'USD',
+    kind: 'registration',
+  },
+  {
+    domain: 'coffee.io',
+    tld: 'io',
+    status: 'available',
+    available: true,
+    price_cents: 3900,
+    currency: 'USD',
+    kind: 'registration',
+  },
+  {
+    domain: 'coffee.ai',
+    tld: 'ai',
+    status: 'available',
+    available: true,
+    price_cents: 16000,
+    currency: 'USD',
+    kind: 'registration',
+  },
+  {
+    domain: 'coffee.dev',
+    tld: 'dev',
+    status: 'for_sale',
+    available: true,
+    price_cents: null,
+    currency: null,
+    kind: 'listing',
+  },
+  {
+    domain: 'coffee.app',
+    tld: 'app',
+    status: 'available',
+    available: true,
+    price_cents: 1400,
+    currency: 'USD',
+    kind: 'registration',
+  },
+  {
+    domain: 'coffee.xyz',
+    tld: 'xyz',
+    status: 'available',
+    available: true,
+    price_cents: 200,
+    currency: 'USD',
+    kind: 'registration',
+  },
+  {
+    domain: 'coffee.shop',
+    tld: 'shop',
+    status: 'available',
+    available: true,
+    price_cents: 2900,
+    currency: 'USD',
+    kind: 'registration',
+  },
 ];
 
 const upstreamError = (status: number, code: string, message: string, headers: Record<string, string> = {}) => ({
@@ -69,7 +133,14 @@ describe('GET /siblings', () => {
     expect(res.status).toBe(200);
     expect(res.json.query).toBe('coffee.io');
     expect(res.json.siblings.map((s: { domain: string }) => s.domain)).toEqual([
-      'coffee.net', 'coffee.org', 'coffee.ai', 'coffee.dev', 'coffee.app', 'coffee.xyz', 'coffee.shop', 'coffee.store',
+      'coffee.net',
+      'coffee.org',
+      'coffee.ai',
+      'coffee.dev',
+      'coffee.app',
+      'coffee.xyz',
+      'coffee.shop',
+      'coffee.store',
     ]);
     expect(stub.callsTo('public-search').length - before).toBe(0);
   });
@@ -79,27 +150,68 @@ describe('GET /siblings', () => {
 
     expect(res.status).toBe(200);
     expect(res.json.query).toBe('coffee shop');
-    expect(res.json.siblings[0]).toEqual({ domain: 'coffeeshop.net', tld: 'net', status: 'for_sale', available: true, price_cents: null, currency: null, kind: 'listing' });
+    expect(res.json.siblings[0]).toEqual({
+      domain: 'coffeeshop.net',
+      tld: 'net',
+      status: 'for_sale',
+      available: true,
+      price_cents: null,
+      currency: null,
+      kind: 'listing',
+    });
     expect(JSON.parse(stub.callsTo('public-search').at(-1)!.body)).toEqual({ q: 'coffeeshop' });
   });
 
-  it.each(['café', 'coffee_shop', '-coffee', '.io'])('answers no siblings, without asking upstream, for %j (not a domain label)', async (q) => {
-    const before = stub.callsTo('public-search').length;
+  it.each(['café', 'coffee_shop', '-coffee', '.io'])(
+    'answers no siblings, without asking upstream, for %j (not a domain label)',
+    async (q) => {
+      const before = stub.callsTo('public-search').length;
 
-    const res = await call(`${bff.url}/siblings?q=${encodeURIComponent(q)}`);
+      const res = await call(`${bff.url}/siblings?q=${encodeURIComponent(q)}`);
 
-    expect(res.status).toBe(200);
-    expect(res.json).toEqual({ query: q, siblings: [] });
-    expect(stub.callsTo('public-search').length).toBe(before);
-  });
+      expect(res.status).toBe(200);
+      expect(res.json).toEqual({ query: q, siblings: [] });
+      expect(stub.callsTo('public-search').length).toBe(before);
+    },
+  );
 
   it.each<[string, () => Promise<Answer>, number, RegExp]>([
-    ['missing q', () => call(`${bff.url}/siblings`), 400, /^`q` is required: a word or a domain to search for, 1–100 characters such as "coffee"\.$/],
-    ['blank q', () => call(`${bff.url}/siblings?q=%20%20`), 400, /^`q` is empty: give a word or a domain to search for/],
-    ['300-character q', () => call(`${bff.url}/siblings?q=${'a'.repeat(300)}`), 400, /^`q` is too long: at most 100 characters \(received 300\)\.$/],
-    ['q given twice', () => call(`${bff.url}/siblings?q=a&q=b`), 400, /^`q` must be given once; received it 2 times\.$/],
-    ['an unknown query parameter', () => call(`${bff.url}/siblings?q=coffee&tld=io`), 400, /^Unknown query parameter `tld`: only `q` is accepted\.$/],
-    ['POST', () => call(`${bff.url}/siblings?q=coffee`, { method: 'POST' }), 405, /^POST is not supported here: use GET\.$/],
+    [
+      'missing q',
+      () => call(`${bff.url}/siblings`),
+      400,
+      /^`q` is required: a word or a domain to search for, 1–100 characters such as "coffee"\.$/,
+    ],
+    [
+      'blank q',
+      () => call(`${bff.url}/siblings?q=%20%20`),
+      400,
+      /^`q` is empty: give a word or a domain to search for/,
+    ],
+    [
+      '300-character q',
+      () => call(`${bff.url}/siblings?q=${'a'.repeat(300)}`),
+      400,
+      /^`q` is too long: at most 100 characters \(received 300\)\.$/,
+    ],
+    [
+      'q given twice',
+      () => call(`${bff.url}/siblings?q=a&q=b`),
+      400,
+      /^`q` must be given once; received it 2 times\.$/,
+    ],
+    [
+      'an unknown query parameter',
+      () => call(`${bff.url}/siblings?q=coffee&tld=io`),
+      400,
+      /^Unknown query parameter `tld`: only `q` is accepted\.$/,
+    ],
+    [
+      'POST',
+      () => call(`${bff.url}/siblings?q=coffee`, { method: 'POST' }),
+      405,
+      /^POST is not supported here: use GET\.$/,
+    ],
   ])('refuses %s with a message saying what to fix, sending nothing upstream', async (_name, send, status, message) => {
     const before = stub.callsTo('public-search').length;
 
@@ -121,7 +233,12 @@ describe('GET /siblings', () => {
     expect(failed.json).toEqual({ error: { code: 'upstream_error', message: UPSTREAM_ERROR_MESSAGE } });
     expect(failed.text).not.toContain('shard 3');
     const logged = bff.lines.map((l) => JSON.parse(l)).find((l) => l.upstream?.requestId === 'req_internal_error');
-    expect(logged).toMatchObject({ level: 50, msg: 'marketplace request failed', route: 'GET /bff/siblings', upstream: { status: 500, message: 'tld table locked at shard 3' } });
+    expect(logged).toMatchObject({
+      level: 50,
+      msg: 'marketplace request failed',
+      route: 'GET /bff/siblings',
+      upstream: { status: 500, message: 'tld table locked at shard 3' },
+    });
     expect(retried.status).toBe(200);
     expect(retried.json.siblings[0].domain).toBe('latte.net');
   });
@@ -133,7 +250,9 @@ describe('GET /siblings', () => {
 
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('30');
-    expect(res.json).toEqual({ error: { code: 'busy', message: 'The domain search is busy right now; retry in 30 s.', retry_after: 30 } });
+    expect(res.json).toEqual({
+      error: { code: 'busy', message: 'The domain search is busy right now; retry in 30 s.', retry_after: 30 },
+    });
   });
 
   it('answers an upstream body of the wrong shape as 502 upstream_error', async () => {
@@ -152,7 +271,9 @@ describe('GET /siblings caching', () => {
     for (const close of closers.splice(0).reverse()) await close();
   });
 
-  async function setup(overrides: Parameters<typeof startTestBff>[1] = {}): Promise<{ stub: StubMarketplace; url: string }> {
+  async function setup(
+    overrides: Parameters<typeof startTestBff>[1] = {},
+  ): Promise<{ stub: StubMarketplace; url: string }> {
     const stub = await startStubMarketplace();
     closers.push(() => stub.close());
     const bff = await startTestBff(stub, overrides);
@@ -177,14 +298,42 @@ describe('GET /siblings caching', () => {
     const upstreamAnswer = deferred<void>();
     stub.enqueue('public-search', async () => {
       await upstreamAnswer.promise;
-      return { status: 200, body: { query: 'espresso', label: 'espresso', domain: null, siblings: [{ domain: 'espresso.io', tld: 'io', status: 'available', available: true, registration: { price_cents: 3900, currency: 'USD', period_years: 1 }, listing: null }], prices_masked: true } };
+      return {
+        status: 200,
+        body: {
+          query: 'espresso',
+          label: 'espresso',
+          domain: null,
+          siblings: [
+            {
+              domain: 'espresso.io',
+              tld: 'io',
+              status: 'available',
+              available: true,
+              registration: { price_cents: 3900, currency: 'USD', period_years: 1 },
+              listing: null,
+            },
+          ],
+          prices_masked: true,
+        },
+      };
     });
     void bothArrived.promise.then(() => upstreamAnswer.resolve());
 
     const [a, b] = await Promise.all([call(`${url}/siblings?q=espresso`), call(`${url}/siblings?q=ESPRESSO.com`)]);
 
     expect([a.status, b.status]).toEqual([200, 200]);
-    expect(a.json.siblings).toEqual([{ domain: 'espresso.io', tld: 'io', status: 'available', available: true, price_cents: 3900, currency: 'USD', kind: 'registration' }]);
+    expect(a.json.siblings).toEqual([
+      {
+        domain: 'espresso.io',
+        tld: 'io',
+        status: 'available',
+        available: true,
+        price_cents: 3900,
+        currency: 'USD',
+        kind: 'registration',
+      },
+    ]);
     expect(b.json.siblings).toEqual(a.json.siblings);
     expect(stub.callsTo('public-search')).toHaveLength(1);
   });

@@ -21,9 +21,36 @@ export const SECRET = 'sk_test_BffS3cretNeverInTheBrowser42';
 
 /** The stub's inventory (with extra fields the BFF must not pass on). */
 const INVENTORY = [
-  { domain: 'coffeehouse.com', tld: 'com', available: true, price_cents: 250000, currency: 'USD', score: 0.91, words: ['coffee', 'house'], status: 'listed' },
-  { domain: 'coffeeshop.io', tld: 'io', available: true, price_cents: 120000, currency: 'USD', score: 0.88, words: ['coffee', 'shop'], status: 'listed' },
-  { domain: 'coffee.net', tld: 'net', available: false, price_cents: 990000, currency: 'USD', score: 0.8, words: ['coffee'], status: 'sold' },
+  {
+    domain: 'coffeehouse.com',
+    tld: 'com',
+    available: true,
+    price_cents: 250000,
+    currency: 'USD',
+    score: 0.91,
+    words: ['coffee', 'house'],
+    status: 'listed',
+  },
+  {
+    domain: 'coffeeshop.io',
+    tld: 'io',
+    available: true,
+    price_cents: 120000,
+    currency: 'USD',
+    score: 0.88,
+    words: ['coffee', 'shop'],
+    status: 'listed',
+  },
+  {
+    domain: 'coffee.net',
+    tld: 'net',
+    available: false,
+    price_cents: 990000,
+    currency: 'USD',
+    score: 0.8,
+    words: ['coffee'],
+    status: 'sold',
+  },
 ];
 
 /**
@@ -31,7 +58,12 @@ const INVENTORY = [
  * marketplace listing (`for_sale`, price masked for anonymous callers), or `available` at the registry price
  * (cents, for `period_years`).
  */
-export const PUBLIC_TLDS: ReadonlyArray<{ tld: string; standing: 'registered' | 'for_sale' | 'available'; cents?: number; years?: number }> = [
+export const PUBLIC_TLDS: ReadonlyArray<{
+  tld: string;
+  standing: 'registered' | 'for_sale' | 'available';
+  cents?: number;
+  years?: number;
+}> = [
   { tld: 'com', standing: 'registered' },
   { tld: 'net', standing: 'for_sale' },
   { tld: 'org', standing: 'available', cents: 1099, years: 1 },
@@ -48,10 +80,21 @@ export const PUBLIC_TLDS: ReadonlyArray<{ tld: string; standing: 'registered' | 
 ];
 
 /** Routes the stub knows, for `calls`, `enqueue` and `hold`. */
-export type StubRoute = 'search' | 'domain' | 'checkout' | 'quote' | 'order' | 'order-get' | 'events' | 'webhook-register' | 'public-search';
+export type StubRoute =
+  | 'search'
+  | 'domain'
+  | 'checkout'
+  | 'quote'
+  | 'order'
+  | 'order-get'
+  | 'events'
+  | 'webhook-register'
+  | 'public-search';
 
 /** An answer the stub gives instead of its default; a function may wait before answering. */
-export type StubAnswer = { status: number; body: unknown; headers?: Record<string, string> } | (() => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>);
+export type StubAnswer =
+  | { status: number; body: unknown; headers?: Record<string, string> }
+  | (() => Promise<{ status: number; body: unknown; headers?: Record<string, string> }>);
 
 /** A request the stub accepted (its signature verified). */
 export interface StubCall {
@@ -172,7 +215,10 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
       try {
         const res = await fetch(target.url, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-service-signature': signWebhookPayload(options.secret ?? target.secret, body) },
+          headers: {
+            'content-type': 'application/json',
+            'x-service-signature': signWebhookPayload(options.secret ?? target.secret, body),
+          },
           body,
         });
         await res.arrayBuffer();
@@ -203,7 +249,15 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
       type,
       created_at: new Date(eventClock).toISOString(),
       partner_id: 'prt_stub',
-      data: { order: { public_id: order.public_id, domain: order.domain, status: order.status, sale_price_cents: order.sale_price_cents, currency: order.currency } },
+      data: {
+        order: {
+          public_id: order.public_id,
+          domain: order.domain,
+          status: order.status,
+          sale_price_cents: order.sale_price_cents,
+          currency: order.currency,
+        },
+      },
     };
     events.push(event);
     if (stub.autoDeliver && stub.webhook !== undefined) {
@@ -231,7 +285,14 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
         res.status(error.status).set('x-request-id', 'req_stub0001').json(errorBody(error.code, error.message));
         return;
       }
-      const call: StubCall = { route, method: req.method, path, query, headers: req.headers, body: body.toString('utf8') };
+      const call: StubCall = {
+        route,
+        method: req.method,
+        path,
+        query,
+        headers: req.headers,
+        body: body.toString('utf8'),
+      };
       calls.push(call);
       const held = holds.get(route)?.shift();
       if (held !== undefined) {
@@ -250,7 +311,10 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
         return;
       }
       void (typeof queued === 'function' ? queued() : Promise.resolve(queued)).then((answer) => {
-        res.status(answer.status).set(answer.headers ?? {}).json(answer.body);
+        res
+          .status(answer.status)
+          .set(answer.headers ?? {})
+          .json(answer.body);
       });
     };
 
@@ -264,7 +328,8 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
     res.status(status).json(body);
   };
 
-  const json = (req: express.Request): Record<string, unknown> => JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '{}') as Record<string, unknown>;
+  const json = (req: express.Request): Record<string, unknown> =>
+    JSON.parse(Buffer.isBuffer(req.body) ? req.body.toString('utf8') : '{}') as Record<string, unknown>;
 
   app.get('/api/partner/v1/domains/search', verify('search'), (req, res) => {
     const q = String(req.query.q ?? '').toLowerCase();
@@ -281,17 +346,30 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
   });
   app.post('/api/partner/v1/checkout-session', verify('checkout'), (req, res) => {
     const { domain } = json(req) as { domain: string };
-    res.status(201).json({ checkout_url: `http://127.0.0.1/checkout?pt=tok_${domain}`, domain, price_cents: 250000, currency: 'USD', expires_at: '2030-01-08T00:00:00Z' });
+    res.status(201).json({
+      checkout_url: `http://127.0.0.1/checkout?pt=tok_${domain}`,
+      domain,
+      price_cents: 250000,
+      currency: 'USD',
+      expires_at: '2030-01-08T00:00:00Z',
+    });
   });
   app.post('/api/partner/v1/quotes', verify('quote'), (req, res) => {
     const { domain } = json(req) as { domain: string };
     const listed = INVENTORY.find((d) => d.domain === domain);
     if (!listed) return void answer(res, 404, errorBody('not_found', `${domain} is not listed`));
-    if (!listed.available || [...orders.values()].some((o) => o.domain === domain)) return void answer(res, 409, errorBody('conflict', `${domain} is sold`));
+    if (!listed.available || [...orders.values()].some((o) => o.domain === domain))
+      return void answer(res, 409, errorBody('conflict', `${domain} is sold`));
     const quote_id = `qt_${quotes.size + 1}.sig`;
     const expires = Date.now() + 600_000;
     quotes.set(quote_id, { domain, price_cents: listed.price_cents, currency: listed.currency, expires_at: expires });
-    answer(res, 201, { quote_id, domain, price_cents: listed.price_cents, currency: listed.currency, expires_at: new Date(expires).toISOString() });
+    answer(res, 201, {
+      quote_id,
+      domain,
+      price_cents: listed.price_cents,
+      currency: listed.currency,
+      expires_at: new Date(expires).toISOString(),
+    });
   });
   app.post('/api/partner/v1/orders', verify('order'), (req, res) => {
     const key = req.get('idempotency-key');
@@ -300,17 +378,28 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
     const fingerprint = createHash('sha256').update(raw).digest('hex');
     const stored = idempotency.get(key);
     if (stored !== undefined) {
-      if (stored.fingerprint !== fingerprint) return void answer(res, 409, errorBody('conflict', 'Idempotency-Key reused with a different body'));
+      if (stored.fingerprint !== fingerprint)
+        return void answer(res, 409, errorBody('conflict', 'Idempotency-Key reused with a different body'));
       return void answer(res, stored.status, stored.body);
     }
-    const body = json(req) as { domain: string; quote_id?: string; expected_price?: number; currency?: string; external_payment_ref?: string };
+    const body = json(req) as {
+      domain: string;
+      quote_id?: string;
+      expected_price?: number;
+      currency?: string;
+      external_payment_ref?: string;
+    };
     const quote = body.quote_id === undefined ? undefined : quotes.get(body.quote_id);
     let status = 201;
     let out: unknown;
-    if (body.quote_id !== undefined && quote === undefined) [status, out] = [422, errorBody('quote_expired', 'Unknown or expired quote')];
-    else if (quote !== undefined && quote.expires_at < Date.now()) [status, out] = [422, errorBody('quote_expired', 'The quote expired')];
-    else if (quote !== undefined && body.expected_price !== undefined && body.expected_price !== quote.price_cents) [status, out] = [422, errorBody('price_mismatch', 'The price changed')];
-    else if ([...orders.values()].some((o) => o.domain === body.domain)) [status, out] = [409, errorBody('conflict', `${body.domain} is sold`)];
+    if (body.quote_id !== undefined && quote === undefined)
+      [status, out] = [422, errorBody('quote_expired', 'Unknown or expired quote')];
+    else if (quote !== undefined && quote.expires_at < Date.now())
+      [status, out] = [422, errorBody('quote_expired', 'The quote expired')];
+    else if (quote !== undefined && body.expected_price !== undefined && body.expected_price !== quote.price_cents)
+      [status, out] = [422, errorBody('price_mismatch', 'The price changed')];
+    else if ([...orders.values()].some((o) => o.domain === body.domain))
+      [status, out] = [409, errorBody('conflict', `${body.domain} is sold`)];
     else {
       const order: StubOrder = {
         public_id: `ord_${String(orders.size + 1).padStart(4, '0')}`,
@@ -354,10 +443,17 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
 
   // The Public API (unsigned): a label or a domain under a PUBLIC_TLDS TLD, as an anonymous caller sees it.
   app.post('/api/domain/search', verify('public-search', false), (req, res) => {
-    const q = String(json(req).q ?? '').trim().toLowerCase();
+    const q = String(json(req).q ?? '')
+      .trim()
+      .toLowerCase();
     const [label = '', tld] = q.split('.', 2);
-    if (!/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) || (tld !== undefined && !PUBLIC_TLDS.some((t) => t.tld === tld))) {
-      res.status(400).json(errorBody('validation_error', 'q must be a label such as "coffee" or a domain such as "coffee.io"'));
+    if (
+      !/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/.test(label) ||
+      (tld !== undefined && !PUBLIC_TLDS.some((t) => t.tld === tld))
+    ) {
+      res
+        .status(400)
+        .json(errorBody('validation_error', 'q must be a label such as "coffee" or a domain such as "coffee.io"'));
       return;
     }
     const result = (t: (typeof PUBLIC_TLDS)[number]) => ({
@@ -365,11 +461,18 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
       tld: t.tld,
       status: t.standing,
       available: t.standing !== 'registered',
-      registration: t.standing === 'available' ? { price_cents: t.cents, currency: 'USD', period_years: t.years } : null,
+      registration:
+        t.standing === 'available' ? { price_cents: t.cents, currency: 'USD', period_years: t.years } : null,
       listing: t.standing === 'for_sale' ? { price_cents: null, currency: 'USD', price_masked: true } : null,
     });
     const exact = PUBLIC_TLDS.find((t) => t.tld === tld);
-    res.json({ query: q, label, domain: exact ? result(exact) : null, siblings: PUBLIC_TLDS.filter((t) => t !== exact).map(result), prices_masked: true });
+    res.json({
+      query: q,
+      label,
+      domain: exact ? result(exact) : null,
+      siblings: PUBLIC_TLDS.filter((t) => t !== exact).map(result),
+      prices_masked: true,
+    });
   });
 
   const server = app.listen(0, '127.0.0.1');

@@ -41,10 +41,19 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL', () => {
 
   async function pair(overrides: Parameters<typeof startTestBff>[1] = {}) {
     const handled: string[] = [];
-    const common = { payments: testCardPayments(), webhook: { secret: WEBHOOK_SECRET }, background: { enabled: false }, onEvent: { '*': (e: { id: string }) => void handled.push(e.id) }, ...overrides };
+    const common = {
+      payments: testCardPayments(),
+      webhook: { secret: WEBHOOK_SECRET },
+      background: { enabled: false },
+      onEvent: { '*': (e: { id: string }) => void handled.push(e.id) },
+      ...overrides,
+    };
     const a = await startTestBff(stub, { database: dbA, ...common });
     const b = await startTestBff(stub, { database: dbB, ...common });
-    closers.push(() => a.close(), () => b.close());
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
     return { a, b, handled };
   }
 
@@ -64,12 +73,22 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL', () => {
     const { a, b, handled } = await pair();
     stub.autoDeliver = false;
     const quote = await postJson(`${b.url}/quotes`, { domain: 'coffeeshop.io' });
-    const order = await postJson(`${a.url}/orders`, { quote_id: quote.json.quote_id, buyer: { email: 'ada@example.com' }, payment: CARD });
+    const order = await postJson(`${a.url}/orders`, {
+      quote_id: quote.json.quote_id,
+      buyer: { email: 'ada@example.com' },
+      payment: CARD,
+    });
     expect(order.status).toBe(201);
     const event = stub.advance(order.json.order_id, 'order.settled', 'SETTLED');
 
     const deliveries = await Promise.all(
-      [a, b, a, b].map((bff) => call(`${bff.url}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': sign(JSON.stringify(event)) }, body: JSON.stringify(event) })),
+      [a, b, a, b].map((bff) =>
+        call(`${bff.url}/webhooks`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-service-signature': sign(JSON.stringify(event)) },
+          body: JSON.stringify(event),
+        }),
+      ),
     );
     await Promise.all([a.bff.processInbox(), b.bff.processInbox()]);
 
@@ -82,16 +101,25 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL', () => {
     const { a, b } = await pair({ now: () => now });
     const quote = await postJson(`${a.url}/quotes`, { domain: 'coffeehouse.com' });
     stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'down' } } });
-    const pending = await postJson(`${a.url}/orders`, { quote_id: quote.json.quote_id, buyer: { email: 'ada@example.com' }, payment: CARD });
+    const pending = await postJson(`${a.url}/orders`, {
+      quote_id: quote.json.quote_id,
+      buyer: { email: 'ada@example.com' },
+      payment: CARD,
+    });
     expect(pending.status).toBe(202);
     now += 6_000;
 
     const [ra, rb] = await Promise.all([b.bff.recover(), a.bff.recover()]);
 
     expect(ra.recorded + rb.recorded).toBe(1);
-    const keys = stub.callsTo('order').slice(-2).map((c) => c.headers['idempotency-key']);
+    const keys = stub
+      .callsTo('order')
+      .slice(-2)
+      .map((c) => c.headers['idempotency-key']);
     expect(keys[0]).toBe(keys[1]);
-    const view = await call(`${b.url}/orders/${pending.json.order_id}`, { headers: { 'x-order-token': pending.json.order_token } });
+    const view = await call(`${b.url}/orders/${pending.json.order_id}`, {
+      headers: { 'x-order-token': pending.json.order_token },
+    });
     expect(view.json.status).toBe('EXTERNALLY_PAID');
   });
 });

@@ -35,7 +35,9 @@ describe('upstream errors', () => {
 
       expect(res.status).toBe(503);
       expect(res.headers['retry-after']).toBe('30');
-      expect(res.json).toEqual({ error: { code: 'busy', message: 'The domain search is busy right now; retry in 30 s.', retry_after: 30 } });
+      expect(res.json).toEqual({
+        error: { code: 'busy', message: 'The domain search is busy right now; retry in 30 s.', retry_after: 30 },
+      });
     } finally {
       await paused.close();
     }
@@ -50,7 +52,12 @@ describe('upstream errors', () => {
     expect(res.json).toEqual({ error: { code: 'upstream_error', message: UPSTREAM_ERROR_MESSAGE } });
     expect(res.text).not.toContain('shard 7');
     const logged = bff.lines.map((l) => JSON.parse(l)).find((l) => l.upstream?.requestId === 'req_internal_error');
-    expect(logged).toMatchObject({ level: 50, msg: 'marketplace request failed', route: 'GET /bff/domains/coffeehouse.com', upstream: { status: 500, code: 'internal_error', message: 'db pool exhausted at shard 7' } });
+    expect(logged).toMatchObject({
+      level: 50,
+      msg: 'marketplace request failed',
+      route: 'GET /bff/domains/coffeehouse.com',
+      upstream: { status: 500, code: 'internal_error', message: 'db pool exhausted at shard 7' },
+    });
   });
 
   it.each([
@@ -59,7 +66,19 @@ describe('upstream errors', () => {
     ['503', upstreamError(503, 'internal_error', 'maintenance')],
     ['400 from upstream', upstreamError(400, 'validation_error', 'domain is malformed')],
     ['a body breaking the schema', { status: 201, body: { checkout_url: 'not a url' } }],
-    ['a javascript: checkout_url', { status: 201, body: { checkout_url: 'javascript:alert(1)', domain: 'coffeehouse.com', price_cents: 1, currency: 'USD', expires_at: '2030-01-01T00:00:00Z' } }],
+    [
+      'a javascript: checkout_url',
+      {
+        status: 201,
+        body: {
+          checkout_url: 'javascript:alert(1)',
+          domain: 'coffeehouse.com',
+          price_cents: 1,
+          currency: 'USD',
+          expires_at: '2030-01-01T00:00:00Z',
+        },
+      },
+    ],
   ])('answers %s on checkout as 502 upstream_error', async (_name, answer) => {
     stub.enqueue('checkout', answer);
 
@@ -75,7 +94,9 @@ describe('upstream errors', () => {
     const res = await postJson(`${bff.url}/checkout`, { domain: 'coffeehouse.com' });
 
     expect(res.status).toBe(409);
-    expect(res.json).toEqual({ error: { code: 'conflict', message: 'That domain has just been sold or reserved; choose another one.' } });
+    expect(res.json).toEqual({
+      error: { code: 'conflict', message: 'That domain has just been sold or reserved; choose another one.' },
+    });
   });
 
   it('answers 502 when the marketplace cannot be reached', async () => {
@@ -95,7 +116,9 @@ describe('upstream errors', () => {
   });
 
   it('answers 502 when the marketplace rejects the credential (wrong secret), logging invalid_signature', async () => {
-    const wrong = await startTestBff(stub, { marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: 'sk_test_wrong_secret', maxRetries: 0 } });
+    const wrong = await startTestBff(stub, {
+      marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: 'sk_test_wrong_secret', maxRetries: 0 },
+    });
     try {
       const res = await call(`${wrong.url}/search?q=mocha`);
 

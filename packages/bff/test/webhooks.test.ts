@@ -11,7 +11,18 @@ import express from 'express';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBff, testCardPayments, type BffOptions, type BffRouter, type EventContext } from '../src/index.ts';
 import type { MarketplaceEvent } from '@domainkit/protocol';
-import { KEY_ID, SECRET, call, captureLogs, databaseKinds, openTestDatabase, postJson, startStubMarketplace, type StubMarketplace, type TestDatabase } from './helpers.ts';
+import {
+  KEY_ID,
+  SECRET,
+  call,
+  captureLogs,
+  databaseKinds,
+  openTestDatabase,
+  postJson,
+  startStubMarketplace,
+  type StubMarketplace,
+  type TestDatabase,
+} from './helpers.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_BffWebhookSecret0123';
 const BUYER = { email: 'ada@example.com' };
@@ -26,7 +37,10 @@ interface Shop {
 }
 
 /** Listens first (so the public URL is known), then creates the BFF with `webhook.publicUrl` pointing at itself. */
-async function startShop(stub: StubMarketplace, options: Partial<BffOptions> & { jsonFirst?: boolean } = {}): Promise<Shop> {
+async function startShop(
+  stub: StubMarketplace,
+  options: Partial<BffOptions> & { jsonFirst?: boolean } = {},
+): Promise<Shop> {
   const { jsonFirst, ...bffOptions } = options;
   const app = express();
   if (jsonFirst) app.use(express.json()); // a partner app that parses JSON before the BFF
@@ -47,7 +61,13 @@ async function startShop(stub: StubMarketplace, options: Partial<BffOptions> & {
     background: { recoveryIntervalSeconds: 0, catchUpIntervalSeconds: 0 },
     onEvent: {
       '*': (event: MarketplaceEvent, context: EventContext) => {
-        seen.push({ id: event.id, type: event.type, applied: context.applied, attempt: context.attempt, status: context.order?.status });
+        seen.push({
+          id: event.id,
+          type: event.type,
+          applied: context.applied,
+          attempt: context.attempt,
+          status: context.order?.status,
+        });
       },
     },
     ...bffOptions,
@@ -158,7 +178,12 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
     expect(view.json.status).toBe('SETTLED');
     const handled = s.seen.filter((e) => e.type !== 'order.recorded');
     expect(handled[0]).toMatchObject({ type: 'order.settled', applied: true });
-    expect(handled.slice(1).map((e) => [e.type, e.applied]).sort()).toEqual([
+    expect(
+      handled
+        .slice(1)
+        .map((e) => [e.type, e.applied])
+        .sort(),
+    ).toEqual([
       ['order.transfer_completed', false],
       ['order.transfer_started', false],
     ]);
@@ -183,7 +208,11 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
     const second = await shop();
     await second.bff.processInbox();
 
-    expect(second.seen.map((e) => e.type)).toEqual(['order.transfer_started', 'order.transfer_completed', 'order.settled']);
+    expect(second.seen.map((e) => e.type)).toEqual([
+      'order.transfer_started',
+      'order.transfer_completed',
+      'order.settled',
+    ]);
     const eventsCalls = stub.callsTo('events');
     expect(eventsCalls.at(-1)!.query).toMatch(/^after_id=evt_00001&limit=100$/);
 
@@ -200,11 +229,17 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
     const event = stub.advance(orderId, 'order.settled', 'SETTLED');
 
     const forged = await stub.deliver(event, { secret: 'whsec_test_not_the_right_one' });
-    const tampered = await stub.deliver(event, { body: JSON.stringify({ ...event, type: 'order.refunded' }).replace('refunded', 'refunded') });
+    const tampered = await stub.deliver(event, {
+      body: JSON.stringify({ ...event, type: 'order.refunded' }).replace('refunded', 'refunded'),
+    });
 
     expect(forged).toBe(400);
     expect(tampered).toBe(200); // re-signed by the stub with the right secret: a genuine delivery of that body
-    const res = await call(`${s.url}/webhooks`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': 'ab'.repeat(32) }, body: JSON.stringify(event) });
+    const res = await call(`${s.url}/webhooks`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-service-signature': 'ab'.repeat(32) },
+      body: JSON.stringify(event),
+    });
     expect(res.status).toBe(400);
     expect(res.json.error).toEqual({ code: 'validation_error', message: 'The webhook signature does not verify.' });
     const logged = s.lines.map((l) => JSON.parse(l)).filter((l) => l.msg === 'webhook delivery refused');
@@ -244,7 +279,9 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
     await s.bff.processInbox();
 
     expect(attempts).toEqual([1, 2]);
-    expect(s.lines.some((l) => l.includes('event handler failed; will retry') && l.includes('partner database is down'))).toBe(true);
+    expect(
+      s.lines.some((l) => l.includes('event handler failed; will retry') && l.includes('partner database is down')),
+    ).toBe(true);
   });
 
   it('accepts handlers added with bff.on()', async () => {
@@ -256,7 +293,10 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
     await settle(s);
 
     expect(settled).toHaveBeenCalledTimes(1);
-    expect(settled.mock.calls[0]![0]).toMatchObject({ type: 'order.settled', data: { order: { public_id: orderId, status: 'SETTLED' } } });
+    expect(settled.mock.calls[0]![0]).toMatchObject({
+      type: 'order.settled',
+      data: { order: { public_id: orderId, status: 'SETTLED' } },
+    });
     expect(settled.mock.calls[0]![1]).toMatchObject({ applied: true, source: 'webhook', order: { status: 'SETTLED' } });
   });
 });

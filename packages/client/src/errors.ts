@@ -94,7 +94,13 @@ export class MarketplaceConnectionError extends MarketplaceError {
 
 /** Raised when the marketplace answered 2xx with a body that is not JSON or breaks the endpoint's schema. */
 export class MarketplaceResponseError extends MarketplaceError {
-  constructor(fields: { status: number; message: string; endpoint: string; requestId?: string | undefined; cause?: unknown }) {
+  constructor(fields: {
+    status: number;
+    message: string;
+    endpoint: string;
+    requestId?: string | undefined;
+    cause?: unknown;
+  }) {
     super({ ...fields, code: CLIENT_ERROR_CODES.invalid_response });
     this.name = 'MarketplaceResponseError';
   }
@@ -160,7 +166,8 @@ export function errorFromResponse(response: ErrorResponse, endpoint: string, now
   let details: Record<string, unknown> | undefined;
   if (read !== undefined && typeof body === 'object' && body !== null) {
     const outer = body as Record<string, unknown>;
-    const inner = typeof outer.error === 'object' && outer.error !== null ? (outer.error as Record<string, unknown>) : outer;
+    const inner =
+      typeof outer.error === 'object' && outer.error !== null ? (outer.error as Record<string, unknown>) : outer;
     const { code: _c, message: _m, request_id: _r, ...rest } = inner;
     if (Object.keys(rest).length > 0) details = rest;
   }

@@ -16,8 +16,23 @@ export {
   type MarketplaceErrorFields,
   type ErrorResponse,
 } from './errors.ts';
-export { RETRY_RULES, IDEMPOTENT_METHODS, backoffDelayMs, retryRuleFor, type RetryRule, type AttemptOutcome, type BackoffOptions } from './retry.ts';
-export { PARTNER_API_PREFIX, defineEndpoint, endpointLabel, type Endpoint, type HttpMethod, type RateClass } from './endpoint.ts';
+export {
+  RETRY_RULES,
+  IDEMPOTENT_METHODS,
+  backoffDelayMs,
+  retryRuleFor,
+  type RetryRule,
+  type AttemptOutcome,
+  type BackoffOptions,
+} from './retry.ts';
+export {
+  PARTNER_API_PREFIX,
+  defineEndpoint,
+  endpointLabel,
+  type Endpoint,
+  type HttpMethod,
+  type RateClass,
+} from './endpoint.ts';
 export type { UpstreamBudget, BudgetRequest, RateLimitedNotice } from './budget.ts';
 export { PageIterator, type Page, type PageFetcher } from './pagination.ts';
 export type { ListOptions } from './list.ts';
@@ -30,9 +45,20 @@ export {
   type WebhookHeaders,
   type SignatureHeaderValue,
 } from './webhooks.ts';
-export { searchDomainsEndpoint, getDomainEndpoint, getAvailabilityEndpoint, getPricingEndpoint } from './resources/discovery.ts';
+export {
+  searchDomainsEndpoint,
+  getDomainEndpoint,
+  getAvailabilityEndpoint,
+  getPricingEndpoint,
+} from './resources/discovery.ts';
 export { createCheckoutSessionEndpoint } from './resources/checkout.ts';
-export { createQuoteEndpoint, createOrderEndpoint, retrieveOrderEndpoint, listOrdersEndpoint, createRefundEndpoint } from './resources/mor.ts';
+export {
+  createQuoteEndpoint,
+  createOrderEndpoint,
+  retrieveOrderEndpoint,
+  listOrdersEndpoint,
+  createRefundEndpoint,
+} from './resources/mor.ts';
 export { listEventsEndpoint, registerWebhookEndpoint } from './resources/events.ts';
 export { listSettlementsEndpoint, listTransactionsEndpoint, listPayoutsEndpoint } from './resources/reporting.ts';
 export {
@@ -95,7 +121,13 @@ export type {
   WebhookRegistrationRequest,
 } from '@domainkit/protocol';
 // Public API (spec 4.2) and its OAuth 2.1 sign-in (spec 5.2).
-export { PublicClient, type PublicClientOptions, type AccessTokenSource, type BatchOperation, type BulkOperation } from './public/public-client.ts';
+export {
+  PublicClient,
+  type PublicClientOptions,
+  type AccessTokenSource,
+  type BatchOperation,
+  type BulkOperation,
+} from './public/public-client.ts';
 export type {
   DomainSearchResult,
   DomainResult,
@@ -112,4 +144,12 @@ export type {
   BulkResult,
   ApiIndex,
 } from './public/schemas.ts';
-export { PublicSignIn, SignInSession, SignInError, type TokenSet, type RegisteredClient, type PendingAuthorization, type DiscoverOptions } from './oauth/sign-in.ts';
+export {
+  PublicSignIn,
+  SignInSession,
+  SignInError,
+  type TokenSet,
+  type RegisteredClient,
+  type PendingAuthorization,
+  type DiscoverOptions,
+} from './oauth/sign-in.ts';

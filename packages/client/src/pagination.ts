@@ -15,7 +15,10 @@ export interface Page<TItem, TRaw = unknown> {
 }
 
 /** Fetches the page after `cursor` (`undefined`: the first page). */
-export type PageFetcher<TItem, TRaw> = (cursor: string | undefined, signal: AbortSignal | undefined) => Promise<Page<TItem, TRaw>>;
+export type PageFetcher<TItem, TRaw> = (
+  cursor: string | undefined,
+  signal: AbortSignal | undefined,
+) => Promise<Page<TItem, TRaw>>;
 
 /**
  * An async iterable over every item of a cursor list, fetching pages only as they are needed. Iterating twice
@@ -48,7 +51,9 @@ export class PageIterator<TItem, TRaw = unknown> implements AsyncIterable<TItem>
       const next = page.nextCursor;
       if (next === null || next === '' || page.items.length === 0) return;
       if (next === cursor || seen.has(next)) {
-        throw new TypeError(`the marketplace answered the cursor ${JSON.stringify(next)} twice: stopping instead of looping`);
+        throw new TypeError(
+          `the marketplace answered the cursor ${JSON.stringify(next)} twice: stopping instead of looping`,
+        );
       }
       seen.add(next);
       cursor = next;

@@ -18,7 +18,12 @@ import type { UpstreamBudget } from './budget.ts';
 import { PARTNER_API_PREFIX } from './endpoint.ts';
 import { RequestSender, type CallOptions, type Sleep } from './request-sender.ts';
 import { createCheckoutSessionEndpoint } from './resources/checkout.ts';
-import { getAvailabilityEndpoint, getDomainEndpoint, getPricingEndpoint, searchDomainsEndpoint } from './resources/discovery.ts';
+import {
+  getAvailabilityEndpoint,
+  getDomainEndpoint,
+  getPricingEndpoint,
+  searchDomainsEndpoint,
+} from './resources/discovery.ts';
 import { createResources, type PartnerResources } from './resources/index.ts';
 import { formatIssuePath } from './zod-issues.ts';
 
@@ -70,20 +75,36 @@ const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', { er
 
 const optionsSchema = z.strictObject({
   baseUrl: z
-    .string({ error: 'is required: the service address, such as "https://marketplace.example" (the client adds /api/partner/v1)' })
-    .refine((v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol), 'must be an absolute http(s) URL, such as "https://marketplace.example"')
-    .refine((v) => !URL.canParse(v) || (new URL(v).search === '' && new URL(v).hash === ''), 'must not carry a query or a fragment')
+    .string({
+      error:
+        'is required: the service address, such as "https://marketplace.example" (the client adds /api/partner/v1)',
+    })
+    .refine(
+      (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
+      'must be an absolute http(s) URL, such as "https://marketplace.example"',
+    )
+    .refine(
+      (v) => !URL.canParse(v) || (new URL(v).search === '' && new URL(v).hash === ''),
+      'must not carry a query or a fragment',
+    )
     .refine(
       (v) => !/\/api\/partner(\/v1)?\/?$/.test(v),
       'is the service address only: drop the trailing "/api/partner/v1", the client adds it',
     ),
-  keyId: z.string({ error: 'is required: the public key id of the credential (pk_…)' }).min(1, 'must not be empty (the pk_… key id)'),
-  secret: z.string({ error: 'is required: the API secret of the credential (sk_…)' }).min(1, 'must not be empty (the sk_… API secret)'),
+  keyId: z
+    .string({ error: 'is required: the public key id of the credential (pk_…)' })
+    .min(1, 'must not be empty (the pk_… key id)'),
+  secret: z
+    .string({ error: 'is required: the API secret of the credential (sk_…)' })
+    .min(1, 'must not be empty (the sk_… API secret)'),
   headerPrefix: z.string().optional(),
   dispatcher: z
-    .custom<Dispatcher>((v) => typeof v === 'object' && v !== null && typeof (v as Dispatcher).dispatch === 'function', {
-      error: 'must be an undici Dispatcher (Agent, Pool, MockAgent...)',
-    })
+    .custom<Dispatcher>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as Dispatcher).dispatch === 'function',
+      {
+        error: 'must be an undici Dispatcher (Agent, Pool, MockAgent...)',
+      },
+    )
     .optional(),
   timeoutMs: z.number().int().positive('must be a positive number of milliseconds').optional(),
   maxRetries: z.number().int().min(0).max(10, 'must be at most 10').optional(),
@@ -94,9 +115,12 @@ const optionsSchema = z.strictObject({
   sleep: fn<Sleep>('(ms, signal) => Promise<void>').optional(),
   random: fn<() => number>('() => a number in [0, 1)').optional(),
   budget: z
-    .custom<UpstreamBudget>((v) => typeof v === 'object' && v !== null && typeof (v as UpstreamBudget).acquire === 'function', {
-      error: 'must be an object with an acquire(request) method (see UpstreamBudget)',
-    })
+    .custom<UpstreamBudget>(
+      (v) => typeof v === 'object' && v !== null && typeof (v as UpstreamBudget).acquire === 'function',
+      {
+        error: 'must be an object with an acquire(request) method (see UpstreamBudget)',
+      },
+    )
     .optional(),
 });
 
@@ -118,7 +142,9 @@ const OPTION_ALIASES: Readonly<Record<string, string>> = {
 function closest(key: string, known: readonly string[]): string | undefined {
   if (OPTION_ALIASES[key]) return OPTION_ALIASES[key];
   const lower = key.toLowerCase();
-  return known.find((k) => k.toLowerCase() === lower || k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase()));
+  return known.find(
+    (k) => k.toLowerCase() === lower || k.toLowerCase().startsWith(lower) || lower.startsWith(k.toLowerCase()),
+  );
 }
 
 function validateOptions(options: unknown): z.output<typeof optionsSchema> {

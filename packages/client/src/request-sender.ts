@@ -128,7 +128,8 @@ export class RequestSender {
     }
     const { path, query, body } = this.#build(endpoint, parsedInput.data as Record<string, unknown>);
     const bodySha256 = sha256Hex(body);
-    const idempotencyKey = options.idempotencyKey ?? (endpoint.idempotencyKey === 'required' ? randomUUID() : undefined);
+    const idempotencyKey =
+      options.idempotencyKey ?? (endpoint.idempotencyKey === 'required' ? randomUUID() : undefined);
     const safeToRepeat = IDEMPOTENT_METHODS.has(endpoint.method) || idempotencyKey !== undefined;
     const { signal } = options;
     const o = this.#options;
@@ -139,12 +140,22 @@ export class RequestSender {
       if (o.budget !== undefined && !(retry === 0 && options.budgetAcquired === true)) {
         await o.budget.acquire({ rateClass, endpoint: label, attempt: retry, signal, context: options.context });
       }
-      const attempt = await this.#attempt({ method: endpoint.method, path, query, body, bodySha256, idempotencyKey, label, signal });
+      const attempt = await this.#attempt({
+        method: endpoint.method,
+        path,
+        query,
+        body,
+        bodySha256,
+        idempotencyKey,
+        label,
+        signal,
+      });
       if (attempt.kind === 'answer' && attempt.status >= 200 && attempt.status < 300) {
         return this.#parse(endpoint, label, attempt);
       }
       const error = attempt.kind === 'answer' ? errorFromResponse(attempt, label, o.now()) : attempt.error;
-      if (error.status === 429) await o.budget?.onRateLimited?.({ rateClass, endpoint: label, retryAfter: error.retryAfter });
+      if (error.status === 429)
+        await o.budget?.onRateLimited?.({ rateClass, endpoint: label, retryAfter: error.retryAfter });
       const rule = retryRuleFor({ status: error.status, code: error.code }, safeToRepeat);
       if (rule === undefined || retry >= o.maxRetries) throw error;
       let waitMs: number;
@@ -152,7 +163,11 @@ export class RequestSender {
         waitMs = error.retryAfter * 1000;
         if (waitMs > o.maxRetryDelayMs) throw error;
       } else {
-        waitMs = backoffDelayMs(retry, { initialDelayMs: o.initialRetryDelayMs, maxDelayMs: o.maxRetryDelayMs, random: this.#random });
+        waitMs = backoffDelayMs(retry, {
+          initialDelayMs: o.initialRetryDelayMs,
+          maxDelayMs: o.maxRetryDelayMs,
+          random: this.#random,
+        });
       }
       try {
         await this.#sleep(waitMs, signal);
@@ -163,14 +178,21 @@ export class RequestSender {
     }
   }
 
-  #build(endpoint: Endpoint, input: Record<string, unknown>): { path: string; query: Array<[string, string]>; body: Buffer | undefined } {
+  #build(
+    endpoint: Endpoint,
+    input: Record<string, unknown>,
+  ): { path: string; query: Array<[string, string]>; body: Buffer | undefined } {
     const rest: Record<string, unknown> = { ...input };
     const relative = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = rest[name];
       delete rest[name];
-      if (value === undefined || value === null) throw new TypeError(`${endpoint.name}: path parameter ${name} is missing`);
+      if (value === undefined || value === null)
+        throw new TypeError(`${endpoint.name}: path parameter ${name} is missing`);
       // RFC 3986 unreserved characters stay; everything else is percent-encoded, so the signed path is the sent one.
-      return encodeURIComponent(String(value)).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+      return encodeURIComponent(String(value)).replace(
+        /[!'()*]/g,
+        (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+      );
     });
     const path = this.#pathPrefix + relative;
     const bodyMethod = endpoint.method === 'POST' || endpoint.method === 'PUT';
@@ -268,4 +290,3 @@ export class RequestSender {
     return parsed.data;
   }
 }
-

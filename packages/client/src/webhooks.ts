@@ -18,7 +18,15 @@
  * });
  */
 import type { KeyObject } from 'node:crypto';
-import { DEFAULT_HEADER_PREFIX, WebhookSignatureError, createHmacKey, eventSchema, headerNames, verifyWebhookSignature, type MarketplaceEvent } from '@domainkit/protocol';
+import {
+  DEFAULT_HEADER_PREFIX,
+  WebhookSignatureError,
+  createHmacKey,
+  eventSchema,
+  headerNames,
+  verifyWebhookSignature,
+  type MarketplaceEvent,
+} from '@domainkit/protocol';
 import { formatIssues } from './zod-issues.ts';
 
 export { WebhookSignatureError };
@@ -47,7 +55,9 @@ function firstValue(value: SignatureHeaderValue): string | undefined {
 }
 
 function rawText(rawBody: string | Uint8Array): string {
-  return typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8');
+  return typeof rawBody === 'string'
+    ? rawBody
+    : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8');
 }
 
 function checkRaw(rawBody: unknown): asserts rawBody is string | Uint8Array {
@@ -63,7 +73,8 @@ function checkRaw(rawBody: unknown): asserts rawBody is string | Uint8Array {
       'The webhook body was already parsed (received an object, not bytes): verify the raw request body instead. In Express, use `express.raw({ type: "application/json" })` on the webhook route and mount it before `express.json()`.',
     );
   }
-  const head = typeof rawBody === 'string' ? rawBody.slice(0, 15) : Buffer.from(rawBody.subarray(0, 15)).toString('utf8');
+  const head =
+    typeof rawBody === 'string' ? rawBody.slice(0, 15) : Buffer.from(rawBody.subarray(0, 15)).toString('utf8');
   if (head === '[object Object]') {
     throw new WebhookSignatureError(
       'webhook_body_not_raw',
@@ -81,7 +92,9 @@ function parseEvent(rawBody: string | Uint8Array): MarketplaceEvent {
   }
   const parsed = eventSchema.safeParse(json);
   if (!parsed.success) {
-    throw new WebhookPayloadError(`The webhook body is not an event of spec 2.5: ${formatIssues(parsed.error)}.`, { cause: parsed.error });
+    throw new WebhookPayloadError(`The webhook body is not an event of spec 2.5: ${formatIssues(parsed.error)}.`, {
+      cause: parsed.error,
+    });
   }
   return parsed.data;
 }
@@ -98,7 +111,11 @@ function parseEvent(rawBody: string | Uint8Array): MarketplaceEvent {
  * @throws {WebhookPayloadError} when the verified body is not JSON or not an event.
  * @throws {TypeError} when the secret is empty.
  */
-export function constructEvent(rawBody: unknown, signatureHeader: SignatureHeaderValue, secret: string | KeyObject): MarketplaceEvent {
+export function constructEvent(
+  rawBody: unknown,
+  signatureHeader: SignatureHeaderValue,
+  secret: string | KeyObject,
+): MarketplaceEvent {
   const key = typeof secret === 'string' ? createHmacKey(secret) : secret;
   checkRaw(rawBody);
   verifyWebhookSignature({ secret: key, rawBody, signature: firstValue(signatureHeader) });

@@ -68,7 +68,10 @@ describe('UpstreamBudget', () => {
 
   it('is not asked for the first attempt when the caller already took it, but is for retries', async () => {
     const a = agent();
-    script(a, 'POST', '/api/partner/v1/orders', [{ status: 503, body: errorBody('internal_error', 'busy') }, { status: 201, body: orderAnswer() }]);
+    script(a, 'POST', '/api/partner/v1/orders', [
+      { status: 503, body: errorBody('internal_error', 'busy') },
+      { status: 201, body: orderAnswer() },
+    ]);
     const { budget, asked } = recordingBudget();
     const { client } = testClient(a, { budget });
 

@@ -5,7 +5,16 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MarketplaceResponseError, type PartnerClient } from '../src/index.ts';
-import { ORIGIN, eventAnswer, mockAgent, orderAnswer, quoteAnswer, script, testClient, type ReceivedRequest } from './helpers.ts';
+import {
+  ORIGIN,
+  eventAnswer,
+  mockAgent,
+  orderAnswer,
+  quoteAnswer,
+  script,
+  testClient,
+  type ReceivedRequest,
+} from './helpers.ts';
 
 const agents: Array<ReturnType<typeof mockAgent>> = [];
 function agent() {
@@ -20,12 +29,61 @@ afterEach(async () => {
   }
 });
 
-const settlement = { settlement_id: 'stl_1', period_start: '2030-01-01T00:00:00Z', period_end: '2030-01-08T00:00:00Z', currency: 'USD', gross_sold_cents: 250000, commission_retained_cents: 25000, amount_owed_cents: 225000, order_count: 1 };
-const transaction = { transaction_id: 'txn_1', domain: 'coffeehouse.com', payment_model: 'mor', status: 'SETTLED', gmv_cents: 250000, commission_cents: 25000, currency: 'USD', created_at: '2030-01-01T00:00:00Z' };
-const payout = { payout_id: 'po_1', amount_cents: 1000, currency: 'USD', status: 'paid', created_at: '2030-01-01T00:00:00Z', paid_at: null };
-const brokerageCase = { case_id: 'brk_1', domain: 'wanted.com', tier: 'managed', status: 'open', budget_cents: 500000, currency: 'USD', progress_url: `${ORIGIN}/brokerage/progress/tok`, created_at: '2030-01-01T00:00:00Z' };
-const link = { link_id: 'lnk_1', kind: 'domain', url: `${ORIGIN}/r/lnk_1`, domain: 'coffeehouse.com', clicks: 3, sales: 1, created_at: '2030-01-01T00:00:00Z' };
-const refund = { refund_id: 'rf_1', order_id: 'ord_0001', amount_cents: 250000, currency: 'USD', status: 'REFUNDED', created_at: '2030-01-01T00:00:00Z' };
+const settlement = {
+  settlement_id: 'stl_1',
+  period_start: '2030-01-01T00:00:00Z',
+  period_end: '2030-01-08T00:00:00Z',
+  currency: 'USD',
+  gross_sold_cents: 250000,
+  commission_retained_cents: 25000,
+  amount_owed_cents: 225000,
+  order_count: 1,
+};
+const transaction = {
+  transaction_id: 'txn_1',
+  domain: 'coffeehouse.com',
+  payment_model: 'mor',
+  status: 'SETTLED',
+  gmv_cents: 250000,
+  commission_cents: 25000,
+  currency: 'USD',
+  created_at: '2030-01-01T00:00:00Z',
+};
+const payout = {
+  payout_id: 'po_1',
+  amount_cents: 1000,
+  currency: 'USD',
+  status: 'paid',
+  created_at: '2030-01-01T00:00:00Z',
+  paid_at: null,
+};
+const brokerageCase = {
+  case_id: 'brk_1',
+  domain: 'wanted.com',
+  tier: 'managed',
+  status: 'open',
+  budget_cents: 500000,
+  currency: 'USD',
+  progress_url: `${ORIGIN}/brokerage/progress/tok`,
+  created_at: '2030-01-01T00:00:00Z',
+};
+const link = {
+  link_id: 'lnk_1',
+  kind: 'domain',
+  url: `${ORIGIN}/r/lnk_1`,
+  domain: 'coffeehouse.com',
+  clicks: 3,
+  sales: 1,
+  created_at: '2030-01-01T00:00:00Z',
+};
+const refund = {
+  refund_id: 'rf_1',
+  order_id: 'ord_0001',
+  amount_cents: 250000,
+  currency: 'USD',
+  status: 'REFUNDED',
+  created_at: '2030-01-01T00:00:00Z',
+};
 
 type Case = {
   name: string;
@@ -47,42 +105,217 @@ const first = async <T>(iterable: AsyncIterable<T>): Promise<T[]> => {
 };
 
 const cases: Case[] = [
-  { name: 'quotes.create', method: 'POST', path: `${V1}/quotes`, body: { domain: 'coffeehouse.com' }, status: 201, answer: quoteAnswer, call: (c) => c.quotes.create({ domain: 'CoffeeHouse.com' }), expected: quoteAnswer },
+  {
+    name: 'quotes.create',
+    method: 'POST',
+    path: `${V1}/quotes`,
+    body: { domain: 'coffeehouse.com' },
+    status: 201,
+    answer: quoteAnswer,
+    call: (c) => c.quotes.create({ domain: 'CoffeeHouse.com' }),
+    expected: quoteAnswer,
+  },
   {
     name: 'orders.create (quote field set)',
     method: 'POST',
     path: `${V1}/orders`,
-    body: { domain: 'coffeehouse.com', quote_id: 'qt_signed.abc', expected_price: 250000, currency: 'USD', buyer: { email: 'ada@example.com', country: 'GB' }, external_payment_ref: 'pay_1' },
+    body: {
+      domain: 'coffeehouse.com',
+      quote_id: 'qt_signed.abc',
+      expected_price: 250000,
+      currency: 'USD',
+      buyer: { email: 'ada@example.com', country: 'GB' },
+      external_payment_ref: 'pay_1',
+    },
     status: 201,
     answer: orderAnswer(),
-    call: (c) => c.orders.create({ domain: 'coffeehouse.com', quote_id: 'qt_signed.abc', expected_price: 250000, currency: 'USD', buyer: { email: 'ada@example.com', country: 'gb' }, external_payment_ref: 'pay_1' }),
+    call: (c) =>
+      c.orders.create({
+        domain: 'coffeehouse.com',
+        quote_id: 'qt_signed.abc',
+        expected_price: 250000,
+        currency: 'USD',
+        buyer: { email: 'ada@example.com', country: 'gb' },
+        external_payment_ref: 'pay_1',
+      }),
     expected: orderAnswer(),
   },
-  { name: 'orders.retrieve', method: 'GET', path: `${V1}/orders/ord_0001`, answer: { ...orderAnswer(), timeline: [{ status: 'EXTERNALLY_PAID', at: '2030-01-01T00:00:00Z' }] }, call: (c) => c.orders.retrieve('ord_0001'), expected: { ...orderAnswer(), timeline: [{ status: 'EXTERNALLY_PAID', at: '2030-01-01T00:00:00Z' }] } },
-  { name: 'orders.list with filters', method: 'GET', path: `${V1}/orders`, query: 'domain=coffeehouse.com&limit=50&status=SETTLED', answer: { orders: [orderAnswer('ord_1', 'SETTLED')], next_cursor: null }, call: (c) => first(c.orders.list({ status: 'SETTLED', domain: 'coffeehouse.com' })), expected: [orderAnswer('ord_1', 'SETTLED')] },
-  { name: 'refunds.create', method: 'POST', path: `${V1}/refunds`, body: { order_id: 'ord_0001', reason: 'buyer changed mind' }, status: 201, answer: refund, call: (c) => c.refunds.create({ order_id: 'ord_0001', reason: 'buyer changed mind' }), expected: refund },
-  { name: 'settlements.list', method: 'GET', path: `${V1}/settlements`, query: 'from=2030-01-01T00%3A00%3A00Z&limit=50', answer: { settlements: [settlement], next_cursor: null }, call: (c) => first(c.settlements.list({ from: '2030-01-01T00:00:00Z' })), expected: [settlement] },
-  { name: 'transactions.list', method: 'GET', path: `${V1}/transactions`, query: 'limit=50&payment_model=mor', answer: { transactions: [transaction], next_cursor: null, totals: { gmv_cents: 250000, commission_cents: 25000, count: 1 } }, call: (c) => first(c.transactions.list({ payment_model: 'mor' })), expected: [transaction] },
-  { name: 'payouts.list', method: 'GET', path: `${V1}/payouts`, query: 'limit=50', answer: { payouts: [payout], next_cursor: null }, call: (c) => first(c.payouts.list()), expected: [payout] },
-  { name: 'brokerage.eligibility', method: 'GET', path: `${V1}/brokerage/eligibility`, query: 'domain=wanted.com', answer: { domain: 'wanted.com', eligible: true, reason: null }, call: (c) => c.brokerage.eligibility('wanted.com'), expected: { domain: 'wanted.com', eligible: true, reason: null } },
-  { name: 'brokerage.create', method: 'POST', path: `${V1}/brokerage`, body: { domain: 'wanted.com', tier: 'managed', buyer_email: 'ada@example.com', budget: 500000 }, status: 201, answer: brokerageCase, call: (c) => c.brokerage.create({ domain: 'wanted.com', tier: 'managed', buyer_email: 'ada@example.com', budget: 500000 }), expected: brokerageCase },
-  { name: 'brokerage.retrieve', method: 'GET', path: `${V1}/brokerage/brk_1`, answer: brokerageCase, call: (c) => c.brokerage.retrieve('brk_1'), expected: brokerageCase },
-  { name: 'brokerage.list', method: 'GET', path: `${V1}/brokerage`, query: 'limit=50', answer: { cases: [brokerageCase], next_cursor: null }, call: (c) => first(c.brokerage.list()), expected: [brokerageCase] },
-  { name: 'links.create', method: 'POST', path: `${V1}/links`, body: { kind: 'domain', domain: 'coffeehouse.com' }, status: 201, answer: link, call: (c) => c.links.create({ kind: 'domain', domain: 'coffeehouse.com' }), expected: link },
-  { name: 'links.list', method: 'GET', path: `${V1}/links`, query: 'limit=50', answer: { links: [link], next_cursor: null }, call: (c) => first(c.links.list()), expected: [link] },
-  { name: 'me.clicks', method: 'GET', path: `${V1}/me/clicks`, query: 'to=2030-02-01T00%3A00%3A00Z', answer: { total_clicks: 12 }, call: (c) => c.me.clicks({ to: '2030-02-01T00:00:00Z' }), expected: { total_clicks: 12 } },
-  { name: 'me.sales', method: 'GET', path: `${V1}/me/sales`, query: 'limit=50', answer: { sales: [{ domain: 'coffeehouse.com', amount_cents: 250000 }], next_cursor: null }, call: (c) => first(c.me.sales()), expected: [{ domain: 'coffeehouse.com', amount_cents: 250000 }] },
-  { name: 'me.commissions', method: 'GET', path: `${V1}/me/commissions`, query: 'limit=50', answer: { commissions: [{ state: 'accrued', amount_cents: 2500 }], next_cursor: null, balance_cents: 2500 }, call: (c) => first(c.me.commissions()), expected: [{ state: 'accrued', amount_cents: 2500 }] },
-  { name: 'me.payouts', method: 'GET', path: `${V1}/me/payouts`, query: 'limit=50', answer: { payouts: [payout], next_cursor: null }, call: (c) => first(c.me.payouts()), expected: [payout] },
-  { name: 'analytics.retrieve', method: 'GET', path: `${V1}/analytics`, query: '', answer: { clicks: 12, sales: 1, gmv_cents: 250000 }, call: (c) => c.analytics.retrieve(), expected: { clicks: 12, sales: 1, gmv_cents: 250000 } },
-  { name: 'events.list', method: 'GET', path: `${V1}/events`, query: 'after_id=evt_0001&limit=50', answer: { events: [eventAnswer('evt_0002')], next_cursor: null }, call: (c) => first(c.events.list({ after_id: 'evt_0001' })), expected: [eventAnswer('evt_0002')] },
+  {
+    name: 'orders.retrieve',
+    method: 'GET',
+    path: `${V1}/orders/ord_0001`,
+    answer: { ...orderAnswer(), timeline: [{ status: 'EXTERNALLY_PAID', at: '2030-01-01T00:00:00Z' }] },
+    call: (c) => c.orders.retrieve('ord_0001'),
+    expected: { ...orderAnswer(), timeline: [{ status: 'EXTERNALLY_PAID', at: '2030-01-01T00:00:00Z' }] },
+  },
+  {
+    name: 'orders.list with filters',
+    method: 'GET',
+    path: `${V1}/orders`,
+    query: 'domain=coffeehouse.com&limit=50&status=SETTLED',
+    answer: { orders: [orderAnswer('ord_1', 'SETTLED')], next_cursor: null },
+    call: (c) => first(c.orders.list({ status: 'SETTLED', domain: 'coffeehouse.com' })),
+    expected: [orderAnswer('ord_1', 'SETTLED')],
+  },
+  {
+    name: 'refunds.create',
+    method: 'POST',
+    path: `${V1}/refunds`,
+    body: { order_id: 'ord_0001', reason: 'buyer changed mind' },
+    status: 201,
+    answer: refund,
+    call: (c) => c.refunds.create({ order_id: 'ord_0001', reason: 'buyer changed mind' }),
+    expected: refund,
+  },
+  {
+    name: 'settlements.list',
+    method: 'GET',
+    path: `${V1}/settlements`,
+    query: 'from=2030-01-01T00%3A00%3A00Z&limit=50',
+    answer: { settlements: [settlement], next_cursor: null },
+    call: (c) => first(c.settlements.list({ from: '2030-01-01T00:00:00Z' })),
+    expected: [settlement],
+  },
+  {
+    name: 'transactions.list',
+    method: 'GET',
+    path: `${V1}/transactions`,
+    query: 'limit=50&payment_model=mor',
+    answer: {
+      transactions: [transaction],
+      next_cursor: null,
+      totals: { gmv_cents: 250000, commission_cents: 25000, count: 1 },
+    },
+    call: (c) => first(c.transactions.list({ payment_model: 'mor' })),
+    expected: [transaction],
+  },
+  {
+    name: 'payouts.list',
+    method: 'GET',
+    path: `${V1}/payouts`,
+    query: 'limit=50',
+    answer: { payouts: [payout], next_cursor: null },
+    call: (c) => first(c.payouts.list()),
+    expected: [payout],
+  },
+  {
+    name: 'brokerage.eligibility',
+    method: 'GET',
+    path: `${V1}/brokerage/eligibility`,
+    query: 'domain=wanted.com',
+    answer: { domain: 'wanted.com', eligible: true, reason: null },
+    call: (c) => c.brokerage.eligibility('wanted.com'),
+    expected: { domain: 'wanted.com', eligible: true, reason: null },
+  },
+  {
+    name: 'brokerage.create',
+    method: 'POST',
+    path: `${V1}/brokerage`,
+    body: { domain: 'wanted.com', tier: 'managed', buyer_email: 'ada@example.com', budget: 500000 },
+    status: 201,
+    answer: brokerageCase,
+    call: (c) =>
+      c.brokerage.create({ domain: 'wanted.com', tier: 'managed', buyer_email: 'ada@example.com', budget: 500000 }),
+    expected: brokerageCase,
+  },
+  {
+    name: 'brokerage.retrieve',
+    method: 'GET',
+    path: `${V1}/brokerage/brk_1`,
+    answer: brokerageCase,
+    call: (c) => c.brokerage.retrieve('brk_1'),
+    expected: brokerageCase,
+  },
+  {
+    name: 'brokerage.list',
+    method: 'GET',
+    path: `${V1}/brokerage`,
+    query: 'limit=50',
+    answer: { cases: [brokerageCase], next_cursor: null },
+    call: (c) => first(c.brokerage.list()),
+    expected: [brokerageCase],
+  },
+  {
+    name: 'links.create',
+    method: 'POST',
+    path: `${V1}/links`,
+    body: { kind: 'domain', domain: 'coffeehouse.com' },
+    status: 201,
+    answer: link,
+    call: (c) => c.links.create({ kind: 'domain', domain: 'coffeehouse.com' }),
+    expected: link,
+  },
+  {
+    name: 'links.list',
+    method: 'GET',
+    path: `${V1}/links`,
+    query: 'limit=50',
+    answer: { links: [link], next_cursor: null },
+    call: (c) => first(c.links.list()),
+    expected: [link],
+  },
+  {
+    name: 'me.clicks',
+    method: 'GET',
+    path: `${V1}/me/clicks`,
+    query: 'to=2030-02-01T00%3A00%3A00Z',
+    answer: { total_clicks: 12 },
+    call: (c) => c.me.clicks({ to: '2030-02-01T00:00:00Z' }),
+    expected: { total_clicks: 12 },
+  },
+  {
+    name: 'me.sales',
+    method: 'GET',
+    path: `${V1}/me/sales`,
+    query: 'limit=50',
+    answer: { sales: [{ domain: 'coffeehouse.com', amount_cents: 250000 }], next_cursor: null },
+    call: (c) => first(c.me.sales()),
+    expected: [{ domain: 'coffeehouse.com', amount_cents: 250000 }],
+  },
+  {
+    name: 'me.commissions',
+    method: 'GET',
+    path: `${V1}/me/commissions`,
+    query: 'limit=50',
+    answer: { commissions: [{ state: 'accrued', amount_cents: 2500 }], next_cursor: null, balance_cents: 2500 },
+    call: (c) => first(c.me.commissions()),
+    expected: [{ state: 'accrued', amount_cents: 2500 }],
+  },
+  {
+    name: 'me.payouts',
+    method: 'GET',
+    path: `${V1}/me/payouts`,
+    query: 'limit=50',
+    answer: { payouts: [payout], next_cursor: null },
+    call: (c) => first(c.me.payouts()),
+    expected: [payout],
+  },
+  {
+    name: 'analytics.retrieve',
+    method: 'GET',
+    path: `${V1}/analytics`,
+    query: '',
+    answer: { clicks: 12, sales: 1, gmv_cents: 250000 },
+    call: (c) => c.analytics.retrieve(),
+    expected: { clicks: 12, sales: 1, gmv_cents: 250000 },
+  },
+  {
+    name: 'events.list',
+    method: 'GET',
+    path: `${V1}/events`,
+    query: 'after_id=evt_0001&limit=50',
+    answer: { events: [eventAnswer('evt_0002')], next_cursor: null },
+    call: (c) => first(c.events.list({ after_id: 'evt_0001' })),
+    expected: [eventAnswer('evt_0002')],
+  },
   {
     name: 'webhooks.register (no /v1)',
     method: 'PUT',
     path: '/api/partner/webhooks',
     body: { url: 'https://shop.example/dk/webhooks', secret: 'whsec_test_0123456789abcdef' },
     answer: { url: 'https://shop.example/dk/webhooks', active: true, created_at: '2030-01-01T00:00:00Z' },
-    call: (c) => c.webhooks.register({ url: 'https://shop.example/dk/webhooks', secret: 'whsec_test_0123456789abcdef' }),
+    call: (c) =>
+      c.webhooks.register({ url: 'https://shop.example/dk/webhooks', secret: 'whsec_test_0123456789abcdef' }),
     expected: { url: 'https://shop.example/dk/webhooks', active: true, created_at: '2030-01-01T00:00:00Z' },
   },
 ];
@@ -113,8 +346,15 @@ describe('every endpoint', () => {
 describe('answers', () => {
   it('keep unknown fields on orders and events', async () => {
     const a = agent();
-    script(a, 'GET', `${V1}/orders/ord_0001`, [{ status: 200, body: { ...orderAnswer(), fulfilment: { registrar: 'acme' } } }]);
-    script(a, 'GET', (p) => p.startsWith(`${V1}/events`), [{ status: 200, body: { events: [{ ...eventAnswer('evt_9'), livemode: false }], next_cursor: null, has_more: false } }]);
+    script(a, 'GET', `${V1}/orders/ord_0001`, [
+      { status: 200, body: { ...orderAnswer(), fulfilment: { registrar: 'acme' } } },
+    ]);
+    script(a, 'GET', (p) => p.startsWith(`${V1}/events`), [
+      {
+        status: 200,
+        body: { events: [{ ...eventAnswer('evt_9'), livemode: false }], next_cursor: null, has_more: false },
+      },
+    ]);
     const { client } = testClient(a);
 
     const order = await client.orders.retrieve('ord_0001');
@@ -132,16 +372,30 @@ describe('answers', () => {
     const error = await client.orders.create({ domain: 'coffeehouse.com', quote_id: 'qt_1' }).catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(MarketplaceResponseError);
-    expect((error as Error).message).toContain('POST /api/partner/v1/orders (orders.create) answered a body that breaks its schema: `sale_price_cents`');
+    expect((error as Error).message).toContain(
+      'POST /api/partner/v1/orders (orders.create) answered a body that breaks its schema: `sale_price_cents`',
+    );
   });
 
   it('refuse bad input before sending, naming the field', async () => {
     const { client } = testClient(agent()); // no interceptor: anything sent would fail as connection_error
 
-    await expect(client.orders.create({ domain: 'coffeehouse.com' })).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('send quote_id') });
-    await expect(client.orders.create({ domain: 'coffeehouse.com', quote_id: 'q', buyer: { email: 'nope' } })).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('`buyer.email`') });
-    await expect(client.webhooks.register({ url: 'https://shop.example/hook', secret: 'short' })).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('at least 16 characters') });
-    await expect(client.orders.list({ limit: 500 }).toArray()).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('`limit`') });
-    await expect(client.brokerage.create({ domain: 'wanted.com', tier: 'gold' as 'managed', buyer_email: 'a@b.co', budget: 1 })).rejects.toMatchObject({ message: expect.stringContaining('tier must be') });
+    await expect(client.orders.create({ domain: 'coffeehouse.com' })).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('send quote_id'),
+    });
+    await expect(
+      client.orders.create({ domain: 'coffeehouse.com', quote_id: 'q', buyer: { email: 'nope' } }),
+    ).rejects.toMatchObject({ code: 'validation_error', message: expect.stringContaining('`buyer.email`') });
+    await expect(client.webhooks.register({ url: 'https://shop.example/hook', secret: 'short' })).rejects.toMatchObject(
+      { code: 'validation_error', message: expect.stringContaining('at least 16 characters') },
+    );
+    await expect(client.orders.list({ limit: 500 }).toArray()).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('`limit`'),
+    });
+    await expect(
+      client.brokerage.create({ domain: 'wanted.com', tier: 'gold' as 'managed', buyer_email: 'a@b.co', budget: 1 }),
+    ).rejects.toMatchObject({ message: expect.stringContaining('tier must be') });
   });
 });

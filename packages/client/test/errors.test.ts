@@ -4,7 +4,13 @@
  * MarketplaceConnectionError; a 2xx body breaking its schema names the endpoint and the field.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { MarketplaceConnectionError, MarketplaceError, MarketplaceResponseError, errorFromResponse, parseRetryAfter } from '../src/index.ts';
+import {
+  MarketplaceConnectionError,
+  MarketplaceError,
+  MarketplaceResponseError,
+  errorFromResponse,
+  parseRetryAfter,
+} from '../src/index.ts';
 import { ORIGIN, detailAnswer, errorBody, mockAgent, searchAnswer, testClient } from './helpers.ts';
 
 const agents: Array<ReturnType<typeof mockAgent>> = [];
@@ -29,12 +35,21 @@ async function failure(promise: Promise<unknown>): Promise<MarketplaceError> {
 describe('error answers', () => {
   it('reads the nested body {error: {code, message, request_id}}', async () => {
     const a = agent();
-    a.get(ORIGIN).intercept({ path: '/api/partner/v1/domains/nope.com' }).reply(404, errorBody('not_found', 'nope.com is not listed', 'req_nested1'));
+    a.get(ORIGIN)
+      .intercept({ path: '/api/partner/v1/domains/nope.com' })
+      .reply(404, errorBody('not_found', 'nope.com is not listed', 'req_nested1'));
     const { client } = testClient(a);
 
     const error = await failure(client.getDomain('nope.com'));
 
-    expect(error).toMatchObject({ name: 'MarketplaceError', status: 404, code: 'not_found', message: 'nope.com is not listed', requestId: 'req_nested1', retryAfter: undefined });
+    expect(error).toMatchObject({
+      name: 'MarketplaceError',
+      status: 404,
+      code: 'not_found',
+      message: 'nope.com is not listed',
+      requestId: 'req_nested1',
+      retryAfter: undefined,
+    });
     expect(error.endpoint).toBe('GET /api/partner/v1/domains/{name}');
   });
 
@@ -42,24 +57,47 @@ describe('error answers', () => {
     const a = agent();
     a.get(ORIGIN)
       .intercept({ path: '/api/partner/v1/orders', method: 'POST' })
-      .reply(422, JSON.stringify({ error: { code: 'price_mismatch', message: 'The price changed', request_id: 'req_pm', price_cents: 330000, currency: 'USD' } }));
+      .reply(
+        422,
+        JSON.stringify({
+          error: {
+            code: 'price_mismatch',
+            message: 'The price changed',
+            request_id: 'req_pm',
+            price_cents: 330000,
+            currency: 'USD',
+          },
+        }),
+      );
     const { client } = testClient(a);
 
     const error = await failure(client.orders.create({ domain: 'coffeehouse.com', quote_id: 'qt_1' }));
 
-    expect(error).toMatchObject({ status: 422, code: 'price_mismatch', requestId: 'req_pm', details: { price_cents: 330000, currency: 'USD' } });
+    expect(error).toMatchObject({
+      status: 422,
+      code: 'price_mismatch',
+      requestId: 'req_pm',
+      details: { price_cents: 330000, currency: 'USD' },
+    });
   });
 
   it('reads a flat body {code, message} and takes the request id from X-Request-Id', async () => {
     const a = agent();
     a.get(ORIGIN)
       .intercept({ path: '/api/partner/v1/domains/nope.com' })
-      .reply(403, JSON.stringify({ code: 'forbidden', message: 'The credential lacks the search scope' }), { headers: { 'x-request-id': 'req_header9' } });
+      .reply(403, JSON.stringify({ code: 'forbidden', message: 'The credential lacks the search scope' }), {
+        headers: { 'x-request-id': 'req_header9' },
+      });
     const { client } = testClient(a);
 
     const error = await failure(client.getDomain('nope.com'));
 
-    expect(error).toMatchObject({ status: 403, code: 'forbidden', message: 'The credential lacks the search scope', requestId: 'req_header9' });
+    expect(error).toMatchObject({
+      status: 403,
+      code: 'forbidden',
+      message: 'The credential lacks the search scope',
+      requestId: 'req_header9',
+    });
   });
 
   it('still raises a clear error for an error answer without a readable body', async () => {
@@ -69,7 +107,11 @@ describe('error answers', () => {
 
     const error = await failure(client.getDomain('nope.com'));
 
-    expect(error).toMatchObject({ status: 502, code: 'internal_error', message: 'GET /api/partner/v1/domains/{name} answered HTTP 502 without a readable error body.' });
+    expect(error).toMatchObject({
+      status: 502,
+      code: 'internal_error',
+      message: 'GET /api/partner/v1/domains/{name} answered HTTP 502 without a readable error body.',
+    });
   });
 
   it('turns a network failure into MarketplaceConnectionError (code connection_error)', async () => {
@@ -80,12 +122,19 @@ describe('error answers', () => {
     const error = await failure(client.getDomain('nope.com'));
 
     expect(error).toBeInstanceOf(MarketplaceConnectionError);
-    expect(error).toMatchObject({ code: 'connection_error', status: undefined, message: expect.stringContaining('ECONNRESET') });
+    expect(error).toMatchObject({
+      code: 'connection_error',
+      status: undefined,
+      message: expect.stringContaining('ECONNRESET'),
+    });
   });
 
   it('turns a timed-out attempt into MarketplaceConnectionError', async () => {
     const a = agent();
-    a.get(ORIGIN).intercept({ path: '/api/partner/v1/domains/slow.com' }).reply(200, JSON.stringify(detailAnswer)).delay(60_000);
+    a.get(ORIGIN)
+      .intercept({ path: '/api/partner/v1/domains/slow.com' })
+      .reply(200, JSON.stringify(detailAnswer))
+      .delay(60_000);
     const { client } = testClient(a, { maxRetries: 0, timeoutMs: 20 });
 
     const error = await failure(client.getDomain('slow.com'));
@@ -117,16 +166,34 @@ describe('error answers', () => {
 
     const error = await failure(client.getDomain('coffeehouse.com'));
 
-    expect(error).toMatchObject({ code: 'invalid_response', message: 'GET /api/partner/v1/domains/{name} answered HTTP 200 with a body that is not JSON.' });
+    expect(error).toMatchObject({
+      code: 'invalid_response',
+      message: 'GET /api/partner/v1/domains/{name} answered HTTP 200 with a body that is not JSON.',
+    });
   });
 });
 
 describe('errorFromResponse', () => {
   const now = Date.UTC(2030, 0, 1);
   it.each([
-    ['nested', errorBody('rate_limited', 'Too many', 'req_a'), {}, { code: 'rate_limited', message: 'Too many', requestId: 'req_a' }],
-    ['flat with header id', JSON.stringify({ code: 'conflict', message: 'Sold' }), { 'x-request-id': 'req_b' }, { code: 'conflict', message: 'Sold', requestId: 'req_b' }],
-    ['body id wins over header', errorBody('forbidden', 'No scope', 'req_body'), { 'x-request-id': 'req_hdr' }, { requestId: 'req_body' }],
+    [
+      'nested',
+      errorBody('rate_limited', 'Too many', 'req_a'),
+      {},
+      { code: 'rate_limited', message: 'Too many', requestId: 'req_a' },
+    ],
+    [
+      'flat with header id',
+      JSON.stringify({ code: 'conflict', message: 'Sold' }),
+      { 'x-request-id': 'req_b' },
+      { code: 'conflict', message: 'Sold', requestId: 'req_b' },
+    ],
+    [
+      'body id wins over header',
+      errorBody('forbidden', 'No scope', 'req_body'),
+      { 'x-request-id': 'req_hdr' },
+      { requestId: 'req_body' },
+    ],
     ['empty 429', '', { 'retry-after': '7' }, { code: 'rate_limited', retryAfter: 7 }],
   ])('%s', (_name, bodyText, headers, expected) => {
     const error = errorFromResponse({ status: 429, headers, bodyText }, 'GET /x', now);

@@ -43,7 +43,10 @@ function bodyBytes(body: unknown): Buffer {
  * headers, the timestamp window and the `v1=` signature over the path, query and body bytes actually sent.
  * @throws {ProtocolError} when the signature does not verify.
  */
-export function receive(opts: MockInterceptor.MockResponseCallbackOptions, options: { secret?: string; headerPrefix?: string; now?: number } = {}): ReceivedRequest {
+export function receive(
+  opts: MockInterceptor.MockResponseCallbackOptions,
+  options: { secret?: string; headerPrefix?: string; now?: number } = {},
+): ReceivedRequest {
   const headers = lowerHeaders(opts.headers);
   const [path = '', query = ''] = opts.path.split('?', 2) as [string, string?];
   const body = bodyBytes(opts.body);
@@ -60,7 +63,10 @@ export function mockAgent(): MockAgent {
 }
 
 /** A client on the mock, never really sleeping: waits are recorded in `sleeps` (ms). */
-export function testClient(agent: MockAgent, overrides: Partial<PartnerClientOptions> = {}): { client: PartnerClient; sleeps: number[] } {
+export function testClient(
+  agent: MockAgent,
+  overrides: Partial<PartnerClientOptions> = {},
+): { client: PartnerClient; sleeps: number[] } {
   const sleeps: number[] = [];
   const client = new PartnerClient({
     baseUrl: ORIGIN,
@@ -77,11 +83,22 @@ export function testClient(agent: MockAgent, overrides: Partial<PartnerClientOpt
 
 export const JSON_HEADERS = { 'content-type': 'application/json' };
 
-export const coffeehouse = { domain: 'coffeehouse.com', tld: 'com', available: true, price_cents: 250000, currency: 'USD' };
+export const coffeehouse = {
+  domain: 'coffeehouse.com',
+  tld: 'com',
+  available: true,
+  price_cents: 250000,
+  currency: 'USD',
+};
 
 export const searchAnswer = { domains: [coffeehouse], next_cursor: null };
 
-export const detailAnswer = { ...coffeehouse, words: ['coffee', 'house'], listed_at: '2025-01-02T03:04:05Z', status: 'listed' };
+export const detailAnswer = {
+  ...coffeehouse,
+  words: ['coffee', 'house'],
+  listed_at: '2025-01-02T03:04:05Z',
+  status: 'listed',
+};
 
 export const checkoutAnswer = {
   checkout_url: `${ORIGIN}/checkout?pt=tok_abc`,
@@ -104,7 +121,14 @@ export const quoteAnswer = {
 };
 
 export function orderAnswer(publicId = 'ord_0001', status = 'EXTERNALLY_PAID') {
-  return { public_id: publicId, domain: 'coffeehouse.com', status, sale_price_cents: 250000, currency: 'USD', created_at: '2030-01-01T00:00:00Z' };
+  return {
+    public_id: publicId,
+    domain: 'coffeehouse.com',
+    status,
+    sale_price_cents: 250000,
+    currency: 'USD',
+    created_at: '2030-01-01T00:00:00Z',
+  };
 }
 
 export function eventAnswer(id: string, type = 'order.recorded', status = 'EXTERNALLY_PAID') {
@@ -113,7 +137,9 @@ export function eventAnswer(id: string, type = 'order.recorded', status = 'EXTER
     type,
     created_at: '2030-01-01T00:00:00Z',
     partner_id: 'prt_demo',
-    data: { order: { public_id: 'ord_0001', domain: 'coffeehouse.com', status, sale_price_cents: 250000, currency: 'USD' } },
+    data: {
+      order: { public_id: 'ord_0001', domain: 'coffeehouse.com', status, sale_price_cents: 250000, currency: 'USD' },
+    },
   };
 }
 
@@ -124,7 +150,13 @@ export type Scripted = { status: number; body: unknown; headers?: Record<string,
  * Scripts the answers of `method path` in order, verifying each attempt's signature (as the marketplace would) and
  * recording what arrived in `received`.
  */
-export function script(agent: MockAgent, method: string, path: string | ((p: string) => boolean), answers: Scripted[], received: ReceivedRequest[] = []): ReceivedRequest[] {
+export function script(
+  agent: MockAgent,
+  method: string,
+  path: string | ((p: string) => boolean),
+  answers: Scripted[],
+  received: ReceivedRequest[] = [],
+): ReceivedRequest[] {
   const pool = agent.get(ORIGIN);
   for (const answer of answers) {
     const interceptor = pool.intercept({ path, method });

@@ -20,8 +20,13 @@ it('creates the HMAC key once per client, however many attempts it signs', async
   const a = mockAgent();
   agents.push(a);
   const pool = a.get(ORIGIN);
-  pool.intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search') }).reply(503, errorBody('internal_error', 'Busy'));
-  pool.intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search') }).reply(200, JSON.stringify(searchAnswer)).times(3);
+  pool
+    .intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search') })
+    .reply(503, errorBody('internal_error', 'Busy'));
+  pool
+    .intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search') })
+    .reply(200, JSON.stringify(searchAnswer))
+    .times(3);
   const createSecretKey = vi.mocked(crypto.createSecretKey);
   createSecretKey.mockClear();
 

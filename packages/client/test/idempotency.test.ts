@@ -21,7 +21,13 @@ afterEach(async () => {
 });
 
 const ORDERS = '/api/partner/v1/orders';
-const order = { domain: 'coffeehouse.com', quote_id: 'qt_signed.abc', expected_price: 250000, currency: 'USD', buyer: { email: 'ada@example.com' } };
+const order = {
+  domain: 'coffeehouse.com',
+  quote_id: 'qt_signed.abc',
+  expected_price: 250000,
+  currency: 'USD',
+  buyer: { email: 'ada@example.com' },
+};
 const serverError = { status: 500, body: errorBody('internal_error', 'Unexpected') };
 const created = { status: 201, body: orderAnswer() };
 
@@ -31,7 +37,13 @@ describe('POST /orders', () => {
     const received: ReceivedRequest[] = [];
     script(a, 'POST', ORDERS, [serverError], received);
     script(a, 'POST', ORDERS, [new Error('ECONNRESET')]);
-    script(a, 'POST', ORDERS, [{ status: 429, body: errorBody('rate_limited', 'Slow down'), headers: { 'retry-after': '1' } }, created], received);
+    script(
+      a,
+      'POST',
+      ORDERS,
+      [{ status: 429, body: errorBody('rate_limited', 'Slow down'), headers: { 'retry-after': '1' } }, created],
+      received,
+    );
     const { client, sleeps } = testClient(a, { maxRetries: 3 });
 
     const result = await client.orders.create(order);
@@ -70,10 +82,15 @@ describe('POST /orders', () => {
 
   it('does not retry a 409 conflict (the key was used with another body)', async () => {
     const a = agent();
-    const received = script(a, 'POST', ORDERS, [{ status: 409, body: errorBody('conflict', 'Idempotency-Key reused with a different body') }]);
+    const received = script(a, 'POST', ORDERS, [
+      { status: 409, body: errorBody('conflict', 'Idempotency-Key reused with a different body') },
+    ]);
     const { client } = testClient(a);
 
-    await expect(client.orders.create(order, { idempotencyKey: 'k1' })).rejects.toMatchObject({ status: 409, code: 'conflict' });
+    await expect(client.orders.create(order, { idempotencyKey: 'k1' })).rejects.toMatchObject({
+      status: 409,
+      code: 'conflict',
+    });
     expect(received).toHaveLength(1);
   });
 
@@ -102,8 +119,23 @@ describe('writes without a key', () => {
     expect(once).toHaveLength(1);
     expect(once[0]!.headers['idempotency-key']).toBeUndefined();
 
-    const keyed = script(a, 'POST', '/api/partner/v1/refunds', [serverError, { status: 201, body: { refund_id: 'rf_1', order_id: 'ord_0001', amount_cents: 250000, currency: 'USD', status: 'REFUNDED', created_at: '2030-01-01T00:00:00Z' } }]);
-    await expect(client.refunds.create({ order_id: 'ord_0001' }, { idempotencyKey: 'refund-ord_0001' })).resolves.toMatchObject({ refund_id: 'rf_1' });
+    const keyed = script(a, 'POST', '/api/partner/v1/refunds', [
+      serverError,
+      {
+        status: 201,
+        body: {
+          refund_id: 'rf_1',
+          order_id: 'ord_0001',
+          amount_cents: 250000,
+          currency: 'USD',
+          status: 'REFUNDED',
+          created_at: '2030-01-01T00:00:00Z',
+        },
+      },
+    ]);
+    await expect(
+      client.refunds.create({ order_id: 'ord_0001' }, { idempotencyKey: 'refund-ord_0001' }),
+    ).resolves.toMatchObject({ refund_id: 'rf_1' });
     expect(keyed.map((r) => r.headers['idempotency-key'])).toEqual(['refund-ord_0001', 'refund-ord_0001']);
   });
 
@@ -128,7 +160,9 @@ describe('writes without a key', () => {
     ]);
     const { client } = testClient(a);
 
-    await expect(client.webhooks.register({ url: 'https://shop.example/hook', secret: 'whsec_test_0123456789abcdef' })).resolves.toMatchObject({ active: true });
+    await expect(
+      client.webhooks.register({ url: 'https://shop.example/hook', secret: 'whsec_test_0123456789abcdef' }),
+    ).resolves.toMatchObject({ active: true });
     expect(received).toHaveLength(2);
   });
 });

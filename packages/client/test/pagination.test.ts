@@ -28,7 +28,10 @@ describe('client.orders.list', () => {
       'GET',
       ORDERS,
       [
-        { status: 200, body: { orders: [orderAnswer('ord_1', 'SETTLED'), orderAnswer('ord_2', 'SETTLED')], next_cursor: 'cur_2' } },
+        {
+          status: 200,
+          body: { orders: [orderAnswer('ord_1', 'SETTLED'), orderAnswer('ord_2', 'SETTLED')], next_cursor: 'cur_2' },
+        },
         { status: 200, body: { orders: [orderAnswer('ord_3', 'SETTLED')], next_cursor: 'cur 3/x' } },
         { status: 200, body: { orders: [orderAnswer('ord_4', 'SETTLED')], next_cursor: null } },
       ],
@@ -40,12 +43,18 @@ describe('client.orders.list', () => {
     for await (const order of client.orders.list({ status: 'SETTLED', limit: 2 })) ids.push(order.public_id);
 
     expect(ids).toEqual(['ord_1', 'ord_2', 'ord_3', 'ord_4']);
-    expect(received.map((r) => r.query)).toEqual(['limit=2&status=SETTLED', 'cursor=cur_2&limit=2&status=SETTLED', 'cursor=cur%203%2Fx&limit=2&status=SETTLED']);
+    expect(received.map((r) => r.query)).toEqual([
+      'limit=2&status=SETTLED',
+      'cursor=cur_2&limit=2&status=SETTLED',
+      'cursor=cur%203%2Fx&limit=2&status=SETTLED',
+    ]);
   });
 
   it('fetches only the pages it needs when iteration stops early', async () => {
     const a = agent();
-    const received = script(a, 'GET', ORDERS, [{ status: 200, body: { orders: [orderAnswer('ord_1'), orderAnswer('ord_2')], next_cursor: 'cur_2' } }]);
+    const received = script(a, 'GET', ORDERS, [
+      { status: 200, body: { orders: [orderAnswer('ord_1'), orderAnswer('ord_2')], next_cursor: 'cur_2' } },
+    ]);
     const { client } = testClient(a);
 
     const firstTwo = await client.orders.list().toArray({ max: 2 });
@@ -71,13 +80,20 @@ describe('client.events.list', () => {
   it('catches up from after_id, passing next_cursor as the next after_id, until next_cursor is null', async () => {
     const a = agent();
     const received = script(a, 'GET', EVENTS, [
-      { status: 200, body: { events: [eventAnswer('evt_2'), eventAnswer('evt_3', 'order.transfer_started', 'TRANSFER_IN_PROGRESS')], next_cursor: 'evt_3' } },
+      {
+        status: 200,
+        body: {
+          events: [eventAnswer('evt_2'), eventAnswer('evt_3', 'order.transfer_started', 'TRANSFER_IN_PROGRESS')],
+          next_cursor: 'evt_3',
+        },
+      },
       { status: 200, body: { events: [eventAnswer('evt_4', 'order.settled', 'SETTLED')], next_cursor: null } },
     ]);
     const { client } = testClient(a);
 
     const seen: string[] = [];
-    for await (const event of client.events.list({ after_id: 'evt_1', limit: 2 })) seen.push(`${event.id}:${event.type}`);
+    for await (const event of client.events.list({ after_id: 'evt_1', limit: 2 }))
+      seen.push(`${event.id}:${event.type}`);
 
     expect(seen).toEqual(['evt_2:order.recorded', 'evt_3:order.transfer_started', 'evt_4:order.settled']);
     expect(received.map((r) => r.query)).toEqual(['after_id=evt_1&limit=2', 'after_id=evt_3&limit=2']);

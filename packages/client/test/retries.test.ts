@@ -22,7 +22,12 @@ afterEach(async () => {
 const SEARCH = (p: string) => p.startsWith('/api/partner/v1/domains/search');
 
 /** Replies with each answer in turn, verifying every attempt's signature and recording its nonce. */
-function sequence(a: ReturnType<typeof mockAgent>, path: string | ((p: string) => boolean), method: string, answers: Array<{ status: number; body: string; headers?: Record<string, string> } | Error>) {
+function sequence(
+  a: ReturnType<typeof mockAgent>,
+  path: string | ((p: string) => boolean),
+  method: string,
+  answers: Array<{ status: number; body: string; headers?: Record<string, string> } | Error>,
+) {
   const nonces: string[] = [];
   const pool = a.get(ORIGIN);
   for (const answer of answers) {
@@ -33,7 +38,11 @@ function sequence(a: ReturnType<typeof mockAgent>, path: string | ((p: string) =
     }
     interceptor.reply((opts) => {
       nonces.push(receive(opts).signature.nonce);
-      return { statusCode: answer.status, data: answer.body, responseOptions: { headers: { 'content-type': 'application/json', ...answer.headers } } };
+      return {
+        statusCode: answer.status,
+        data: answer.body,
+        responseOptions: { headers: { 'content-type': 'application/json', ...answer.headers } },
+      };
     });
   }
   return nonces;
@@ -58,7 +67,10 @@ describe('retries', () => {
 
   it('retries replay_detected with a fresh nonce', async () => {
     const a = agent();
-    const nonces = sequence(a, SEARCH, 'GET', [{ status: 401, body: errorBody('replay_detected', 'Nonce reused') }, ok]);
+    const nonces = sequence(a, SEARCH, 'GET', [
+      { status: 401, body: errorBody('replay_detected', 'Nonce reused') },
+      ok,
+    ]);
     const { client } = testClient(a);
 
     await client.searchDomains('coffee');
@@ -69,7 +81,10 @@ describe('retries', () => {
 
   it('waits the Retry-After seconds of a 429 before retrying', async () => {
     const a = agent();
-    sequence(a, SEARCH, 'GET', [{ status: 429, body: errorBody('rate_limited', 'Slow down'), headers: { 'retry-after': '3' } }, ok]);
+    sequence(a, SEARCH, 'GET', [
+      { status: 429, body: errorBody('rate_limited', 'Slow down'), headers: { 'retry-after': '3' } },
+      ok,
+    ]);
     const { client, sleeps } = testClient(a);
 
     await client.searchDomains('coffee');
@@ -79,7 +94,9 @@ describe('retries', () => {
 
   it('raises a 429 at once, with retryAfter, when Retry-After exceeds maxRetryDelayMs', async () => {
     const a = agent();
-    sequence(a, SEARCH, 'GET', [{ status: 429, body: errorBody('rate_limited', 'Slow down'), headers: { 'retry-after': '30' } }]);
+    sequence(a, SEARCH, 'GET', [
+      { status: 429, body: errorBody('rate_limited', 'Slow down'), headers: { 'retry-after': '30' } },
+    ]);
     const { client, sleeps } = testClient(a, { maxRetryDelayMs: 5_000 });
 
     const error = await client.searchDomains('coffee').catch((e: unknown) => e);
@@ -92,11 +109,21 @@ describe('retries', () => {
   it('gives up after maxRetries with the last error, backing off exponentially with full jitter under the cap', async () => {
     const a = agent();
     const nonces = sequence(a, SEARCH, 'GET', [unavailable, unavailable, unavailable, unavailable]);
-    const { client, sleeps } = testClient(a, { maxRetries: 3, initialRetryDelayMs: 100, maxRetryDelayMs: 300, random: () => 0.5 });
+    const { client, sleeps } = testClient(a, {
+      maxRetries: 3,
+      initialRetryDelayMs: 100,
+      maxRetryDelayMs: 300,
+      random: () => 0.5,
+    });
 
     const error = await client.searchDomains('coffee').catch((e: unknown) => e);
 
-    expect(error).toMatchObject({ status: 503, code: 'internal_error', message: 'Service unavailable', requestId: 'req_test123' });
+    expect(error).toMatchObject({
+      status: 503,
+      code: 'internal_error',
+      message: 'Service unavailable',
+      requestId: 'req_test123',
+    });
     expect(nonces).toHaveLength(4);
     // 0.5 × min(300, 100·2^n): 50, 100, 150 (capped).
     expect(sleeps).toEqual([50, 100, 150]);
@@ -136,12 +163,18 @@ describe('retries', () => {
     await expect(client.searchDomains('coffee')).resolves.toMatchObject({ domains: [{ domain: 'coffeehouse.com' }] });
     const error = await client.createCheckoutSession({ domain: 'coffeehouse.com' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(MarketplaceConnectionError);
-    expect(error).toMatchObject({ code: 'connection_error', status: undefined, endpoint: 'POST /api/partner/v1/checkout-session' });
+    expect(error).toMatchObject({
+      code: 'connection_error',
+      status: undefined,
+      endpoint: 'POST /api/partner/v1/checkout-session',
+    });
   });
 
   it('does not retry a 404', async () => {
     const a = agent();
-    const nonces = sequence(a, '/api/partner/v1/pricing?domain=unlisted.com', 'GET', [{ status: 404, body: errorBody('not_found', 'unlisted.com is not listed') }]);
+    const nonces = sequence(a, '/api/partner/v1/pricing?domain=unlisted.com', 'GET', [
+      { status: 404, body: errorBody('not_found', 'unlisted.com is not listed') },
+    ]);
     const { client } = testClient(a);
 
     await expect(client.getPricing('unlisted.com')).rejects.toMatchObject({ status: 404, code: 'not_found' });

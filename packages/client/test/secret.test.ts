@@ -39,14 +39,20 @@ describe('the secret', () => {
   it('is in no error the client raises', async () => {
     const a = agent();
     const pool = a.get(ORIGIN);
-    pool.intercept({ path: '/api/partner/v1/domains/a.com' }).reply(401, errorBody('invalid_signature', 'Signature mismatch'));
+    pool
+      .intercept({ path: '/api/partner/v1/domains/a.com' })
+      .reply(401, errorBody('invalid_signature', 'Signature mismatch'));
     pool.intercept({ path: '/api/partner/v1/domains/b.com' }).reply(500, errorBody('internal_error', 'Boom'));
     pool.intercept({ path: '/api/partner/v1/domains/c.com' }).replyWithError(new Error('ECONNREFUSED'));
     pool.intercept({ path: '/api/partner/v1/domains/d.com' }).reply(200, '{"domain": 1}');
     pool.intercept({ path: '/api/partner/v1/domains/e.com' }).reply(200, '{}').delay(60_000);
     const { client } = testClient(a, { maxRetries: 0, timeoutMs: 20 });
 
-    const errors = await Promise.all(['a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'not a domain', 'f.com'].map((d) => client.getDomain(d).catch((e: unknown) => e)));
+    const errors = await Promise.all(
+      ['a.com', 'b.com', 'c.com', 'd.com', 'e.com', 'not a domain', 'f.com'].map((d) =>
+        client.getDomain(d).catch((e: unknown) => e),
+      ),
+    );
 
     expect(errors.map((e) => (e as { code: string }).code)).toEqual([
       'invalid_signature',
@@ -81,8 +87,14 @@ describe('the secret', () => {
     expect(swapped.message).not.toContain(SECRET);
 
     expect(attempt({ keyId: KEY_ID, secret: SECRET }).message).toContain('`baseUrl` is required');
-    expect(attempt({ baseUrl: `${ORIGIN}/api/partner/v1`, keyId: KEY_ID, secret: SECRET }).message).toContain('drop the trailing "/api/partner/v1"');
-    expect(attempt({ baseUrl: 'marketplace.test', keyId: KEY_ID, secret: SECRET }).message).toContain('must be an absolute http(s) URL');
-    expect(attempt({ baseUrl: ORIGIN, keyId: KEY_ID, secret: SECRET, headerPrefix: 'X Service' }).message).toContain('header prefix');
+    expect(attempt({ baseUrl: `${ORIGIN}/api/partner/v1`, keyId: KEY_ID, secret: SECRET }).message).toContain(
+      'drop the trailing "/api/partner/v1"',
+    );
+    expect(attempt({ baseUrl: 'marketplace.test', keyId: KEY_ID, secret: SECRET }).message).toContain(
+      'must be an absolute http(s) URL',
+    );
+    expect(attempt({ baseUrl: ORIGIN, keyId: KEY_ID, secret: SECRET, headerPrefix: 'X Service' }).message).toContain(
+      'header prefix',
+    );
   });
 });

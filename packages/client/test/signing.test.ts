@@ -5,7 +5,18 @@
  */
 import { sha256Hex } from '@domainkit/protocol';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ORIGIN, KEY_ID, JSON_HEADERS, checkoutAnswer, detailAnswer, mockAgent, receive, searchAnswer, testClient, type ReceivedRequest } from './helpers.ts';
+import {
+  ORIGIN,
+  KEY_ID,
+  JSON_HEADERS,
+  checkoutAnswer,
+  detailAnswer,
+  mockAgent,
+  receive,
+  searchAnswer,
+  testClient,
+  type ReceivedRequest,
+} from './helpers.ts';
 
 const agents: Array<ReturnType<typeof mockAgent>> = [];
 function agent() {
@@ -78,12 +89,18 @@ describe('signed requests', () => {
       });
     const { client } = testClient(a);
 
-    const session = await client.createCheckoutSession({ domain: 'coffeehouse.com', return_url: 'https://shop.example/thanks?ü=1' });
+    const session = await client.createCheckoutSession({
+      domain: 'coffeehouse.com',
+      return_url: 'https://shop.example/thanks?ü=1',
+    });
 
     const req = seen!;
     expect(req.headers['content-type']).toBe('application/json');
     expect(req.query).toBe('');
-    expect(JSON.parse(req.body.toString('utf8'))).toEqual({ domain: 'coffeehouse.com', return_url: 'https://shop.example/thanks?ü=1' });
+    expect(JSON.parse(req.body.toString('utf8'))).toEqual({
+      domain: 'coffeehouse.com',
+      return_url: 'https://shop.example/thanks?ü=1',
+    });
     // The body hash in the canonical string is of these bytes (verifySignature in receive() rebuilt it from them).
     expect(sha256Hex(req.body)).not.toBe(sha256Hex(''));
     expect(session.checkout_url).toBe(checkoutAnswer.checkout_url);
@@ -95,11 +112,22 @@ describe('signed requests', () => {
     const queries: string[] = [];
     pool.intercept({ path: '/api/partner/v1/availability?domain=coffeehouse.com' }).reply((opts) => {
       queries.push(receive(opts).query);
-      return { statusCode: 200, data: JSON.stringify({ domain: 'coffeehouse.com', available: false, price_cents: null, currency: null }) };
+      return {
+        statusCode: 200,
+        data: JSON.stringify({ domain: 'coffeehouse.com', available: false, price_cents: null, currency: null }),
+      };
     });
     pool.intercept({ path: '/api/partner/v1/pricing?domain=coffeehouse.com' }).reply((opts) => {
       queries.push(receive(opts).query);
-      return { statusCode: 200, data: JSON.stringify({ domain: 'coffeehouse.com', price_cents: 250000, floor_price_cents: 200000, currency: 'USD' }) };
+      return {
+        statusCode: 200,
+        data: JSON.stringify({
+          domain: 'coffeehouse.com',
+          price_cents: 250000,
+          floor_price_cents: 200000,
+          currency: 'USD',
+        }),
+      };
     });
     const { client } = testClient(a);
 
@@ -146,9 +174,18 @@ describe('signed requests', () => {
     const a = agent(); // no interceptor: a request would fail as a connection error
     const { client } = testClient(a);
 
-    await expect(client.searchDomains('   ')).rejects.toMatchObject({ code: 'validation_error', status: undefined, message: expect.stringMatching(/q is required/) });
-    await expect(client.getDomain('not a domain')).rejects.toMatchObject({ code: 'validation_error', message: expect.stringMatching(/`name`: must be a domain name/) });
-    await expect(client.createCheckoutSession({ domain: 'a.com', return_url: 'javascript:alert(1)' })).rejects.toMatchObject({
+    await expect(client.searchDomains('   ')).rejects.toMatchObject({
+      code: 'validation_error',
+      status: undefined,
+      message: expect.stringMatching(/q is required/),
+    });
+    await expect(client.getDomain('not a domain')).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringMatching(/`name`: must be a domain name/),
+    });
+    await expect(
+      client.createCheckoutSession({ domain: 'a.com', return_url: 'javascript:alert(1)' }),
+    ).rejects.toMatchObject({
       code: 'validation_error',
       message: expect.stringMatching(/`return_url`/),
     });

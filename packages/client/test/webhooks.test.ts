@@ -29,19 +29,55 @@ describe('constructEvent', () => {
 
     expect(event.id).toBe('evt_0001');
     expect(event.type).toBe('order.settled');
-    expect(event.data.order).toEqual({ public_id: 'ord_0001', domain: 'coffeehouse.com', status: 'SETTLED', sale_price_cents: 250000, currency: 'USD' });
+    expect(event.data.order).toEqual({
+      public_id: 'ord_0001',
+      domain: 'coffeehouse.com',
+      status: 'SETTLED',
+      sale_price_cents: 250000,
+      currency: 'USD',
+    });
     expect(constructEvent(BODY, SIGNATURE.toUpperCase(), SECRET).id).toBe('evt_0001');
     expect(constructEvent(new Uint8Array(Buffer.from(BODY)), [SIGNATURE], SECRET).id).toBe('evt_0001');
   });
 
   it.each<[string, () => unknown, string, RegExp]>([
-    ['an already parsed body', () => constructEvent(JSON.parse(BODY), SIGNATURE, SECRET), 'webhook_body_not_raw', /already parsed.*express\.raw/],
-    ['a body turned back into "[object Object]"', () => constructEvent(String({}), SIGNATURE, SECRET), 'webhook_body_not_raw', /\[object Object\]/],
+    [
+      'an already parsed body',
+      () => constructEvent(JSON.parse(BODY), SIGNATURE, SECRET),
+      'webhook_body_not_raw',
+      /already parsed.*express\.raw/,
+    ],
+    [
+      'a body turned back into "[object Object]"',
+      () => constructEvent(String({}), SIGNATURE, SECRET),
+      'webhook_body_not_raw',
+      /\[object Object\]/,
+    ],
     ['a missing body', () => constructEvent(undefined, SIGNATURE, SECRET), 'webhook_body_not_raw', /raw request body/],
-    ['a missing header', () => constructEvent(BODY, undefined, SECRET), 'webhook_signature_missing', /no signature header/],
-    ['the wrong secret', () => constructEvent(BODY, SIGNATURE, 'whsec_test_other_secret_value'), 'webhook_signature_mismatch', /Check the webhook secret/],
-    ['re-serialised JSON', () => constructEvent(JSON.stringify(JSON.parse(BODY), null, 2), SIGNATURE, SECRET), 'webhook_signature_mismatch', /exact raw bytes/],
-    ['a v1= request signature', () => constructEvent(BODY, `v1=${SIGNATURE}`, SECRET), 'webhook_signature_mismatch', /does not match/],
+    [
+      'a missing header',
+      () => constructEvent(BODY, undefined, SECRET),
+      'webhook_signature_missing',
+      /no signature header/,
+    ],
+    [
+      'the wrong secret',
+      () => constructEvent(BODY, SIGNATURE, 'whsec_test_other_secret_value'),
+      'webhook_signature_mismatch',
+      /Check the webhook secret/,
+    ],
+    [
+      're-serialised JSON',
+      () => constructEvent(JSON.stringify(JSON.parse(BODY), null, 2), SIGNATURE, SECRET),
+      'webhook_signature_mismatch',
+      /exact raw bytes/,
+    ],
+    [
+      'a v1= request signature',
+      () => constructEvent(BODY, `v1=${SIGNATURE}`, SECRET),
+      'webhook_signature_mismatch',
+      /does not match/,
+    ],
   ])('rejects %s', (_name, fn, code, message) => {
     const error = thrown(fn);
     expect(error).toBeInstanceOf(WebhookSignatureError);
@@ -72,7 +108,9 @@ describe('createWebhookVerifier', () => {
     expect(verifier.constructEvent(BODY, { 'x-acme-signature': SIGNATURE }).id).toBe('evt_0001');
     expect(verifier.constructEvent(BODY, new Headers({ 'X-Acme-Signature': SIGNATURE })).id).toBe('evt_0001');
     expect(verifier.constructEvent(BODY, { 'X-Acme-Signature': SIGNATURE }).id).toBe('evt_0001');
-    expect(thrown(() => verifier.constructEvent(BODY, { 'x-service-signature': SIGNATURE })).code).toBe('webhook_signature_missing');
+    expect(thrown(() => verifier.constructEvent(BODY, { 'x-service-signature': SIGNATURE })).code).toBe(
+      'webhook_signature_missing',
+    );
   });
 
   it('verifies a delivery received by a plain node:http server', async () => {
@@ -93,8 +131,16 @@ describe('createWebhookVerifier', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     try {
-      const good = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': SIGNATURE }, body: BODY });
-      const bad = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-service-signature': SIGNATURE }, body: `${BODY} ` });
+      const good = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': SIGNATURE },
+        body: BODY,
+      });
+      const bad = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-service-signature': SIGNATURE },
+        body: `${BODY} `,
+      });
 
       expect([good.status, bad.status]).toEqual([200, 400]);
       expect(received).toEqual(['order.settled']);

@@ -11,7 +11,11 @@
 import { createHash } from 'node:crypto';
 
 /** A query given as pairs, as a raw string (with or without `?`), or as URLSearchParams. */
-export type QueryInput = string | URLSearchParams | ReadonlyArray<readonly [string, string]> | Readonly<Record<string, string | readonly string[] | undefined>>;
+export type QueryInput =
+  | string
+  | URLSearchParams
+  | ReadonlyArray<readonly [string, string]>
+  | Readonly<Record<string, string | readonly string[] | undefined>>;
 
 /** Lowercase hex SHA-256 of the empty string: the body hash of a GET, HEAD or body-less request (spec 5.1). */
 export const EMPTY_BODY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
@@ -120,9 +124,17 @@ export interface CanonicalRequestInput {
 export function canonicalString(input: CanonicalRequestInput): string {
   const { method, path, nonce } = input;
   const timestamp = String(input.timestamp);
-  if (!path.startsWith('/')) throw new TypeError(`path must begin with "/" (the full /api/partner/v1/... path); received ${JSON.stringify(path)}`);
+  if (!path.startsWith('/'))
+    throw new TypeError(
+      `path must begin with "/" (the full /api/partner/v1/... path); received ${JSON.stringify(path)}`,
+    );
   if (path.includes('?')) throw new TypeError('path must not contain the query: pass it as `query`');
-  for (const [name, value] of [['method', method], ['path', path], ['timestamp', timestamp], ['nonce', nonce]] as const) {
+  for (const [name, value] of [
+    ['method', method],
+    ['path', path],
+    ['timestamp', timestamp],
+    ['nonce', nonce],
+  ] as const) {
     if (/[\r\n]/.test(value)) throw new TypeError(`${name} must not contain a line break`);
   }
   return [

@@ -11,13 +11,25 @@ export const ERROR_CODES = {
   validation_error: { status: 400, when: 'A field is missing or malformed; the message gives details.' },
   missing_idempotency_key: { status: 400, when: 'POST /orders was sent without an Idempotency-Key header.' },
   missing_credentials: { status: 401, when: 'No key id header is present.' },
-  missing_signature_headers: { status: 401, when: 'The key id is present but the timestamp, nonce or signature header is missing.' },
-  invalid_timestamp: { status: 401, when: 'The timestamp is not Unix seconds, is malformed, or drifts more than 300 seconds.' },
+  missing_signature_headers: {
+    status: 401,
+    when: 'The key id is present but the timestamp, nonce or signature header is missing.',
+  },
+  invalid_timestamp: {
+    status: 401,
+    when: 'The timestamp is not Unix seconds, is malformed, or drifts more than 300 seconds.',
+  },
   invalid_signature: { status: 401, when: 'The HMAC was rejected: wrong key id, secret, canonical string or body.' },
   replay_detected: { status: 401, when: 'The nonce was already used while still tracked.' },
-  forbidden: { status: 403, when: 'The credential lacks the required scope, or is not allowed to use this environment or surface.' },
+  forbidden: {
+    status: 403,
+    when: 'The credential lacks the required scope, or is not allowed to use this environment or surface.',
+  },
   not_found: { status: 404, when: 'The domain is not listed, or the resource id does not exist for this credential.' },
-  conflict: { status: 409, when: 'The Idempotency-Key was reused with a different body, or the resource is in a conflicting state.' },
+  conflict: {
+    status: 409,
+    when: 'The Idempotency-Key was reused with a different body, or the resource is in a conflicting state.',
+  },
   price_mismatch: { status: 422, when: 'The sale price differs from the current listing price.' },
   quote_expired: { status: 422, when: 'The quote_id is older than 10 minutes.' },
   rate_limited: { status: 429, when: 'The rate limit was exceeded; honour the Retry-After header.' },
@@ -55,9 +67,11 @@ export type ErrorBody = z.infer<typeof errorBodySchema>;
 export function readErrorBody(body: unknown): { code: string; message: string; requestId?: string } | undefined {
   if (typeof body !== 'object' || body === null) return undefined;
   const outer = body as Record<string, unknown>;
-  const inner = typeof outer.error === 'object' && outer.error !== null ? (outer.error as Record<string, unknown>) : outer;
+  const inner =
+    typeof outer.error === 'object' && outer.error !== null ? (outer.error as Record<string, unknown>) : outer;
   if (typeof inner.code !== 'string') return undefined;
-  const message = typeof inner.message === 'string' ? inner.message : typeof outer.message === 'string' ? outer.message : inner.code;
+  const message =
+    typeof inner.message === 'string' ? inner.message : typeof outer.message === 'string' ? outer.message : inner.code;
   const requestId = inner.request_id ?? outer.request_id;
   return typeof requestId === 'string' ? { code: inner.code, message, requestId } : { code: inner.code, message };
 }

@@ -26,7 +26,9 @@ export function createHmacKey(secret: string): KeyObject {
  * @param key - a key from {@link createHmacKey} (or a secret string, converted on every call: slower).
  */
 export function hmacHex(key: KeyObject | string, message: string | Uint8Array): string {
-  return createHmac('sha256', typeof key === 'string' ? createHmacKey(key) : key).update(message).digest('hex');
+  return createHmac('sha256', typeof key === 'string' ? createHmacKey(key) : key)
+    .update(message)
+    .digest('hex');
 }
 
 /** A request to sign: the canonical request fields, with timestamp and nonce generated when omitted. */
@@ -83,7 +85,8 @@ export interface RequestSignerOptions {
 export function createRequestSigner(options: RequestSignerOptions): RequestSigner {
   const { keyId, secret } = options;
   if (typeof keyId !== 'string' || keyId.length === 0) throw new TypeError('keyId is required (the public pk_… id)');
-  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('secret is required (the sk_… API secret)');
+  if (typeof secret !== 'string' || secret.length === 0)
+    throw new TypeError('secret is required (the sk_… API secret)');
   if (secret === keyId || secret.startsWith('pk_')) {
     throw new TypeError('secret looks like a key id (pk_…): sign with the API secret (sk_…), never with the key id');
   }

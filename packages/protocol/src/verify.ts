@@ -54,10 +54,17 @@ function header(headers: HeaderBag, name: string): string | undefined {
 export function readSignatureHeaders(headers: HeaderBag, options: ReadSignatureHeadersOptions = {}): SignatureHeaders {
   const names = headerNames(options.headerPrefix ?? DEFAULT_HEADER_PREFIX);
   const keyId = header(headers, names.keyId)?.trim();
-  if (!keyId) throw new ProtocolError('missing_credentials', `The ${names.keyId} header is missing: send your public key id (pk_…).`);
+  if (!keyId)
+    throw new ProtocolError(
+      'missing_credentials',
+      `The ${names.keyId} header is missing: send your public key id (pk_…).`,
+    );
   const missing = [names.timestamp, names.nonce, names.signature].filter((n) => !header(headers, n)?.trim());
   if (missing.length > 0) {
-    throw new ProtocolError('missing_signature_headers', `Missing signing header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`);
+    throw new ProtocolError(
+      'missing_signature_headers',
+      `Missing signing header${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}.`,
+    );
   }
   const timestamp = header(headers, names.timestamp)!.trim();
   const nonce = header(headers, names.nonce)!.trim();
@@ -71,7 +78,8 @@ export function readSignatureHeaders(headers: HeaderBag, options: ReadSignatureH
   const tolerance = options.toleranceSeconds ?? TIMESTAMP_TOLERANCE_SECONDS;
   const drift = timestampSeconds - nowSeconds;
   if (Math.abs(drift) > tolerance) {
-    if (/^\d{13,}$/.test(String(timestampSeconds))) throw new ProtocolError('invalid_timestamp', `${names.timestamp} looks like milliseconds: send whole seconds.`);
+    if (/^\d{13,}$/.test(String(timestampSeconds)))
+      throw new ProtocolError('invalid_timestamp', `${names.timestamp} looks like milliseconds: send whole seconds.`);
     throw new ProtocolError(
       'invalid_timestamp',
       `${names.timestamp} is ${Math.abs(drift)} s ${drift > 0 ? 'ahead of' : 'behind'} server time; the allowed skew is ±${tolerance} s. Check the clock.`,
@@ -105,7 +113,10 @@ export interface VerifySignatureInput {
  */
 export function verifySignature(input: VerifySignatureInput): void {
   if (!input.signature.startsWith(SIGNATURE_SCHEME)) {
-    throw new ProtocolError('invalid_signature', `The signature must start with "${SIGNATURE_SCHEME}" followed by lowercase hex.`);
+    throw new ProtocolError(
+      'invalid_signature',
+      `The signature must start with "${SIGNATURE_SCHEME}" followed by lowercase hex.`,
+    );
   }
   const given = input.signature.slice(SIGNATURE_SCHEME.length);
   if (!/^[0-9a-f]{64}$/.test(given)) {
@@ -115,7 +126,11 @@ export function verifySignature(input: VerifySignatureInput): void {
   try {
     canonical = canonicalString(input);
   } catch (cause) {
-    throw new ProtocolError('invalid_signature', 'The request could not be put in canonical form (malformed percent-escape in the query?).', { cause });
+    throw new ProtocolError(
+      'invalid_signature',
+      'The request could not be put in canonical form (malformed percent-escape in the query?).',
+      { cause },
+    );
   }
   const expected = Buffer.from(hmacHex(input.key, canonical), 'utf8');
   if (!timingSafeEqual(expected, Buffer.from(given, 'utf8'))) {

@@ -54,7 +54,10 @@ export function verifyWebhookSignature(input: VerifyWebhookInput): void {
     );
   }
   if (!signature) {
-    throw new WebhookSignatureError('webhook_signature_missing', 'The delivery has no signature header: it did not come from the marketplace.');
+    throw new WebhookSignatureError(
+      'webhook_signature_missing',
+      'The delivery has no signature header: it did not come from the marketplace.',
+    );
   }
   const given = signature.trim().toLowerCase();
   const expected = signWebhookPayload(input.secret, rawBody);

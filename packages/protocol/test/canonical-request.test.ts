@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EMPTY_BODY_SHA256, canonicalQuery, canonicalString, encodeComponent, parseQuery, sha256Hex } from '../src/index.ts';
+import {
+  EMPTY_BODY_SHA256,
+  canonicalQuery,
+  canonicalString,
+  encodeComponent,
+  parseQuery,
+  sha256Hex,
+} from '../src/index.ts';
 
 describe('canonicalQuery (spec 5.1 "Canonical query")', () => {
   it.each([
@@ -22,8 +29,15 @@ describe('canonicalQuery (spec 5.1 "Canonical query")', () => {
 
   it('encodes pairs given as values: a literal + becomes %2B and a space %20', () => {
     expect(canonicalQuery([['q', 'a+b c']])).toBe('q=a%2Bb%20c');
-    expect(canonicalQuery({ 'ሴ': 'bar' })).toBe('%E1%88%B4=bar');
-    expect(canonicalQuery(new URLSearchParams([['flag', ''], ['a', '1']]))).toBe('a=1&flag=');
+    expect(canonicalQuery({ ሴ: 'bar' })).toBe('%E1%88%B4=bar');
+    expect(
+      canonicalQuery(
+        new URLSearchParams([
+          ['flag', ''],
+          ['a', '1'],
+        ]),
+      ),
+    ).toBe('a=1&flag=');
   });
 
   it('is empty when there is no query', () => {
@@ -34,7 +48,12 @@ describe('canonicalQuery (spec 5.1 "Canonical query")', () => {
 
   it('sorts by UTF-8 bytes, not UTF-16 code units', () => {
     // U+FF5E (EF BD 9E) sorts before U+1F600 (F0 9F 98 80) in UTF-8, but after it in UTF-16 code units.
-    expect(canonicalQuery([['k', '😀'], ['k', '～']])).toBe('k=%EF%BD%9E&k=%F0%9F%98%80');
+    expect(
+      canonicalQuery([
+        ['k', '😀'],
+        ['k', '～'],
+      ]),
+    ).toBe('k=%EF%BD%9E&k=%F0%9F%98%80');
   });
 
   it('refuses a malformed percent-escape', () => {
@@ -42,7 +61,11 @@ describe('canonicalQuery (spec 5.1 "Canonical query")', () => {
   });
 
   it('parses pairs as received', () => {
-    expect(parseQuery('a=1&&b&c=x=y')).toEqual([['a', '1'], ['b', ''], ['c', 'x=y']]);
+    expect(parseQuery('a=1&&b&c=x=y')).toEqual([
+      ['a', '1'],
+      ['b', ''],
+      ['c', 'x=y'],
+    ]);
   });
 
   it('encodes components as RFC 3986 unreserved-only', () => {
@@ -86,7 +109,9 @@ describe('canonicalString (spec 5.1 "Canonical string")', () => {
   });
 
   it('refuses a path without a leading slash or with a query', () => {
-    expect(() => canonicalString({ method: 'GET', path: 'api/partner/v1/pricing', timestamp: 1, nonce: 'n' })).toThrow(/begin with "\/"/);
+    expect(() => canonicalString({ method: 'GET', path: 'api/partner/v1/pricing', timestamp: 1, nonce: 'n' })).toThrow(
+      /begin with "\/"/,
+    );
     expect(() => canonicalString({ method: 'GET', path: '/x?y=1', timestamp: 1, nonce: 'n' })).toThrow(/query/);
     expect(() => canonicalString({ method: 'GET', path: '/x', timestamp: 1, nonce: 'a\nb' })).toThrow(/line break/);
   });

@@ -24,8 +24,15 @@ describe('error codes (spec 7)', () => {
   });
 
   it('reads nested and flat error bodies', () => {
-    expect(readErrorBody({ error: { code: 'not_found', message: 'No such domain', request_id: 'req_1' } })).toEqual({ code: 'not_found', message: 'No such domain', requestId: 'req_1' });
-    expect(readErrorBody({ code: 'rate_limited', message: 'Slow down' })).toEqual({ code: 'rate_limited', message: 'Slow down' });
+    expect(readErrorBody({ error: { code: 'not_found', message: 'No such domain', request_id: 'req_1' } })).toEqual({
+      code: 'not_found',
+      message: 'No such domain',
+      requestId: 'req_1',
+    });
+    expect(readErrorBody({ code: 'rate_limited', message: 'Slow down' })).toEqual({
+      code: 'rate_limited',
+      message: 'Slow down',
+    });
     expect(readErrorBody({ error: 'boom' })).toBeUndefined();
     expect(readErrorBody('nope')).toBeUndefined();
     expect(errorBodySchema.safeParse({ error: { code: 'x', message: 'y', extra: 1 } }).success).toBe(true);

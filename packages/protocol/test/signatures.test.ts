@@ -34,7 +34,14 @@ describe('request signing (spec 5.1 "Signature")', () => {
   it('matches an independently computed HMAC of the canonical string', () => {
     const signer = createRequestSigner({ keyId, secret, now: () => NOW, nonce: () => 'nonce-1' });
     const signed = signer.sign({ method: 'GET', path: '/api/partner/v1/domains/search', query: { q: 'coffee shop' } });
-    const canonical = ['GET', '/api/partner/v1/domains/search', 'q=coffee%20shop', '1750000000', 'nonce-1', 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855'].join('\n');
+    const canonical = [
+      'GET',
+      '/api/partner/v1/domains/search',
+      'q=coffee%20shop',
+      '1750000000',
+      'nonce-1',
+      'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    ].join('\n');
     expect(signed.signature).toBe(`v1=${hmacHex(secret, canonical)}`);
     expect(signed.signature).toMatch(/^v1=[0-9a-f]{64}$/);
     expect(signed.query).toBe('q=coffee%20shop');
@@ -59,7 +66,12 @@ describe('request signing (spec 5.1 "Signature")', () => {
 
   it('derives header names from the configured prefix', () => {
     const signer = createRequestSigner({ keyId, secret, headerPrefix: 'X-Acme-' });
-    expect(Object.keys(signer.sign({ method: 'GET', path: '/p' }).headers).sort()).toEqual(['X-Acme-Key-Id', 'X-Acme-Nonce', 'X-Acme-Signature', 'X-Acme-Timestamp']);
+    expect(Object.keys(signer.sign({ method: 'GET', path: '/p' }).headers).sort()).toEqual([
+      'X-Acme-Key-Id',
+      'X-Acme-Nonce',
+      'X-Acme-Signature',
+      'X-Acme-Timestamp',
+    ]);
     expect(() => headerNames('X Acme')).toThrow(/ending in "-"/);
     expect(DEFAULT_HEADER_PREFIX).toBe('X-Service-');
   });
@@ -74,7 +86,8 @@ describe('request signing (spec 5.1 "Signature")', () => {
 describe('readSignatureHeaders (spec 5.1, 7)', () => {
   const signer = createRequestSigner({ keyId, secret, now: () => NOW });
   const base = () => ({ ...signer.sign({ method: 'GET', path: '/p' }).headers });
-  const lower = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
+  const lower = (h: Record<string, string>) =>
+    Object.fromEntries(Object.entries(h).map(([k, v]) => [k.toLowerCase(), v]));
 
   it('accepts fresh headers in any case', () => {
     expect(readSignatureHeaders(lower(base()), { now: NOW }).keyId).toBe(keyId);
@@ -93,7 +106,8 @@ describe('readSignatureHeaders (spec 5.1, 7)', () => {
   });
 
   it('answers invalid_timestamp beyond ±300 s, for milliseconds and for garbage', () => {
-    const at = (ts: string) => codeOf(() => readSignatureHeaders({ ...base(), 'X-Service-Timestamp': ts }, { now: NOW }));
+    const at = (ts: string) =>
+      codeOf(() => readSignatureHeaders({ ...base(), 'X-Service-Timestamp': ts }, { now: NOW }));
     expect(at(String(NOW / 1000 + 300))).toBeUndefined();
     expect(at(String(NOW / 1000 - 300))).toBeUndefined();
     expect(at(String(NOW / 1000 + 301))).toBe('invalid_timestamp');
@@ -101,7 +115,9 @@ describe('readSignatureHeaders (spec 5.1, 7)', () => {
     expect(at(String(NOW))).toBe('invalid_timestamp');
     expect(at('1.5e9')).toBe('invalid_timestamp');
     expect(at('-1')).toBe('invalid_timestamp');
-    expect(() => readSignatureHeaders({ ...base(), 'X-Service-Timestamp': String(NOW) }, { now: NOW })).toThrow(/milliseconds/);
+    expect(() => readSignatureHeaders({ ...base(), 'X-Service-Timestamp': String(NOW) }, { now: NOW })).toThrow(
+      /milliseconds/,
+    );
   });
 });
 
@@ -121,13 +137,19 @@ describe('verifySignature', () => {
   it('rejects a signature made with the key id', () => {
     const s = signer.sign({ method: 'GET', path: '/p' });
     const wrong = `v1=${hmacHex(keyId, canonicalString({ method: 'GET', path: '/p', timestamp: s.timestamp, nonce: s.nonce }))}`;
-    expect(codeOf(() => verifySignature({ key, method: 'GET', path: '/p', timestamp: s.timestamp, nonce: s.nonce, signature: wrong }))).toBe('invalid_signature');
+    expect(
+      codeOf(() =>
+        verifySignature({ key, method: 'GET', path: '/p', timestamp: s.timestamp, nonce: s.nonce, signature: wrong }),
+      ),
+    ).toBe('invalid_signature');
   });
 
-  const token = fc.string({ unit: fc.constantFrom(...'Aaz09._~ !\'()*+|&=%-', 'ሴ', '😀'), maxLength: 12 });
+  const token = fc.string({ unit: fc.constantFrom(..."Aaz09._~ !'()*+|&=%-", 'ሴ', '😀'), maxLength: 12 });
   const request = fc.record({
     method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE'),
-    path: fc.array(fc.stringMatching(/^[a-z0-9-]{1,10}$/), { minLength: 1, maxLength: 4 }).map((s) => `/api/partner/v1/${s.join('/')}`),
+    path: fc
+      .array(fc.stringMatching(/^[a-z0-9-]{1,10}$/), { minLength: 1, maxLength: 4 })
+      .map((s) => `/api/partner/v1/${s.join('/')}`),
     query: fc.array(fc.tuple(token, token), { maxLength: 5 }),
     body: fc.uint8Array({ maxLength: 64 }),
     timestamp: fc.integer({ min: 1_000_000_000, max: 4_000_000_000 }).map(String),
@@ -145,31 +167,55 @@ describe('verifySignature', () => {
 
   it('property: changing method, path, a query pair, a body byte, the timestamp or the nonce breaks it', () => {
     fc.assert(
-      fc.property(request, fc.nat(), fc.constantFrom('method', 'path', 'query', 'body', 'timestamp', 'nonce'), (r, n, field) => {
-        const signed = signer.sign(r as SignRequestInput);
-        const t = { ...r, query: [...r.query] as Array<[string, string]>, body: Uint8Array.from(r.body) };
-        switch (field) {
-          case 'method': t.method = r.method === 'GET' ? 'POST' : 'GET'; break;
-          case 'path': t.path = `${r.path}x`; break;
-          case 'query':
-            if (t.query.length === 0) t.query.push(['k', 'v']);
-            else { const i = n % t.query.length; const [k, v] = t.query[i]!; t.query[i] = [k, `${v}!`]; }
-            break;
-          case 'body':
-            if (t.body.length === 0) t.body = Uint8Array.of(n % 256);
-            else { const i = n % t.body.length; t.body[i] = (t.body[i]! + 1 + (n % 255)) % 256; }
-            break;
-          case 'timestamp': t.timestamp = String(Number(r.timestamp) + 1 + (n % 1000)); break;
-          case 'nonce': t.nonce = `${r.nonce}0`; break;
-        }
-        expect(codeOf(() => verifySignature({ key, ...t, signature: signed.signature }))).toBe('invalid_signature');
-      }),
+      fc.property(
+        request,
+        fc.nat(),
+        fc.constantFrom('method', 'path', 'query', 'body', 'timestamp', 'nonce'),
+        (r, n, field) => {
+          const signed = signer.sign(r as SignRequestInput);
+          const t = { ...r, query: [...r.query] as Array<[string, string]>, body: Uint8Array.from(r.body) };
+          switch (field) {
+            case 'method':
+              t.method = r.method === 'GET' ? 'POST' : 'GET';
+              break;
+            case 'path':
+              t.path = `${r.path}x`;
+              break;
+            case 'query':
+              if (t.query.length === 0) t.query.push(['k', 'v']);
+              else {
+                const i = n % t.query.length;
+                const [k, v] = t.query[i]!;
+                t.query[i] = [k, `${v}!`];
+              }
+              break;
+            case 'body':
+              if (t.body.length === 0) t.body = Uint8Array.of(n % 256);
+              else {
+                const i = n % t.body.length;
+                t.body[i] = (t.body[i]! + 1 + (n % 255)) % 256;
+              }
+              break;
+            case 'timestamp':
+              t.timestamp = String(Number(r.timestamp) + 1 + (n % 1000));
+              break;
+            case 'nonce':
+              t.nonce = `${r.nonce}0`;
+              break;
+          }
+          expect(codeOf(() => verifySignature({ key, ...t, signature: signed.signature }))).toBe('invalid_signature');
+        },
+      ),
     );
   });
 });
 
 describe('webhook signatures (spec 5.3)', () => {
-  const vector = { secret: "It's a Secret to Everybody", body: 'Hello, World!', hex: '757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17' };
+  const vector = {
+    secret: "It's a Secret to Everybody",
+    body: 'Hello, World!',
+    hex: '757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17',
+  };
 
   it('matches the known-answer vector', () => {
     expect(signWebhookPayload(vector.secret, vector.body)).toBe(vector.hex);
@@ -177,12 +223,30 @@ describe('webhook signatures (spec 5.3)', () => {
   });
 
   it('verifies the raw bytes and teaches when the body was parsed', () => {
-    expect(() => verifyWebhookSignature({ secret: vector.secret, rawBody: Buffer.from(vector.body), signature: vector.hex })).not.toThrow();
-    expect(codeOf(() => verifyWebhookSignature({ secret: vector.secret, rawBody: { hello: 'world' }, signature: vector.hex }))).toBe('webhook_body_not_raw');
-    expect(() => verifyWebhookSignature({ secret: vector.secret, rawBody: { a: 1 }, signature: vector.hex })).toThrow(/raw request body/);
-    expect(codeOf(() => verifyWebhookSignature({ secret: vector.secret, rawBody: vector.body, signature: undefined }))).toBe('webhook_signature_missing');
-    expect(codeOf(() => verifyWebhookSignature({ secret: vector.secret, rawBody: 'Hello, World?', signature: vector.hex }))).toBe('webhook_signature_mismatch');
-    expect(codeOf(() => verifyWebhookSignature({ secret: 'other', rawBody: vector.body, signature: vector.hex }))).toBe('webhook_signature_mismatch');
-    expect(codeOf(() => verifyWebhookSignature({ secret: vector.secret, rawBody: vector.body, signature: `v1=${vector.hex}` }))).toBe('webhook_signature_mismatch');
+    expect(() =>
+      verifyWebhookSignature({ secret: vector.secret, rawBody: Buffer.from(vector.body), signature: vector.hex }),
+    ).not.toThrow();
+    expect(
+      codeOf(() =>
+        verifyWebhookSignature({ secret: vector.secret, rawBody: { hello: 'world' }, signature: vector.hex }),
+      ),
+    ).toBe('webhook_body_not_raw');
+    expect(() => verifyWebhookSignature({ secret: vector.secret, rawBody: { a: 1 }, signature: vector.hex })).toThrow(
+      /raw request body/,
+    );
+    expect(
+      codeOf(() => verifyWebhookSignature({ secret: vector.secret, rawBody: vector.body, signature: undefined })),
+    ).toBe('webhook_signature_missing');
+    expect(
+      codeOf(() => verifyWebhookSignature({ secret: vector.secret, rawBody: 'Hello, World?', signature: vector.hex })),
+    ).toBe('webhook_signature_mismatch');
+    expect(codeOf(() => verifyWebhookSignature({ secret: 'other', rawBody: vector.body, signature: vector.hex }))).toBe(
+      'webhook_signature_mismatch',
+    );
+    expect(
+      codeOf(() =>
+        verifyWebhookSignature({ secret: vector.secret, rawBody: vector.body, signature: `v1=${vector.hex}` }),
+      ),
+    ).toBe('webhook_signature_mismatch');
   });
 });

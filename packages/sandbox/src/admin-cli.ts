@@ -7,7 +7,7 @@
  * [`SANDBOX_ADMIN_TOKEN`], else read from `{--data-dir}/credentials.json` [`SANDBOX_DATA_DIR`, default
  * `.data/sandbox`].
  */
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { type Command, InvalidArgumentError, Option } from 'commander';
 import { readDemoCredential } from './credentials/demo-credential.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from './options.ts';
 
@@ -19,15 +19,28 @@ interface Target {
 
 function withTarget(command: Command): Command {
   return command
-    .addOption(new Option('--url <url>', 'the running sandbox').env('SANDBOX_URL').default(`http://${DEFAULT_HOST}:${DEFAULT_PORT}`))
-    .addOption(new Option('--admin-token <token>', 'admin token (default: read from the data folder)').env('SANDBOX_ADMIN_TOKEN'))
-    .addOption(new Option('--data-dir <dir>', 'data folder holding credentials.json').env('SANDBOX_DATA_DIR').default(DEFAULT_DATA_DIR));
+    .addOption(
+      new Option('--url <url>', 'the running sandbox')
+        .env('SANDBOX_URL')
+        .default(`http://${DEFAULT_HOST}:${DEFAULT_PORT}`),
+    )
+    .addOption(
+      new Option('--admin-token <token>', 'admin token (default: read from the data folder)').env(
+        'SANDBOX_ADMIN_TOKEN',
+      ),
+    )
+    .addOption(
+      new Option('--data-dir <dir>', 'data folder holding credentials.json')
+        .env('SANDBOX_DATA_DIR')
+        .default(DEFAULT_DATA_DIR),
+    );
 }
 
 function numberIn(name: string, min: number, max: number, integer = true) {
   return (value: string): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n))) throw new InvalidArgumentError(`${name} must be ${integer ? 'a whole number' : 'a number'}.`);
+    if (value.trim() === '' || !Number.isFinite(n) || (integer && !Number.isInteger(n)))
+      throw new InvalidArgumentError(`${name} must be ${integer ? 'a whole number' : 'a number'}.`);
     if (n < min || n > max) throw new InvalidArgumentError(`${name} must be between ${min} and ${max}.`);
     return n;
   };
@@ -41,11 +54,16 @@ async function call(target: Target, method: string, path: string, body?: unknown
   try {
     res = await fetch(`${base}/admin${path}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
   } catch (err) {
-    throw new Error(`cannot reach the sandbox at ${base} (${(err as Error).message}): is it running? (--url, SANDBOX_URL)`);
+    throw new Error(
+      `cannot reach the sandbox at ${base} (${(err as Error).message}): is it running? (--url, SANDBOX_URL)`,
+    );
   }
   const text = await res.text();
   let json: unknown;
@@ -56,7 +74,9 @@ async function call(target: Target, method: string, path: string, body?: unknown
   }
   if (!res.ok) {
     const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error;
-    process.stderr.write(`domainkit-sandbox: ${res.status} ${error?.code ?? ''}: ${error?.message ?? text.slice(0, 300)}\n`);
+    process.stderr.write(
+      `domainkit-sandbox: ${res.status} ${error?.code ?? ''}: ${error?.message ?? text.slice(0, 300)}\n`,
+    );
     process.exitCode = 1;
     return;
   }
@@ -78,7 +98,10 @@ export function addAdminCommands(program: Command): void {
     .option('--key-id <key_id>', 'only this credential')
     .option('--status <status>', 'only this status')
     .action((o: Target & { keyId?: string; status?: string }) => {
-      const q = new URLSearchParams({ ...(o.keyId ? { key_id: o.keyId } : {}), ...(o.status ? { status: o.status } : {}) }).toString();
+      const q = new URLSearchParams({
+        ...(o.keyId ? { key_id: o.keyId } : {}),
+        ...(o.status ? { status: o.status } : {}),
+      }).toString();
       return call(o, 'GET', `/orders${q ? `?${q}` : ''}`);
     });
 
@@ -86,41 +109,80 @@ export function addAdminCommands(program: Command): void {
   for (const [name, effect] of ORDER_TRIGGERS) {
     withTarget(trigger.command(`${name} <order_id>`).description(effect))
       .option('--reason <text>', 'a reason recorded in the timeline')
-      .action((orderId: string, o: Target & { reason?: string }) => call(o, 'POST', `/orders/${encodeURIComponent(orderId)}/${name}`, o.reason ? { reason: o.reason } : {}));
+      .action((orderId: string, o: Target & { reason?: string }) =>
+        call(o, 'POST', `/orders/${encodeURIComponent(orderId)}/${name}`, o.reason ? { reason: o.reason } : {}),
+      );
   }
-  withTarget(trigger.command('settle').description('run settlement: TRANSFER_COMPLETED → SETTLED, statements and payouts; emits order.settled per order'))
+  withTarget(
+    trigger
+      .command('settle')
+      .description(
+        'run settlement: TRANSFER_COMPLETED → SETTLED, statements and payouts; emits order.settled per order',
+      ),
+  )
     .option('--key-id <key_id>', 'only this credential')
-    .action((o: Target & { keyId?: string }) => call(o, 'POST', '/settlements/run', o.keyId ? { key_id: o.keyId } : {}));
-  withTarget(trigger.command('advance-case <case_id>').description('brokerage: OPEN → CONTACTING_OWNER → NEGOTIATING (no event)')).action((caseId: string, o: Target) =>
-    call(o, 'POST', `/brokerage/${encodeURIComponent(caseId)}/advance`, {}),
-  );
-  withTarget(trigger.command('close-case <case_id>').description('brokerage: close with a deal (--price, emits brokerage.case_completed) or --no-deal'))
+    .action((o: Target & { keyId?: string }) =>
+      call(o, 'POST', '/settlements/run', o.keyId ? { key_id: o.keyId } : {}),
+    );
+  withTarget(
+    trigger
+      .command('advance-case <case_id>')
+      .description('brokerage: OPEN → CONTACTING_OWNER → NEGOTIATING (no event)'),
+  ).action((caseId: string, o: Target) => call(o, 'POST', `/brokerage/${encodeURIComponent(caseId)}/advance`, {}));
+  withTarget(
+    trigger
+      .command('close-case <case_id>')
+      .description('brokerage: close with a deal (--price, emits brokerage.case_completed) or --no-deal'),
+  )
     .option('--price <cents>', 'the agreed price in minor units', numberIn('price', 1, 1e12))
     .option('--no-deal', 'close without a deal')
     .action((caseId: string, o: Target & { price?: number; deal: boolean }) => {
-      if (o.deal && o.price === undefined) throw new InvalidArgumentError('close-case needs --price <cents> for a deal, or --no-deal.');
-      return call(o, 'POST', `/brokerage/${encodeURIComponent(caseId)}/close`, o.deal ? { deal: true, price_cents: o.price } : { deal: false });
+      if (o.deal && o.price === undefined)
+        throw new InvalidArgumentError('close-case needs --price <cents> for a deal, or --no-deal.');
+      return call(
+        o,
+        'POST',
+        `/brokerage/${encodeURIComponent(caseId)}/close`,
+        o.deal ? { deal: true, price_cents: o.price } : { deal: false },
+      );
     });
 
   const referral = program.command('referral').description('record referral activity');
   withTarget(referral.command('click <link_id>').description('record clicks on a tracked link'))
     .option('--count <n>', 'how many clicks', numberIn('count', 1, 10_000), 1)
-    .action((linkId: string, o: Target & { count: number }) => call(o, 'POST', `/links/${encodeURIComponent(linkId)}/clicks`, { count: o.count }));
-  withTarget(referral.command('sale <link_id>').description('record a sale attributed to a tracked link (accrues its commission)'))
+    .action((linkId: string, o: Target & { count: number }) =>
+      call(o, 'POST', `/links/${encodeURIComponent(linkId)}/clicks`, { count: o.count }),
+    );
+  withTarget(
+    referral
+      .command('sale <link_id>')
+      .description('record a sale attributed to a tracked link (accrues its commission)'),
+  )
     .requiredOption('--domain <domain>', 'the domain sold (a listed one is marked sold at its price)')
     .option('--price <cents>', 'price in minor units (for a domain that is not listed)', numberIn('price', 1, 1e12))
     .option('--buyer <email>', 'the buyer')
     .action((linkId: string, o: Target & { domain: string; price?: number; buyer?: string }) =>
-      call(o, 'POST', `/links/${encodeURIComponent(linkId)}/sales`, { domain: o.domain, ...(o.price !== undefined ? { price_cents: o.price } : {}), ...(o.buyer ? { buyer_email: o.buyer } : {}) }),
+      call(o, 'POST', `/links/${encodeURIComponent(linkId)}/sales`, {
+        domain: o.domain,
+        ...(o.price !== undefined ? { price_cents: o.price } : {}),
+        ...(o.buyer ? { buyer_email: o.buyer } : {}),
+      }),
     );
-  withTarget(referral.command('refund <sale_id>').description('refund a sale; reverses its referral commission')).action((saleId: string, o: Target) =>
-    call(o, 'POST', `/sales/${encodeURIComponent(saleId)}/refund`, {}),
-  );
+  withTarget(
+    referral.command('refund <sale_id>').description('refund a sale; reverses its referral commission'),
+  ).action((saleId: string, o: Target) => call(o, 'POST', `/sales/${encodeURIComponent(saleId)}/refund`, {}));
 
-  withTarget(program.command('set-price <domain> <cents>').description('reprice a listing (quotes issued before answer price_mismatch)'))
+  withTarget(
+    program
+      .command('set-price <domain> <cents>')
+      .description('reprice a listing (quotes issued before answer price_mismatch)'),
+  )
     .option('--environment <env>', 'SANDBOX or LIVE', 'SANDBOX')
     .action((domain: string, cents: string, o: Target & { environment: string }) =>
-      call(o, 'POST', `/domains/${encodeURIComponent(domain)}/price`, { price_cents: numberIn('cents', 1, 1e12)(cents), environment: o.environment }),
+      call(o, 'POST', `/domains/${encodeURIComponent(domain)}/price`, {
+        price_cents: numberIn('cents', 1, 1e12)(cents),
+        environment: o.environment,
+      }),
     );
 
   withTarget(program.command('deliveries').description('list webhook deliveries with every attempt'))
@@ -128,33 +190,63 @@ export function addAdminCommands(program: Command): void {
     .option('--status <status>', 'pending, delivered or failed')
     .option('--event-id <id>', 'only this event')
     .action((o: Target & { keyId?: string; status?: string; eventId?: string }) => {
-      const q = new URLSearchParams({ ...(o.keyId ? { key_id: o.keyId } : {}), ...(o.status ? { status: o.status } : {}), ...(o.eventId ? { event_id: o.eventId } : {}) }).toString();
+      const q = new URLSearchParams({
+        ...(o.keyId ? { key_id: o.keyId } : {}),
+        ...(o.status ? { status: o.status } : {}),
+        ...(o.eventId ? { event_id: o.eventId } : {}),
+      }).toString();
       return call(o, 'GET', `/deliveries${q ? `?${q}` : ''}`);
     });
 
   withTarget(program.command('faults').description('show fault injection, or change it with the options'))
-    .option('--error-rate <share>', 'share of Partner API requests answering 500 (0–1)', numberIn('error-rate', 0, 1, false))
+    .option(
+      '--error-rate <share>',
+      'share of Partner API requests answering 500 (0–1)',
+      numberIn('error-rate', 0, 1, false),
+    )
     .option('--latency-ms <ms>', 'latency added to every Partner API answer', numberIn('latency-ms', 0, 60_000))
     .option('--burst <n>', 'the next n Partner API requests answer 429', numberIn('burst', 0, 100_000))
     .option('--retry-after <s>', 'Retry-After of the burst', numberIn('retry-after', 1, 3600))
-    .option('--duplicate-rate <share>', 'share of webhook events delivered twice (0–1)', numberIn('duplicate-rate', 0, 1, false))
-    .option('--out-of-order-rate <share>', 'share of webhook events held back (0–1)', numberIn('out-of-order-rate', 0, 1, false))
+    .option(
+      '--duplicate-rate <share>',
+      'share of webhook events delivered twice (0–1)',
+      numberIn('duplicate-rate', 0, 1, false),
+    )
+    .option(
+      '--out-of-order-rate <share>',
+      'share of webhook events held back (0–1)',
+      numberIn('out-of-order-rate', 0, 1, false),
+    )
     .option('--off', 'turn every fault off')
-    .action((o: Target & { errorRate?: number; latencyMs?: number; burst?: number; retryAfter?: number; duplicateRate?: number; outOfOrderRate?: number; off?: boolean }) => {
-      const patch = o.off
-        ? { error_rate: 0, latency_ms: 0, rate_limit_burst: 0, duplicate_rate: 0, out_of_order_rate: 0 }
-        : {
-            ...(o.errorRate !== undefined ? { error_rate: o.errorRate } : {}),
-            ...(o.latencyMs !== undefined ? { latency_ms: o.latencyMs } : {}),
-            ...(o.burst !== undefined ? { rate_limit_burst: o.burst } : {}),
-            ...(o.retryAfter !== undefined ? { rate_limit_retry_after: o.retryAfter } : {}),
-            ...(o.duplicateRate !== undefined ? { duplicate_rate: o.duplicateRate } : {}),
-            ...(o.outOfOrderRate !== undefined ? { out_of_order_rate: o.outOfOrderRate } : {}),
-          };
-      return Object.keys(patch).length === 0 ? call(o, 'GET', '/faults') : call(o, 'PUT', '/faults', patch);
-    });
+    .action(
+      (
+        o: Target & {
+          errorRate?: number;
+          latencyMs?: number;
+          burst?: number;
+          retryAfter?: number;
+          duplicateRate?: number;
+          outOfOrderRate?: number;
+          off?: boolean;
+        },
+      ) => {
+        const patch = o.off
+          ? { error_rate: 0, latency_ms: 0, rate_limit_burst: 0, duplicate_rate: 0, out_of_order_rate: 0 }
+          : {
+              ...(o.errorRate !== undefined ? { error_rate: o.errorRate } : {}),
+              ...(o.latencyMs !== undefined ? { latency_ms: o.latencyMs } : {}),
+              ...(o.burst !== undefined ? { rate_limit_burst: o.burst } : {}),
+              ...(o.retryAfter !== undefined ? { rate_limit_retry_after: o.retryAfter } : {}),
+              ...(o.duplicateRate !== undefined ? { duplicate_rate: o.duplicateRate } : {}),
+              ...(o.outOfOrderRate !== undefined ? { out_of_order_rate: o.outOfOrderRate } : {}),
+            };
+        return Object.keys(patch).length === 0 ? call(o, 'GET', '/faults') : call(o, 'PUT', '/faults', patch);
+      },
+    );
 
-  withTarget(program.command('reset').description('reset the world: orders, events, deliveries, settlements, cases, links, sales; inventory restored')).action((o: Target) =>
-    call(o, 'POST', '/reset', {}),
-  );
+  withTarget(
+    program
+      .command('reset')
+      .description('reset the world: orders, events, deliveries, settlements, cases, links, sales; inventory restored'),
+  ).action((o: Target) => call(o, 'POST', '/reset', {}));
 }

@@ -88,7 +88,16 @@ export async function buildSandboxApp(
   });
   app.use(
     '/api/partner',
-    partnerApiRouter({ db, clock, logger, nonces: createNonceStore(db, logger), headerPrefix: resolved.headerPrefix, tokenKey: landerKey, quoteKey, publicUrl }),
+    partnerApiRouter({
+      db,
+      clock,
+      logger,
+      nonces: createNonceStore(db, logger),
+      headerPrefix: resolved.headerPrefix,
+      tokenKey: landerKey,
+      quoteKey,
+      publicUrl,
+    }),
   );
   app.use('/admin', adminRouter({ db, clock, logger, adminToken: demo.admin_token, publicUrl }));
   app.use('/checkout', landerRouter({ db, clock, logger, tokenKey: landerKey }));

@@ -42,10 +42,18 @@ async function ensureSigningKey(db: SandboxDb, name: 'lander_signing_key' | 'quo
  * @throws {Error} when the database cannot be opened or migrated, or the credential file is corrupt.
  */
 export async function bootstrap(options: ResolvedOptions, logger: Logger): Promise<Bootstrapped> {
-  const handle = await openDatabase({ dataDir: options.dataDir, databaseUrl: options.databaseUrl, schema: options.schema, logger });
+  const handle = await openDatabase({
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+    schema: options.schema,
+    logger,
+  });
   try {
     const { demo, origin, file } = await ensureDemoCredential(handle.db, options.dataDir, new Date(options.now()));
-    logger.info({ key_id: demo.key_id, credentials_file: file, origin }, origin === 'created' ? 'demo credential created' : 'demo credential ready');
+    logger.info(
+      { key_id: demo.key_id, credentials_file: file, origin },
+      origin === 'created' ? 'demo credential created' : 'demo credential ready',
+    );
     await seedInventory(handle.db, options.seed, logger);
     await ensureScenarioDomains(handle.db, new Date(options.now()));
     const landerKey = await ensureSigningKey(handle.db, 'lander_signing_key');

@@ -28,7 +28,8 @@ import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from './options.ts';
 function share(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError(`${name} must be a number from 0 to 1.`);
+    if (value.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+      throw new InvalidArgumentError(`${name} must be a number from 0 to 1.`);
     return n;
   };
 }
@@ -36,7 +37,8 @@ function share(name: string) {
 function positive(name: string) {
   return (value: string): number => {
     const n = Number(value);
-    if (value.trim() === '' || !Number.isFinite(n) || n <= 0) throw new InvalidArgumentError(`${name} must be a positive number.`);
+    if (value.trim() === '' || !Number.isFinite(n) || n <= 0)
+      throw new InvalidArgumentError(`${name} must be a positive number.`);
     return n;
   };
 }
@@ -52,86 +54,139 @@ function integer(name: string, min: number, max: number) {
 
 const program = new Command()
   .name('domainkit-sandbox')
-  .description('A local marketplace for domainkit: signed Partner API, hosted lander with test cards, synthetic inventory.')
+  .description(
+    'A local marketplace for domainkit: signed Partner API, hosted lander with test cards, synthetic inventory.',
+  )
   .showHelpAfterError();
 
 program
   .command('start')
   .description('start the sandbox and keep it running until SIGINT or SIGTERM')
-  .addOption(new Option('--port <port>', 'TCP port (0 picks a free one)').env('SANDBOX_PORT').argParser(integer('port', 0, 65535)).default(DEFAULT_PORT))
+  .addOption(
+    new Option('--port <port>', 'TCP port (0 picks a free one)')
+      .env('SANDBOX_PORT')
+      .argParser(integer('port', 0, 65535))
+      .default(DEFAULT_PORT),
+  )
   .addOption(new Option('--host <host>', 'interface to bind').env('SANDBOX_HOST').default(DEFAULT_HOST))
-  .addOption(new Option('--data-dir <dir>', 'data folder (database and credentials.json)').env('SANDBOX_DATA_DIR').default(DEFAULT_DATA_DIR))
-  .addOption(new Option('--database-url <url>', 'PostgreSQL URL (default: embedded PGlite in the data folder)').env('DATABASE_URL'))
-  .addOption(new Option('--public-url <url>', 'base URL of checkout links (default http://host:port)').env('SANDBOX_PUBLIC_URL'))
-  .addOption(new Option('--seed <seed>', 'inventory seed for a new data folder').env('SANDBOX_SEED').argParser(integer('seed', 0, 0xffffffff)))
-  .addOption(new Option('--schema <name>', 'PostgreSQL schema for the tables (with --database-url)').env('SANDBOX_DB_SCHEMA'))
-  .addOption(new Option('--webhook-time-scale <factor>', 'multiplies the webhook retry schedule (0.001 for tests)').env('SANDBOX_WEBHOOK_TIME_SCALE').argParser(positive('webhook-time-scale')))
-  .addOption(new Option('--webhook-timeout-ms <ms>', 'how long a webhook receiver has to answer 200').env('SANDBOX_WEBHOOK_TIMEOUT_MS').argParser(integer('webhook-timeout-ms', 10, 60_000)))
-  .addOption(new Option('--fault-error-rate <share>', 'share of Partner API requests answering 500').argParser(share('fault-error-rate')))
-  .addOption(new Option('--fault-latency-ms <ms>', 'latency added to Partner API answers').argParser(integer('fault-latency-ms', 0, 60_000)))
-  .addOption(new Option('--fault-duplicate-rate <share>', 'share of webhook events delivered twice').argParser(share('fault-duplicate-rate')))
-  .addOption(new Option('--fault-out-of-order-rate <share>', 'share of webhook events held back').argParser(share('fault-out-of-order-rate')))
-  .action(async (opts: {
-    port: number;
-    host: string;
-    dataDir: string;
-    databaseUrl?: string;
-    publicUrl?: string;
-    seed?: number;
-    schema?: string;
-    webhookTimeScale?: number;
-    webhookTimeoutMs?: number;
-    faultErrorRate?: number;
-    faultLatencyMs?: number;
-    faultDuplicateRate?: number;
-    faultOutOfOrderRate?: number;
-  }) => {
-    const logger = pino({ name: 'domainkit-sandbox', level: process.env.LOG_LEVEL ?? 'info' });
-    const { startSandbox } = await import('./sandbox.ts');
-    const faults = {
-      ...(opts.faultErrorRate !== undefined ? { error_rate: opts.faultErrorRate } : {}),
-      ...(opts.faultLatencyMs !== undefined ? { latency_ms: opts.faultLatencyMs } : {}),
-      ...(opts.faultDuplicateRate !== undefined ? { duplicate_rate: opts.faultDuplicateRate } : {}),
-      ...(opts.faultOutOfOrderRate !== undefined ? { out_of_order_rate: opts.faultOutOfOrderRate } : {}),
-    };
-    const sandbox = await startSandbox({
-      port: opts.port,
-      host: opts.host,
-      dataDir: opts.dataDir,
-      databaseUrl: opts.databaseUrl ?? '',
-      ...(opts.publicUrl !== undefined ? { publicUrl: opts.publicUrl } : {}),
-      ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-      ...(opts.schema !== undefined ? { schema: opts.schema } : {}),
-      ...(opts.webhookTimeScale !== undefined ? { webhookTimeScale: opts.webhookTimeScale } : {}),
-      ...(opts.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
-      ...(Object.keys(faults).length > 0 ? { faults } : {}),
-      logger,
-    });
-    let stopping = false;
-    const stop = (signal: NodeJS.Signals) => {
-      if (stopping) {
-        logger.warn({ signal }, 'second signal: exiting now');
-        process.exit(1);
-      }
-      stopping = true;
-      logger.info({ signal }, 'shutting down');
-      sandbox.close().then(
-        () => process.exit(0),
-        (err: unknown) => {
-          logger.error({ err }, 'shutdown failed');
+  .addOption(
+    new Option('--data-dir <dir>', 'data folder (database and credentials.json)')
+      .env('SANDBOX_DATA_DIR')
+      .default(DEFAULT_DATA_DIR),
+  )
+  .addOption(
+    new Option('--database-url <url>', 'PostgreSQL URL (default: embedded PGlite in the data folder)').env(
+      'DATABASE_URL',
+    ),
+  )
+  .addOption(
+    new Option('--public-url <url>', 'base URL of checkout links (default http://host:port)').env('SANDBOX_PUBLIC_URL'),
+  )
+  .addOption(
+    new Option('--seed <seed>', 'inventory seed for a new data folder')
+      .env('SANDBOX_SEED')
+      .argParser(integer('seed', 0, 0xffffffff)),
+  )
+  .addOption(
+    new Option('--schema <name>', 'PostgreSQL schema for the tables (with --database-url)').env('SANDBOX_DB_SCHEMA'),
+  )
+  .addOption(
+    new Option('--webhook-time-scale <factor>', 'multiplies the webhook retry schedule (0.001 for tests)')
+      .env('SANDBOX_WEBHOOK_TIME_SCALE')
+      .argParser(positive('webhook-time-scale')),
+  )
+  .addOption(
+    new Option('--webhook-timeout-ms <ms>', 'how long a webhook receiver has to answer 200')
+      .env('SANDBOX_WEBHOOK_TIMEOUT_MS')
+      .argParser(integer('webhook-timeout-ms', 10, 60_000)),
+  )
+  .addOption(
+    new Option('--fault-error-rate <share>', 'share of Partner API requests answering 500').argParser(
+      share('fault-error-rate'),
+    ),
+  )
+  .addOption(
+    new Option('--fault-latency-ms <ms>', 'latency added to Partner API answers').argParser(
+      integer('fault-latency-ms', 0, 60_000),
+    ),
+  )
+  .addOption(
+    new Option('--fault-duplicate-rate <share>', 'share of webhook events delivered twice').argParser(
+      share('fault-duplicate-rate'),
+    ),
+  )
+  .addOption(
+    new Option('--fault-out-of-order-rate <share>', 'share of webhook events held back').argParser(
+      share('fault-out-of-order-rate'),
+    ),
+  )
+  .action(
+    async (opts: {
+      port: number;
+      host: string;
+      dataDir: string;
+      databaseUrl?: string;
+      publicUrl?: string;
+      seed?: number;
+      schema?: string;
+      webhookTimeScale?: number;
+      webhookTimeoutMs?: number;
+      faultErrorRate?: number;
+      faultLatencyMs?: number;
+      faultDuplicateRate?: number;
+      faultOutOfOrderRate?: number;
+    }) => {
+      const logger = pino({ name: 'domainkit-sandbox', level: process.env.LOG_LEVEL ?? 'info' });
+      const { startSandbox } = await import('./sandbox.ts');
+      const faults = {
+        ...(opts.faultErrorRate !== undefined ? { error_rate: opts.faultErrorRate } : {}),
+        ...(opts.faultLatencyMs !== undefined ? { latency_ms: opts.faultLatencyMs } : {}),
+        ...(opts.faultDuplicateRate !== undefined ? { duplicate_rate: opts.faultDuplicateRate } : {}),
+        ...(opts.faultOutOfOrderRate !== undefined ? { out_of_order_rate: opts.faultOutOfOrderRate } : {}),
+      };
+      const sandbox = await startSandbox({
+        port: opts.port,
+        host: opts.host,
+        dataDir: opts.dataDir,
+        databaseUrl: opts.databaseUrl ?? '',
+        ...(opts.publicUrl !== undefined ? { publicUrl: opts.publicUrl } : {}),
+        ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+        ...(opts.schema !== undefined ? { schema: opts.schema } : {}),
+        ...(opts.webhookTimeScale !== undefined ? { webhookTimeScale: opts.webhookTimeScale } : {}),
+        ...(opts.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
+        ...(Object.keys(faults).length > 0 ? { faults } : {}),
+        logger,
+      });
+      let stopping = false;
+      const stop = (signal: NodeJS.Signals) => {
+        if (stopping) {
+          logger.warn({ signal }, 'second signal: exiting now');
           process.exit(1);
-        },
-      );
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-  });
+        }
+        stopping = true;
+        logger.info({ signal }, 'shutting down');
+        sandbox.close().then(
+          () => process.exit(0),
+          (err: unknown) => {
+            logger.error({ err }, 'shutdown failed');
+            process.exit(1);
+          },
+        );
+      };
+      process.on('SIGINT', stop);
+      process.on('SIGTERM', stop);
+    },
+  );
 
 program
   .command('credentials')
   .description('print the demo credential as JSON (initialises the data folder when needed)')
   .addOption(new Option('--data-dir <dir>', 'data folder').env('SANDBOX_DATA_DIR').default(DEFAULT_DATA_DIR))
-  .addOption(new Option('--database-url <url>', 'PostgreSQL URL (default: embedded PGlite in the data folder)').env('DATABASE_URL'))
+  .addOption(
+    new Option('--database-url <url>', 'PostgreSQL URL (default: embedded PGlite in the data folder)').env(
+      'DATABASE_URL',
+    ),
+  )
   .action(async (opts: { dataDir: string; databaseUrl?: string }) => {
     // A running sandbox already wrote the file; reading it never touches its (single-process) database.
     if (!existsSync(credentialsFilePath(opts.dataDir))) {

@@ -12,13 +12,36 @@
  */
 export { startSandbox, type RunningSandbox } from './sandbox.ts';
 export { createSandboxApp, type SandboxApp } from './app.ts';
-export { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT, type SandboxOptions, type StartSandboxOptions } from './options.ts';
-export { CREDENTIALS_FILE, credentialsFilePath, readDemoCredential, demoCredentialSchema, type DemoCredential } from './credentials/demo-credential.ts';
+export {
+  DEFAULT_DATA_DIR,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  type SandboxOptions,
+  type StartSandboxOptions,
+} from './options.ts';
+export {
+  CREDENTIALS_FILE,
+  credentialsFilePath,
+  readDemoCredential,
+  demoCredentialSchema,
+  type DemoCredential,
+} from './credentials/demo-credential.ts';
 export { SCOPES, ENVIRONMENTS, type Scope, type Environment } from './credentials/scopes.ts';
 export { TEST_CARDS } from './checkout/test-cards.ts';
-export { DEFAULT_INVENTORY_SEED, INVENTORY_SIZE, generateInventory, type GeneratedDomain } from './inventory/generate.ts';
+export {
+  DEFAULT_INVENTORY_SEED,
+  INVENTORY_SIZE,
+  generateInventory,
+  type GeneratedDomain,
+} from './inventory/generate.ts';
 export { RATE_CLASSES, type RateClass } from './limits/rate-limit.ts';
-export { SCENARIO_DOMAINS, LIVE_SITE_DOMAINS, SLOW_SCENARIO_DELAY_MS, type ScenarioDomain, type Scenario } from './scenarios/scenarios.ts';
+export {
+  SCENARIO_DOMAINS,
+  LIVE_SITE_DOMAINS,
+  SLOW_SCENARIO_DELAY_MS,
+  type ScenarioDomain,
+  type Scenario,
+} from './scenarios/scenarios.ts';
 export { MAX_DELIVERY_ATTEMPTS } from './events/store.ts';
 export { RETRY_BASE_SECONDS, retryDelayMs } from './events/outbox.ts';
 export { COMMISSION_BPS } from './economics.ts';

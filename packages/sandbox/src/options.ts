@@ -115,7 +115,10 @@ function envTimeScale(): number {
   const raw = process.env.SANDBOX_WEBHOOK_TIME_SCALE;
   if (raw === undefined || raw === '') return 1;
   const n = Number(raw);
-  if (!Number.isFinite(n) || n <= 0 || n > 1000) throw new TypeError('invalid sandbox options: SANDBOX_WEBHOOK_TIME_SCALE must be a positive number (0.001 makes retries fast)');
+  if (!Number.isFinite(n) || n <= 0 || n > 1000)
+    throw new TypeError(
+      'invalid sandbox options: SANDBOX_WEBHOOK_TIME_SCALE must be a positive number (0.001 makes retries fast)',
+    );
   return n;
 }
 
@@ -129,7 +132,9 @@ export function resolveOptions(options: StartSandboxOptions): ResolvedOptions {
   const o = parsed.data;
   const databaseUrl = options.databaseUrl ?? process.env.DATABASE_URL;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
-    throw new TypeError(`invalid sandbox options: ${options.databaseUrl === undefined ? 'DATABASE_URL' : 'databaseUrl'} must be a postgres:// URL`);
+    throw new TypeError(
+      `invalid sandbox options: ${options.databaseUrl === undefined ? 'DATABASE_URL' : 'databaseUrl'} must be a postgres:// URL`,
+    );
   }
   return {
     dataDir: resolve(o.dataDir ?? DEFAULT_DATA_DIR),

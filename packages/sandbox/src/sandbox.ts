@@ -30,7 +30,13 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (err: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
-      reject(err.code === 'EADDRINUSE' ? new Error(`port ${port} on ${host} is already in use: choose another port (0 picks a free one)`, { cause: err }) : err);
+      reject(
+        err.code === 'EADDRINUSE'
+          ? new Error(`port ${port} on ${host} is already in use: choose another port (0 picks a free one)`, {
+              cause: err,
+            })
+          : err,
+      );
     };
     const onListening = () => {
       server.off('error', onError);
@@ -79,7 +85,10 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(resolved.host)}:${port}`;
   publicUrl ??= url;
-  logger.info({ url, key_id: sandbox.demo.key_id, credentials_file: sandbox.credentialsFile, database: sandbox.databaseKind }, 'sandbox listening');
+  logger.info(
+    { url, key_id: sandbox.demo.key_id, credentials_file: sandbox.credentialsFile, database: sandbox.databaseKind },
+    'sandbox listening',
+  );
 
   let closing: Promise<void> | undefined;
   return {

@@ -13,7 +13,9 @@ const V1 = '/api/partner/v1';
 let t: TestSandbox;
 let client: PartnerTestClient;
 let keyId: string;
-const pool = generateInventory({ environment: 'SANDBOX' }).filter((d) => d.words.length === 2).slice(2000);
+const pool = generateInventory({ environment: 'SANDBOX' })
+  .filter((d) => d.words.length === 2)
+  .slice(2000);
 
 beforeAll(async () => {
   t = await startTestSandbox({ deliverWebhooks: false });
@@ -24,7 +26,11 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; json: any }> {
-  const env: NodeJS.ProcessEnv = { ...process.env, SANDBOX_URL: t.sandbox.url, SANDBOX_ADMIN_TOKEN: t.sandbox.demo.admin_token };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    SANDBOX_URL: t.sandbox.url,
+    SANDBOX_ADMIN_TOKEN: t.sandbox.demo.admin_token,
+  };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
@@ -45,7 +51,12 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
 }
 
 async function order(d: { name: string; price_cents: number }) {
-  const answer = await client.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': `cli-${d.name}` }, json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' } });
+  const answer = await client.request({
+    method: 'POST',
+    path: `${V1}/orders`,
+    headers: { 'Idempotency-Key': `cli-${d.name}` },
+    json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' },
+  });
   expect(answer.status).toBe(201);
   return answer.json as { public_id: string };
 }
@@ -56,7 +67,12 @@ describe('trigger commands', () => {
     const started = await cli(['trigger', 'start-transfer', o.public_id]);
     expect(started.code).toBe(0);
     expect(started.json.order.status).toBe('TRANSFER_IN_PROGRESS');
-    expect(started.json.events).toEqual([expect.objectContaining({ type: 'order.transfer_started', data: { order: expect.objectContaining({ public_id: o.public_id }) } })]);
+    expect(started.json.events).toEqual([
+      expect.objectContaining({
+        type: 'order.transfer_started',
+        data: { order: expect.objectContaining({ public_id: o.public_id }) },
+      }),
+    ]);
 
     const refused = await cli(['trigger', 'hold', o.public_id]);
     expect(refused.code).toBe(1);
@@ -70,7 +86,9 @@ describe('trigger commands', () => {
     expect(settled.json.settlements[0].order_ids).toEqual([o.public_id]);
 
     const listed = await cli(['orders', '--key-id', keyId]);
-    expect(listed.json.orders.map((x: { public_id: string; status: string }) => [x.public_id, x.status])).toEqual([[o.public_id, 'SETTLED']]);
+    expect(listed.json.orders.map((x: { public_id: string; status: string }) => [x.public_id, x.status])).toEqual([
+      [o.public_id, 'SETTLED'],
+    ]);
   });
 
   it('explain bad arguments', async () => {
@@ -85,15 +103,29 @@ describe('other admin commands', () => {
     const set = await cli(['faults', '--error-rate', '0.25', '--latency-ms', '5', '--duplicate-rate', '1']);
     expect(set.json).toMatchObject({ error_rate: 0.25, latency_ms: 5, duplicate_rate: 1 });
     expect((await cli(['faults'])).json).toMatchObject({ error_rate: 0.25 });
-    expect((await cli(['faults', '--off'])).json).toMatchObject({ error_rate: 0, latency_ms: 0, duplicate_rate: 0, out_of_order_rate: 0, rate_limit_burst: 0 });
+    expect((await cli(['faults', '--off'])).json).toMatchObject({
+      error_rate: 0,
+      latency_ms: 0,
+      duplicate_rate: 0,
+      out_of_order_rate: 0,
+      rate_limit_burst: 0,
+    });
     expect((await cli(['faults', '--error-rate', '2'])).stderr).toMatch(/between 0 and 1/);
   });
 
   it('record referral clicks, reprice a domain, and list deliveries', async () => {
-    const link = (await client.request({ method: 'POST', path: `${V1}/links`, json: { kind: 'generic' } })).json as { link_id: string };
-    expect((await cli(['referral', 'click', link.link_id, '--count', '2'])).json).toMatchObject({ recorded: 2, clicks: 2 });
+    const link = (await client.request({ method: 'POST', path: `${V1}/links`, json: { kind: 'generic' } })).json as {
+      link_id: string;
+    };
+    expect((await cli(['referral', 'click', link.link_id, '--count', '2'])).json).toMatchObject({
+      recorded: 2,
+      clicks: 2,
+    });
     const d = pool[5]!;
-    expect((await cli(['set-price', d.name, String(d.price_cents + 100)])).json).toMatchObject({ domain: d.name, price_cents: d.price_cents + 100 });
+    expect((await cli(['set-price', d.name, String(d.price_cents + 100)])).json).toMatchObject({
+      domain: d.name,
+      price_cents: d.price_cents + 100,
+    });
     const deliveries = await cli(['deliveries', '--status', 'pending']);
     expect(deliveries.code).toBe(0);
     expect(Array.isArray(deliveries.json.deliveries)).toBe(true);
@@ -102,14 +134,21 @@ describe('other admin commands', () => {
   it('reset the world, keeping credentials', async () => {
     const d = pool[10]!;
     await order(d);
-    expect((await client.request({ path: `${V1}/availability`, query: { domain: d.name } })).json.available).toBe(false);
+    expect((await client.request({ path: `${V1}/availability`, query: { domain: d.name } })).json.available).toBe(
+      false,
+    );
     const reset = await cli(['reset']);
     expect(reset.code).toBe(0);
     expect(reset.json.reset).toBe(true);
     expect((await client.request({ path: `${V1}/orders` })).json.orders).toEqual([]);
     expect((await client.request({ path: `${V1}/events` })).json.events).toEqual([]);
-    expect((await client.request({ path: `${V1}/availability`, query: { domain: d.name } })).json).toMatchObject({ available: true, price_cents: d.price_cents });
-    expect((await client.request({ path: `${V1}/pricing`, query: { domain: pool[5]!.name } })).json.price_cents).toBe(pool[5]!.price_cents);
+    expect((await client.request({ path: `${V1}/availability`, query: { domain: d.name } })).json).toMatchObject({
+      available: true,
+      price_cents: d.price_cents,
+    });
+    expect((await client.request({ path: `${V1}/pricing`, query: { domain: pool[5]!.name } })).json.price_cents).toBe(
+      pool[5]!.price_cents,
+    );
     expect((await client.request({ path: `${V1}/domains/already-sold.com` })).json.status).toBe('sold');
   });
 

@@ -5,7 +5,14 @@
 import { randomUUID } from 'node:crypto';
 import { canonicalString, hmacHex, NONCE_TTL_SECONDS, sha256Hex } from '@domainkit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminCreateCredential, PartnerTestClient, send, startTestSandbox, type Answer, type TestSandbox } from './helpers.ts';
+import {
+  adminCreateCredential,
+  PartnerTestClient,
+  send,
+  startTestSandbox,
+  type Answer,
+  type TestSandbox,
+} from './helpers.ts';
 
 const SEARCH = '/api/partner/v1/domains/search';
 
@@ -19,10 +26,26 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 /** Builds the four signing headers by hand, so a test can get one part wrong on purpose. */
-function manualHeaders(input: { keyId?: string; secret: string; method: string; signedPath: string; signedQuery?: string; body?: string; timestamp?: string; nonce?: string }) {
+function manualHeaders(input: {
+  keyId?: string;
+  secret: string;
+  method: string;
+  signedPath: string;
+  signedQuery?: string;
+  body?: string;
+  timestamp?: string;
+  nonce?: string;
+}) {
   const timestamp = input.timestamp ?? String(Math.floor(t.clock.now() / 1000));
   const nonce = input.nonce ?? randomUUID();
-  const canonical = canonicalString({ method: input.method, path: input.signedPath, query: input.signedQuery ?? '', timestamp, nonce, bodySha256: sha256Hex(input.body ?? '') });
+  const canonical = canonicalString({
+    method: input.method,
+    path: input.signedPath,
+    query: input.signedQuery ?? '',
+    timestamp,
+    nonce,
+    bodySha256: sha256Hex(input.body ?? ''),
+  });
   // canonicalString canonicalises the query; for "wrong order" tests the caller passes the line it wants.
   return {
     'X-Service-Key-Id': input.keyId ?? t.sandbox.demo.key_id,
@@ -61,13 +84,23 @@ describe('missing_credentials and missing_signature_headers', () => {
   });
 
   it('answers 401 missing_credentials when only the key id is absent', async () => {
-    const { 'X-Service-Key-Id': _omit, ...rest } = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee' });
+    const { 'X-Service-Key-Id': _omit, ...rest } = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers: rest }), 401, 'missing_credentials');
   });
 
   for (const missing of ['X-Service-Timestamp', 'X-Service-Nonce', 'X-Service-Signature'] as const) {
     it(`answers 401 missing_signature_headers without ${missing}`, async () => {
-      const headers: Record<string, string> = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee' });
+      const headers: Record<string, string> = manualHeaders({
+        secret: t.sandbox.demo.secret,
+        method: 'GET',
+        signedPath: SEARCH,
+        signedQuery: 'q=coffee',
+      });
       delete headers[missing];
       const answer = await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers });
       expectError(answer, 401, 'missing_signature_headers');
@@ -79,32 +112,62 @@ describe('missing_credentials and missing_signature_headers', () => {
 describe('invalid_timestamp', () => {
   it('answers 401 for a timestamp 301 s behind server time', async () => {
     const timestamp = String(Math.floor(t.clock.now() / 1000) - 301);
-    const headers = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee', timestamp });
+    const headers = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+      timestamp,
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers }), 401, 'invalid_timestamp');
   });
 
   it('answers 401 for a timestamp 301 s ahead of server time', async () => {
     const timestamp = String(Math.floor(t.clock.now() / 1000) + 301);
-    const headers = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee', timestamp });
+    const headers = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+      timestamp,
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers }), 401, 'invalid_timestamp');
   });
 
   it('accepts a timestamp 299 s behind (inside the ±300 s window)', async () => {
     const timestamp = String(Math.floor(t.clock.now() / 1000) - 299);
-    const headers = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee', timestamp });
+    const headers = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+      timestamp,
+    });
     expect((await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers })).status).toBe(200);
   });
 
   it('answers 401 for a timestamp in milliseconds, saying so', async () => {
     const timestamp = String(t.clock.now());
-    const headers = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee', timestamp });
+    const headers = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+      timestamp,
+    });
     const answer = await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers });
     expectError(answer, 401, 'invalid_timestamp');
     expect(answer.json.error.message).toMatch(/milliseconds/);
   });
 
   it('answers 401 for a malformed timestamp', async () => {
-    const headers = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee', timestamp: '2024-01-01T00:00:00Z' });
+    const headers = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+      timestamp: '2024-01-01T00:00:00Z',
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers }), 401, 'invalid_timestamp');
   });
 });
@@ -113,19 +176,35 @@ describe('invalid_signature', () => {
   const secret = () => t.sandbox.demo.secret;
 
   it('answers 401 for an unknown key id, saying the key id is unknown', async () => {
-    const headers = manualHeaders({ keyId: 'pk_test_doesnotexist000000000000', secret: secret(), method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee' });
+    const headers = manualHeaders({
+      keyId: 'pk_test_doesnotexist000000000000',
+      secret: secret(),
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+    });
     const answer = await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers });
     expectError(answer, 401, 'invalid_signature');
     expect(answer.json.error.message).toMatch(/key id .*unknown/i);
   });
 
   it('answers 401 when signed with the wrong secret', async () => {
-    const headers = manualHeaders({ secret: 'sk_test_notthesecret', method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee' });
+    const headers = manualHeaders({
+      secret: 'sk_test_notthesecret',
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers }), 401, 'invalid_signature');
   });
 
   it('answers 401 when signed with the key id as the secret', async () => {
-    const headers = manualHeaders({ secret: t.sandbox.demo.key_id, method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee' });
+    const headers = manualHeaders({
+      secret: t.sandbox.demo.key_id,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers }), 401, 'invalid_signature');
   });
 
@@ -133,12 +212,20 @@ describe('invalid_signature', () => {
     const path = '/api/partner/v1/checkout-session';
     const signedBody = '{"domain": "coffee.com"}';
     const sentBody = '{"domain":"coffee.com"}';
-    const headers = { ...manualHeaders({ secret: secret(), method: 'POST', signedPath: path, body: signedBody }), 'content-type': 'application/json' };
+    const headers = {
+      ...manualHeaders({ secret: secret(), method: 'POST', signedPath: path, body: signedBody }),
+      'content-type': 'application/json',
+    };
     expectError(await send(t.sandbox, { method: 'POST', path, headers, body: sentBody }), 401, 'invalid_signature');
   });
 
   it('answers 401 when a shortened path was signed', async () => {
-    const headers = manualHeaders({ secret: secret(), method: 'GET', signedPath: '/domains/search', signedQuery: 'q=coffee' });
+    const headers = manualHeaders({
+      secret: secret(),
+      method: 'GET',
+      signedPath: '/domains/search',
+      signedQuery: 'q=coffee',
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers }), 401, 'invalid_signature');
   });
 
@@ -182,26 +269,71 @@ describe('replay_detected and nonces', () => {
 
   it('detects a reused nonce on a different request of the same credential', async () => {
     const nonce = randomUUID();
-    const first = await send(t.sandbox, { path: SEARCH, query: 'q=lake', headers: manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=lake', nonce }) });
+    const first = await send(t.sandbox, {
+      path: SEARCH,
+      query: 'q=lake',
+      headers: manualHeaders({
+        secret: t.sandbox.demo.secret,
+        method: 'GET',
+        signedPath: SEARCH,
+        signedQuery: 'q=lake',
+        nonce,
+      }),
+    });
     expect(first.status).toBe(200);
-    const second = await send(t.sandbox, { path: SEARCH, query: 'q=ocean', headers: manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=ocean', nonce }) });
+    const second = await send(t.sandbox, {
+      path: SEARCH,
+      query: 'q=ocean',
+      headers: manualHeaders({
+        secret: t.sandbox.demo.secret,
+        method: 'GET',
+        signedPath: SEARCH,
+        signedQuery: 'q=ocean',
+        nonce,
+      }),
+    });
     expectError(second, 401, 'replay_detected');
   });
 
   it('does not consume the nonce of a failed attempt', async () => {
     const nonce = randomUUID();
-    const bad = manualHeaders({ secret: 'sk_test_wrong', method: 'GET', signedPath: SEARCH, signedQuery: 'q=forest', nonce });
+    const bad = manualHeaders({
+      secret: 'sk_test_wrong',
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=forest',
+      nonce,
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=forest', headers: bad }), 401, 'invalid_signature');
-    const stale = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=forest', nonce, timestamp: String(Math.floor(t.clock.now() / 1000) - 400) });
+    const stale = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=forest',
+      nonce,
+      timestamp: String(Math.floor(t.clock.now() / 1000) - 400),
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=forest', headers: stale }), 401, 'invalid_timestamp');
-    const good = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=forest', nonce });
+    const good = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=forest',
+      nonce,
+    });
     expect((await send(t.sandbox, { path: SEARCH, query: 'q=forest', headers: good })).status).toBe(200);
   });
 
   it('keeps tracking a nonce for the whole window in which its timestamp is valid', async () => {
     // Signed at the far edge of the window (+300 s), then replayed just before that timestamp goes stale.
     const ts = Math.floor(t.clock.now() / 1000) + 300;
-    const headers = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=stone', timestamp: String(ts) });
+    const headers = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=stone',
+      timestamp: String(ts),
+    });
     expect((await send(t.sandbox, { path: SEARCH, query: 'q=stone', headers })).status).toBe(200);
     t.clock.advance(599); // server time is now ts + 299: the timestamp is still accepted
     try {
@@ -214,7 +346,12 @@ describe('replay_detected and nonces', () => {
   it('sweeps nonces once their tracking period is over', async () => {
     const first = await client.request({ path: SEARCH, query: { q: 'meadow' } });
     expect(first.status).toBe(200);
-    const tracked = () => t.sandbox.db.selectFrom('nonces').select('nonce').where('nonce', '=', first.sent.headers['X-Service-Nonce']!).execute();
+    const tracked = () =>
+      t.sandbox.db
+        .selectFrom('nonces')
+        .select('nonce')
+        .where('nonce', '=', first.sent.headers['X-Service-Nonce']!)
+        .execute();
     expect(await tracked()).toHaveLength(1);
     t.clock.advance(NONCE_TTL_SECONDS + 120);
     try {
@@ -229,8 +366,21 @@ describe('replay_detected and nonces', () => {
     const created = await adminCreateCredential(t.sandbox, { scopes: ['search'], environment: 'SANDBOX' });
     const other = created.json as { key_id: string; secret: string };
     const nonce = randomUUID();
-    const mine = manualHeaders({ secret: t.sandbox.demo.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=cloud', nonce });
-    const theirs = manualHeaders({ keyId: other.key_id, secret: other.secret, method: 'GET', signedPath: SEARCH, signedQuery: 'q=cloud', nonce });
+    const mine = manualHeaders({
+      secret: t.sandbox.demo.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=cloud',
+      nonce,
+    });
+    const theirs = manualHeaders({
+      keyId: other.key_id,
+      secret: other.secret,
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=cloud',
+      nonce,
+    });
     expect((await send(t.sandbox, { path: SEARCH, query: 'q=cloud', headers: mine })).status).toBe(200);
     expect((await send(t.sandbox, { path: SEARCH, query: 'q=cloud', headers: theirs })).status).toBe(200);
   });
@@ -242,7 +392,11 @@ describe('forbidden', () => {
     expect(created.status).toBe(201);
     const searchOnly = new PartnerTestClient(t.sandbox, created.json, t.clock.now);
     expect((await searchOnly.request({ path: SEARCH, query: { q: 'coffee' } })).status).toBe(200);
-    const answer = await searchOnly.request({ method: 'POST', path: '/api/partner/v1/checkout-session', json: { domain: 'coffee.com' } });
+    const answer = await searchOnly.request({
+      method: 'POST',
+      path: '/api/partner/v1/checkout-session',
+      json: { domain: 'coffee.com' },
+    });
     expectError(answer, 403, 'forbidden');
     expect(answer.json.error.message).toContain('"embed"');
   });
@@ -266,13 +420,18 @@ describe('forbidden', () => {
     expectError(refused, 403, 'forbidden');
     expect(refused.json.error.message).toMatch(/awaits approval/);
 
-    const approved = await send(t.sandbox, { method: 'POST', path: `/admin/credentials/${created.json.key_id}/approve`, headers: { authorization: `Bearer ${t.sandbox.demo.admin_token}` } });
+    const approved = await send(t.sandbox, {
+      method: 'POST',
+      path: `/admin/credentials/${created.json.key_id}/approve`,
+      headers: { authorization: `Bearer ${t.sandbox.demo.admin_token}` },
+    });
     expect(approved.status).toBe(200);
     expect(approved.json.approved).toBe(true);
     expect(approved.text).not.toContain(created.json.secret);
 
     // The LIVE inventory is a separate one: a name listed for SANDBOX is unknown to LIVE and vice versa.
-    const sandboxHit = (await client.request({ path: SEARCH, query: { q: 'coffee' } })).json.domains[0].domain as string;
+    const sandboxHit = (await client.request({ path: SEARCH, query: { q: 'coffee' } })).json.domains[0]
+      .domain as string;
     const liveDetail = await live.request({ path: `/api/partner/v1/domains/${sandboxHit}` });
     const sandboxDetail = await client.request({ path: `/api/partner/v1/domains/${sandboxHit}` });
     expect(sandboxDetail.status).toBe(200);
@@ -288,42 +447,73 @@ describe('other requests under the Partner API', () => {
   });
 
   it('authenticates the unversioned webhooks path too', async () => {
-    expectError(await send(t.sandbox, { method: 'PUT', path: '/api/partner/webhooks', body: '{}' }), 401, 'missing_credentials');
+    expectError(
+      await send(t.sandbox, { method: 'PUT', path: '/api/partner/webhooks', body: '{}' }),
+      401,
+      'missing_credentials',
+    );
   });
 
   it('answers 400 validation_error for a malformed JSON body', async () => {
-    const answer = await client.request({ method: 'POST', path: '/api/partner/v1/checkout-session', body: '{"domain": "coffee.com"' });
+    const answer = await client.request({
+      method: 'POST',
+      path: '/api/partner/v1/checkout-session',
+      body: '{"domain": "coffee.com"',
+    });
     expectError(answer, 400, 'validation_error');
     expect(answer.json.error.message).toMatch(/JSON/);
   });
 
   it('answers 400 validation_error for a body that is not JSON', async () => {
-    const answer = await client.request({ method: 'POST', path: '/api/partner/v1/checkout-session', body: 'domain=coffee.com', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const answer = await client.request({
+      method: 'POST',
+      path: '/api/partner/v1/checkout-session',
+      body: 'domain=coffee.com',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expectError(answer, 400, 'validation_error');
   });
 
   it('answers 400 validation_error (not 500) for an oversized body', async () => {
-    const answer = await client.request({ method: 'POST', path: '/api/partner/v1/checkout-session', json: { domain: 'coffee.com', padding: 'x'.repeat(200_000) } });
+    const answer = await client.request({
+      method: 'POST',
+      path: '/api/partner/v1/checkout-session',
+      json: { domain: 'coffee.com', padding: 'x'.repeat(200_000) },
+    });
     expectError(answer, 400, 'validation_error');
   });
 });
 
 describe('admin API', () => {
   it('answers 401 without the admin token', async () => {
-    const answer = await send(t.sandbox, { method: 'POST', path: '/admin/credentials', headers: { 'content-type': 'application/json' }, body: '{"scopes":["search"],"environment":"SANDBOX"}' });
+    const answer = await send(t.sandbox, {
+      method: 'POST',
+      path: '/admin/credentials',
+      headers: { 'content-type': 'application/json' },
+      body: '{"scopes":["search"],"environment":"SANDBOX"}',
+    });
     expectError(answer, 401, 'unauthorized');
     expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 
   it('answers 401 with a wrong admin token, and never for the demo API secret used as a token', async () => {
     for (const token of ['nope', t.sandbox.demo.secret, `${t.sandbox.demo.admin_token}x`]) {
-      const answer = await send(t.sandbox, { method: 'POST', path: '/admin/credentials', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"scopes":["search"],"environment":"SANDBOX"}' });
+      const answer = await send(t.sandbox, {
+        method: 'POST',
+        path: '/admin/credentials',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: '{"scopes":["search"],"environment":"SANDBOX"}',
+      });
       expectError(answer, 401, 'unauthorized');
     }
   });
 
   it('creates a SANDBOX credential with the chosen scopes, approved, and an affiliate when asked', async () => {
-    const answer = await adminCreateCredential(t.sandbox, { scopes: ['webhook', 'search', 'search'], environment: 'SANDBOX', affiliate: true });
+    const answer = await adminCreateCredential(t.sandbox, {
+      scopes: ['webhook', 'search', 'search'],
+      environment: 'SANDBOX',
+      affiliate: true,
+    });
     expect(answer.status).toBe(201);
     expect(answer.json).toMatchObject({ environment: 'SANDBOX', scopes: ['search', 'webhook'], approved: true });
     expect(answer.json.key_id).toMatch(/^pk_test_[0-9A-Za-z]{24}$/);
@@ -333,7 +523,15 @@ describe('admin API', () => {
   });
 
   it('answers 400 validation_error for an unknown scope or environment', async () => {
-    expectError(await adminCreateCredential(t.sandbox, { scopes: ['admin'], environment: 'SANDBOX' }), 400, 'validation_error');
-    expectError(await adminCreateCredential(t.sandbox, { scopes: ['search'], environment: 'PROD' as 'LIVE' }), 400, 'validation_error');
+    expectError(
+      await adminCreateCredential(t.sandbox, { scopes: ['admin'], environment: 'SANDBOX' }),
+      400,
+      'validation_error',
+    );
+    expectError(
+      await adminCreateCredential(t.sandbox, { scopes: ['search'], environment: 'PROD' as 'LIVE' }),
+      400,
+      'validation_error',
+    );
   });
 });

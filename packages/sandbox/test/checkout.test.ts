@@ -49,14 +49,21 @@ describe('POST /checkout-session', () => {
   });
 
   it('answers 404 not_found for an unlisted domain', async () => {
-    const answer = await client.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain: 'never-listed-here.com' } });
+    const answer = await client.request({
+      method: 'POST',
+      path: `${V1}/checkout-session`,
+      json: { domain: 'never-listed-here.com' },
+    });
     expect({ status: answer.status, code: answer.json.error.code }).toEqual({ status: 404, code: 'not_found' });
   });
 
   it('answers 400 validation_error for a missing domain, a bad URL or an unknown field', async () => {
     for (const json of [{}, { domain: 'x.com', return_url: 'javascript:alert(1)' }, { domain: 'x.com', price: 1 }]) {
       const answer = await client.request({ method: 'POST', path: `${V1}/checkout-session`, json });
-      expect({ status: answer.status, code: answer.json.error.code }).toEqual({ status: 400, code: 'validation_error' });
+      expect({ status: answer.status, code: answer.json.error.code }).toEqual({
+        status: 400,
+        code: 'validation_error',
+      });
     }
   });
 });
@@ -147,7 +154,12 @@ describe('the hosted lander', () => {
     expect(testId(paid.text, 'lander-domain')).toBe(domain.name);
     expect(paid.text).toContain('href="https://partner.example/thanks?order=1"');
 
-    expect(await availability(domain.name)).toEqual({ domain: domain.name, available: false, price_cents: null, currency: null });
+    expect(await availability(domain.name)).toEqual({
+      domain: domain.name,
+      available: false,
+      price_cents: null,
+      currency: null,
+    });
     const found = (await client.request({ path: `${V1}/domains/search`, query: { q: domain.name } })).json.domains[0];
     expect(found).toMatchObject({ domain: domain.name, available: false });
     const detail = (await client.request({ path: `${V1}/domains/${domain.name}` })).json;
@@ -157,7 +169,12 @@ describe('the hosted lander', () => {
 
     const sales = await t.sandbox.db.selectFrom('sales').selectAll().where('domain', '=', domain.name).execute();
     expect(sales).toHaveLength(1);
-    expect(sales[0]).toMatchObject({ key_id: t.sandbox.demo.key_id, payment_model: 'non_mor', price_cents: domain.price_cents, environment: 'SANDBOX' });
+    expect(sales[0]).toMatchObject({
+      key_id: t.sandbox.demo.key_id,
+      payment_model: 'non_mor',
+      price_cents: domain.price_cents,
+      environment: 'SANDBOX',
+    });
     expect(sales[0]!.affiliate_id).toMatch(/^aff_/);
 
     const again = await send(t.sandbox, { path: '/checkout', query: `pt=${tokenOf(session.checkout_url)}` });
@@ -169,7 +186,9 @@ describe('the hosted lander', () => {
     const domain = freshDomain();
     const first = await createSession(domain.name);
     const second = await createSession(domain.name);
-    expect((await pay(t.sandbox, { pt: tokenOf(first.checkout_url), card_number: TEST_CARDS.succeeds })).status).toBe(200);
+    expect((await pay(t.sandbox, { pt: tokenOf(first.checkout_url), card_number: TEST_CARDS.succeeds })).status).toBe(
+      200,
+    );
 
     const doublePay = await pay(t.sandbox, { pt: tokenOf(first.checkout_url), card_number: TEST_CARDS.succeeds });
     expect(doublePay.status).toBe(409);
@@ -181,19 +200,33 @@ describe('the hosted lander', () => {
     const openOther = await send(t.sandbox, { path: '/checkout', query: `pt=${tokenOf(second.checkout_url)}` });
     expect(openOther.status).toBe(409);
 
-    const newSession = await client.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain: domain.name } });
+    const newSession = await client.request({
+      method: 'POST',
+      path: `${V1}/checkout-session`,
+      json: { domain: domain.name },
+    });
     expect({ status: newSession.status, code: newSession.json.error.code }).toEqual({ status: 409, code: 'conflict' });
     expect(newSession.json.error.message).toMatch(/sold/);
 
-    expect(await t.sandbox.db.selectFrom('sales').select('id').where('domain', '=', domain.name).execute()).toHaveLength(1);
+    expect(
+      await t.sandbox.db.selectFrom('sales').select('id').where('domain', '=', domain.name).execute(),
+    ).toHaveLength(1);
   });
 
   it('sells once when two payments for one domain race', async () => {
     const domain = freshDomain();
-    const sessions = await Promise.all([createSession(domain.name), createSession(domain.name), createSession(domain.name)]);
-    const results = await Promise.all(sessions.map((s) => pay(t.sandbox, { pt: tokenOf(s.checkout_url), card_number: TEST_CARDS.succeeds })));
+    const sessions = await Promise.all([
+      createSession(domain.name),
+      createSession(domain.name),
+      createSession(domain.name),
+    ]);
+    const results = await Promise.all(
+      sessions.map((s) => pay(t.sandbox, { pt: tokenOf(s.checkout_url), card_number: TEST_CARDS.succeeds })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
-    expect(await t.sandbox.db.selectFrom('sales').select('id').where('domain', '=', domain.name).execute()).toHaveLength(1);
+    expect(
+      await t.sandbox.db.selectFrom('sales').select('id').where('domain', '=', domain.name).execute(),
+    ).toHaveLength(1);
   });
 
   it('re-shows the form with a message for an invalid card form or a card that is not a test card', async () => {
@@ -212,7 +245,11 @@ describe('the hosted lander', () => {
 
   it('escapes what the visitor typed when the form is shown again', async () => {
     const session = await createSession(freshDomain().name);
-    const answer = await pay(t.sandbox, { pt: tokenOf(session.checkout_url), card_number: '1', card_name: '<script>alert(1)</script>' });
+    const answer = await pay(t.sandbox, {
+      pt: tokenOf(session.checkout_url),
+      card_number: '1',
+      card_name: '<script>alert(1)</script>',
+    });
     expect(answer.status).toBe(400);
     expect(answer.text).not.toContain('<script>');
     expect(answer.text).toContain('&lt;script&gt;');

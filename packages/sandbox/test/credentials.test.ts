@@ -7,8 +7,25 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateInventory, readDemoCredential, SCOPES, startSandbox, TEST_CARDS, type DemoCredential } from '../src/index.ts';
-import { adminCreateCredential, PartnerTestClient, pay, removeDir, send, startTestSandbox, tempDir, tokenOf, type TestSandbox } from './helpers.ts';
+import {
+  generateInventory,
+  readDemoCredential,
+  SCOPES,
+  startSandbox,
+  TEST_CARDS,
+  type DemoCredential,
+} from '../src/index.ts';
+import {
+  adminCreateCredential,
+  PartnerTestClient,
+  pay,
+  removeDir,
+  send,
+  startTestSandbox,
+  tempDir,
+  tokenOf,
+  type TestSandbox,
+} from './helpers.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const V1 = '/api/partner/v1';
@@ -39,7 +56,9 @@ function runCli(args: string[], onStdout?: (text: string, child: ReturnType<type
     onStdout?.(stdout, child);
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
+    child.on('close', (code) => resolve({ code, stdout, stderr })),
+  );
 }
 
 describe('the demo credential', () => {
@@ -56,7 +75,11 @@ describe('the demo credential', () => {
   });
 
   it('is linked to an affiliate account', async () => {
-    const row = await t.sandbox.db.selectFrom('credentials').selectAll().where('key_id', '=', demo.key_id).executeTakeFirstOrThrow();
+    const row = await t.sandbox.db
+      .selectFrom('credentials')
+      .selectAll()
+      .where('key_id', '=', demo.key_id)
+      .executeTakeFirstOrThrow();
     expect(row.affiliate_id).toMatch(/^aff_/);
     expect(row.approved).toBe(true);
   });
@@ -82,8 +105,21 @@ describe('no secret in any response or log line', () => {
     await client.request({ method: 'POST', path: `${V1}/checkout-session`, body: '{"domain":' });
     const first = await client.request({ path: `${V1}/domains/search`, query: { q: 'tea' } });
     await send(t.sandbox, { path: `${V1}/domains/search`, query: first.sent.query, headers: first.sent.headers }); // replay
-    await send(t.sandbox, { path: `${V1}/domains/search`, query: 'q=tea', headers: { 'X-Service-Key-Id': demo.key_id } });
-    await send(t.sandbox, { path: `${V1}/domains/search`, query: 'q=tea', headers: { 'X-Service-Key-Id': demo.secret, 'X-Service-Timestamp': String(Math.floor(Date.now() / 1000)), 'X-Service-Nonce': 'n-1', 'X-Service-Signature': `v1=${'0'.repeat(64)}` } });
+    await send(t.sandbox, {
+      path: `${V1}/domains/search`,
+      query: 'q=tea',
+      headers: { 'X-Service-Key-Id': demo.key_id },
+    });
+    await send(t.sandbox, {
+      path: `${V1}/domains/search`,
+      query: 'q=tea',
+      headers: {
+        'X-Service-Key-Id': demo.secret,
+        'X-Service-Timestamp': String(Math.floor(Date.now() / 1000)),
+        'X-Service-Nonce': 'n-1',
+        'X-Service-Signature': `v1=${'0'.repeat(64)}`,
+      },
+    });
     const domain = generateInventory({ environment: 'SANDBOX' })[5]!.name;
     const session = await client.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain } });
     await send(t.sandbox, { path: '/checkout', query: `pt=${tokenOf(session.json.checkout_url)}` });
@@ -91,7 +127,12 @@ describe('no secret in any response or log line', () => {
     await pay(t.sandbox, { pt: tokenOf(session.json.checkout_url), card_number: TEST_CARDS.succeeds });
     const created = await adminCreateCredential(t.sandbox, { scopes: ['search'], environment: 'LIVE' });
     expect(created.status).toBe(201);
-    await send(t.sandbox, { method: 'POST', path: '/admin/credentials', headers: { authorization: `Bearer ${demo.secret}` }, body: '{}' });
+    await send(t.sandbox, {
+      method: 'POST',
+      path: '/admin/credentials',
+      headers: { authorization: `Bearer ${demo.secret}` },
+      body: '{}',
+    });
     await send(t.sandbox, { path: '/healthz' });
 
     const responses = t.responses.join('\n');
@@ -112,27 +153,43 @@ describe('restarting on the same data folder', () => {
     const client = new PartnerTestClient(t.sandbox, demo, t.clock.now);
     const domain = generateInventory({ environment: 'SANDBOX' })[7]!.name;
     const session = await client.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain } });
-    expect((await pay(t.sandbox, { pt: tokenOf(session.json.checkout_url), card_number: TEST_CARDS.succeeds })).status).toBe(200);
-    const extra = (await adminCreateCredential(t.sandbox, { scopes: ['search'], environment: 'SANDBOX' })).json as { key_id: string; secret: string };
+    expect(
+      (await pay(t.sandbox, { pt: tokenOf(session.json.checkout_url), card_number: TEST_CARDS.succeeds })).status,
+    ).toBe(200);
+    const extra = (await adminCreateCredential(t.sandbox, { scopes: ['search'], environment: 'SANDBOX' })).json as {
+      key_id: string;
+      secret: string;
+    };
     const fileBefore = readFileSync(join(dataDir, 'credentials.json'), 'utf8');
-    const domainsBefore = await t.sandbox.db.selectFrom('domains').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const domainsBefore = await t.sandbox.db
+      .selectFrom('domains')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     await t.stop();
     expect(existsSync(join(dataDir, 'sandbox.pid'))).toBe(false);
 
     t = await startTestSandbox({ dataDir });
     expect(t.sandbox.demo).toEqual(demo);
     expect(readFileSync(join(dataDir, 'credentials.json'), 'utf8')).toBe(fileBefore);
-    expect(t.logs.entries().find((e) => e.msg === 'demo credential ready')).toMatchObject({ key_id: demo.key_id, origin: 'existing' });
+    expect(t.logs.entries().find((e) => e.msg === 'demo credential ready')).toMatchObject({
+      key_id: demo.key_id,
+      origin: 'existing',
+    });
 
     const again = new PartnerTestClient(t.sandbox, demo, t.clock.now);
     const availability = await again.request({ path: `${V1}/availability`, query: { domain } });
     expect(availability.json.available).toBe(false);
     const other = new PartnerTestClient(t.sandbox, extra, t.clock.now);
     expect((await other.request({ path: `${V1}/domains/search`, query: { q: 'sun' } })).status).toBe(200);
-    const domainsAfter = await t.sandbox.db.selectFrom('domains').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const domainsAfter = await t.sandbox.db
+      .selectFrom('domains')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirstOrThrow();
     expect(Number(domainsAfter.n)).toBe(Number(domainsBefore.n));
     // The lander token of a session issued before the restart still verifies (the signing key persists).
-    expect((await send(t.sandbox, { path: '/checkout', query: `pt=${tokenOf(session.json.checkout_url)}` })).status).toBe(200);
+    expect(
+      (await send(t.sandbox, { path: '/checkout', query: `pt=${tokenOf(session.json.checkout_url)}` })).status,
+    ).toBe(200);
   });
 });
 

@@ -54,7 +54,10 @@ describe('GET /domains/search', () => {
   it('matches the words inside labels: a two-word query finds a name made of both words first', async () => {
     const target = inventory.find((d) => d.words.length === 2 && d.label.length <= 14)!;
     const { domains } = await search(target.words.join(' '));
-    expect(domains[0]!.domain.startsWith(`${target.label}.`) || domains[0]!.domain.startsWith(`${target.words[1]}${target.words[0]}.`)).toBe(true);
+    expect(
+      domains[0]!.domain.startsWith(`${target.label}.`) ||
+        domains[0]!.domain.startsWith(`${target.words[1]}${target.words[0]}.`),
+    ).toBe(true);
   });
 
   it('segments a run-together query into words (lakehouse finds names with lake or house)', async () => {
@@ -77,7 +80,10 @@ describe('GET /domains/search', () => {
   it('answers 400 validation_error when q is missing, blank or repeated', async () => {
     for (const query of [undefined, { q: '' }, { q: '   ' }, 'q=a&q=b'] as const) {
       const answer = await client.request({ path: `${V1}/domains/search`, ...(query ? { query } : {}) });
-      expect({ status: answer.status, code: answer.json.error.code }).toEqual({ status: 400, code: 'validation_error' });
+      expect({ status: answer.status, code: answer.json.error.code }).toEqual({
+        status: 400,
+        code: 'validation_error',
+      });
       expect(answer.json.error.message).toMatch(/q/);
     }
   });
@@ -121,13 +127,23 @@ describe('GET /availability', () => {
     const target = inventory[20]!;
     const answer = await client.request({ path: `${V1}/availability`, query: { domain: target.name.toUpperCase() } });
     expect(answer.status).toBe(200);
-    expect(availabilitySchema.parse(answer.json)).toEqual({ domain: target.name, available: true, price_cents: target.price_cents, currency: 'USD' });
+    expect(availabilitySchema.parse(answer.json)).toEqual({
+      domain: target.name,
+      available: true,
+      price_cents: target.price_cents,
+      currency: 'USD',
+    });
   });
 
   it('answers 200 available:false with a null price for an unlisted domain', async () => {
     const answer = await client.request({ path: `${V1}/availability`, query: { domain: 'unlisted-example.com' } });
     expect(answer.status).toBe(200);
-    expect(answer.json).toEqual({ domain: 'unlisted-example.com', available: false, price_cents: null, currency: null });
+    expect(answer.json).toEqual({
+      domain: 'unlisted-example.com',
+      available: false,
+      price_cents: null,
+      currency: null,
+    });
   });
 
   it('answers 400 validation_error without a domain', async () => {
@@ -142,7 +158,12 @@ describe('GET /pricing', () => {
     const answer = await client.request({ path: `${V1}/pricing`, query: { domain: target.name } });
     expect(answer.status).toBe(200);
     const pricing = pricingSchema.parse(answer.json);
-    expect(pricing).toEqual({ domain: target.name, price_cents: target.price_cents, floor_price_cents: target.floor_price_cents, currency: 'USD' });
+    expect(pricing).toEqual({
+      domain: target.name,
+      price_cents: target.price_cents,
+      floor_price_cents: target.floor_price_cents,
+      currency: 'USD',
+    });
     expect(pricing.floor_price_cents).toBeLessThan(pricing.price_cents);
   });
 

@@ -6,13 +6,23 @@
 import { ERROR_CODES, type ErrorCode } from '@domainkit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInventory } from '../src/index.ts';
-import { admin, newPartner, PartnerTestClient, send, startTestSandbox, type Answer, type TestSandbox } from './helpers.ts';
+import {
+  admin,
+  newPartner,
+  PartnerTestClient,
+  send,
+  startTestSandbox,
+  type Answer,
+  type TestSandbox,
+} from './helpers.ts';
 
 const V1 = '/api/partner/v1';
 let t: TestSandbox;
 let client: PartnerTestClient;
 let credential: { key_id: string; secret: string };
-const pool = generateInventory({ environment: 'SANDBOX' }).filter((d) => d.words.length === 2).slice(600);
+const pool = generateInventory({ environment: 'SANDBOX' })
+  .filter((d) => d.words.length === 2)
+  .slice(600);
 
 beforeAll(async () => {
   t = await startTestSandbox({ deliverWebhooks: false });
@@ -25,11 +35,23 @@ afterAll(() => t?.stop());
 /** For each spec 7 code, a request built to cause it. */
 const CAUSES: Record<ErrorCode, () => Promise<Answer>> = {
   validation_error: () => client.request({ path: `${V1}/domains/search` }),
-  missing_idempotency_key: () => client.request({ method: 'POST', path: `${V1}/orders`, json: { domain: pool[0]!.name, expected_price: pool[0]!.price_cents, currency: 'USD' } }),
+  missing_idempotency_key: () =>
+    client.request({
+      method: 'POST',
+      path: `${V1}/orders`,
+      json: { domain: pool[0]!.name, expected_price: pool[0]!.price_cents, currency: 'USD' },
+    }),
   missing_credentials: () => send(t.sandbox, { path: `${V1}/orders` }),
-  missing_signature_headers: () => send(t.sandbox, { path: `${V1}/orders`, headers: { 'X-Service-Key-Id': credential.key_id } }),
-  invalid_timestamp: () => new PartnerTestClient(t.sandbox, credential, () => t.clock.now() - 400_000).request({ path: `${V1}/orders` }),
-  invalid_signature: () => new PartnerTestClient(t.sandbox, { key_id: credential.key_id, secret: 'sk_test_this_is_not_the_secret' }, t.clock.now).request({ path: `${V1}/orders` }),
+  missing_signature_headers: () =>
+    send(t.sandbox, { path: `${V1}/orders`, headers: { 'X-Service-Key-Id': credential.key_id } }),
+  invalid_timestamp: () =>
+    new PartnerTestClient(t.sandbox, credential, () => t.clock.now() - 400_000).request({ path: `${V1}/orders` }),
+  invalid_signature: () =>
+    new PartnerTestClient(
+      t.sandbox,
+      { key_id: credential.key_id, secret: 'sk_test_this_is_not_the_secret' },
+      t.clock.now,
+    ).request({ path: `${V1}/orders` }),
   replay_detected: async () => {
     const first = await client.request({ path: `${V1}/orders` });
     return send(t.sandbox, { path: `${V1}/orders`, headers: first.sent.headers });
@@ -41,12 +63,22 @@ const CAUSES: Record<ErrorCode, () => Promise<Answer>> = {
   not_found: () => client.request({ path: `${V1}/orders/ord_doesnotexist` }),
   conflict: () => client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: 'already-sold.com' } }),
   price_mismatch: () =>
-    client.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': 'err-price' }, json: { domain: pool[2]!.name, expected_price: pool[2]!.price_cents + 100, currency: 'USD' } }),
+    client.request({
+      method: 'POST',
+      path: `${V1}/orders`,
+      headers: { 'Idempotency-Key': 'err-price' },
+      json: { domain: pool[2]!.name, expected_price: pool[2]!.price_cents + 100, currency: 'USD' },
+    }),
   quote_expired: async () => {
     const quote = await client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: pool[3]!.name } });
     expect(quote.status).toBe(201);
     t.clock.advance(601);
-    return client.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': 'err-expired' }, json: { quote_id: quote.json.quote_id } });
+    return client.request({
+      method: 'POST',
+      path: `${V1}/orders`,
+      headers: { 'Idempotency-Key': 'err-expired' },
+      json: { quote_id: quote.json.quote_id },
+    });
   },
   rate_limited: async () => {
     const limited = await newPartner(t.sandbox, t.clock);
@@ -74,13 +106,17 @@ describe('every spec 7 error code', () => {
   for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
     it(`${code}: answers ${ERROR_CODES[code].status}`, async () => {
       const answer = await CAUSES[code]();
-      expect({ status: answer.status, code: answer.json?.error?.code }).toEqual({ status: ERROR_CODES[code].status, code });
+      expect({ status: answer.status, code: answer.json?.error?.code }).toEqual({
+        status: ERROR_CODES[code].status,
+        code,
+      });
       expect(answer.json.error.message.length).toBeGreaterThan(15);
       expect(answer.json.error.request_id).toMatch(/^req_/);
       expect(answer.headers.get('x-request-id')).toBe(answer.json.error.request_id);
       expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
       if (code === 'rate_limited') expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-      if (code === 'price_mismatch') expect(answer.json.error).toMatchObject({ price_cents: pool[2]!.price_cents, currency: 'USD' });
+      if (code === 'price_mismatch')
+        expect(answer.json.error).toMatchObject({ price_cents: pool[2]!.price_cents, currency: 'USD' });
     });
   }
 });

@@ -9,7 +9,13 @@ import { Writable } from 'node:stream';
 import { canonicalQuery, createRequestSigner, type RequestSigner } from '@domainkit/protocol';
 import pg from 'pg';
 import { pino } from 'pino';
-import { readDemoCredential, startSandbox, type DemoCredential, type RunningSandbox, type StartSandboxOptions } from '../src/index.ts';
+import {
+  readDemoCredential,
+  startSandbox,
+  type DemoCredential,
+  type RunningSandbox,
+  type StartSandboxOptions,
+} from '../src/index.ts';
 
 /** Collects every JSON log line written through its logger. */
 export class LogCapture {
@@ -81,7 +87,15 @@ export async function startTestSandbox(options: StartSandboxOptions = {}): Promi
   const dataDir = options.dataDir ?? tempDir();
   const logs = new LogCapture();
   const clock = new TestClock();
-  const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', dataDir, databaseUrl: '', logger: logs.logger, now: clock.now, ...options });
+  const sandbox = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    databaseUrl: '',
+    logger: logs.logger,
+    now: clock.now,
+    ...options,
+  });
   const responses: string[] = [];
   responsesBySandbox.set(sandbox, responses);
   return {
@@ -126,7 +140,12 @@ export interface RawRequest {
 /** Sends a request to the sandbox and reads the answer (recording the body for leak checks). */
 export async function send(sandbox: Target, request: RawRequest): Promise<Answer> {
   const url = `${sandbox.url}${request.path}${request.query ? `?${request.query}` : ''}`;
-  const res = await fetch(url, { method: request.method ?? 'GET', headers: request.headers ?? {}, body: request.body ?? null, redirect: 'manual' });
+  const res = await fetch(url, {
+    method: request.method ?? 'GET',
+    headers: request.headers ?? {},
+    body: request.body ?? null,
+    redirect: 'manual',
+  });
   const text = await res.text();
   responsesBySandbox.get(sandbox)?.push(text, [...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n'));
   let json: unknown;
@@ -166,12 +185,29 @@ export class PartnerTestClient {
   }
 
   /** Signs and sends; also returns what was signed, to replay or tamper with. */
-  async request(request: SignedRequest): Promise<Answer & { sent: { headers: Record<string, string>; query: string; body: string | undefined } }> {
+  async request(
+    request: SignedRequest,
+  ): Promise<Answer & { sent: { headers: Record<string, string>; query: string; body: string | undefined } }> {
     const method = request.method ?? 'GET';
     const body = request.json !== undefined ? JSON.stringify(request.json) : request.body;
-    const signed = this.signer.sign({ method, path: request.path, query: canonicalQuery(request.query ?? ''), body: body ?? null });
-    const headers = { ...signed.headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...request.headers };
-    const answer = await send(this.sandbox, { method, path: request.path, query: signed.query, headers, ...(body !== undefined ? { body } : {}) });
+    const signed = this.signer.sign({
+      method,
+      path: request.path,
+      query: canonicalQuery(request.query ?? ''),
+      body: body ?? null,
+    });
+    const headers = {
+      ...signed.headers,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      ...request.headers,
+    };
+    const answer = await send(this.sandbox, {
+      method,
+      path: request.path,
+      query: signed.query,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     return { ...answer, sent: { headers, query: signed.query, body } };
   }
 }
@@ -212,11 +248,19 @@ export function readCredentialFiles(dirs: readonly string[]): DemoCredential[] {
 }
 
 /** Calls the admin API with the sandbox's admin token. */
-export async function admin(sandbox: Target & { demo: { admin_token: string } }, method: string, path: string, body?: unknown): Promise<Answer> {
+export async function admin(
+  sandbox: Target & { demo: { admin_token: string } },
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<Answer> {
   return send(sandbox, {
     method,
     path: `/admin${path}`,
-    headers: { authorization: `Bearer ${sandbox.demo.admin_token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${sandbox.demo.admin_token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
 }
@@ -225,7 +269,11 @@ export async function admin(sandbox: Target & { demo: { admin_token: string } },
  * Polls `probe` until it returns a value other than `undefined` (or `false`), then returns it.
  * @throws {Error} naming `what` when it has not happened within `timeoutMs` (a safety net, not an assertion on speed).
  */
-export async function waitFor<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 20_000): Promise<T> {
+export async function waitFor<T>(
+  what: string,
+  probe: () => T | undefined | false | Promise<T | undefined | false>,
+  timeoutMs = 20_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
@@ -248,7 +296,8 @@ export interface ReceivedDelivery {
 export class WebhookReceiver {
   readonly deliveries: ReceivedDelivery[] = [];
   /** Decides the answer to each delivery, by order of arrival from 0 (default 200 at once). */
-  respond: (delivery: Omit<ReceivedDelivery, 'answered'>, index: number) => { status: number; delayMs?: number } = () => ({ status: 200 });
+  respond: (delivery: Omit<ReceivedDelivery, 'answered'>, index: number) => { status: number; delayMs?: number } =
+    () => ({ status: 200 });
   private server: import('node:http').Server | undefined;
   private arrivals = 0;
   url = '';
@@ -299,9 +348,22 @@ export class WebhookReceiver {
 export const ALL_SCOPES = ['search', 'embed', 'buy', 'broker', 'refer', 'report', 'webhook'];
 
 /** Creates a SANDBOX credential through the admin API and a signed client for it. */
-export async function newPartner(sandbox: RunningSandbox, clock: TestClock, options: { scopes?: string[]; affiliate?: boolean } = {}) {
-  const created = await adminCreateCredential(sandbox, { scopes: options.scopes ?? ALL_SCOPES, environment: 'SANDBOX', affiliate: options.affiliate ?? true });
+export async function newPartner(
+  sandbox: RunningSandbox,
+  clock: TestClock,
+  options: { scopes?: string[]; affiliate?: boolean } = {},
+) {
+  const created = await adminCreateCredential(sandbox, {
+    scopes: options.scopes ?? ALL_SCOPES,
+    environment: 'SANDBOX',
+    affiliate: options.affiliate ?? true,
+  });
   if (created.status !== 201) throw new Error(`credential creation failed: ${created.text}`);
-  const credential = created.json as { key_id: string; secret: string; partner_id: string; affiliate_id: string | null };
+  const credential = created.json as {
+    key_id: string;
+    secret: string;
+    partner_id: string;
+    affiliate_id: string | null;
+  };
   return { credential, client: new PartnerTestClient(sandbox, credential, clock.now) };
 }

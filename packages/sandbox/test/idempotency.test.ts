@@ -11,7 +11,9 @@ const V1 = '/api/partner/v1';
 let t: TestSandbox;
 let client: PartnerTestClient;
 let keyId: string;
-const pool = generateInventory({ environment: 'SANDBOX' }).filter((d) => d.words.length === 2).slice(400);
+const pool = generateInventory({ environment: 'SANDBOX' })
+  .filter((d) => d.words.length === 2)
+  .slice(400);
 let next = 0;
 const fresh = () => pool[next++]!;
 
@@ -25,12 +27,27 @@ afterAll(() => t?.stop());
 // Each test starts a fresh rate-limit window (20 writes per minute per credential, spec 8).
 beforeEach(() => t.clock.advance(61));
 
-function order(domain: { name: string; price_cents: number }, key: string, extra: Record<string, unknown> = {}, c = client) {
-  return c.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': key }, json: { domain: domain.name, expected_price: domain.price_cents, currency: 'USD', ...extra } });
+function order(
+  domain: { name: string; price_cents: number },
+  key: string,
+  extra: Record<string, unknown> = {},
+  c = client,
+) {
+  return c.request({
+    method: 'POST',
+    path: `${V1}/orders`,
+    headers: { 'Idempotency-Key': key },
+    json: { domain: domain.name, expected_price: domain.price_cents, currency: 'USD', ...extra },
+  });
 }
 
 async function ordersFor(domain: string, k = keyId) {
-  return t.sandbox.db.selectFrom('orders').select('public_id').where('domain', '=', domain).where('key_id', '=', k).execute();
+  return t.sandbox.db
+    .selectFrom('orders')
+    .select('public_id')
+    .where('domain', '=', domain)
+    .where('key_id', '=', k)
+    .execute();
 }
 
 async function storedKeys() {
@@ -121,7 +138,12 @@ describe('concurrency', () => {
     expect(new Set(answers.map((a) => a.text)).size).toBe(1);
     expect(answers.filter((a) => a.headers.get('idempotent-replayed') === 'true')).toHaveLength(9);
     expect(await ordersFor(d.name)).toHaveLength(1);
-    const events = await t.sandbox.db.selectFrom('events').select('payload').where('key_id', '=', keyId).where('type', '=', 'order.recorded').execute();
+    const events = await t.sandbox.db
+      .selectFrom('events')
+      .select('payload')
+      .where('key_id', '=', keyId)
+      .where('type', '=', 'order.recorded')
+      .execute();
     expect(events.filter((e) => e.payload.includes(d.name))).toHaveLength(1);
   });
 });
@@ -130,8 +152,15 @@ describe('a request refused before it runs stores nothing', () => {
   it('answers 400 missing_idempotency_key without the header', async () => {
     const d = fresh();
     const before = (await storedKeys()).length;
-    const answer = await client.request({ method: 'POST', path: `${V1}/orders`, json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' } });
-    expect({ status: answer.status, code: answer.json.error.code }).toEqual({ status: 400, code: 'missing_idempotency_key' });
+    const answer = await client.request({
+      method: 'POST',
+      path: `${V1}/orders`,
+      json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' },
+    });
+    expect({ status: answer.status, code: answer.json.error.code }).toEqual({
+      status: 400,
+      code: 'missing_idempotency_key',
+    });
     expect((await storedKeys()).length).toBe(before);
     expect(await ordersFor(d.name)).toHaveLength(0);
   });
@@ -139,7 +168,10 @@ describe('a request refused before it runs stores nothing', () => {
   it('stores nothing for an invalid body: the key then serves a valid one', async () => {
     const d = fresh();
     const invalid = await order(d, 'refused-1', { buyer: { email: 'not-an-email' } });
-    expect({ status: invalid.status, code: invalid.json.error.code }).toEqual({ status: 400, code: 'validation_error' });
+    expect({ status: invalid.status, code: invalid.json.error.code }).toEqual({
+      status: 400,
+      code: 'validation_error',
+    });
     expect((await storedKeys()).map((k) => k.idem_key)).not.toContain('refused-1');
     expect((await order(d, 'refused-1')).status).toBe(201);
   });
@@ -162,9 +194,15 @@ describe('a request refused before it runs stores nothing', () => {
 
   it('stores nothing for a request refused by a 429 (here an injected burst)', async () => {
     const d = fresh();
-    expect((await admin(t.sandbox, 'PUT', '/faults', { rate_limit_burst: 1, rate_limit_retry_after: 2 })).status).toBe(200);
+    expect((await admin(t.sandbox, 'PUT', '/faults', { rate_limit_burst: 1, rate_limit_retry_after: 2 })).status).toBe(
+      200,
+    );
     const limited = await order(d, 'refused-4');
-    expect({ status: limited.status, code: limited.json.error.code, retryAfter: limited.headers.get('retry-after') }).toEqual({ status: 429, code: 'rate_limited', retryAfter: '2' });
+    expect({
+      status: limited.status,
+      code: limited.json.error.code,
+      retryAfter: limited.headers.get('retry-after'),
+    }).toEqual({ status: 429, code: 'rate_limited', retryAfter: '2' });
     expect((await storedKeys()).map((k) => k.idem_key)).not.toContain('refused-4');
     expect((await order(d, 'refused-4')).status).toBe(201);
   });

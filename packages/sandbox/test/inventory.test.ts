@@ -14,7 +14,8 @@ describe('generateInventory', () => {
     expect(INVENTORY_SIZE.SANDBOX).toBeGreaterThanOrEqual(2000);
     expect(new Set(sandbox.map((d) => d.name)).size).toBe(sandbox.length);
     const tlds = new Set(sandbox.map((d) => d.tld));
-    for (const tld of ['com', 'net', 'org', 'io', 'co', 'dev', 'app', 'ai', 'shop', 'store']) expect(tlds).toContain(tld);
+    for (const tld of ['com', 'net', 'org', 'io', 'co', 'dev', 'app', 'ai', 'shop', 'store'])
+      expect(tlds).toContain(tld);
   });
 
   it('builds every label from one or two real words', () => {
@@ -40,7 +41,9 @@ describe('generateInventory', () => {
   });
 
   it('is deterministic from the seed', () => {
-    expect(generateInventory({ environment: 'SANDBOX', seed: 42 })).toEqual(generateInventory({ environment: 'SANDBOX', seed: 42 }));
+    expect(generateInventory({ environment: 'SANDBOX', seed: 42 })).toEqual(
+      generateInventory({ environment: 'SANDBOX', seed: 42 }),
+    );
     const a = generateInventory({ environment: 'SANDBOX', seed: 42 }).map((d) => d.name);
     const b = generateInventory({ environment: 'SANDBOX', seed: 43 }).map((d) => d.name);
     expect(a).not.toEqual(b);
@@ -64,8 +67,16 @@ describe('the word list', () => {
 
 describe('analyseQuery', () => {
   it('recognises a domain name and splits words', () => {
-    expect(analyseQuery('Coffee-House.IO')).toMatchObject({ label: 'coffeehouse', tld: 'io', words: ['coffee', 'house'] });
-    expect(analyseQuery('coffeehouse')).toMatchObject({ label: 'coffeehouse', tld: undefined, words: ['coffee', 'house'] });
+    expect(analyseQuery('Coffee-House.IO')).toMatchObject({
+      label: 'coffeehouse',
+      tld: 'io',
+      words: ['coffee', 'house'],
+    });
+    expect(analyseQuery('coffeehouse')).toMatchObject({
+      label: 'coffeehouse',
+      tld: undefined,
+      words: ['coffee', 'house'],
+    });
     expect(analyseQuery('  green   tea ')).toMatchObject({ label: 'greentea', words: ['green', 'tea'] });
   });
 

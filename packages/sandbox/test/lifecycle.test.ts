@@ -3,10 +3,24 @@
  * client, each event received both as a verified webhook on a local receiver and in `GET /events`, in order, with
  * nothing missing. Refunded and cancelled outcomes are driven on two more orders.
  */
-import { eventListSchema, orderSchema, quoteSchema, verifyWebhookSignature, webhookRegistrationSchema } from '@domainkit/protocol';
+import {
+  eventListSchema,
+  orderSchema,
+  quoteSchema,
+  verifyWebhookSignature,
+  webhookRegistrationSchema,
+} from '@domainkit/protocol';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { generateInventory } from '../src/index.ts';
-import { admin, newPartner, startTestSandbox, waitFor, WebhookReceiver, type PartnerTestClient, type TestSandbox } from './helpers.ts';
+import {
+  admin,
+  newPartner,
+  startTestSandbox,
+  waitFor,
+  WebhookReceiver,
+  type PartnerTestClient,
+  type TestSandbox,
+} from './helpers.ts';
 
 const V1 = '/api/partner/v1';
 const WEBHOOK_SECRET = 'whsec_lifecycle_test_secret_0001';
@@ -15,7 +29,9 @@ let client: PartnerTestClient;
 let partnerId: string;
 let keyId: string;
 const receiver = new WebhookReceiver();
-const pool = generateInventory({ environment: 'SANDBOX' }).filter((d) => d.words.length === 2).slice(200);
+const pool = generateInventory({ environment: 'SANDBOX' })
+  .filter((d) => d.words.length === 2)
+  .slice(200);
 
 beforeAll(async () => {
   t = await startTestSandbox({ webhookTimeScale: 0.001 });
@@ -36,26 +52,47 @@ async function webhookNumber(count: number) {
 }
 
 it('drives an order through every state, each event delivered as a signed webhook and listed by GET /events, in order', async () => {
-  const registered = await client.request({ method: 'PUT', path: '/api/partner/webhooks', json: { url: receiver.url, secret: WEBHOOK_SECRET } });
+  const registered = await client.request({
+    method: 'PUT',
+    path: '/api/partner/webhooks',
+    json: { url: receiver.url, secret: WEBHOOK_SECRET },
+  });
   expect(registered.status).toBe(200);
   expect(webhookRegistrationSchema.parse(registered.json)).toMatchObject({ url: receiver.url, active: true });
   expect(registered.text).not.toContain(WEBHOOK_SECRET);
 
   // 1. Quote and order the scenario domain whose orders are always held for manual review.
-  const quote = quoteSchema.parse((await client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: 'always-held.com' } })).json);
+  const quote = quoteSchema.parse(
+    (await client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: 'always-held.com' } })).json,
+  );
   expect(quote).toMatchObject({ domain: 'always-held.com', price_cents: 250_000, currency: 'USD' });
   const created = await client.request({
     method: 'POST',
     path: `${V1}/orders`,
     headers: { 'Idempotency-Key': 'lifecycle-order-1' },
-    json: { quote_id: quote.quote_id, external_payment_ref: 'pay_123', buyer: { email: 'buyer@example.com', country: 'gb' } },
+    json: {
+      quote_id: quote.quote_id,
+      external_payment_ref: 'pay_123',
+      buyer: { email: 'buyer@example.com', country: 'gb' },
+    },
   });
   expect(created.status).toBe(201);
   const order = orderSchema.parse(created.json);
-  expect(order).toMatchObject({ domain: 'always-held.com', status: 'HELD_FOR_REVIEW', sale_price_cents: 250_000, external_payment_ref: 'pay_123' });
+  expect(order).toMatchObject({
+    domain: 'always-held.com',
+    status: 'HELD_FOR_REVIEW',
+    sale_price_cents: 250_000,
+    external_payment_ref: 'pay_123',
+  });
   expect(created.json.buyer).toEqual({ email: 'buyer@example.com', name: null, country: 'GB' });
-  expect((await webhookNumber(1)).json).toMatchObject({ type: 'order.recorded', data: { order: { public_id: order.public_id, status: 'EXTERNALLY_PAID' } } });
-  expect((await webhookNumber(2)).json).toMatchObject({ type: 'order.held_for_review', data: { order: { status: 'HELD_FOR_REVIEW' } } });
+  expect((await webhookNumber(1)).json).toMatchObject({
+    type: 'order.recorded',
+    data: { order: { public_id: order.public_id, status: 'EXTERNALLY_PAID' } },
+  });
+  expect((await webhookNumber(2)).json).toMatchObject({
+    type: 'order.held_for_review',
+    data: { order: { status: 'HELD_FOR_REVIEW' } },
+  });
 
   // 2. The back office clears the review, pushes the domain, confirms delivery, and a settlement run closes it.
   const steps: Array<[string, string, string]> = [
@@ -70,13 +107,25 @@ it('drives an order through every state, each event delivered as a signed webhoo
     expect(moved.json.events.map((e: { type: string }) => e.type)).toEqual([type]);
     expect(moved.json.order.status).toBe(status);
     const hook = await webhookNumber(++received);
-    expect(hook.json).toMatchObject({ id: moved.json.events[0].id, type, data: { order: { public_id: order.public_id, status } } });
+    expect(hook.json).toMatchObject({
+      id: moved.json.events[0].id,
+      type,
+      data: { order: { public_id: order.public_id, status } },
+    });
   }
   const settled = await admin(t.sandbox, 'POST', '/settlements/run', { key_id: keyId });
   expect(settled.status).toBe(200);
   expect(settled.json.events.map((e: { type: string }) => e.type)).toEqual(['order.settled']);
-  expect(settled.json.settlements[0]).toMatchObject({ order_ids: [order.public_id], gross_sold_cents: 250_000, commission_retained_cents: 25_000, amount_owed_cents: 225_000 });
-  expect((await webhookNumber(++received)).json).toMatchObject({ type: 'order.settled', data: { order: { status: 'SETTLED' } } });
+  expect(settled.json.settlements[0]).toMatchObject({
+    order_ids: [order.public_id],
+    gross_sold_cents: 250_000,
+    commission_retained_cents: 25_000,
+    amount_owed_cents: 225_000,
+  });
+  expect((await webhookNumber(++received)).json).toMatchObject({
+    type: 'order.settled',
+    data: { order: { status: 'SETTLED' } },
+  });
 
   // 3. The order answers its whole timeline.
   const detail = await client.request({ path: `${V1}/orders/${order.public_id}` });
@@ -96,30 +145,68 @@ it('drives an order through every state, each event delivered as a signed webhoo
     method: 'POST',
     path: `${V1}/orders`,
     headers: { 'Idempotency-Key': 'lifecycle-order-2' },
-    json: { domain: second.name, expected_price: second.price_cents, currency: 'USD', buyer: { email: 'b@example.com', name: 'B', country: 'US' }, return_url: 'https://partner.example/done', cancel_url: 'https://partner.example/cancel' },
+    json: {
+      domain: second.name,
+      expected_price: second.price_cents,
+      currency: 'USD',
+      buyer: { email: 'b@example.com', name: 'B', country: 'US' },
+      return_url: 'https://partner.example/done',
+      cancel_url: 'https://partner.example/cancel',
+    },
   });
   expect(recorded.status).toBe(201);
   expect(recorded.json.status).toBe('EXTERNALLY_PAID');
-  expect((await webhookNumber(++received)).json).toMatchObject({ type: 'order.recorded', data: { order: { public_id: recorded.json.public_id } } });
-  const refund = await client.request({ method: 'POST', path: `${V1}/refunds`, json: { order_id: recorded.json.public_id, reason: 'buyer changed their mind' } });
+  expect((await webhookNumber(++received)).json).toMatchObject({
+    type: 'order.recorded',
+    data: { order: { public_id: recorded.json.public_id } },
+  });
+  const refund = await client.request({
+    method: 'POST',
+    path: `${V1}/refunds`,
+    json: { order_id: recorded.json.public_id, reason: 'buyer changed their mind' },
+  });
   expect(refund.status).toBe(201);
-  expect(refund.json).toMatchObject({ order_id: recorded.json.public_id, amount_cents: second.price_cents, status: 'succeeded', order: { status: 'REFUNDED' } });
-  expect((await webhookNumber(++received)).json).toMatchObject({ type: 'order.refunded', data: { order: { status: 'REFUNDED' }, refund: { refund_id: refund.json.refund_id } } });
+  expect(refund.json).toMatchObject({
+    order_id: recorded.json.public_id,
+    amount_cents: second.price_cents,
+    status: 'succeeded',
+    order: { status: 'REFUNDED' },
+  });
+  expect((await webhookNumber(++received)).json).toMatchObject({
+    type: 'order.refunded',
+    data: { order: { status: 'REFUNDED' }, refund: { refund_id: refund.json.refund_id } },
+  });
 
   // 5. Cancelled: the marketplace cancels a third order during its transfer.
   const third = pool[1]!;
-  const another = await client.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': 'lifecycle-order-3' }, json: { domain: third.name, expected_price: third.price_cents, currency: 'USD' } });
+  const another = await client.request({
+    method: 'POST',
+    path: `${V1}/orders`,
+    headers: { 'Idempotency-Key': 'lifecycle-order-3' },
+    json: { domain: third.name, expected_price: third.price_cents, currency: 'USD' },
+  });
   expect(another.status).toBe(201);
   await webhookNumber(++received);
   expect((await admin(t.sandbox, 'POST', `/orders/${another.json.public_id}/start-transfer`)).status).toBe(200);
   await webhookNumber(++received);
-  const cancelled = await admin(t.sandbox, 'POST', `/orders/${another.json.public_id}/cancel`, { reason: 'registrar rejected the transfer' });
+  const cancelled = await admin(t.sandbox, 'POST', `/orders/${another.json.public_id}/cancel`, {
+    reason: 'registrar rejected the transfer',
+  });
   expect(cancelled.json.order.status).toBe('CANCELLED');
-  expect((await webhookNumber(++received)).json).toMatchObject({ type: 'order.refunded', data: { order: { status: 'CANCELLED' } } });
+  expect((await webhookNumber(++received)).json).toMatchObject({
+    type: 'order.refunded',
+    data: { order: { status: 'CANCELLED' } },
+  });
 
   // Every delivery verifies against the webhook secret, over the raw body.
   for (const d of receiver.deliveries) {
-    expect(() => verifyWebhookSignature({ secret: WEBHOOK_SECRET, rawBody: d.raw, signature: d.headers['x-service-signature'] as string })).not.toThrow();
+    expect(() =>
+      verifyWebhookSignature({
+        secret: WEBHOOK_SECRET,
+        rawBody: d.raw,
+        signature: d.headers['x-service-signature'] as string,
+      }),
+    ).not.toThrow();
     expect(d.json.partner_id).toBe(partnerId);
     expect(d.headers['x-service-event-id']).toBe(d.json.id);
   }
@@ -128,7 +215,10 @@ it('drives an order through every state, each event delivered as a signed webhoo
   const listed: Array<{ id: string; type: string }> = [];
   let after: string | undefined;
   for (let page = 0; page < 20; page++) {
-    const answer = await client.request({ path: `${V1}/events`, query: { limit: '2', ...(after ? { after_id: after } : {}) } });
+    const answer = await client.request({
+      path: `${V1}/events`,
+      query: { limit: '2', ...(after ? { after_id: after } : {}) },
+    });
     expect(answer.status).toBe(200);
     const body = eventListSchema.parse(answer.json);
     listed.push(...body.events);
@@ -156,5 +246,10 @@ it('drives an order through every state, each event delivered as a signed webhoo
   // The deliveries are recorded with their attempts.
   const deliveries = await admin(t.sandbox, 'GET', `/deliveries?key_id=${keyId}`);
   expect(deliveries.json.deliveries).toHaveLength(listed.length);
-  for (const d of deliveries.json.deliveries) expect(d).toMatchObject({ status: 'delivered', attempts: 1, attempt_log: [{ attempt: 1, status_code: 200, outcome: 'delivered' }] });
+  for (const d of deliveries.json.deliveries)
+    expect(d).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      attempt_log: [{ attempt: 1, status_code: 200, outcome: 'delivered' }],
+    });
 });

@@ -7,7 +7,11 @@
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInventory } from '../src/index.ts';
 import { readDemoUser, type DemoUser } from '../src/oauth/users.ts';
@@ -66,9 +70,15 @@ class TestOAuthProvider implements OAuthClientProvider {
   }
 }
 
-async function connect(path: string, authProvider?: OAuthClientProvider): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+async function connect(
+  path: string,
+  authProvider?: OAuthClientProvider,
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: 'domainkit-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.sandbox.url}${path}`), authProvider ? { authProvider } : {});
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${t.sandbox.url}${path}`),
+    authProvider ? { authProvider } : {},
+  );
   openClients.push(client);
   await client.connect(transport);
   return { client, transport };
@@ -77,7 +87,10 @@ async function connect(path: string, authProvider?: OAuthClientProvider): Promis
 async function searchTool(client: Client, q: string) {
   const result = await client.callTool({ name: 'search_domain', arguments: { q } });
   expect(result.isError).toBeFalsy();
-  return result.structuredContent as { prices_masked: boolean; domain: { listing: { price_cents: number | null; price_masked: boolean } | null } };
+  return result.structuredContent as {
+    prices_masked: boolean;
+    domain: { listing: { price_cents: number | null; price_masked: boolean } | null };
+  };
 }
 
 const provider = new TestOAuthProvider();
@@ -126,7 +139,9 @@ describe('MCP server with the official SDK client', () => {
     const consent = await driveConsent(url, { email: user.email, password: user.password });
     const code = consent.location?.searchParams.get('code');
     expect(code).toBeTruthy();
-    const pending = new StreamableHTTPClientTransport(new URL(`${t.sandbox.url}/mcp/signed-in`), { authProvider: provider });
+    const pending = new StreamableHTTPClientTransport(new URL(`${t.sandbox.url}/mcp/signed-in`), {
+      authProvider: provider,
+    });
     await pending.finishAuth(code!);
     expect(provider.saved?.access_token).toMatch(/^dka_/);
     expect(provider.saved?.refresh_token).toMatch(/^dkr_/);
@@ -155,14 +170,24 @@ describe('MCP server with the official SDK client', () => {
     for (const path of ['/mcp', '/mcp/signed-in']) {
       const res = await fetch(`${t.sandbox.url}${path}`, {
         method: 'POST',
-        headers: { authorization: 'Bearer dka_bogus', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        headers: {
+          authorization: 'Bearer dka_bogus',
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
       expect(res.status).toBe(401);
       expect(res.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token".*resource_metadata="/);
     }
-    const anonymous = await fetch(`${t.sandbox.url}/mcp/signed-in`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    expect(anonymous.headers.get('www-authenticate')).toBe(`Bearer scope="pricing:read", resource_metadata="${t.sandbox.url}/.well-known/oauth-protected-resource"`);
+    const anonymous = await fetch(`${t.sandbox.url}/mcp/signed-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(anonymous.headers.get('www-authenticate')).toBe(
+      `Bearer scope="pricing:read", resource_metadata="${t.sandbox.url}/.well-known/oauth-protected-resource"`,
+    );
     expect((await fetch(`${t.sandbox.url}/mcp`)).status).toBe(405);
   });
 });

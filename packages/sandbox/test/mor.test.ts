@@ -12,7 +12,9 @@ const V1 = '/api/partner/v1';
 let t: TestSandbox;
 let client: PartnerTestClient;
 let other: PartnerTestClient;
-const pool = generateInventory({ environment: 'SANDBOX' }).filter((d) => d.words.length === 2).slice(1400);
+const pool = generateInventory({ environment: 'SANDBOX' })
+  .filter((d) => d.words.length === 2)
+  .slice(1400);
 let next = 0;
 const fresh = () => pool[next++]!;
 let keySeq = 0;
@@ -26,8 +28,10 @@ afterAll(() => t?.stop());
 beforeEach(() => t.clock.advance(61)); // a fresh write budget per test (20 per minute, spec 8)
 
 const quote = (domain: string, c = client) => c.request({ method: 'POST', path: `${V1}/quotes`, json: { domain } });
-const order = (json: Record<string, unknown>, c = client) => c.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': `mor-${++keySeq}` }, json });
-const buyNow = (d: { name: string; price_cents: number }, c = client) => order({ domain: d.name, expected_price: d.price_cents, currency: 'USD' }, c);
+const order = (json: Record<string, unknown>, c = client) =>
+  c.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': `mor-${++keySeq}` }, json });
+const buyNow = (d: { name: string; price_cents: number }, c = client) =>
+  order({ domain: d.name, expected_price: d.price_cents, currency: 'USD' }, c);
 const code = (a: { status: number; json: any }) => ({ status: a.status, code: a.json?.error?.code });
 
 describe('POST /quotes', () => {
@@ -48,7 +52,9 @@ describe('POST /quotes', () => {
     expect(code(theirQuote)).toEqual({ status: 409, code: 'conflict' });
     expect(theirQuote.json.error.message).toMatch(/reserved by another buyer's quote until/);
     expect(code(await buyNow(d, other))).toEqual({ status: 409, code: 'conflict' });
-    expect(code(await other.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain: d.name } }))).toEqual({ status: 409, code: 'conflict' });
+    expect(
+      code(await other.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain: d.name } })),
+    ).toEqual({ status: 409, code: 'conflict' });
     // The quoting credential may quote again.
     expect((await quote(d.name)).status).toBe(201);
     t.clock.advance(QUOTE_TTL_SECONDS + 1);
@@ -62,8 +68,12 @@ describe('POST /quotes', () => {
   });
 
   it('answers 400 for a body without a valid domain', async () => {
-    expect(code(await client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: 'not a domain' } }))).toEqual({ status: 400, code: 'validation_error' });
-    expect(code(await client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: 'x.com', price: 1 } }))).toEqual({ status: 400, code: 'validation_error' });
+    expect(
+      code(await client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: 'not a domain' } })),
+    ).toEqual({ status: 400, code: 'validation_error' });
+    expect(
+      code(await client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: 'x.com', price: 1 } })),
+    ).toEqual({ status: 400, code: 'validation_error' });
   });
 });
 
@@ -73,10 +83,21 @@ describe('POST /orders', () => {
     const q = (await quote(d.name)).json;
     const answer = await order({ quote_id: q.quote_id, external_payment_ref: 'psp_42' });
     expect(answer.status).toBe(201);
-    expect(orderSchema.parse(answer.json)).toMatchObject({ domain: d.name, status: 'EXTERNALLY_PAID', sale_price_cents: d.price_cents, quote_id: q.quote_id, external_payment_ref: 'psp_42', commission_cents: d.price_cents / 10 });
-    expect(answer.json.timeline).toEqual([expect.objectContaining({ status: 'EXTERNALLY_PAID', event_type: 'order.recorded' })]);
+    expect(orderSchema.parse(answer.json)).toMatchObject({
+      domain: d.name,
+      status: 'EXTERNALLY_PAID',
+      sale_price_cents: d.price_cents,
+      quote_id: q.quote_id,
+      external_payment_ref: 'psp_42',
+      commission_cents: d.price_cents / 10,
+    });
+    expect(answer.json.timeline).toEqual([
+      expect.objectContaining({ status: 'EXTERNALLY_PAID', event_type: 'order.recorded' }),
+    ]);
     // The domain is sold; the quote is used.
-    expect((await client.request({ path: `${V1}/availability`, query: { domain: d.name } })).json.available).toBe(false);
+    expect((await client.request({ path: `${V1}/availability`, query: { domain: d.name } })).json.available).toBe(
+      false,
+    );
     const reuse = await order({ quote_id: q.quote_id });
     expect(code(reuse)).toEqual({ status: 409, code: 'conflict' });
     expect(reuse.json.error.message).toMatch(/already used/);
@@ -87,9 +108,20 @@ describe('POST /orders', () => {
     const q = (await quote(d.name)).json;
     const wrongDomain = await order({ quote_id: q.quote_id, domain: fresh().name });
     expect(code(wrongDomain)).toEqual({ status: 400, code: 'validation_error' });
-    const wrongPrice = await order({ quote_id: q.quote_id, domain: d.name, expected_price: d.price_cents + 500, currency: 'USD' });
+    const wrongPrice = await order({
+      quote_id: q.quote_id,
+      domain: d.name,
+      expected_price: d.price_cents + 500,
+      currency: 'USD',
+    });
     expect(code(wrongPrice)).toEqual({ status: 422, code: 'price_mismatch' });
-    const agreed = await order({ quote_id: q.quote_id, domain: d.name, expected_price: d.price_cents, currency: 'USD', buyer: { email: 'a@example.com' } });
+    const agreed = await order({
+      quote_id: q.quote_id,
+      domain: d.name,
+      expected_price: d.price_cents,
+      currency: 'USD',
+      buyer: { email: 'a@example.com' },
+    });
     expect(agreed.status).toBe(201);
   });
 
@@ -126,7 +158,9 @@ describe('POST /orders', () => {
   it('answers 422 price_mismatch when an admin reprices a quoted domain', async () => {
     const d = fresh();
     const q = (await quote(d.name)).json;
-    expect((await admin(t.sandbox, 'POST', `/domains/${d.name}/price`, { price_cents: d.price_cents + 10_000 })).status).toBe(200);
+    expect(
+      (await admin(t.sandbox, 'POST', `/domains/${d.name}/price`, { price_cents: d.price_cents + 10_000 })).status,
+    ).toBe(200);
     expect(code(await order({ quote_id: q.quote_id }))).toEqual({ status: 422, code: 'price_mismatch' });
   });
 
@@ -151,13 +185,19 @@ describe('POST /orders', () => {
   });
 
   it('answers 404 for an unlisted domain and 409 for a sold one', async () => {
-    expect(code(await order({ domain: 'not-listed-anywhere.com', expected_price: 100, currency: 'USD' }))).toEqual({ status: 404, code: 'not_found' });
-    expect(code(await order({ domain: 'already-sold.com', expected_price: 200_000, currency: 'USD' }))).toEqual({ status: 409, code: 'conflict' });
+    expect(code(await order({ domain: 'not-listed-anywhere.com', expected_price: 100, currency: 'USD' }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    expect(code(await order({ domain: 'already-sold.com', expected_price: 200_000, currency: 'USD' }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
   });
 });
 
 describe('GET /orders and GET /orders/{public_id}', () => {
-  it('lists only the caller\'s orders, newest first, in cursor pages without repeats', async () => {
+  it("lists only the caller's orders, newest first, in cursor pages without repeats", async () => {
     const { client: mine } = await newPartner(t.sandbox, t.clock);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) ids.push((await buyNow(fresh(), mine)).json.public_id);
@@ -183,20 +223,35 @@ describe('GET /orders and GET /orders/{public_id}', () => {
     t.clock.advance(3600);
     const second = (await buyNow(fresh(), mine)).json;
     await admin(t.sandbox, 'POST', `/orders/${second.public_id}/start-transfer`);
-    const ids = async (query: Record<string, string>) => ((await mine.request({ path: `${V1}/orders`, query })).json.orders as Array<{ public_id: string }>).map((o) => o.public_id);
+    const ids = async (query: Record<string, string>) =>
+      ((await mine.request({ path: `${V1}/orders`, query })).json.orders as Array<{ public_id: string }>).map(
+        (o) => o.public_id,
+      );
     expect(await ids({ status: 'TRANSFER_IN_PROGRESS' })).toEqual([second.public_id]);
     expect(await ids({ domain: d1.name })).toEqual([first.public_id]);
     expect(await ids({ from: second.created_at })).toEqual([second.public_id]);
     expect(await ids({ to: second.created_at })).toEqual([first.public_id]);
-    expect(code(await mine.request({ path: `${V1}/orders`, query: { status: 'PAID' } }))).toEqual({ status: 400, code: 'validation_error' });
-    expect(code(await mine.request({ path: `${V1}/orders`, query: { limit: '101' } }))).toEqual({ status: 400, code: 'validation_error' });
-    expect(code(await mine.request({ path: `${V1}/orders`, query: { cursor: 'bm90LWEtY3Vyc29y' } }))).toEqual({ status: 400, code: 'validation_error' });
+    expect(code(await mine.request({ path: `${V1}/orders`, query: { status: 'PAID' } }))).toEqual({
+      status: 400,
+      code: 'validation_error',
+    });
+    expect(code(await mine.request({ path: `${V1}/orders`, query: { limit: '101' } }))).toEqual({
+      status: 400,
+      code: 'validation_error',
+    });
+    expect(code(await mine.request({ path: `${V1}/orders`, query: { cursor: 'bm90LWEtY3Vyc29y' } }))).toEqual({
+      status: 400,
+      code: 'validation_error',
+    });
   });
 
-  it('answers 404 for another credential\'s order', async () => {
+  it("answers 404 for another credential's order", async () => {
     const mineOrder = (await buyNow(fresh())).json;
     expect((await client.request({ path: `${V1}/orders/${mineOrder.public_id}` })).status).toBe(200);
-    expect(code(await other.request({ path: `${V1}/orders/${mineOrder.public_id}` }))).toEqual({ status: 404, code: 'not_found' });
+    expect(code(await other.request({ path: `${V1}/orders/${mineOrder.public_id}` }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
   });
 
   it('requires the buy scope (search alone does not read orders)', async () => {
@@ -216,14 +271,19 @@ describe('environments', () => {
     expect(code(pending)).toEqual({ status: 403, code: 'forbidden' });
     expect(pending.json.error.message).toMatch(/awaits approval/);
     expect((await admin(t.sandbox, 'POST', `/credentials/${created.json.key_id}/approve`)).status).toBe(200);
-    expect(code(await live.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: sandboxDomain.name } }))).toEqual({ status: 404, code: 'not_found' });
+    expect(
+      code(await live.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: sandboxDomain.name } })),
+    ).toEqual({ status: 404, code: 'not_found' });
     const liveDomain = generateInventory({ environment: 'LIVE' })[0]!;
     const q = await live.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: liveDomain.name } });
     expect(q.json).toMatchObject({ domain: liveDomain.name, price_cents: liveDomain.price_cents });
     const o = await order({ quote_id: q.json.quote_id }, live);
     expect(o.status).toBe(201);
     // The SANDBOX inventory is untouched by the LIVE sale, and SANDBOX credentials do not see LIVE orders.
-    expect(code(await client.request({ path: `${V1}/orders/${o.json.public_id}` }))).toEqual({ status: 404, code: 'not_found' });
+    expect(code(await client.request({ path: `${V1}/orders/${o.json.public_id}` }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
   });
 });
 
@@ -240,8 +300,14 @@ describe('the state machine', () => {
     expect((await admin(t.sandbox, 'POST', `/orders/${held.public_id}/clear-review`)).status).toBe(200);
     const again = await admin(t.sandbox, 'POST', `/orders/${held.public_id}/clear-review`);
     expect(again.status).toBe(409);
-    expect(code(await admin(t.sandbox, 'POST', '/orders/ord_unknown/hold'))).toEqual({ status: 404, code: 'not_found' });
-    expect(code(await admin(t.sandbox, 'POST', `/orders/${held.public_id}/teleport`))).toEqual({ status: 404, code: 'not_found' });
+    expect(code(await admin(t.sandbox, 'POST', '/orders/ord_unknown/hold'))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
+    expect(code(await admin(t.sandbox, 'POST', `/orders/${held.public_id}/teleport`))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
   });
 
   it('refunds only before TRANSFER_COMPLETED, and puts the domain back on sale', async () => {
@@ -257,14 +323,32 @@ describe('the state machine', () => {
     const o2 = (await buyNow(d2)).json;
     const refunded = await client.request({ method: 'POST', path: `${V1}/refunds`, json: { order_id: o2.public_id } });
     expect(refunded.status).toBe(201);
-    expect((await client.request({ path: `${V1}/availability`, query: { domain: d2.name } })).json.available).toBe(true);
-    expect(code(await client.request({ method: 'POST', path: `${V1}/refunds`, json: { order_id: o2.public_id } }))).toEqual({ status: 409, code: 'conflict' });
-    expect(code(await other.request({ method: 'POST', path: `${V1}/refunds`, json: { order_id: (await buyNow(fresh())).json.public_id } }))).toEqual({ status: 404, code: 'not_found' });
+    expect((await client.request({ path: `${V1}/availability`, query: { domain: d2.name } })).json.available).toBe(
+      true,
+    );
+    expect(
+      code(await client.request({ method: 'POST', path: `${V1}/refunds`, json: { order_id: o2.public_id } })),
+    ).toEqual({ status: 409, code: 'conflict' });
+    expect(
+      code(
+        await other.request({
+          method: 'POST',
+          path: `${V1}/refunds`,
+          json: { order_id: (await buyNow(fresh())).json.public_id },
+        }),
+      ),
+    ).toEqual({ status: 404, code: 'not_found' });
   });
 
   it('honours an Idempotency-Key on POST /refunds', async () => {
     const o = (await buyNow(fresh())).json;
-    const send = () => client.request({ method: 'POST', path: `${V1}/refunds`, headers: { 'Idempotency-Key': `refund-${o.public_id}` }, json: { order_id: o.public_id } });
+    const send = () =>
+      client.request({
+        method: 'POST',
+        path: `${V1}/refunds`,
+        headers: { 'Idempotency-Key': `refund-${o.public_id}` },
+        json: { order_id: o.public_id },
+      });
     const first = await send();
     const second = await send();
     expect(first.status).toBe(201);

@@ -36,7 +36,11 @@ it('authenticates the full mounted path and builds checkout links under the moun
   const target = { url: base };
   const client = new PartnerTestClient(target, sandbox.demo);
   const domain = generateInventory({ environment: 'SANDBOX' })[3]!.name;
-  const session = await client.request({ method: 'POST', path: '/market/api/partner/v1/checkout-session', json: { domain } });
+  const session = await client.request({
+    method: 'POST',
+    path: '/market/api/partner/v1/checkout-session',
+    json: { domain },
+  });
   expect(session.status).toBe(201);
   expect(session.json.checkout_url.startsWith(`${base}/market/checkout?pt=`)).toBe(true);
   checkoutUrl = session.json.checkout_url;
@@ -50,8 +54,15 @@ it('authenticates the full mounted path and builds checkout links under the moun
   expect(full.status).toBe(200);
   // Signing the path without the mount prefix is signing a shortened path.
   const signed = client.signer.sign({ method: 'GET', path: '/api/partner/v1/domains/search', query: 'q=sun' });
-  const shortened = await send(target, { path: '/market/api/partner/v1/domains/search', query: signed.query, headers: signed.headers });
-  expect({ status: shortened.status, code: shortened.json.error.code }).toEqual({ status: 401, code: 'invalid_signature' });
+  const shortened = await send(target, {
+    path: '/market/api/partner/v1/domains/search',
+    query: signed.query,
+    headers: signed.headers,
+  });
+  expect({ status: shortened.status, code: shortened.json.error.code }).toEqual({
+    status: 401,
+    code: 'invalid_signature',
+  });
 });
 
 // Runs last: it closes the database under the running app.

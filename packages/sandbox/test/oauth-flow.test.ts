@@ -52,13 +52,19 @@ describe('OAuth 2.1 sign-in with oauth4webapi', () => {
 
     const prmRaw = await call(t, { path: '/.well-known/oauth-protected-resource' });
     expect(prmRaw.json.resource).toBe(t.sandbox.url);
-    const prm = await oauth.processResourceDiscoveryResponse(new URL(t.sandbox.url), await oauth.resourceDiscoveryRequest(new URL(t.sandbox.url), insecure));
+    const prm = await oauth.processResourceDiscoveryResponse(
+      new URL(t.sandbox.url),
+      await oauth.resourceDiscoveryRequest(new URL(t.sandbox.url), insecure),
+    );
     expect(prm.authorization_servers).toEqual([t.sandbox.url]);
 
     const asRaw = await call(t, { path: '/.well-known/oauth-authorization-server' });
     expect(asRaw.json.issuer).toBe(t.sandbox.url);
     const issuer = new URL(prm.authorization_servers![0]!);
-    const as = await oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }));
+    const as = await oauth.processDiscoveryResponse(
+      issuer,
+      await oauth.discoveryRequest(issuer, { algorithm: 'oauth2', ...insecure }),
+    );
     expect(as.code_challenge_methods_supported).toEqual(['S256']);
     expect(as.token_endpoint_auth_methods_supported).toEqual(['none']);
     expect(as.registration_endpoint).toBe(`${t.sandbox.url}/api/oauth/register`);
@@ -68,7 +74,12 @@ describe('OAuth 2.1 sign-in with oauth4webapi', () => {
   it('registers a public client dynamically, without a secret', async () => {
     const response = await oauth.dynamicClientRegistrationRequest(
       state.as!,
-      { redirect_uris: [REDIRECT], client_name: 'oauth4webapi test client', token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'] },
+      {
+        redirect_uris: [REDIRECT],
+        client_name: 'oauth4webapi test client',
+        token_endpoint_auth_method: 'none',
+        grant_types: ['authorization_code', 'refresh_token'],
+      },
       insecure,
     );
     const registered = await oauth.processDynamicClientRegistrationResponse(response);
@@ -102,7 +113,15 @@ describe('OAuth 2.1 sign-in with oauth4webapi', () => {
     expect(consent.location!.searchParams.get('iss')).toBe(t.sandbox.url);
 
     const params = oauth.validateAuthResponse(as, client, consent.location!, expectedState);
-    const response = await oauth.authorizationCodeGrantRequest(as, client, oauth.None(), params, REDIRECT, verifier, insecure);
+    const response = await oauth.authorizationCodeGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      params,
+      REDIRECT,
+      verifier,
+      insecure,
+    );
     expect(response.headers.get('cache-control')).toBe('no-store');
     const tokens = await oauth.processAuthorizationCodeResponse(as, client, response);
     expect(tokens.token_type).toBe('bearer');
@@ -115,11 +134,17 @@ describe('OAuth 2.1 sign-in with oauth4webapi', () => {
     expect(real.prices_masked).toBe(false);
     expect(real.domain.listing).toEqual({ price_cents: listed.price_cents, currency: 'USD', price_masked: false });
     const listings = await call(t, { path: `/api/market/listings?tld=io&limit=200`, token: tokens.access_token });
-    expect(listings.json.listings.every((l: { price_cents: number | null }) => Number.isInteger(l.price_cents))).toBe(true);
+    expect(listings.json.listings.every((l: { price_cents: number | null }) => Number.isInteger(l.price_cents))).toBe(
+      true,
+    );
 
     const index = await call(t, { path: '/api', token: tokens.access_token });
     expect(index.status).toBe(200);
-    expect(index.json.token).toMatchObject({ subject: user.user_id, client_id: client.client_id, scope: 'pricing:read' });
+    expect(index.json.token).toMatchObject({
+      subject: user.user_id,
+      client_id: client.client_id,
+      scope: 'pricing:read',
+    });
   });
 
   it('refreshes with rotation: a new refresh token every time, the old one spent', async () => {
@@ -141,15 +166,25 @@ describe('OAuth 2.1 sign-in with oauth4webapi', () => {
 
   it('revokes: the revoked access token answers 401 invalid_token, never masked prices', async () => {
     const { as, client, rotated } = state as Required<typeof state>;
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), rotated.access_token, insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), rotated.access_token, insecure),
+    );
     const answer = await call(t, { path: '/api/domain/search', json: { q: listed.name }, token: rotated.access_token });
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token", error_description="The access token was revoked/);
+    expect(answer.headers.get('www-authenticate')).toMatch(
+      /^Bearer error="invalid_token", error_description="The access token was revoked/,
+    );
     // The refresh token still works (revoking an access token revokes it alone)...
-    const next = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), rotated.refresh_token!, insecure));
+    const next = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), rotated.refresh_token!, insecure),
+    );
     expect((await searchListed(next.access_token)).prices_masked).toBe(false);
     // ...until it is revoked, which signs the whole family out.
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), next.refresh_token!, insecure));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), next.refresh_token!, insecure),
+    );
     expect((await call(t, { path: '/api', token: next.access_token })).status).toBe(401);
   });
 

@@ -56,7 +56,10 @@ describe('authorization codes', () => {
 
     const second = await exchangeCode(t, client, code, verifier);
     expect(second.status).toBe(400);
-    expect(second.json).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/already used.*revoked/) });
+    expect(second.json).toEqual({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/already used.*revoked/),
+    });
     expect(second.headers.get('cache-control')).toBe('no-store');
     expectInvalidToken(await priceWith(first.json.access_token), /revoked/);
     const refreshed = await refresh(t, client, first.json.refresh_token);
@@ -69,7 +72,10 @@ describe('authorization codes', () => {
     t.clock.advance(61);
     const answer = await exchangeCode(t, client, code, verifier);
     expect(answer.status).toBe(400);
-    expect(answer.json).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/expired.*60 seconds/) });
+    expect(answer.json).toEqual({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/expired.*60 seconds/),
+    });
   });
 
   it('a code 59 seconds old is still accepted', async () => {
@@ -84,7 +90,10 @@ describe('authorization codes', () => {
     const { code, verifier } = await authorize(t, client, user);
     const wrong = await exchangeCode(t, client, code, pkce().verifier);
     expect(wrong.status).toBe(400);
-    expect(wrong.json).toEqual({ error: 'invalid_grant', error_description: 'code_verifier does not match the code_challenge of the authorization request.' });
+    expect(wrong.json).toEqual({
+      error: 'invalid_grant',
+      error_description: 'code_verifier does not match the code_challenge of the authorization request.',
+    });
     const right = await exchangeCode(t, client, code, verifier);
     expect(right.json.error).toBe('invalid_grant');
   });
@@ -93,25 +102,46 @@ describe('authorization codes', () => {
     const client = await registerTestClient(t);
     const other = await registerTestClient(t);
     const a = await authorize(t, client, user);
-    const missing = await call(t, { path: '/api/oauth/token', form: { grant_type: 'authorization_code', client_id: client.client_id, code: a.code, redirect_uri: client.redirect_uri } });
-    expect(missing.json).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/code_verifier is required/) });
+    const missing = await call(t, {
+      path: '/api/oauth/token',
+      form: {
+        grant_type: 'authorization_code',
+        client_id: client.client_id,
+        code: a.code,
+        redirect_uri: client.redirect_uri,
+      },
+    });
+    expect(missing.json).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/code_verifier is required/),
+    });
     const b = await authorize(t, client, user);
     const foreign = await exchangeCode(t, { ...other, redirect_uri: client.redirect_uri }, b.code, b.verifier);
-    expect(foreign.json).toEqual({ error: 'invalid_grant', error_description: 'The authorization code was issued to another client.' });
+    expect(foreign.json).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The authorization code was issued to another client.',
+    });
   });
 
   it('a redirect_uri at the token endpoint that differs from the authorization request is refused', async () => {
     const client = await registerTestClient(t);
     const { code, verifier } = await authorize(t, client, user);
     const answer = await exchangeCode(t, client, code, verifier, { redirect_uri: 'http://127.0.0.1:9/elsewhere' });
-    expect(answer.json).toEqual({ error: 'invalid_grant', error_description: 'redirect_uri does not match the redirect_uri of the authorization request.' });
+    expect(answer.json).toEqual({
+      error: 'invalid_grant',
+      error_description: 'redirect_uri does not match the redirect_uri of the authorization request.',
+    });
   });
 });
 
 describe('the authorization request', () => {
   it.each([
     ['plain', { code_challenge_method: 'plain' }, /S256 \(plain is refused\)/],
-    ['a missing method (plain by default)', { code_challenge_method: undefined }, /code_challenge_method=S256 is required/],
+    [
+      'a missing method (plain by default)',
+      { code_challenge_method: undefined },
+      /code_challenge_method=S256 is required/,
+    ],
     ['a missing challenge', { code_challenge: undefined }, /code_challenge is required/],
     ['a malformed challenge', { code_challenge: 'short' }, /BASE64URL\(SHA256\(code_verifier\)\)/],
   ])('refuses %s, back to the client with invalid_request and its state', async (_name, overrides, message) => {
@@ -131,8 +161,16 @@ describe('the authorization request', () => {
 
   it('shows an error page, never a redirect, for a redirect URI that was not registered', async () => {
     const client = await registerTestClient(t, { redirectUri: 'http://127.0.0.1:9/callback' });
-    for (const redirect of ['https://attacker.example/callback', 'http://127.0.0.1:9/callback/extra', 'http://127.0.0.1:9/callback?x=1', 'http://localhost:9/callback']) {
-      const res = await fetch(authorizationUrl(t, client, { redirect_uri: redirect, code_challenge: pkce().challenge, state: 's' }), { redirect: 'manual' });
+    for (const redirect of [
+      'https://attacker.example/callback',
+      'http://127.0.0.1:9/callback/extra',
+      'http://127.0.0.1:9/callback?x=1',
+      'http://localhost:9/callback',
+    ]) {
+      const res = await fetch(
+        authorizationUrl(t, client, { redirect_uri: redirect, code_challenge: pkce().challenge, state: 's' }),
+        { redirect: 'manual' },
+      );
       expect(res.status, redirect).toBe(400);
       expect(res.headers.get('location')).toBeNull();
       expect(await res.text()).toContain('Redirect URI mismatch');
@@ -142,33 +180,60 @@ describe('the authorization request', () => {
   it('accepts a loopback redirect URI on any port (RFC 8252), and returns the code there', async () => {
     const client = await registerTestClient(t, { redirectUri: 'http://127.0.0.1:9/callback' });
     const { verifier, challenge } = pkce();
-    const outcome = await driveConsent(authorizationUrl(t, client, { redirect_uri: 'http://127.0.0.1:53127/callback', code_challenge: challenge, state: 's' }), user);
+    const outcome = await driveConsent(
+      authorizationUrl(t, client, {
+        redirect_uri: 'http://127.0.0.1:53127/callback',
+        code_challenge: challenge,
+        state: 's',
+      }),
+      user,
+    );
     expect(outcome.location!.origin).toBe('http://127.0.0.1:53127');
-    const answer = await exchangeCode(t, { ...client, redirect_uri: 'http://127.0.0.1:53127/callback' }, outcome.location!.searchParams.get('code')!, verifier);
+    const answer = await exchangeCode(
+      t,
+      { ...client, redirect_uri: 'http://127.0.0.1:53127/callback' },
+      outcome.location!.searchParams.get('code')!,
+      verifier,
+    );
     expect(answer.status).toBe(200);
   });
 
   it('shows an error page for an unknown client', async () => {
-    const res = await fetch(`${t.sandbox.url}/oauth/authorize?response_type=code&client_id=dkcl_nobody&redirect_uri=http://127.0.0.1:9/cb`, { redirect: 'manual' });
+    const res = await fetch(
+      `${t.sandbox.url}/oauth/authorize?response_type=code&client_id=dkcl_nobody&redirect_uri=http://127.0.0.1:9/cb`,
+      { redirect: 'manual' },
+    );
     expect(res.status).toBe(400);
     expect(await res.text()).toContain('Unknown application');
   });
 
   it('refuses an unknown scope and a resource of another service', async () => {
     const client = await registerTestClient(t);
-    const scope = await fetch(authorizationUrl(t, client, { code_challenge: pkce().challenge, scope: 'admin' }), { redirect: 'manual' });
+    const scope = await fetch(authorizationUrl(t, client, { code_challenge: pkce().challenge, scope: 'admin' }), {
+      redirect: 'manual',
+    });
     expect(new URL(scope.headers.get('location')!).searchParams.get('error')).toBe('invalid_scope');
-    const resource = await fetch(authorizationUrl(t, client, { code_challenge: pkce().challenge, resource: 'https://other.example' }), { redirect: 'manual' });
+    const resource = await fetch(
+      authorizationUrl(t, client, { code_challenge: pkce().challenge, resource: 'https://other.example' }),
+      { redirect: 'manual' },
+    );
     expect(new URL(resource.headers.get('location')!).searchParams.get('error')).toBe('invalid_target');
   });
 
   it('a wrong password re-shows the page with an error and sends nothing back; a denial answers access_denied', async () => {
     const client = await registerTestClient(t);
-    const wrong = await driveConsent(authorizationUrl(t, client, { code_challenge: pkce().challenge, state: 's1' }), { email: user.email, password: 'not-the-password' });
+    const wrong = await driveConsent(authorizationUrl(t, client, { code_challenge: pkce().challenge, state: 's1' }), {
+      email: user.email,
+      password: 'not-the-password',
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.location).toBeUndefined();
     expect(wrong.html).toContain('The email or password is not correct.');
-    const denied = await driveConsent(authorizationUrl(t, client, { code_challenge: pkce().challenge, state: 's2' }), { email: '', password: '', decision: 'deny' });
+    const denied = await driveConsent(authorizationUrl(t, client, { code_challenge: pkce().challenge, state: 's2' }), {
+      email: '',
+      password: '',
+      decision: 'deny',
+    });
     expect(denied.status).toBe(303);
     expect(denied.location!.searchParams.get('error')).toBe('access_denied');
     expect(denied.location!.searchParams.get('state')).toBe('s2');
@@ -192,7 +257,10 @@ describe('refresh tokens and access tokens', () => {
 
     const reuse = await refresh(t, client, tokens.refresh_token);
     expect(reuse.status).toBe(400);
-    expect(reuse.json).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/already used.*revoked/) });
+    expect(reuse.json).toEqual({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/already used.*revoked/),
+    });
     expectInvalidToken(await priceWith(rotated.json.access_token), /revoked/);
     expectInvalidToken(await priceWith(tokens.access_token), /revoked/);
     expect((await refresh(t, client, rotated.json.refresh_token)).json.error).toBe('invalid_grant');
@@ -210,7 +278,9 @@ describe('refresh tokens and access tokens', () => {
 
   it('a refresh may narrow the scope but never widen it', async () => {
     const narrow = await signIn(t, user, 'pricing:read');
-    const widen = await refresh(t, narrow.client, narrow.tokens.refresh_token, { scope: 'pricing:read domains:manage' });
+    const widen = await refresh(t, narrow.client, narrow.tokens.refresh_token, {
+      scope: 'pricing:read domains:manage',
+    });
     expect(widen.status).toBe(400);
     expect(widen.json).toEqual({ error: 'invalid_scope', error_description: expect.stringMatching(/cannot widen/) });
 
@@ -230,7 +300,10 @@ describe('refresh tokens and access tokens', () => {
     const { tokens } = await signIn(t, user);
     const other = await registerTestClient(t);
     const answer = await refresh(t, other, tokens.refresh_token);
-    expect(answer.json).toEqual({ error: 'invalid_grant', error_description: 'The refresh token was issued to another client.' });
+    expect(answer.json).toEqual({
+      error: 'invalid_grant',
+      error_description: 'The refresh token was issued to another client.',
+    });
   });
 
   it('a refresh token older than 30 days is refused', async () => {
@@ -253,10 +326,27 @@ describe('the token endpoint', () => {
 
   it('refuses an unsupported grant type, JSON bodies and client secrets', async () => {
     const client = await registerTestClient(t);
-    expect((await call(t, { path: '/api/oauth/token', form: { grant_type: 'client_credentials', client_id: client.client_id } })).json.error).toBe('unsupported_grant_type');
-    const json = await call(t, { path: '/api/oauth/token', json: { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: 'x' } });
-    expect(json.json).toEqual({ error: 'invalid_request', error_description: expect.stringMatching(/x-www-form-urlencoded/) });
-    const basic = await call(t, { path: '/api/oauth/token', form: { grant_type: 'refresh_token', refresh_token: 'x' }, headers: { authorization: `Basic ${Buffer.from(`${client.client_id}:s`).toString('base64')}` } });
+    expect(
+      (
+        await call(t, {
+          path: '/api/oauth/token',
+          form: { grant_type: 'client_credentials', client_id: client.client_id },
+        })
+      ).json.error,
+    ).toBe('unsupported_grant_type');
+    const json = await call(t, {
+      path: '/api/oauth/token',
+      json: { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: 'x' },
+    });
+    expect(json.json).toEqual({
+      error: 'invalid_request',
+      error_description: expect.stringMatching(/x-www-form-urlencoded/),
+    });
+    const basic = await call(t, {
+      path: '/api/oauth/token',
+      form: { grant_type: 'refresh_token', refresh_token: 'x' },
+      headers: { authorization: `Basic ${Buffer.from(`${client.client_id}:s`).toString('base64')}` },
+    });
     expect(basic.status).toBe(401);
     expect(basic.json.error).toBe('invalid_client');
   });
@@ -281,7 +371,15 @@ describe('dynamic client registration', () => {
   it('accepts https, loopback http and private-use schemes, and never issues a secret', async () => {
     const answer = await call(t, {
       path: '/api/oauth/register',
-      json: { client_name: 'native', redirect_uris: ['https://app.example/cb', 'http://[::1]/cb', 'http://localhost:3000/cb', 'com.example.app:/oauth2redirect'] },
+      json: {
+        client_name: 'native',
+        redirect_uris: [
+          'https://app.example/cb',
+          'http://[::1]/cb',
+          'http://localhost:3000/cb',
+          'com.example.app:/oauth2redirect',
+        ],
+      },
     });
     expect(answer.status).toBe(201);
     expect(answer.json.token_endpoint_auth_method).toBe('none');
@@ -289,11 +387,20 @@ describe('dynamic client registration', () => {
   });
 
   it('refuses confidential clients and a missing redirect_uris', async () => {
-    const secret = await call(t, { path: '/api/oauth/register', json: { redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'client_secret_basic' } });
-    expect(secret.json).toEqual({ error: 'invalid_client_metadata', error_description: expect.stringMatching(/only public clients/) });
+    const secret = await call(t, {
+      path: '/api/oauth/register',
+      json: { redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'client_secret_basic' },
+    });
+    expect(secret.json).toEqual({
+      error: 'invalid_client_metadata',
+      error_description: expect.stringMatching(/only public clients/),
+    });
     const none = await call(t, { path: '/api/oauth/register', json: { client_name: 'x' } });
     expect(none.json.error).toBe('invalid_redirect_uri');
-    const scope = await call(t, { path: '/api/oauth/register', json: { redirect_uris: ['https://app.example/cb'], scope: 'admin' } });
+    const scope = await call(t, {
+      path: '/api/oauth/register',
+      json: { redirect_uris: ['https://app.example/cb'], scope: 'admin' },
+    });
     expect(scope.json.error).toBe('invalid_client_metadata');
   });
 });
@@ -301,7 +408,11 @@ describe('dynamic client registration', () => {
 describe('storage', () => {
   it('keeps codes and tokens only as SHA-256 hashes, and no secret reaches a log line', async () => {
     const { tokens } = await signIn(t, user);
-    const rows = await t.sandbox.db.withTables<{ oauth_tokens: { token_hash: string }; oauth_codes: { code_hash: string } }>().selectFrom('oauth_tokens').selectAll().execute();
+    const rows = await t.sandbox.db
+      .withTables<{ oauth_tokens: { token_hash: string }; oauth_codes: { code_hash: string } }>()
+      .selectFrom('oauth_tokens')
+      .selectAll()
+      .execute();
     const dump = JSON.stringify(rows);
     expect(dump).not.toContain(tokens.access_token);
     expect(dump).not.toContain(tokens.refresh_token);

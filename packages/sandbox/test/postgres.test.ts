@@ -7,7 +7,16 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../src/index.ts';
-import { dropSchema, PartnerTestClient, pay, readCredentialFiles, send, startTestSandbox, tokenOf, type TestSandbox } from './helpers.ts';
+import {
+  dropSchema,
+  PartnerTestClient,
+  pay,
+  readCredentialFiles,
+  send,
+  startTestSandbox,
+  tokenOf,
+  type TestSandbox,
+} from './helpers.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const schema = `dk_sandbox_test_${randomBytes(6).toString('hex')}`;
@@ -32,8 +41,13 @@ describe.skipIf(!databaseUrl)('on PostgreSQL', () => {
     const client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     try {
-      const { rows } = await client.query<{ table_name: string }>('select table_name from information_schema.tables where table_schema = $1 order by 1', [schema]);
-      expect(rows.map((r) => r.table_name)).toEqual(expect.arrayContaining(['checkout_sessions', 'credentials', 'domains', 'nonces', 'sales', 'sandbox_meta']));
+      const { rows } = await client.query<{ table_name: string }>(
+        'select table_name from information_schema.tables where table_schema = $1 order by 1',
+        [schema],
+      );
+      expect(rows.map((r) => r.table_name)).toEqual(
+        expect.arrayContaining(['checkout_sessions', 'credentials', 'domains', 'nonces', 'sales', 'sandbox_meta']),
+      );
     } finally {
       await client.end();
     }
@@ -61,12 +75,21 @@ describe.skipIf(!databaseUrl)('on PostgreSQL', () => {
   it('sells a domain once when payments for it race on both sandboxes', async () => {
     const clientA = new PartnerTestClient(a.sandbox, a.sandbox.demo, a.clock.now);
     const found = await clientA.request({ path: `${V1}/domains/search`, query: { q: 'harbor' } });
-    const domain = (found.json.domains as Array<{ domain: string; available: boolean }>).find((d) => d.available)!.domain;
+    const domain = (found.json.domains as Array<{ domain: string; available: boolean }>).find(
+      (d) => d.available,
+    )!.domain;
     const sessions = await Promise.all(
-      Array.from({ length: 6 }, () => clientA.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain } })),
+      Array.from({ length: 6 }, () =>
+        clientA.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain } }),
+      ),
     );
     const results = await Promise.all(
-      sessions.map((s, i) => pay(i % 2 === 0 ? a.sandbox : b.sandbox, { pt: tokenOf(s.json.checkout_url), card_number: TEST_CARDS.succeeds })),
+      sessions.map((s, i) =>
+        pay(i % 2 === 0 ? a.sandbox : b.sandbox, {
+          pt: tokenOf(s.json.checkout_url),
+          card_number: TEST_CARDS.succeeds,
+        }),
+      ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(5);
@@ -77,7 +100,11 @@ describe.skipIf(!databaseUrl)('on PostgreSQL', () => {
     const clientA = new PartnerTestClient(a.sandbox, a.sandbox.demo, a.clock.now);
     const first = await clientA.request({ path: `${V1}/domains/search`, query: { q: 'river' } });
     expect(first.status).toBe(200);
-    const replay = await send(b.sandbox, { path: `${V1}/domains/search`, query: first.sent.query, headers: first.sent.headers });
+    const replay = await send(b.sandbox, {
+      path: `${V1}/domains/search`,
+      query: first.sent.query,
+      headers: first.sent.headers,
+    });
     expect({ status: replay.status, code: replay.json.error.code }).toEqual({ status: 401, code: 'replay_detected' });
   });
 });

@@ -55,7 +55,9 @@ describe('GET /api/domains', () => {
 describe('POST /api/domains/bulk/{op}', () => {
   it('locks the user\u2019s own domains and refuses, per item, another user\u2019s, nobody\u2019s and malformed names', async () => {
     await bulk('unlock', { domains: mine.slice(0, 2) });
-    const answer = await bulk('lock', { domains: [mine[0], theirs[0], 'not a domain', mine[1], 'nobody-owns-this-one.com'] });
+    const answer = await bulk('lock', {
+      domains: [mine[0], theirs[0], 'not a domain', mine[1], 'nobody-owns-this-one.com'],
+    });
     expect(answer.status).toBe(200);
     expect(answer.json.summary).toEqual({ requested: 5, succeeded: 2, failed: 3 });
     const [a, b, c, d, e] = answer.json.results;
@@ -65,22 +67,33 @@ describe('POST /api/domains/bulk/{op}', () => {
     expect(d).toMatchObject({ domain: mine[1], ok: true });
     expect(e).toMatchObject({ ok: false, error: { code: 'not_owned' } });
     expect((await whois(mine[0]!)).status).toContain('client transfer prohibited');
-    const theirRow = await publicDb(t.sandbox.db).selectFrom('sandbox_user_domains').selectAll().where('name', '=', theirs[0]!).executeTakeFirstOrThrow();
+    const theirRow = await publicDb(t.sandbox.db)
+      .selectFrom('sandbox_user_domains')
+      .selectAll()
+      .where('name', '=', theirs[0]!)
+      .executeTakeFirstOrThrow();
     expect(theirRow.updated_at.getTime()).toBe(theirRow.registered_at.getTime());
   });
 
   it('unlocks, sets nameservers and switches auto-renew, visible in WHOIS', async () => {
     expect((await bulk('unlock', { domains: [mine[0]] })).json.results[0].registration.locked).toBe(false);
     expect((await whois(mine[0]!)).status).toEqual(['active']);
-    const ns = await bulk('set_nameservers', { domains: mine.slice(0, 3), nameservers: ['NS1.Example.net', 'ns2.example.net'] });
+    const ns = await bulk('set_nameservers', {
+      domains: mine.slice(0, 3),
+      nameservers: ['NS1.Example.net', 'ns2.example.net'],
+    });
     expect(ns.json.summary.succeeded).toBe(3);
     expect((await whois(mine[2]!)).nameservers).toEqual(['ns1.example.net', 'ns2.example.net']);
     const on = await bulk('enable_auto_renew', { domains: mine.slice(0, 3) });
-    expect(on.json.results.every((r: { registration: { auto_renew: boolean } }) => r.registration.auto_renew)).toBe(true);
+    expect(on.json.results.every((r: { registration: { auto_renew: boolean } }) => r.registration.auto_renew)).toBe(
+      true,
+    );
   });
 
   it('renews by whole years at the TLD\u2019s renewal price, refusing a term past the TLD maximum per item', async () => {
-    const before = (await call(t, { path: '/api/domains?limit=200', token })).json.domains.find((d: { domain: string }) => d.domain === mine[4]);
+    const before = (await call(t, { path: '/api/domains?limit=200', token })).json.domains.find(
+      (d: { domain: string }) => d.domain === mine[4],
+    );
     const answer = await bulk('renew', { domains: [mine[4]], years: 2 });
     const result = answer.json.results[0];
     expect(result.ok).toBe(true);
@@ -91,7 +104,10 @@ describe('POST /api/domains/bulk/{op}', () => {
     const price = (await call(t, { path: `/api/pricing/tld?tld=${tld}&op=renew` })).json.price_cents;
     expect(result.charged_cents).toBe(price * 2);
     const tooLong = await bulk('renew', { domains: [mine[4], mine[5]], years: 10 });
-    expect(tooLong.json.results.map((r: { error?: { code: string } }) => r.error?.code)).toEqual(['term_exceeded', 'term_exceeded']);
+    expect(tooLong.json.results.map((r: { error?: { code: string } }) => r.error?.code)).toEqual([
+      'term_exceeded',
+      'term_exceeded',
+    ]);
   });
 
   it('refuses 1,001 domains with a clear 400, and answers 1,000 with one result each', async () => {
@@ -99,7 +115,9 @@ describe('POST /api/domains/bulk/{op}', () => {
     const tooMany = await bulk('lock', { domains: names });
     expect(tooMany.status).toBe(400);
     expect(tooMany.json.error.code).toBe('validation_error');
-    expect(tooMany.json.error.message).toBe('A bulk request holds at most 1,000 domains; this one has 1,001. Split the list into requests of 1,000.');
+    expect(tooMany.json.error.message).toBe(
+      'A bulk request holds at most 1,000 domains; this one has 1,001. Split the list into requests of 1,000.',
+    );
 
     const thousand = [...mine, ...names.slice(0, BULK_MAX_DOMAINS - mine.length)];
     const answer = await bulk('lock', { domains: thousand });

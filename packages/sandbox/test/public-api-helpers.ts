@@ -51,7 +51,9 @@ export function recorded(t: TestSandbox): Recorded[] {
 
 /** Sends a request to the sandbox and records the answer. */
 export async function call(t: TestSandbox, request: PublicRequest): Promise<PublicAnswer> {
-  const method = request.method ?? (request.json !== undefined || request.form !== undefined || request.body !== undefined ? 'POST' : 'GET');
+  const method =
+    request.method ??
+    (request.json !== undefined || request.form !== undefined || request.body !== undefined ? 'POST' : 'GET');
   const headers: Record<string, string> = { ...request.headers };
   let body: string | undefined = request.body;
   if (request.json !== undefined) {
@@ -63,7 +65,12 @@ export async function call(t: TestSandbox, request: PublicRequest): Promise<Publ
     body = new URLSearchParams(request.form).toString();
   }
   if (request.token !== undefined) headers.authorization = `Bearer ${request.token}`;
-  const res = await fetch(`${t.sandbox.url}${request.path}`, { method, headers, body: body ?? null, redirect: 'manual' });
+  const res = await fetch(`${t.sandbox.url}${request.path}`, {
+    method,
+    headers,
+    body: body ?? null,
+    redirect: 'manual',
+  });
   const text = await res.text();
   let json: unknown;
   try {
@@ -71,7 +78,13 @@ export async function call(t: TestSandbox, request: PublicRequest): Promise<Publ
   } catch {
     json = undefined;
   }
-  recorded(t).push({ method, path: request.path, status: res.status, contentType: res.headers.get('content-type') ?? '', json });
+  recorded(t).push({
+    method,
+    path: request.path,
+    status: res.status,
+    contentType: res.headers.get('content-type') ?? '',
+    json,
+  });
   t.responses.push(text, [...res.headers].map(([k, v]) => `${k}: ${v}`).join('\n'));
   return { status: res.status, headers: res.headers, text, json };
 }
@@ -81,7 +94,9 @@ export async function call(t: TestSandbox, request: PublicRequest): Promise<Publ
 type Json = Record<string, any>;
 
 function templateRegex(template: string): RegExp {
-  return new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`)).replace(/\{[^}]+\}/g, '[^/]+')}$`);
+  return new RegExp(
+    `^${template.replace(/[.*+?^${}()|[\]\\]/g, (c) => (c === '{' || c === '}' ? c : `\\${c}`)).replace(/\{[^}]+\}/g, '[^/]+')}$`,
+  );
 }
 
 /**
@@ -115,7 +130,9 @@ export function checkAgainstOpenApi(doc: Json, answers: readonly Recorded[]): { 
     const schema = documented.content?.['application/json']?.schema;
     if (schema === undefined) continue;
     if (!answer.contentType.startsWith('application/json')) {
-      problems.push(`${answer.method} ${path} ${answer.status}: content type ${answer.contentType}, documented application/json`);
+      problems.push(
+        `${answer.method} ${path} ${answer.status}: content type ${answer.contentType}, documented application/json`,
+      );
       continue;
     }
     const key = `${match.template} ${answer.method} ${answer.status}`;
@@ -124,7 +141,8 @@ export function checkAgainstOpenApi(doc: Json, answers: readonly Recorded[]): { 
       validate = ajv.compile({ ...schema, components: doc.components });
       validators.set(key, validate);
     }
-    if (!validate(answer.json)) problems.push(`${answer.method} ${path} ${answer.status}: ${ajv.errorsText(validate.errors)}`);
+    if (!validate(answer.json))
+      problems.push(`${answer.method} ${path} ${answer.status}: ${ajv.errorsText(validate.errors)}`);
   }
   return { problems, checked };
 }
@@ -150,7 +168,12 @@ export function readConsentForm(html: string): Record<string, string> {
   if (form === null) throw new Error(`no consent form in the page:\n${html.slice(0, 2000)}`);
   const fields: Record<string, string> = {};
   for (const m of form[1]!.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[m[1]!] = m[2]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+    fields[m[1]!] = m[2]!
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   }
   return fields;
 }
@@ -170,24 +193,42 @@ export interface ConsentOutcome {
  * Opens an authorization URL as a browser would and answers the consent page with a plain form post.
  * @param credentials - the email and password typed in; `decision` `allow` (default) or `deny`.
  */
-export async function driveConsent(authorizationUrl: string | URL, credentials: { email: string; password: string; decision?: 'allow' | 'deny' }): Promise<ConsentOutcome> {
+export async function driveConsent(
+  authorizationUrl: string | URL,
+  credentials: { email: string; password: string; decision?: 'allow' | 'deny' },
+): Promise<ConsentOutcome> {
   const url = new URL(authorizationUrl);
   const page = await fetch(url, { redirect: 'manual' });
   const pageHtml = await page.text();
   if (page.status !== 200) {
     const location = page.headers.get('location');
-    return { pageStatus: page.status, status: page.status, location: location ? new URL(location) : undefined, html: pageHtml };
+    return {
+      pageStatus: page.status,
+      status: page.status,
+      location: location ? new URL(location) : undefined,
+      html: pageHtml,
+    };
   }
   const fields = readConsentForm(pageHtml);
   const action = new URL('authorize', url);
   const res = await fetch(action, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...fields, email: credentials.email, password: credentials.password, decision: credentials.decision ?? 'allow' }).toString(),
+    body: new URLSearchParams({
+      ...fields,
+      email: credentials.email,
+      password: credentials.password,
+      decision: credentials.decision ?? 'allow',
+    }).toString(),
     redirect: 'manual',
   });
   const location = res.headers.get('location');
-  return { pageStatus: page.status, status: res.status, location: location ? new URL(location) : undefined, html: await res.text() };
+  return {
+    pageStatus: page.status,
+    status: res.status,
+    location: location ? new URL(location) : undefined,
+    html: await res.text(),
+  };
 }
 
 /** A registered public client. */
@@ -197,20 +238,37 @@ export interface TestOAuthClient {
 }
 
 /** Registers a public client with one loopback redirect URI. */
-export async function registerTestClient(t: TestSandbox, options: { scope?: string; redirectUri?: string; name?: string } = {}): Promise<TestOAuthClient> {
+export async function registerTestClient(
+  t: TestSandbox,
+  options: { scope?: string; redirectUri?: string; name?: string } = {},
+): Promise<TestOAuthClient> {
   const redirect_uri = options.redirectUri ?? 'http://127.0.0.1:9/callback';
   const answer = await call(t, {
     path: '/api/oauth/register',
-    json: { client_name: options.name ?? 'Test client', redirect_uris: [redirect_uri], ...(options.scope ? { scope: options.scope } : {}) },
+    json: {
+      client_name: options.name ?? 'Test client',
+      redirect_uris: [redirect_uri],
+      ...(options.scope ? { scope: options.scope } : {}),
+    },
   });
   if (answer.status !== 201) throw new Error(`registration failed: ${answer.status} ${answer.text}`);
   return { client_id: answer.json.client_id as string, redirect_uri };
 }
 
 /** The authorization URL of a client. */
-export function authorizationUrl(t: TestSandbox, client: TestOAuthClient, params: Record<string, string | undefined>): URL {
+export function authorizationUrl(
+  t: TestSandbox,
+  client: TestOAuthClient,
+  params: Record<string, string | undefined>,
+): URL {
   const url = new URL(`${t.sandbox.url}/oauth/authorize`);
-  const all: Record<string, string | undefined> = { response_type: 'code', client_id: client.client_id, redirect_uri: client.redirect_uri, code_challenge_method: 'S256', ...params };
+  const all: Record<string, string | undefined> = {
+    response_type: 'code',
+    client_id: client.client_id,
+    redirect_uri: client.redirect_uri,
+    code_challenge_method: 'S256',
+    ...params,
+  };
   for (const [k, v] of Object.entries(all)) if (v !== undefined) url.searchParams.set(k, v);
   return url;
 }
@@ -224,29 +282,62 @@ export interface TestTokens {
 }
 
 /** Exchanges a code at the token endpoint (raw form post). */
-export async function exchangeCode(t: TestSandbox, client: TestOAuthClient, code: string, verifier: string, extra: Record<string, string> = {}): Promise<PublicAnswer> {
+export async function exchangeCode(
+  t: TestSandbox,
+  client: TestOAuthClient,
+  code: string,
+  verifier: string,
+  extra: Record<string, string> = {},
+): Promise<PublicAnswer> {
   return call(t, {
     path: '/api/oauth/token',
-    form: { grant_type: 'authorization_code', client_id: client.client_id, code, code_verifier: verifier, redirect_uri: client.redirect_uri, ...extra },
+    form: {
+      grant_type: 'authorization_code',
+      client_id: client.client_id,
+      code,
+      code_verifier: verifier,
+      redirect_uri: client.redirect_uri,
+      ...extra,
+    },
   });
 }
 
 /** Refreshes at the token endpoint (raw form post). */
-export async function refresh(t: TestSandbox, client: TestOAuthClient, refreshToken: string, extra: Record<string, string> = {}): Promise<PublicAnswer> {
-  return call(t, { path: '/api/oauth/token', form: { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: refreshToken, ...extra } });
+export async function refresh(
+  t: TestSandbox,
+  client: TestOAuthClient,
+  refreshToken: string,
+  extra: Record<string, string> = {},
+): Promise<PublicAnswer> {
+  return call(t, {
+    path: '/api/oauth/token',
+    form: { grant_type: 'refresh_token', client_id: client.client_id, refresh_token: refreshToken, ...extra },
+  });
 }
 
 /** Gets an authorization code for a user (consent page driven by form posts). */
-export async function authorize(t: TestSandbox, client: TestOAuthClient, user: { email: string; password: string }, scope?: string): Promise<{ code: string; verifier: string }> {
+export async function authorize(
+  t: TestSandbox,
+  client: TestOAuthClient,
+  user: { email: string; password: string },
+  scope?: string,
+): Promise<{ code: string; verifier: string }> {
   const { verifier, challenge } = pkce();
-  const outcome = await driveConsent(authorizationUrl(t, client, { code_challenge: challenge, state: 'st', scope }), user);
+  const outcome = await driveConsent(
+    authorizationUrl(t, client, { code_challenge: challenge, state: 'st', scope }),
+    user,
+  );
   const code = outcome.location?.searchParams.get('code');
   if (!code) throw new Error(`no code: ${outcome.status} ${outcome.location?.href ?? outcome.html.slice(0, 500)}`);
   return { code, verifier };
 }
 
 /** A complete sign-in: registration, consent, code exchange. */
-export async function signIn(t: TestSandbox, user: { email: string; password: string }, scope?: string): Promise<{ client: TestOAuthClient; tokens: TestTokens }> {
+export async function signIn(
+  t: TestSandbox,
+  user: { email: string; password: string },
+  scope?: string,
+): Promise<{ client: TestOAuthClient; tokens: TestTokens }> {
   const client = await registerTestClient(t);
   const { code, verifier } = await authorize(t, client, user, scope);
   const answer = await exchangeCode(t, client, code, verifier);

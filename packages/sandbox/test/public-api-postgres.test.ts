@@ -37,7 +37,14 @@ describe.skipIf(!databaseUrl)('Public API on PostgreSQL', () => {
     const { client, tokens } = await signIn(a, user, 'pricing:read domains:manage');
     const search = await call(b, { path: '/api/domain/search', json: { q: listed.name }, token: tokens.access_token });
     expect(search.json.domain.listing.price_cents).toBe(listed.price_cents);
-    const bulk = await call(b, { path: '/api/domains/bulk/renew', json: { domains: [(await call(a, { path: '/api/domains?limit=1', token: tokens.access_token })).json.domains[0].domain], years: 1 }, token: tokens.access_token });
+    const bulk = await call(b, {
+      path: '/api/domains/bulk/renew',
+      json: {
+        domains: [(await call(a, { path: '/api/domains?limit=1', token: tokens.access_token })).json.domains[0].domain],
+        years: 1,
+      },
+      token: tokens.access_token,
+    });
     expect(bulk.json.summary.succeeded).toBe(1);
     expect((await refresh(b, client, tokens.refresh_token)).status).toBe(200);
     const reuse = await refresh(a, client, tokens.refresh_token);

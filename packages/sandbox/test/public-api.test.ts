@@ -42,13 +42,20 @@ describe('POST /api/domain/search', () => {
 
   it('lists the same label under every other known TLD, most popular first, each with an availability', async () => {
     const answer = await call(t, { path: '/api/domain/search', json: { q: listed.name } });
-    const siblings = answer.json.siblings as Array<{ domain: string; tld: string; status: string; available: boolean; registration: unknown }>;
+    const siblings = answer.json.siblings as Array<{
+      domain: string;
+      tld: string;
+      status: string;
+      available: boolean;
+      registration: unknown;
+    }>;
     expect(siblings.map((s) => s.tld)).toEqual(TLDS.map((x) => x.tld).filter((x) => x !== 'com'));
     for (const s of siblings) {
       expect(s.domain).toBe(`${listed.label}.${s.tld}`);
       expect(['available', 'for_sale', 'registered']).toContain(s.status);
       expect(s.available).toBe(s.status !== 'registered');
-      if (s.status === 'available') expect(s.registration).toMatchObject({ currency: 'USD', price_cents: expect.any(Number) });
+      if (s.status === 'available')
+        expect(s.registration).toMatchObject({ currency: 'USD', price_cents: expect.any(Number) });
     }
   });
 
@@ -94,21 +101,39 @@ describe('POST /api/domain/search', () => {
   });
 
   it('refuses a body that is not JSON, and malformed JSON, with a 400', async () => {
-    const form = await call(t, { path: '/api/domain/search', body: 'q=coffee', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const form = await call(t, {
+      path: '/api/domain/search',
+      body: 'q=coffee',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(form.status).toBe(400);
     expect(form.json.error.message).toMatch(/Content-Type: application\/json/);
-    const broken = await call(t, { path: '/api/domain/search', body: '{"q": ', headers: { 'content-type': 'application/json' } });
+    const broken = await call(t, {
+      path: '/api/domain/search',
+      body: '{"q": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(broken.status).toBe(400);
     expect(broken.json.error.message).toMatch(/not valid JSON/);
   });
 
   it('answers an unknown Bearer token with 401 invalid_token, never a silent fallback to masked prices', async () => {
-    const answer = await call(t, { path: '/api/domain/search', json: { q: listed.name }, token: 'dka_not-a-real-token' });
+    const answer = await call(t, {
+      path: '/api/domain/search',
+      json: { q: listed.name },
+      token: 'dka_not-a-real-token',
+    });
     expect(answer.status).toBe(401);
     expect(answer.headers.get('www-authenticate')).toMatch(/^Bearer error="invalid_token"/);
-    expect(answer.headers.get('www-authenticate')).toContain(`resource_metadata="${t.sandbox.url}/.well-known/oauth-protected-resource"`);
+    expect(answer.headers.get('www-authenticate')).toContain(
+      `resource_metadata="${t.sandbox.url}/.well-known/oauth-protected-resource"`,
+    );
     expect(answer.json.error.code).toBe('invalid_token');
-    const basic = await call(t, { path: '/api/domain/search', json: { q: listed.name }, headers: { authorization: 'Basic dXNlcjpwYXNz' } });
+    const basic = await call(t, {
+      path: '/api/domain/search',
+      json: { q: listed.name },
+      headers: { authorization: 'Basic dXNlcjpwYXNz' },
+    });
     expect(basic.status).toBe(400);
     expect(basic.json.error.code).toBe('invalid_request');
   });
@@ -130,7 +155,13 @@ describe('POST /api/tools/whois', () => {
   it('answers an unregistered domain with registered: false and empty fields', async () => {
     const answer = await call(t, { path: '/api/tools/whois', json: { domain: 'zq7-unlikely-label-42.io' } });
     expect(answer.status).toBe(200);
-    expect(answer.json).toMatchObject({ registered: false, registrar: null, registrant: null, nameservers: [], dates: { registered: null, updated: null, expires: null } });
+    expect(answer.json).toMatchObject({
+      registered: false,
+      registrar: null,
+      registrant: null,
+      nameservers: [],
+      dates: { registered: null, updated: null, expires: null },
+    });
   });
 
   it.each([
@@ -174,7 +205,12 @@ describe('GET /api/pricing/tld and GET /api/tlds/{tld}/metadata', () => {
   it('tells the term range, organisation and nameserver rules of a TLD', async () => {
     const ai = await call(t, { path: '/api/tlds/ai/metadata' });
     expect(ai.status).toBe(200);
-    expect(ai.json).toMatchObject({ tld: 'ai', type: 'ccTLD', term: { min_years: 2, max_years: 10 }, nameservers: { min: 2, max: 13 } });
+    expect(ai.json).toMatchObject({
+      tld: 'ai',
+      type: 'ccTLD',
+      term: { min_years: 2, max_years: 10 },
+      nameservers: { min: 2, max: 13 },
+    });
     const us = await call(t, { path: '/api/tlds/US/metadata' });
     expect(us.json.organization).toMatchObject({ local_presence_required: true, presence_region: 'US' });
     const dev = await call(t, { path: '/api/tlds/dev/metadata' });
@@ -190,7 +226,9 @@ describe('GET /api/market/listings', () => {
     let cursor: string | null = null;
     let pages = 0;
     do {
-      const answer = await call(t, { path: `/api/market/listings?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}` });
+      const answer = await call(t, {
+        path: `/api/market/listings?${query}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      });
       expect(answer.status).toBe(200);
       domains.push(...answer.json.listings.map((l: { domain: string }) => l.domain));
       cursor = answer.json.page.next_cursor;
@@ -203,11 +241,18 @@ describe('GET /api/market/listings', () => {
     const first = await call(t, { path: '/api/market/listings?tld=io&limit=5' });
     expect(first.status).toBe(200);
     expect(first.json.listings).toHaveLength(5);
-    for (const l of first.json.listings) expect(l).toMatchObject({ tld: 'io', price_cents: null, price_masked: true, currency: 'USD' });
+    for (const l of first.json.listings)
+      expect(l).toMatchObject({ tld: 'io', price_cents: null, price_masked: true, currency: 'USD' });
     const times = first.json.listings.map((l: { listed_at: string }) => Date.parse(l.listed_at));
     expect([...times].sort((a, b) => b - a)).toEqual(times);
     const all = await walk('tld=io&limit=37');
-    const rows = await t.sandbox.db.selectFrom('domains').select('name').where('environment', '=', 'SANDBOX').where('status', '=', 'listed').where('tld', '=', 'io').execute();
+    const rows = await t.sandbox.db
+      .selectFrom('domains')
+      .select('name')
+      .where('environment', '=', 'SANDBOX')
+      .where('status', '=', 'listed')
+      .where('tld', '=', 'io')
+      .execute();
     const expected = rows.map((r) => r.name);
     expect(expected.length).toBeGreaterThan(100);
     expect(new Set(all.domains).size).toBe(all.domains.length);
@@ -255,7 +300,9 @@ describe('GET /api/market/listings', () => {
     expect(seen).toHaveLength(before);
     expect(seen.some((d) => d.startsWith('freshlisting'))).toBe(false);
     const fresh = await call(t, { path: '/api/market/listings?limit=7' });
-    expect(fresh.json.listings.map((l: { domain: string }) => l.domain)).toEqual([6, 5, 4, 3, 2, 1, 0].map((i) => `freshlisting${i}.com`));
+    expect(fresh.json.listings.map((l: { domain: string }) => l.domain)).toEqual(
+      [6, 5, 4, 3, 2, 1, 0].map((i) => `freshlisting${i}.com`),
+    );
   });
 
   it.each([
@@ -284,7 +331,11 @@ describe('POST /api/batch and GET /api/batch', () => {
     const answer = await call(t, { path: '/api/batch' });
     expect(answer.status).toBe(200);
     expect(answer.json.max_operations).toBe(20);
-    expect(answer.json.operations.map((o: { op: string }) => o.op)).toEqual(['search_domain', 'tld_registration_price', 'whois_lookup']);
+    expect(answer.json.operations.map((o: { op: string }) => o.op)).toEqual([
+      'search_domain',
+      'tld_registration_price',
+      'whois_lookup',
+    ]);
     const price = answer.json.operations.find((o: { op: string }) => o.op === 'tld_registration_price');
     expect(Object.keys(price.params.properties)).toEqual(['tld', 'op']);
     expect(price.params.properties.op.enum).toEqual(['register', 'renew', 'transfer', 'restore']);
@@ -306,21 +357,46 @@ describe('POST /api/batch and GET /api/batch', () => {
     });
     expect(answer.status).toBe(200);
     const byId = Object.fromEntries(answer.json.results.map((r: { id: string }) => [r.id, r]));
-    expect(answer.json.results.map((r: { id: string }) => r.id)).toEqual(['search', 'price', 'bad-tld', 'no-params', 'unknown', 'whois']);
+    expect(answer.json.results.map((r: { id: string }) => r.id)).toEqual([
+      'search',
+      'price',
+      'bad-tld',
+      'no-params',
+      'unknown',
+      'whois',
+    ]);
     expect(byId.search).toMatchObject({ ok: true, status: 200, result: { query: listed.name, prices_masked: true } });
     expect(byId.price).toMatchObject({ ok: true, result: { tld: 'io', op: 'renew', price_cents: 5499 } });
-    expect(byId['bad-tld']).toMatchObject({ ok: false, status: 400, error: { code: 'validation_error', message: expect.stringMatching(/\.zzz/) } });
-    expect(byId['no-params']).toMatchObject({ ok: false, status: 400, error: { message: expect.stringMatching(/domain/) } });
-    expect(byId.unknown).toMatchObject({ ok: false, status: 400, error: { message: expect.stringMatching(/Unknown op "buy_domain"/) } });
+    expect(byId['bad-tld']).toMatchObject({
+      ok: false,
+      status: 400,
+      error: { code: 'validation_error', message: expect.stringMatching(/\.zzz/) },
+    });
+    expect(byId['no-params']).toMatchObject({
+      ok: false,
+      status: 400,
+      error: { message: expect.stringMatching(/domain/) },
+    });
+    expect(byId.unknown).toMatchObject({
+      ok: false,
+      status: 400,
+      error: { message: expect.stringMatching(/Unknown op "buy_domain"/) },
+    });
     expect(byId.whois).toMatchObject({ ok: true, result: { domain: listed.name, registered: true } });
   });
 
   it('refuses 21 operations with a clear 400 (and runs none of them)', async () => {
-    const operations = Array.from({ length: 21 }, (_, i) => ({ id: `op${i}`, op: 'tld_registration_price', params: { tld: 'com' } }));
+    const operations = Array.from({ length: 21 }, (_, i) => ({
+      id: `op${i}`,
+      op: 'tld_registration_price',
+      params: { tld: 'com' },
+    }));
     const answer = await call(t, { path: '/api/batch', json: { operations } });
     expect(answer.status).toBe(400);
     expect(answer.json.error.code).toBe('validation_error');
-    expect(answer.json.error.message).toBe('A batch holds at most 20 operations; this one has 21. Split it into batches of 20.');
+    expect(answer.json.error.message).toBe(
+      'A batch holds at most 20 operations; this one has 21. Split it into batches of 20.',
+    );
     const twenty = await call(t, { path: '/api/batch', json: { operations: operations.slice(0, 20) } });
     expect(twenty.status).toBe(200);
     expect(twenty.json.results).toHaveLength(20);
@@ -330,7 +406,15 @@ describe('POST /api/batch and GET /api/batch', () => {
     [{}, /operations/],
     [{ operations: [] }, /at least one operation/],
     [{ operations: [{ op: 'search_domain', params: { q: 'x' } }] }, /each operation needs an id/],
-    [{ operations: [{ id: 'a', op: 'search_domain', params: { q: 'x' } }, { id: 'a', op: 'search_domain', params: { q: 'y' } }] }, /ids must be unique.*"a"/],
+    [
+      {
+        operations: [
+          { id: 'a', op: 'search_domain', params: { q: 'x' } },
+          { id: 'a', op: 'search_domain', params: { q: 'y' } },
+        ],
+      },
+      /ids must be unique.*"a"/,
+    ],
   ])('refuses the batch %j with a 400', async (body, message) => {
     const answer = await call(t, { path: '/api/batch', json: body });
     expect(answer.status).toBe(400);
@@ -342,7 +426,9 @@ describe('sign-in gates and discovery', () => {
   it('GET /api without a token answers 401 pointing at the protected resource metadata', async () => {
     const answer = await call(t, { path: '/api' });
     expect(answer.status).toBe(401);
-    expect(answer.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${t.sandbox.url}/.well-known/oauth-protected-resource"`);
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${t.sandbox.url}/.well-known/oauth-protected-resource"`,
+    );
   });
 
   it('bulk operations and the owned-domain list need a token', async () => {
@@ -363,11 +449,20 @@ describe('sign-in gates and discovery', () => {
   });
 
   it('answers CORS preflights of the Public API from any origin, but not of the Partner API', async () => {
-    const pre = await fetch(`${t.sandbox.url}/api/domain/search`, { method: 'OPTIONS', headers: { origin: 'https://agent.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });
+    const pre = await fetch(`${t.sandbox.url}/api/domain/search`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'https://agent.example',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type',
+      },
+    });
     expect(pre.status).toBe(204);
     expect(pre.headers.get('access-control-allow-origin')).toBe('*');
     expect(pre.headers.get('access-control-allow-headers')).toMatch(/Authorization/i);
-    const partner = await fetch(`${t.sandbox.url}/api/partner/v1/domains/search?q=x`, { headers: { origin: 'https://agent.example' } });
+    const partner = await fetch(`${t.sandbox.url}/api/partner/v1/domains/search?q=x`, {
+      headers: { origin: 'https://agent.example' },
+    });
     expect(partner.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
@@ -385,7 +480,11 @@ describe('rate limits', () => {
   });
 
   it('counts a batch as one request per operation', async () => {
-    const operations = Array.from({ length: 20 }, (_, i) => ({ id: `op${i}`, op: 'tld_registration_price', params: { tld: 'com' } }));
+    const operations = Array.from({ length: 20 }, (_, i) => ({
+      id: `op${i}`,
+      op: 'tld_registration_price',
+      params: { tld: 'com' },
+    }));
     for (let i = 0; i < 6; i++) expect((await call(t, { path: '/api/batch', json: { operations } })).status).toBe(200);
     expect((await call(t, { path: '/api/batch', json: { operations: operations.slice(0, 1) } })).status).toBe(429);
   });
@@ -403,7 +502,17 @@ describe('openapi.json', () => {
     const doc = answer.json;
     expect(doc.servers).toEqual([{ url: t.sandbox.url }]);
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(['/api/domain/search', '/api/tools/whois', '/api/pricing/tld', '/api/tlds/{tld}/metadata', '/api/market/listings', '/api/batch', '/api/domains/bulk/{op}', '/api/oauth/register', '/api/oauth/token']),
+      expect.arrayContaining([
+        '/api/domain/search',
+        '/api/tools/whois',
+        '/api/pricing/tld',
+        '/api/tlds/{tld}/metadata',
+        '/api/market/listings',
+        '/api/batch',
+        '/api/domains/bulk/{op}',
+        '/api/oauth/register',
+        '/api/oauth/token',
+      ]),
     );
     expect(Object.keys(doc.paths['/api/batch'])).toEqual(['get', 'post']);
     expect(doc.components.securitySchemes.oauth2.flows.authorizationCode).toMatchObject({
@@ -413,7 +522,11 @@ describe('openapi.json', () => {
     });
     expect(doc.paths['/api/domain/search'].post.responses['429'].headers['Retry-After']).toBeDefined();
     // Generated from the handlers' zod schemas: the request schema carries the handler's own pattern and limits.
-    expect(doc.components.schemas.DomainSearchRequest.properties.q).toMatchObject({ type: 'string', maxLength: 253, pattern: expect.any(String) });
+    expect(doc.components.schemas.DomainSearchRequest.properties.q).toMatchObject({
+      type: 'string',
+      maxLength: 253,
+      pattern: expect.any(String),
+    });
     expect(doc.components.schemas.BatchRequest.properties.operations.maxItems).toBe(20);
     expect(doc.components.schemas.BulkRequest.properties.domains.maxItems).toBe(1000);
   });
@@ -421,9 +534,21 @@ describe('openapi.json', () => {
   it('flags answers that break the document (so the check below can fail)', async () => {
     const doc = (await call(t, { path: '/openapi.json' })).json;
     const wrong = checkAgainstOpenApi(doc, [
-      { method: 'POST', path: '/api/domain/search', status: 200, contentType: 'application/json', json: { query: 'x', label: 'x', domain: null, siblings: [], prices_masked: 'no' } },
+      {
+        method: 'POST',
+        path: '/api/domain/search',
+        status: 200,
+        contentType: 'application/json',
+        json: { query: 'x', label: 'x', domain: null, siblings: [], prices_masked: 'no' },
+      },
       { method: 'GET', path: '/api/pricing/tld?tld=com', status: 418, contentType: 'application/json', json: {} },
-      { method: 'GET', path: '/api/tlds/com/metadata', status: 200, contentType: 'application/json', json: { tld: 'com', extra: true } },
+      {
+        method: 'GET',
+        path: '/api/tlds/com/metadata',
+        status: 200,
+        contentType: 'application/json',
+        json: { tld: 'com', extra: true },
+      },
     ]);
     expect(wrong.problems).toHaveLength(3);
     expect(wrong.problems[0]).toMatch(/prices_masked/);

@@ -10,7 +10,9 @@ import { newPartner, startTestSandbox, type TestSandbox } from './helpers.ts';
 
 const V1 = '/api/partner/v1';
 let t: TestSandbox;
-const pool = generateInventory({ environment: 'SANDBOX' }).filter((d) => d.words.length === 2).slice(800);
+const pool = generateInventory({ environment: 'SANDBOX' })
+  .filter((d) => d.words.length === 2)
+  .slice(800);
 
 beforeAll(async () => {
   t = await startTestSandbox({ deliverWebhooks: false });
@@ -56,20 +58,40 @@ describe('writes: 20 per minute, per credential and class', () => {
     const a = await newPartner(t.sandbox, t.clock);
     const b = await newPartner(t.sandbox, t.clock);
     for (let i = 0; i < 20; i++) {
-      expect((await a.client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: pool[i]!.name } })).status).toBe(201);
+      expect(
+        (await a.client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: pool[i]!.name } })).status,
+      ).toBe(201);
     }
     const d = pool[30]!;
-    const limited = await a.client.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': 'rl-1' }, json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' } });
+    const limited = await a.client.request({
+      method: 'POST',
+      path: `${V1}/orders`,
+      headers: { 'Idempotency-Key': 'rl-1' },
+      json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' },
+    });
     expect({ status: limited.status, code: limited.json.error.code }).toEqual({ status: 429, code: 'rate_limited' });
     // The refused order stored nothing under its idempotency key.
-    expect(await t.sandbox.db.selectFrom('idempotency_keys').select('idem_key').where('key_id', '=', a.credential.key_id).execute()).toEqual([]);
+    expect(
+      await t.sandbox.db
+        .selectFrom('idempotency_keys')
+        .select('idem_key')
+        .where('key_id', '=', a.credential.key_id)
+        .execute(),
+    ).toEqual([]);
     // Other classes of the same credential, and other credentials, are unaffected.
     expect((await a.client.request({ path: `${V1}/orders` })).status).toBe(200);
     expect((await a.client.request({ path: `${V1}/domains/search`, query: { q: 'tea' } })).status).toBe(200);
-    expect((await b.client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: pool[31]!.name } })).status).toBe(201);
+    expect(
+      (await b.client.request({ method: 'POST', path: `${V1}/quotes`, json: { domain: pool[31]!.name } })).status,
+    ).toBe(201);
 
     t.clock.advance(Number(limited.headers.get('retry-after')));
-    const retried = await a.client.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': 'rl-1' }, json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' } });
+    const retried = await a.client.request({
+      method: 'POST',
+      path: `${V1}/orders`,
+      headers: { 'Idempotency-Key': 'rl-1' },
+      json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' },
+    });
     expect(retried.status).toBe(201);
   });
 });

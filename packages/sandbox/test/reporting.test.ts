@@ -23,7 +23,9 @@ import { admin, newPartner, pay, send, startTestSandbox, tokenOf, type TestSandb
 
 const V1 = '/api/partner/v1';
 let t: TestSandbox;
-const pool = generateInventory({ environment: 'SANDBOX' }).filter((d) => d.words.length === 2).slice(1800);
+const pool = generateInventory({ environment: 'SANDBOX' })
+  .filter((d) => d.words.length === 2)
+  .slice(1800);
 let next = 0;
 const fresh = () => pool[next++]!;
 
@@ -39,21 +41,34 @@ describe('settlement, transactions and payouts', () => {
   it('settles the completed orders of the period, pays non-MoR commissions, and reports every sale with totals', async () => {
     const { client, credential } = await newPartner(t.sandbox, t.clock);
     const buy = async (d: { name: string; price_cents: number }) =>
-      (await client.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': `st-${d.name}` }, json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' } })).json as { public_id: string };
+      (
+        await client.request({
+          method: 'POST',
+          path: `${V1}/orders`,
+          headers: { 'Idempotency-Key': `st-${d.name}` },
+          json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' },
+        })
+      ).json as { public_id: string };
     const [d1, d2, d3, d4] = [fresh(), fresh(), fresh(), fresh()];
     const completed = await buy(d1);
     const open = await buy(d2);
     const refunded = await buy(d3);
     await admin(t.sandbox, 'POST', `/orders/${completed.public_id}/start-transfer`);
     await admin(t.sandbox, 'POST', `/orders/${completed.public_id}/confirm-delivery`);
-    expect((await client.request({ method: 'POST', path: `${V1}/refunds`, json: { order_id: refunded.public_id } })).status).toBe(201);
+    expect(
+      (await client.request({ method: 'POST', path: `${V1}/refunds`, json: { order_id: refunded.public_id } })).status,
+    ).toBe(201);
     const session = await client.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain: d4.name } });
-    expect((await pay(t.sandbox, { pt: tokenOf(session.json.checkout_url), card_number: TEST_CARDS.succeeds })).status).toBe(200);
+    expect(
+      (await pay(t.sandbox, { pt: tokenOf(session.json.checkout_url), card_number: TEST_CARDS.succeeds })).status,
+    ).toBe(200);
 
     t.clock.advance(3600);
     const run = await admin(t.sandbox, 'POST', '/settlements/run', { key_id: credential.key_id });
     expect(run.status).toBe(200);
-    expect(run.json.events.map((e: { data: { order: { public_id: string } } }) => e.data.order.public_id)).toEqual([completed.public_id]);
+    expect(run.json.events.map((e: { data: { order: { public_id: string } } }) => e.data.order.public_id)).toEqual([
+      completed.public_id,
+    ]);
 
     const settlements = settlementListSchema.parse((await client.request({ path: `${V1}/settlements` })).json);
     expect(settlements.settlements).toHaveLength(1);
@@ -70,7 +85,12 @@ describe('settlement, transactions and payouts', () => {
 
     const payouts = payoutListSchema.parse((await client.request({ path: `${V1}/payouts` })).json);
     expect(payouts.payouts).toHaveLength(1);
-    expect(payouts.payouts[0]).toMatchObject({ kind: 'partner', amount_cents: (d4.price_cents * 8) / 100, status: 'paid', breakdown: { non_mor_cents: (d4.price_cents * 8) / 100, brokerage_cents: 0 } });
+    expect(payouts.payouts[0]).toMatchObject({
+      kind: 'partner',
+      amount_cents: (d4.price_cents * 8) / 100,
+      status: 'paid',
+      breakdown: { non_mor_cents: (d4.price_cents * 8) / 100, brokerage_cents: 0 },
+    });
     expect(payouts.total_paid_cents).toBe((d4.price_cents * 8) / 100);
 
     const all = transactionListSchema.parse((await client.request({ path: `${V1}/transactions` })).json);
@@ -83,19 +103,29 @@ describe('settlement, transactions and payouts', () => {
     expect(all.totals).toMatchObject({ count: 4, gmv_cents: d1.price_cents + d2.price_cents + d4.price_cents });
     expect(all.totals!.commission_cents).toBe(d1.price_cents / 10 + d2.price_cents / 10 + (d4.price_cents * 8) / 100);
 
-    const nonMor = transactionListSchema.parse((await client.request({ path: `${V1}/transactions`, query: { payment_model: 'non_mor' } })).json);
+    const nonMor = transactionListSchema.parse(
+      (await client.request({ path: `${V1}/transactions`, query: { payment_model: 'non_mor' } })).json,
+    );
     expect(nonMor.transactions.map((x) => x.domain)).toEqual([d4.name]);
     expect(nonMor.totals).toMatchObject({ count: 1, gmv_cents: d4.price_cents });
-    const refundedOnly = transactionListSchema.parse((await client.request({ path: `${V1}/transactions`, query: { status: 'REFUNDED' } })).json);
+    const refundedOnly = transactionListSchema.parse(
+      (await client.request({ path: `${V1}/transactions`, query: { status: 'REFUNDED' } })).json,
+    );
     expect(refundedOnly.transactions.map((x) => x.domain)).toEqual([d3.name]);
     expect(refundedOnly.totals).toMatchObject({ count: 1, gmv_cents: 0 });
-    const future = transactionListSchema.parse((await client.request({ path: `${V1}/transactions`, query: { from: new Date(t.clock.now()).toISOString() } })).json);
+    const future = transactionListSchema.parse(
+      (await client.request({ path: `${V1}/transactions`, query: { from: new Date(t.clock.now()).toISOString() } }))
+        .json,
+    );
     expect(future.transactions).toEqual([]);
 
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 4; i++) {
-      const page = transactionListSchema.parse((await client.request({ path: `${V1}/transactions`, query: { limit: '3', ...(cursor ? { cursor } : {}) } })).json);
+      const page = transactionListSchema.parse(
+        (await client.request({ path: `${V1}/transactions`, query: { limit: '3', ...(cursor ? { cursor } : {}) } }))
+          .json,
+      );
       seen.push(...page.transactions.map((x) => x.transaction_id));
       if (!page.next_cursor) break;
       cursor = page.next_cursor;
@@ -109,7 +139,8 @@ describe('settlement, transactions and payouts', () => {
 
   it('requires buy for settlements and report for transactions and payouts', async () => {
     const { client } = await newPartner(t.sandbox, t.clock, { scopes: ['search'] });
-    for (const path of ['/settlements', '/transactions', '/payouts']) expect(code(await client.request({ path: `${V1}${path}` }))).toEqual({ status: 403, code: 'forbidden' });
+    for (const path of ['/settlements', '/transactions', '/payouts'])
+      expect(code(await client.request({ path: `${V1}${path}` }))).toEqual({ status: 403, code: 'forbidden' });
     const { client: reporter } = await newPartner(t.sandbox, t.clock, { scopes: ['report'] });
     expect((await reporter.request({ path: `${V1}/transactions` })).status).toBe(200);
     expect((await reporter.request({ path: `${V1}/settlements` })).status).toBe(403);
@@ -120,12 +151,24 @@ describe('brokerage', () => {
   it('opens a case with a no-login progress page, lists it, and emits brokerage.case_completed on a deal', async () => {
     const { client, credential } = await newPartner(t.sandbox, t.clock);
     const domain = 'my-dream-name.com';
-    expect((await client.request({ path: `${V1}/brokerage/eligibility`, query: { domain } })).json).toMatchObject({ domain, eligible: true, reason: null });
+    expect((await client.request({ path: `${V1}/brokerage/eligibility`, query: { domain } })).json).toMatchObject({
+      domain,
+      eligible: true,
+      reason: null,
+    });
     const listed = fresh();
-    expect((await client.request({ path: `${V1}/brokerage/eligibility`, query: { domain: listed.name } })).json).toMatchObject({ eligible: false, reason: 'listed' });
-    expect((await client.request({ path: `${V1}/brokerage/eligibility`, query: { domain: 'live-site.com' } })).json).toMatchObject({ eligible: false, reason: 'live_site' });
+    expect(
+      (await client.request({ path: `${V1}/brokerage/eligibility`, query: { domain: listed.name } })).json,
+    ).toMatchObject({ eligible: false, reason: 'listed' });
+    expect(
+      (await client.request({ path: `${V1}/brokerage/eligibility`, query: { domain: 'live-site.com' } })).json,
+    ).toMatchObject({ eligible: false, reason: 'live_site' });
 
-    const opened = await client.request({ method: 'POST', path: `${V1}/brokerage`, json: { domain, tier: 'managed', buyer_email: 'buyer@example.com', budget: 500_000 } });
+    const opened = await client.request({
+      method: 'POST',
+      path: `${V1}/brokerage`,
+      json: { domain, tier: 'managed', buyer_email: 'buyer@example.com', budget: 500_000 },
+    });
     expect(opened.status).toBe(201);
     const created = brokerageCaseSchema.parse(opened.json);
     expect(created).toMatchObject({ domain, tier: 'managed', status: 'OPEN', budget_cents: 500_000, currency: 'USD' });
@@ -137,34 +180,76 @@ describe('brokerage', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain(`data-testid="case-domain">${domain}<`);
     expect(page.text).toContain('data-testid="case-status">Case opened<');
-    expect((await send(t.sandbox, { path: '/brokerage/progress', query: 't=not-a-real-token-at-all-0000' })).status).toBe(404);
+    expect(
+      (await send(t.sandbox, { path: '/brokerage/progress', query: 't=not-a-real-token-at-all-0000' })).status,
+    ).toBe(404);
     expect(t.logs.text()).not.toContain(progress.searchParams.get('t')!);
 
-    expect((await client.request({ path: `${V1}/brokerage/eligibility`, query: { domain } })).json).toMatchObject({ eligible: false, reason: 'open_case' });
-    expect(code(await client.request({ method: 'POST', path: `${V1}/brokerage`, json: { domain, tier: 'self_serve', buyer_email: 'b@example.com', budget: 1000 } }))).toEqual({ status: 409, code: 'conflict' });
+    expect((await client.request({ path: `${V1}/brokerage/eligibility`, query: { domain } })).json).toMatchObject({
+      eligible: false,
+      reason: 'open_case',
+    });
+    expect(
+      code(
+        await client.request({
+          method: 'POST',
+          path: `${V1}/brokerage`,
+          json: { domain, tier: 'self_serve', buyer_email: 'b@example.com', budget: 1000 },
+        }),
+      ),
+    ).toEqual({ status: 409, code: 'conflict' });
 
     const { client: stranger } = await newPartner(t.sandbox, t.clock);
     expect((await client.request({ path: `${V1}/brokerage/${created.case_id}` })).json.timeline).toHaveLength(1);
-    expect(code(await stranger.request({ path: `${V1}/brokerage/${created.case_id}` }))).toEqual({ status: 404, code: 'not_found' });
+    expect(code(await stranger.request({ path: `${V1}/brokerage/${created.case_id}` }))).toEqual({
+      status: 404,
+      code: 'not_found',
+    });
 
-    expect((await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/advance`)).json.case.status).toBe('CONTACTING_OWNER');
-    expect((await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/advance`)).json.case.status).toBe('NEGOTIATING');
-    expect(code(await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/advance`))).toEqual({ status: 409, code: 'conflict' });
-    const closed = await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/close`, { deal: true, price_cents: 450_000 });
+    expect((await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/advance`)).json.case.status).toBe(
+      'CONTACTING_OWNER',
+    );
+    expect((await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/advance`)).json.case.status).toBe(
+      'NEGOTIATING',
+    );
+    expect(code(await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/advance`))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
+    const closed = await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/close`, {
+      deal: true,
+      price_cents: 450_000,
+    });
     expect(closed.status).toBe(200);
-    expect(closed.json.events).toEqual([expect.objectContaining({ type: 'brokerage.case_completed', data: { case: expect.objectContaining({ case_id: created.case_id, status: 'CLOSED_DEAL', deal_price_cents: 450_000 }) } })]);
+    expect(closed.json.events).toEqual([
+      expect.objectContaining({
+        type: 'brokerage.case_completed',
+        data: {
+          case: expect.objectContaining({ case_id: created.case_id, status: 'CLOSED_DEAL', deal_price_cents: 450_000 }),
+        },
+      }),
+    ]);
     const events = (await client.request({ path: `${V1}/events` })).json.events as Array<{ id: string; type: string }>;
     expect(events.map((e) => e.type)).toEqual(['brokerage.case_completed']);
-    expect(code(await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/close`, { deal: false }))).toEqual({ status: 409, code: 'conflict' });
+    expect(code(await admin(t.sandbox, 'POST', `/brokerage/${created.case_id}/close`, { deal: false }))).toEqual({
+      status: 409,
+      code: 'conflict',
+    });
 
     const after = await send(t.sandbox, { path: progress.pathname, query: progress.search.slice(1) });
     expect(after.text).toContain('data-testid="case-status">Deal closed<');
     expect(after.text).toContain('$4,500.00');
 
     const list = brokerageCaseListSchema.parse((await client.request({ path: `${V1}/brokerage` })).json);
-    expect(list.cases.map((c) => [c.case_id, c.status, c.deal_price_cents, c.commission_cents])).toEqual([[created.case_id, 'CLOSED_DEAL', 450_000, 22_500]]);
-    const deals = transactionListSchema.parse((await client.request({ path: `${V1}/transactions`, query: { payment_model: 'brokerage' } })).json);
-    expect(deals.transactions).toEqual([expect.objectContaining({ transaction_id: created.case_id, gmv_cents: 450_000, commission_cents: 22_500 })]);
+    expect(list.cases.map((c) => [c.case_id, c.status, c.deal_price_cents, c.commission_cents])).toEqual([
+      [created.case_id, 'CLOSED_DEAL', 450_000, 22_500],
+    ]);
+    const deals = transactionListSchema.parse(
+      (await client.request({ path: `${V1}/transactions`, query: { payment_model: 'brokerage' } })).json,
+    );
+    expect(deals.transactions).toEqual([
+      expect.objectContaining({ transaction_id: created.case_id, gmv_cents: 450_000, commission_cents: 22_500 }),
+    ]);
     await admin(t.sandbox, 'POST', '/settlements/run', { key_id: credential.key_id });
     const payouts = payoutListSchema.parse((await client.request({ path: `${V1}/payouts` })).json);
     expect(payouts.payouts[0]).toMatchObject({ amount_cents: 22_500, breakdown: { brokerage_cents: 22_500 } });
@@ -179,7 +264,10 @@ describe('brokerage', () => {
       { domain: 'x-y.com', tier: 'managed', buyer_email: 'a@example.com', budget: 0 },
       { domain: 'x-y.com', tier: 'managed', buyer_email: 'a@example.com' },
     ]) {
-      expect(code(await broker.request({ method: 'POST', path: `${V1}/brokerage`, json }))).toEqual({ status: 400, code: 'validation_error' });
+      expect(code(await broker.request({ method: 'POST', path: `${V1}/brokerage`, json }))).toEqual({
+        status: 400,
+        code: 'validation_error',
+      });
     }
   });
 });
@@ -187,8 +275,20 @@ describe('brokerage', () => {
 describe('referral and reporting', () => {
   it('answers 403 with a clear message for a credential not linked to an affiliate account', async () => {
     const { client } = await newPartner(t.sandbox, t.clock, { affiliate: false });
-    for (const [method, path] of [['POST', '/links'], ['GET', '/links'], ['GET', '/me/clicks'], ['GET', '/me/sales'], ['GET', '/me/commissions'], ['GET', '/me/payouts'], ['GET', '/analytics']] as const) {
-      const answer = await client.request({ method, path: `${V1}${path}`, ...(method === 'POST' ? { json: { kind: 'generic' } } : {}) });
+    for (const [method, path] of [
+      ['POST', '/links'],
+      ['GET', '/links'],
+      ['GET', '/me/clicks'],
+      ['GET', '/me/sales'],
+      ['GET', '/me/commissions'],
+      ['GET', '/me/payouts'],
+      ['GET', '/analytics'],
+    ] as const) {
+      const answer = await client.request({
+        method,
+        path: `${V1}${path}`,
+        ...(method === 'POST' ? { json: { kind: 'generic' } } : {}),
+      });
       expect(code(answer)).toEqual({ status: 403, code: 'forbidden' });
       expect(answer.json.error.message).toMatch(/not linked to an affiliate account/);
     }
@@ -197,7 +297,11 @@ describe('referral and reporting', () => {
   it('tracks a link: the redirect counts the click, a purchase through it is attributed, commissions accrue and are paid out', async () => {
     const { client, credential } = await newPartner(t.sandbox, t.clock);
     const d = fresh();
-    const created = await client.request({ method: 'POST', path: `${V1}/links`, json: { kind: 'domain', domain: d.name, label: 'newsletter' } });
+    const created = await client.request({
+      method: 'POST',
+      path: `${V1}/links`,
+      json: { kind: 'domain', domain: d.name, label: 'newsletter' },
+    });
     expect(created.status).toBe(201);
     const link = linkSchema.parse(created.json);
     expect(link).toMatchObject({ kind: 'domain', domain: d.name, clicks: 0, sales: 0 });
@@ -213,10 +317,17 @@ describe('referral and reporting', () => {
     expect(storefront.status).toBe(200);
     expect(storefront.text).toContain(`data-testid="market-domain">${d.name}<`);
     const ref = new URLSearchParams(location.split('?')[1]).get('ref')!;
-    const buy = await send(t.sandbox, { method: 'POST', path: '/market/buy', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ domain: d.name, ref }).toString() });
+    const buy = await send(t.sandbox, {
+      method: 'POST',
+      path: '/market/buy',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ domain: d.name, ref }).toString(),
+    });
     expect(buy.status).toBe(303);
     const checkout = new URL(buy.headers.get('location')!, t.sandbox.url);
-    expect((await pay(t.sandbox, { pt: checkout.searchParams.get('pt')!, card_number: TEST_CARDS.succeeds })).status).toBe(200);
+    expect(
+      (await pay(t.sandbox, { pt: checkout.searchParams.get('pt')!, card_number: TEST_CARDS.succeeds })).status,
+    ).toBe(200);
 
     const links = linkListSchema.parse((await client.request({ path: `${V1}/links` })).json);
     expect(links.links).toEqual([expect.objectContaining({ link_id: link.link_id, clicks: 1, sales: 1 })]);
@@ -224,13 +335,19 @@ describe('referral and reporting', () => {
     // The back office records more clicks and another sale; then the first sale is refunded.
     expect((await admin(t.sandbox, 'POST', `/links/${link.link_id}/clicks`, { count: 3 })).json.clicks).toBe(4);
     const other = fresh();
-    const sale = await admin(t.sandbox, 'POST', `/links/${link.link_id}/sales`, { domain: other.name, buyer_email: 'jane@example.com' });
+    const sale = await admin(t.sandbox, 'POST', `/links/${link.link_id}/sales`, {
+      domain: other.name,
+      buyer_email: 'jane@example.com',
+    });
     expect(sale.status).toBe(201);
     expect(sale.json.sale).toMatchObject({ amount_cents: other.price_cents, commission_cents: other.price_cents / 20 });
 
     const clicks = clicksReportSchema.parse((await client.request({ path: `${V1}/me/clicks` })).json);
     expect(clicks).toMatchObject({ clicks: 4, by_link: [{ link_id: link.link_id, clicks: 4 }] });
-    const windowed = clicksReportSchema.parse((await client.request({ path: `${V1}/me/clicks`, query: { from: new Date(t.clock.now() + 1000).toISOString() } })).json);
+    const windowed = clicksReportSchema.parse(
+      (await client.request({ path: `${V1}/me/clicks`, query: { from: new Date(t.clock.now() + 1000).toISOString() } }))
+        .json,
+    );
     expect(windowed.clicks).toBe(0);
 
     const sales = referralSaleListSchema.parse((await client.request({ path: `${V1}/me/sales` })).json);
@@ -243,11 +360,19 @@ describe('referral and reporting', () => {
     expect(refunded.json.reversal.amount_cents).toBe(-d.price_cents / 20);
 
     const analytics = analyticsSchema.parse((await client.request({ path: `${V1}/analytics` })).json);
-    expect(analytics).toMatchObject({ clicks: 4, sales: 1, conversion_rate: 0.25, gmv_cents: other.price_cents, commission_cents: other.price_cents / 20 });
+    expect(analytics).toMatchObject({
+      clicks: 4,
+      sales: 1,
+      conversion_rate: 0.25,
+      gmv_cents: other.price_cents,
+      commission_cents: other.price_cents / 20,
+    });
 
     await admin(t.sandbox, 'POST', '/settlements/run', { key_id: credential.key_id });
     const referralPayouts = payoutListSchema.parse((await client.request({ path: `${V1}/me/payouts` })).json);
-    expect(referralPayouts.payouts).toEqual([expect.objectContaining({ kind: 'referral', amount_cents: other.price_cents / 20 })]);
+    expect(referralPayouts.payouts).toEqual([
+      expect.objectContaining({ kind: 'referral', amount_cents: other.price_cents / 20 }),
+    ]);
     expect(referralPayouts.total_paid_cents).toBe(other.price_cents / 20);
     // Partner payouts (GET /payouts) do not include referral commissions.
     expect(payoutListSchema.parse((await client.request({ path: `${V1}/payouts` })).json).payouts).toEqual([]);
@@ -261,23 +386,48 @@ describe('referral and reporting', () => {
       ['reversed', null, -c1, c2],
       ['paid_out', null, -c2, 0],
     ]);
-    expect(ledger.totals).toMatchObject({ accrued_cents: c1 + c2, pending_cents: 0, paid_out_cents: c2, reversed_cents: c1, balance_cents: 0 });
-    const page = commissionListSchema.parse((await client.request({ path: `${V1}/me/commissions`, query: { limit: '3' } })).json);
-    const rest = commissionListSchema.parse((await client.request({ path: `${V1}/me/commissions`, query: { limit: '3', cursor: page.next_cursor! } })).json);
+    expect(ledger.totals).toMatchObject({
+      accrued_cents: c1 + c2,
+      pending_cents: 0,
+      paid_out_cents: c2,
+      reversed_cents: c1,
+      balance_cents: 0,
+    });
+    const page = commissionListSchema.parse(
+      (await client.request({ path: `${V1}/me/commissions`, query: { limit: '3' } })).json,
+    );
+    const rest = commissionListSchema.parse(
+      (await client.request({ path: `${V1}/me/commissions`, query: { limit: '3', cursor: page.next_cursor! } })).json,
+    );
     expect([...page.commissions, ...rest.commissions]).toEqual(ledger.commissions);
   });
 
   it('redirects generic and product links to the storefront, and answers 404 for an unknown code', async () => {
     const { client } = await newPartner(t.sandbox, t.clock);
-    const generic = linkSchema.parse((await client.request({ method: 'POST', path: `${V1}/links`, json: { kind: 'generic' } })).json);
-    const product = linkSchema.parse((await client.request({ method: 'POST', path: `${V1}/links`, json: { kind: 'product', product: 'premium-names' } })).json);
-    expect((await send(t.sandbox, { path: new URL(generic.url).pathname })).headers.get('location')).toMatch(/^\/market\?ref=/);
+    const generic = linkSchema.parse(
+      (await client.request({ method: 'POST', path: `${V1}/links`, json: { kind: 'generic' } })).json,
+    );
+    const product = linkSchema.parse(
+      (
+        await client.request({
+          method: 'POST',
+          path: `${V1}/links`,
+          json: { kind: 'product', product: 'premium-names' },
+        })
+      ).json,
+    );
+    expect((await send(t.sandbox, { path: new URL(generic.url).pathname })).headers.get('location')).toMatch(
+      /^\/market\?ref=/,
+    );
     const productRedirect = (await send(t.sandbox, { path: new URL(product.url).pathname })).headers.get('location')!;
     expect(productRedirect).toMatch(/&product=premium-names$/);
     const market = await send(t.sandbox, { path: '/market', query: productRedirect.split('?')[1]! });
     expect(market.status).toBe(200);
     expect(market.text).toContain('data-testid="market-product">Recommended: premium-names<');
     expect((await send(t.sandbox, { path: '/r/doesnotexist1' })).status).toBe(404);
-    expect(code(await client.request({ method: 'POST', path: `${V1}/links`, json: { kind: 'domain' } }))).toEqual({ status: 400, code: 'validation_error' });
+    expect(code(await client.request({ method: 'POST', path: `${V1}/links`, json: { kind: 'domain' } }))).toEqual({
+      status: 400,
+      code: 'validation_error',
+    });
   });
 });

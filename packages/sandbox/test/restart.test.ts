@@ -15,7 +15,9 @@ const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const V1 = '/api/partner/v1';
 const WEBHOOK_SECRET = 'whsec_restart_test_secret_00001';
 const databaseUrl = process.env.TEST_DATABASE_URL;
-const pool = generateInventory({ environment: 'SANDBOX' }).filter((d) => d.words.length === 2).slice(1000);
+const pool = generateInventory({ environment: 'SANDBOX' })
+  .filter((d) => d.words.length === 2)
+  .slice(1000);
 const children = new Set<ChildProcess>();
 
 afterAll(() => {
@@ -26,7 +28,10 @@ afterAll(() => {
 function startCli(args: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [CLI, 'start', '--port', '0', ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, 'start', '--port', '0', ...args], {
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.add(child);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
@@ -50,10 +55,23 @@ async function killedWhileDeliveriesPending(args: string[], dataDir: string): Pr
     const demo = readDemoCredential(dataDir);
     const target = { url: first.url, demo };
     const client = new PartnerTestClient(target, demo);
-    expect((await client.request({ method: 'PUT', path: '/api/partner/webhooks', json: { url: receiver.url, secret: WEBHOOK_SECRET } })).status).toBe(200);
+    expect(
+      (
+        await client.request({
+          method: 'PUT',
+          path: '/api/partner/webhooks',
+          json: { url: receiver.url, secret: WEBHOOK_SECRET },
+        })
+      ).status,
+    ).toBe(200);
     const orderIds: string[] = [];
     for (const d of pool.slice(0, 3)) {
-      const created = await client.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': `restart-${d.name}-${randomBytes(4).toString('hex')}` }, json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' } });
+      const created = await client.request({
+        method: 'POST',
+        path: `${V1}/orders`,
+        headers: { 'Idempotency-Key': `restart-${d.name}-${randomBytes(4).toString('hex')}` },
+        json: { domain: d.name, expected_price: d.price_cents, currency: 'USD' },
+      });
       expect(created.status).toBe(201);
       orderIds.push(created.json.public_id);
     }
@@ -63,7 +81,9 @@ async function killedWhileDeliveriesPending(args: string[], dataDir: string): Pr
 
     // Every event has been attempted and refused at least once, and is still pending.
     await waitFor('a failed attempt of every delivery', async () => {
-      const { deliveries } = (await admin(target, 'GET', `/deliveries?key_id=${demo.key_id}`)).json as { deliveries: Array<{ status: string; attempts: number }> };
+      const { deliveries } = (await admin(target, 'GET', `/deliveries?key_id=${demo.key_id}`)).json as {
+        deliveries: Array<{ status: string; attempts: number }>;
+      };
       return deliveries.length === 4 && deliveries.every((d) => d.status === 'pending' && d.attempts >= 1);
     });
     first.child.kill('SIGKILL');
@@ -73,11 +93,22 @@ async function killedWhileDeliveriesPending(args: string[], dataDir: string): Pr
     // The endpoint recovers; a new sandbox process on the same state delivers everything that was pending.
     receiver.respond = () => ({ status: 200 });
     const second = await startCli(args);
-    await waitFor('every pending event delivered after the restart', () => events.every((e) => receiver.accepted().some((d) => d.json.id === e.id)), 60_000);
+    await waitFor(
+      'every pending event delivered after the restart',
+      () => events.every((e) => receiver.accepted().some((d) => d.json.id === e.id)),
+      60_000,
+    );
     for (const d of receiver.accepted()) {
-      expect(() => verifyWebhookSignature({ secret: WEBHOOK_SECRET, rawBody: d.raw, signature: d.headers['x-service-signature'] as string })).not.toThrow();
+      expect(() =>
+        verifyWebhookSignature({
+          secret: WEBHOOK_SECRET,
+          rawBody: d.raw,
+          signature: d.headers['x-service-signature'] as string,
+        }),
+      ).not.toThrow();
     }
-    const { deliveries } = (await admin({ url: second.url, demo }, 'GET', `/deliveries?key_id=${demo.key_id}`)).json as { deliveries: Array<{ status: string; attempt_log: Array<{ outcome: string }> }> };
+    const { deliveries } = (await admin({ url: second.url, demo }, 'GET', `/deliveries?key_id=${demo.key_id}`))
+      .json as { deliveries: Array<{ status: string; attempt_log: Array<{ outcome: string }> }> };
     expect(deliveries.map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
     for (const d of deliveries) expect(d.attempt_log.at(-1)!.outcome).toBe('delivered');
     second.child.kill('SIGTERM');
@@ -97,14 +128,21 @@ describe('deliveries survive SIGKILL', () => {
     }
   }, 120_000);
 
-  it.skipIf(!databaseUrl)('on PostgreSQL', async () => {
-    const dataDir = tempDir();
-    const schema = `dk_sandbox_restart_${randomBytes(6).toString('hex')}`;
-    try {
-      await killedWhileDeliveriesPending(['--data-dir', dataDir, '--database-url', databaseUrl!, '--schema', schema, '--webhook-time-scale', '0.02'], dataDir);
-    } finally {
-      removeDir(dataDir);
-      await dropSchema(databaseUrl!, schema);
-    }
-  }, 120_000);
+  it.skipIf(!databaseUrl)(
+    'on PostgreSQL',
+    async () => {
+      const dataDir = tempDir();
+      const schema = `dk_sandbox_restart_${randomBytes(6).toString('hex')}`;
+      try {
+        await killedWhileDeliveriesPending(
+          ['--data-dir', dataDir, '--database-url', databaseUrl!, '--schema', schema, '--webhook-time-scale', '0.02'],
+          dataDir,
+        );
+      } finally {
+        removeDir(dataDir);
+        await dropSchema(databaseUrl!, schema);
+      }
+    },
+    120_000,
+  );
 });

@@ -33,14 +33,19 @@ async function bundle(input: { entry: string } | { source: string }): Promise<Si
   return { raw: code.length, gzip: gzipSync(code, { level: 9 }).length };
 }
 
-const [widget, lit] = await Promise.all([bundle({ entry: join(root, 'src', 'script-tag.ts') }), bundle({ source: baseline })]);
+const [widget, lit] = await Promise.all([
+  bundle({ entry: join(root, 'src', 'script-tag.ts') }),
+  bundle({ source: baseline }),
+]);
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(2)} KB`.padStart(9);
 const row = (label: string, size: Size): string => `  ${label.padEnd(44)}${kb(size.raw)} min ${kb(size.gzip)} gzip`;
 
 console.log('script-tag size (minified; gzip -9; Lit bundled)');
 console.log(row('trivial Lit element (baseline)', lit));
 console.log(row('domainkit.min.js', widget));
-console.log(`  ${'widget / baseline'.padEnd(44)}${(widget.gzip / lit.gzip).toFixed(2)}x gzip; widget's own code ${kb(widget.gzip - lit.gzip).trim()} gzip`);
+console.log(
+  `  ${'widget / baseline'.padEnd(44)}${(widget.gzip / lit.gzip).toFixed(2)}x gzip; widget's own code ${kb(widget.gzip - lit.gzip).trim()} gzip`,
+);
 console.log(
   `  ${'budget'.padEnd(44)}${kb(BUDGET)} gzip: ${widget.gzip <= BUDGET ? `met (${BUDGET - widget.gzip} bytes to spare)` : `EXCEEDED (${widget.gzip - BUDGET} bytes over)`}`,
 );

@@ -36,7 +36,8 @@ interface Shot {
 }
 
 const input = (page: Page) => page.locator('dk-domain-search [part="input"]');
-const state = (page: Page, value: string) => page.waitForFunction((v) => document.querySelector('dk-domain-search')?.getAttribute('data-state') === v, value);
+const state = (page: Page, value: string) =>
+  page.waitForFunction((v) => document.querySelector('dk-domain-search')?.getAttribute('data-state') === v, value);
 
 async function typeAndWait(page: Page, query: string, expected: string): Promise<void> {
   await input(page).fill(query);
@@ -103,7 +104,9 @@ const SHOTS: Shot[] = [
       await typeAndWait(page, 'coffee', 'results');
       await input(page).press('ArrowDown');
       await input(page).press('Enter');
-      await page.waitForFunction(() => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'quoted');
+      await page.waitForFunction(
+        () => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'quoted',
+      );
       await page.waitForTimeout(1200); // let the countdown tick once
     },
   },
@@ -116,9 +119,13 @@ const SHOTS: Shot[] = [
       await typeAndWait(page, 'coffee', 'results');
       await input(page).press('ArrowDown');
       await input(page).press('Enter');
-      await page.waitForFunction(() => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'quoted');
+      await page.waitForFunction(
+        () => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'quoted',
+      );
       await page.locator('#pay button').click();
-      await page.waitForFunction(() => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'ordered');
+      await page.waitForFunction(
+        () => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'ordered',
+      );
     },
   },
 ];
@@ -152,19 +159,45 @@ async function serve(route: Route, shot: Shot, widget: Buffer): Promise<void> {
   const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
     route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body), headers });
   switch (url.pathname) {
-    case '/': return route.fulfill({ contentType: 'text/html', body: pageHtml(shot) });
-    case '/page.css': return route.fulfill({ contentType: 'text/css', body: pageCss(shot) });
-    case '/app.js': return route.fulfill({ contentType: 'text/javascript', body: `${shot.setup ?? ''}\n${APP}` });
-    case '/domainkit.min.js': return route.fulfill({ contentType: 'text/javascript', body: widget });
+    case '/':
+      return route.fulfill({ contentType: 'text/html', body: pageHtml(shot) });
+    case '/page.css':
+      return route.fulfill({ contentType: 'text/css', body: pageCss(shot) });
+    case '/app.js':
+      return route.fulfill({ contentType: 'text/javascript', body: `${shot.setup ?? ''}\n${APP}` });
+    case '/domainkit.min.js':
+      return route.fulfill({ contentType: 'text/javascript', body: widget });
     case '/dk/search':
-      if (shot.search === 'error') return json(502, { error: { code: 'upstream_error', message: 'The marketplace is unavailable right now; please try again shortly.' } });
-      if (shot.search === 'busy') return json(503, { error: { code: 'busy', message: 'Busy.', retry_after: 30 } }, { 'Retry-After': '30' });
+      if (shot.search === 'error')
+        return json(502, {
+          error: {
+            code: 'upstream_error',
+            message: 'The marketplace is unavailable right now; please try again shortly.',
+          },
+        });
+      if (shot.search === 'busy')
+        return json(503, { error: { code: 'busy', message: 'Busy.', retry_after: 30 } }, { 'Retry-After': '30' });
       return json(200, { query: url.searchParams.get('q'), results: RESULTS });
     case '/dk/quotes':
-      return json(201, { quote_id: 'q_1', domain: 'coffeehouse.com', price_cents: 250000, currency: 'USD', expires_at: new Date(Date.now() + 600_000).toISOString() });
+      return json(201, {
+        quote_id: 'q_1',
+        domain: 'coffeehouse.com',
+        price_cents: 250000,
+        currency: 'USD',
+        expires_at: new Date(Date.now() + 600_000).toISOString(),
+      });
     case '/dk/orders':
-      return json(201, { order_id: 'ord_7Q2K', order_token: 't', status: 'EXTERNALLY_PAID', domain: 'coffeehouse.com', sale_price_cents: 250000, currency: 'USD', created_at: new Date().toISOString() });
-    default: return route.fulfill({ status: 404, body: '' });
+      return json(201, {
+        order_id: 'ord_7Q2K',
+        order_token: 't',
+        status: 'EXTERNALLY_PAID',
+        domain: 'coffeehouse.com',
+        sale_price_cents: 250000,
+        currency: 'USD',
+        created_at: new Date().toISOString(),
+      });
+    default:
+      return route.fulfill({ status: 404, body: '' });
   }
 }
 
@@ -174,11 +207,22 @@ const widget = await readFile(join(root, 'dist', 'domainkit.min.js')).catch(() =
 await mkdir(out, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
 try {
   for (const shot of SHOTS) {
-    const context = await browser.newContext({ viewport: { width: 640, height: 720 }, deviceScaleFactor: 2, colorScheme: 'light', reducedMotion: 'reduce' });
+    const context = await browser.newContext({
+      viewport: { width: 640, height: 720 },
+      deviceScaleFactor: 2,
+      colorScheme: 'light',
+      reducedMotion: 'reduce',
+    });
     const page = await context.newPage();
     await page.route(`${ORIGIN}/**`, (route) => serve(route, shot, widget));
     await page.goto(`${ORIGIN}/`);

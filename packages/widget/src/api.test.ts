@@ -1,5 +1,13 @@
 import { expect } from '@esm-bundle/chai';
-import { createCheckoutSession, createOrder, createQuote, DkApiError, endpoint, getOrder, searchDomains } from './api.ts';
+import {
+  createCheckoutSession,
+  createOrder,
+  createQuote,
+  DkApiError,
+  endpoint,
+  getOrder,
+  searchDomains,
+} from './api.ts';
 import { FetchStub } from './test-support/fetch-stub.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<DkApiError> {
@@ -31,15 +39,30 @@ describe('widget ↔ BFF API', () => {
     expect(call.url.pathname).to.equal('/dk/search');
     expect(call.url.search).to.equal('?q=caf%C3%A9%20%26%20co');
     expect(call.url.searchParams.get('q')).to.equal('café & co');
-    call.respond(200, { query: 'café & co', results: [{ domain: 'cafe.co', available: false, price_cents: null, currency: null }] });
-    expect(await pending).to.deep.equal({ query: 'café & co', results: [{ domain: 'cafe.co', available: false, price_cents: null, currency: null }] });
+    call.respond(200, {
+      query: 'café & co',
+      results: [{ domain: 'cafe.co', available: false, price_cents: null, currency: null }],
+    });
+    expect(await pending).to.deep.equal({
+      query: 'café & co',
+      results: [{ domain: 'cafe.co', available: false, price_cents: null, currency: null }],
+    });
   });
 
   it("raises the BFF's code, message and retry_after from its error body", async () => {
     const pending = searchDomains('/dk', 'coffee');
-    (await stub.call(0)).respond(503, { error: { code: 'busy', message: 'Too many searches; try again in 7 s.', retry_after: 7 } }, { 'Retry-After': '7' });
+    (await stub.call(0)).respond(
+      503,
+      { error: { code: 'busy', message: 'Too many searches; try again in 7 s.', retry_after: 7 } },
+      { 'Retry-After': '7' },
+    );
     const error = await rejection(pending);
-    expect([error.code, error.message, error.status, error.retryAfter]).to.deep.equal(['busy', 'Too many searches; try again in 7 s.', 503, 7]);
+    expect([error.code, error.message, error.status, error.retryAfter]).to.deep.equal([
+      'busy',
+      'Too many searches; try again in 7 s.',
+      503,
+      7,
+    ]);
   });
 
   it('names an error status without a JSON body http_<status>, and a failed connection network_error', async () => {
@@ -78,7 +101,10 @@ describe('widget ↔ BFF API', () => {
     ]);
     expect(call.json).to.deep.equal({ domain: 'coffeehouse.com' });
     call.respond(201, { checkout_url: 'https://market.example/checkout?pt=abc', expires_at: '2030-01-01T00:00:00Z' });
-    expect(await ok).to.deep.equal({ checkout_url: 'https://market.example/checkout?pt=abc', expires_at: '2030-01-01T00:00:00Z' });
+    expect(await ok).to.deep.equal({
+      checkout_url: 'https://market.example/checkout?pt=abc',
+      expires_at: '2030-01-01T00:00:00Z',
+    });
 
     for (const [i, url] of ['javascript:alert(1)', '/checkout?pt=abc', 'data:text/html,hi'].entries()) {
       const pending = createCheckoutSession('/dk', 'coffeehouse.com');
@@ -88,14 +114,29 @@ describe('widget ↔ BFF API', () => {
   });
 
   it('POSTs {"domain"} to /quotes and checks the quote it gets back', async () => {
-    const quote = { quote_id: 'q_1', domain: 'coffeehouse.com', price_cents: 250000, currency: 'USD', expires_at: '2030-01-01T12:10:00Z' };
+    const quote = {
+      quote_id: 'q_1',
+      domain: 'coffeehouse.com',
+      price_cents: 250000,
+      currency: 'USD',
+      expires_at: '2030-01-01T12:10:00Z',
+    };
     const ok = createQuote('/dk', 'coffeehouse.com');
     const call = await stub.call(0);
-    expect([call.method, call.url.pathname, call.json]).to.deep.equal(['POST', '/dk/quotes', { domain: 'coffeehouse.com' }]);
+    expect([call.method, call.url.pathname, call.json]).to.deep.equal([
+      'POST',
+      '/dk/quotes',
+      { domain: 'coffeehouse.com' },
+    ]);
     call.respond(201, quote);
     expect(await ok).to.deep.equal(quote);
 
-    const bad = [{ ...quote, quote_id: '' }, { ...quote, price_cents: '2500' }, { ...quote, currency: 'usd' }, { ...quote, expires_at: 'soon' }];
+    const bad = [
+      { ...quote, quote_id: '' },
+      { ...quote, price_cents: '2500' },
+      { ...quote, currency: 'usd' },
+      { ...quote, expires_at: 'soon' },
+    ];
     for (const [i, body] of bad.entries()) {
       const pending = createQuote('/dk', 'coffeehouse.com');
       (await stub.call(i + 1)).respond(201, body);
@@ -103,7 +144,10 @@ describe('widget ↔ BFF API', () => {
     }
     const sold = createQuote('/dk', 'coffeehouse.com');
     (await stub.call(5)).respond(409, { error: { code: 'conflict', message: 'This domain was just sold.' } });
-    expect([(await rejection(sold)).code, (await rejection(createQuoteFailing())).code]).to.deep.equal(['conflict', 'not_found']);
+    expect([(await rejection(sold)).code, (await rejection(createQuoteFailing())).code]).to.deep.equal([
+      'conflict',
+      'not_found',
+    ]);
 
     async function createQuoteFailing(): Promise<unknown> {
       const pending = createQuote('/dk', 'nope.com');
@@ -113,16 +157,33 @@ describe('widget ↔ BFF API', () => {
   });
 
   it('POSTs the quote id, buyer and payment to /orders (no price) and reads price_mismatch and payment_declined', async () => {
-    const details = { buyer: { email: 'ada@example.com' }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' } };
-    const order = { order_id: 'ord_1', order_token: 'tok', status: 'EXTERNALLY_PAID', domain: 'a.com', sale_price_cents: 100, currency: 'USD', created_at: '2030-01-01T00:00:00Z' };
+    const details = {
+      buyer: { email: 'ada@example.com' },
+      payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
+    };
+    const order = {
+      order_id: 'ord_1',
+      order_token: 'tok',
+      status: 'EXTERNALLY_PAID',
+      domain: 'a.com',
+      sale_price_cents: 100,
+      currency: 'USD',
+      created_at: '2030-01-01T00:00:00Z',
+    };
     const ok = createOrder('/dk', 'q_1', details);
     const call = await stub.call(0);
-    expect([call.method, call.url.pathname, call.json]).to.deep.equal(['POST', '/dk/orders', { quote_id: 'q_1', ...details }]);
+    expect([call.method, call.url.pathname, call.json]).to.deep.equal([
+      'POST',
+      '/dk/orders',
+      { quote_id: 'q_1', ...details },
+    ]);
     call.respond(201, order);
     expect(await ok).to.deep.equal(order);
 
     const mismatch = createOrder('/dk', 'q_1', details);
-    (await stub.call(1)).respond(422, { error: { code: 'price_mismatch', message: 'The price changed.', price_cents: 270000 } });
+    (await stub.call(1)).respond(422, {
+      error: { code: 'price_mismatch', message: 'The price changed.', price_cents: 270000 },
+    });
     const error = await rejection(mismatch);
     expect([error.code, error.status, error.priceCents]).to.deep.equal(['price_mismatch', 422, 270000]);
 
@@ -138,8 +199,19 @@ describe('widget ↔ BFF API', () => {
   it('GETs /orders/:id with the X-Order-Token header', async () => {
     const pending = getOrder('/dk', 'ord 1', 'tok_1');
     const call = await stub.call(0);
-    expect([call.method, call.url.pathname, call.headers.get('x-order-token')]).to.deep.equal(['GET', '/dk/orders/ord%201', 'tok_1']);
-    call.respond(200, { order_id: 'ord 1', status: 'SETTLED', domain: 'a.com', sale_price_cents: 100, currency: 'USD', updated_at: 'x' });
+    expect([call.method, call.url.pathname, call.headers.get('x-order-token')]).to.deep.equal([
+      'GET',
+      '/dk/orders/ord%201',
+      'tok_1',
+    ]);
+    call.respond(200, {
+      order_id: 'ord 1',
+      status: 'SETTLED',
+      domain: 'a.com',
+      sale_price_cents: 100,
+      currency: 'USD',
+      updated_at: 'x',
+    });
     expect((await pending).status).to.equal('SETTLED');
 
     const wrongToken = getOrder('/dk', 'ord_1', 'nope');

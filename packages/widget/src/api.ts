@@ -9,7 +9,16 @@
  *
  * `fetch` is read from `globalThis` at call time, so a page (or a test) may replace it.
  */
-import type { CheckoutSession, DomainResult, Order, OrderDetails, OrderStatus, Quote, SearchResponse, Sibling } from './types.ts';
+import type {
+  CheckoutSession,
+  DomainResult,
+  Order,
+  OrderDetails,
+  OrderStatus,
+  Quote,
+  SearchResponse,
+  Sibling,
+} from './types.ts';
 
 /** Raised for every failed BFF call except an abort (which rethrows the platform's `AbortError`). */
 export class DkApiError extends Error {
@@ -28,7 +37,11 @@ export class DkApiError extends Error {
   /** With `price_mismatch`: the new price in minor units (`error.price_cents`). */
   readonly priceCents: number | undefined;
 
-  constructor(code: string, message: string, options: { status?: number; retryAfter?: number; priceCents?: number; cause?: unknown } = {}) {
+  constructor(
+    code: string,
+    message: string,
+    options: { status?: number; retryAfter?: number; priceCents?: number; cause?: unknown } = {},
+  ) {
     super(message, { cause: options.cause });
     this.code = code;
     this.status = options.status ?? 0;
@@ -62,7 +75,8 @@ export function toApiError(error: unknown): DkApiError {
 }
 
 type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCents = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
 
 /**
@@ -103,7 +117,12 @@ function check<T>(body: unknown, fields: Record<string, Kind>): T {
  *   `error.message` (with `retry_after`, `price_cents`), or `http_<status>` without a JSON error body.
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
-async function request(url: string, options: RequestOptions, body?: object, headers: Record<string, string> = {}): Promise<unknown> {
+async function request(
+  url: string,
+  options: RequestOptions,
+  body?: object,
+  headers: Record<string, string> = {},
+): Promise<unknown> {
   let response: Response;
   let json: unknown;
   try {
@@ -124,11 +143,15 @@ async function request(url: string, options: RequestOptions, body?: object, head
   const error: Json = isRecord(json) && isRecord(json.error) ? json.error : {};
   const header = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
   const ok = typeof error.code === 'string' && typeof error.message === 'string';
-  throw new DkApiError(ok ? (error.code as string) : `http_${status}`, ok ? (error.message as string) : `HTTP ${status}`, {
-    status,
-    retryAfter: isCents(error.retry_after) ? error.retry_after : header >= 0 ? header : undefined,
-    priceCents: isCents(error.price_cents) ? error.price_cents : undefined,
-  });
+  throw new DkApiError(
+    ok ? (error.code as string) : `http_${status}`,
+    ok ? (error.message as string) : `HTTP ${status}`,
+    {
+      status,
+      retryAfter: isCents(error.retry_after) ? error.retry_after : header >= 0 ? header : undefined,
+      priceCents: isCents(error.price_cents) ? error.price_cents : undefined,
+    },
+  );
 }
 
 /**
@@ -145,7 +168,9 @@ export async function searchDomains(api: string, query: string, options: Request
   if (!Array.isArray(body.results)) throw invalid('results');
   return {
     query: body.query,
-    results: body.results.map((result) => check<DomainResult>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' })),
+    results: body.results.map((result) =>
+      check<DomainResult>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' }),
+    ),
   };
 }
 
@@ -157,9 +182,14 @@ export async function searchDomains(api: string, query: string, options: Request
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
 export async function fetchSiblings(api: string, query: string, options: RequestOptions = {}): Promise<Sibling[]> {
-  const { siblings } = check<{ siblings: unknown }>(await request(endpoint(api, `/siblings?q=${encodeURIComponent(query)}`), options), {});
+  const { siblings } = check<{ siblings: unknown }>(
+    await request(endpoint(api, `/siblings?q=${encodeURIComponent(query)}`), options),
+    {},
+  );
   if (!Array.isArray(siblings)) throw invalid('siblings');
-  return siblings.map((sibling) => check<Sibling>(sibling, { domain: 's', kind: 's', price_cents: 'c?', currency: '$?' }));
+  return siblings.map((sibling) =>
+    check<Sibling>(sibling, { domain: 's', kind: 's', price_cents: 'c?', currency: '$?' }),
+  );
 }
 
 /**
@@ -171,8 +201,15 @@ export async function fetchSiblings(api: string, query: string, options: Request
  *   never make the widget navigate to `javascript:` or similar).
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
-export async function createCheckoutSession(api: string, domain: string, options: RequestOptions = {}): Promise<CheckoutSession> {
-  const body = check<CheckoutSession>(await request(endpoint(api, '/checkout'), options, { domain }), { checkout_url: 's', expires_at: 's?' });
+export async function createCheckoutSession(
+  api: string,
+  domain: string,
+  options: RequestOptions = {},
+): Promise<CheckoutSession> {
+  const body = check<CheckoutSession>(await request(endpoint(api, '/checkout'), options, { domain }), {
+    checkout_url: 's',
+    expires_at: 's?',
+  });
   // Only an absolute http(s) URL: a broken or hostile answer must never navigate to `javascript:` or similar.
   if (!/^https?:\/\//i.test(body.checkout_url)) throw invalid('checkout_url');
   return body;
@@ -186,10 +223,13 @@ export async function createCheckoutSession(api: string, domain: string, options
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
 export async function createQuote(api: string, domain: string, options: RequestOptions = {}): Promise<Quote> {
-  const quote = check<Quote>(
-    await request(endpoint(api, '/quotes'), options, { domain }),
-    { quote_id: 's', domain: 's', price_cents: 'c', currency: '$', expires_at: 's' },
-  );
+  const quote = check<Quote>(await request(endpoint(api, '/quotes'), options, { domain }), {
+    quote_id: 's',
+    domain: 's',
+    price_cents: 'c',
+    currency: '$',
+    expires_at: 's',
+  });
   if (Number.isNaN(Date.parse(quote.expires_at))) throw invalid('expires_at');
   return quote;
 }
@@ -202,12 +242,21 @@ export async function createQuote(api: string, domain: string, options: RequestO
  *   price), `payment_declined` (402), `validation_error`, `busy`, `network_error`, `invalid_response`.
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
-export async function createOrder(api: string, quoteId: string, details: OrderDetails, options: RequestOptions = {}): Promise<Order> {
+export async function createOrder(
+  api: string,
+  quoteId: string,
+  details: OrderDetails,
+  options: RequestOptions = {},
+): Promise<Order> {
   const body = { quote_id: quoteId, buyer: details.buyer, payment: details.payment };
-  return check<Order>(
-    await request(endpoint(api, '/orders'), options, body),
-    { order_id: 's', order_token: 's', status: 's', domain: 's', sale_price_cents: 'c', currency: '$' },
-  );
+  return check<Order>(await request(endpoint(api, '/orders'), options, body), {
+    order_id: 's',
+    order_token: 's',
+    status: 's',
+    domain: 's',
+    sale_price_cents: 'c',
+    currency: '$',
+  });
 }
 
 /**
@@ -216,9 +265,16 @@ export async function createOrder(api: string, quoteId: string, details: OrderDe
  * @throws DkApiError `not_found` (404, also when the token does not match), `network_error`, `invalid_response`.
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
-export async function getOrder(api: string, orderId: string, token: string, options: RequestOptions = {}): Promise<OrderStatus> {
+export async function getOrder(
+  api: string,
+  orderId: string,
+  token: string,
+  options: RequestOptions = {},
+): Promise<OrderStatus> {
   return check<OrderStatus>(
-    await request(endpoint(api, `/orders/${encodeURIComponent(orderId)}`), options, undefined, { 'X-Order-Token': token }),
+    await request(endpoint(api, `/orders/${encodeURIComponent(orderId)}`), options, undefined, {
+      'X-Order-Token': token,
+    }),
     { order_id: 's', status: 's' },
   );
 }

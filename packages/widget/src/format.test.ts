@@ -24,7 +24,9 @@ describe('formatPrice', () => {
   });
 
   it('never throws: an invalid locale falls back to the browser locale, an invalid currency to plain text', () => {
-    expect(formatPrice(1999, 'USD', 'not a locale!')).to.equal(new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(19.99));
+    expect(formatPrice(1999, 'USD', 'not a locale!')).to.equal(
+      new Intl.NumberFormat(undefined, { style: 'currency', currency: 'USD' }).format(19.99),
+    );
     expect(formatPrice(1999, 'DOLLARS', 'en-US')).to.equal('19.99 DOLLARS');
   });
 });

@@ -8,7 +8,13 @@
  * wire's minor units follow ISO 4217, so amounts are converted with this table; how many decimals are then
  * *displayed* is left to `Intl` (CLDR data), which is what visitors expect to read.
  */
-const EXPONENTS = ['BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF', '', '', 'BHD IQD JOD KWD LYD OMR TND', 'CLF UYW'];
+const EXPONENTS = [
+  'BIF CLP DJF GNF ISK JPY KMF KRW PYG RWF UGX UYI VND VUV XAF XOF XPF',
+  '',
+  '',
+  'BHD IQD JOD KWD LYD OMR TND',
+  'CLF UYW',
+];
 
 /** Number of decimal places of one major unit of `currency` (2 for USD: 1 dollar = 100 cents). */
 export function minorUnitExponent(currency: string): number {

@@ -6,9 +6,19 @@ import { FakeClock } from './test-support/fake-clock.ts';
 
 describe('highlight', () => {
   it('marks every occurrence of each query word, case-insensitively, merging neighbours', () => {
-    expect(highlight('coffeehouse.com', 'coffee house')).to.deep.equal([['coffeehouse', true], ['.com', false]]);
-    expect(highlight('MyCoffee.app', 'coffee')).to.deep.equal([['My', false], ['Coffee', true], ['.app', false]]);
-    expect(highlight('teatea.io', 'tea')).to.deep.equal([['teatea', true], ['.io', false]]);
+    expect(highlight('coffeehouse.com', 'coffee house')).to.deep.equal([
+      ['coffeehouse', true],
+      ['.com', false],
+    ]);
+    expect(highlight('MyCoffee.app', 'coffee')).to.deep.equal([
+      ['My', false],
+      ['Coffee', true],
+      ['.app', false],
+    ]);
+    expect(highlight('teatea.io', 'tea')).to.deep.equal([
+      ['teatea', true],
+      ['.io', false],
+    ]);
   });
 
   it('marks nothing for a query that does not occur, or that is only punctuation', () => {

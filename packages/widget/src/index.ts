@@ -12,4 +12,13 @@ export { DkApiError } from './api.ts';
 export { systemClock, type DkClock } from './clock.ts';
 export { formatPrice, minorUnitExponent } from './format.ts';
 export { defaultStrings, type DkStrings } from './strings.ts';
-export type { Buyer, CheckoutSession, DomainResult, Order, OrderDetails, OrderStatus, Quote, SearchResponse } from './types.ts';
+export type {
+  Buyer,
+  CheckoutSession,
+  DomainResult,
+  Order,
+  OrderDetails,
+  OrderStatus,
+  Quote,
+  SearchResponse,
+} from './types.ts';

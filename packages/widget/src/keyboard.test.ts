@@ -132,14 +132,23 @@ describe('keyboard', () => {
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const email = (form.elements.namedItem('email') as HTMLInputElement).value;
-      form.dispatchEvent(new CustomEvent('dk-place-order', { bubbles: true, detail: { buyer: { email }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' } } }));
+      form.dispatchEvent(
+        new CustomEvent('dk-place-order', {
+          bubbles: true,
+          detail: { buyer: { email }, payment: { method: 'test_card', card_number: '4242 4242 4242 4242' } },
+        }),
+      );
     });
     search.append(form);
 
     await press(search, 'ArrowDown');
     await press(search, 'Enter');
     (await stub.call(1)).respond(201, {
-      quote_id: 'q_1', domain: 'coffeehouse.com', price_cents: 250000, currency: 'USD', expires_at: '2030-01-01T12:10:00Z',
+      quote_id: 'q_1',
+      domain: 'coffeehouse.com',
+      price_cents: 250000,
+      currency: 'USD',
+      expires_at: '2030-01-01T12:10:00Z',
     });
     await untilPurchase(search, 'quoted');
     await search.updateComplete;
@@ -156,7 +165,13 @@ describe('keyboard', () => {
       payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
     });
     order.respond(201, {
-      order_id: 'ord_9', order_token: 't', status: 'EXTERNALLY_PAID', domain: 'coffeehouse.com', sale_price_cents: 250000, currency: 'USD', created_at: '2030-01-01T12:01:00Z',
+      order_id: 'ord_9',
+      order_token: 't',
+      status: 'EXTERNALLY_PAID',
+      domain: 'coffeehouse.com',
+      sale_price_cents: 250000,
+      currency: 'USD',
+      created_at: '2030-01-01T12:01:00Z',
     });
     await untilPurchase(search, 'ordered');
   });

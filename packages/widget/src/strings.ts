@@ -97,7 +97,8 @@ export const defaultStrings: DkStrings = {
   paymentDeclined: 'Payment declined; nothing was charged. Check the details or try another card.',
   placingOrder: 'Placing your order…',
   orderPlaced: (orderId, domain, status) => `Order ${orderId} for ${domain}: ${status}`,
-  orderStatus: (status) => (status === 'EXTERNALLY_PAID' ? 'Paid' : status[0] + status.slice(1).toLowerCase().replaceAll('_', ' ')),
+  orderStatus: (status) =>
+    status === 'EXTERNALLY_PAID' ? 'Paid' : status[0] + status.slice(1).toLowerCase().replaceAll('_', ' '),
   refreshStatus: 'Refresh status',
   cancel: 'Cancel',
   done: 'Done',
@@ -105,9 +106,13 @@ export const defaultStrings: DkStrings = {
 
 /** The message to show for a failed call: the BFF's own `message`, or a local string for local failures. */
 export function errorMessage(error: { code: string; message: string }, strings: DkStrings): string {
-  return error.code === 'network_error' ? strings.networkError
-    : error.code === 'offline' ? strings.offline
-    : error.code === 'invalid_response' ? strings.invalidResponse
-    : error.code === 'payment_declined' ? strings.paymentDeclined
-    : error.message;
+  return error.code === 'network_error'
+    ? strings.networkError
+    : error.code === 'offline'
+      ? strings.offline
+      : error.code === 'invalid_response'
+        ? strings.invalidResponse
+        : error.code === 'payment_declined'
+          ? strings.paymentDeclined
+          : error.message;
 }

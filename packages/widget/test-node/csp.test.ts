@@ -53,17 +53,42 @@ const later = new Date(Date.now() + 600_000).toISOString();
 /** The stub BFF and the static files, by path. */
 async function route(path: string): Promise<[string, string | Buffer] | undefined> {
   switch (path) {
-    case '/': return ['text/html', PAGE];
-    case '/probe.js': return ['text/javascript', PROBE];
-    case '/app.js': return ['text/javascript', APP];
-    case '/domainkit.min.js': return ['text/javascript', await readFile(`${dist}domainkit.min.js`)];
-    case '/dk/search': return json({ query: 'coffee', results: [
-      { domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' },
-      { domain: 'coffee.shop', available: false, price_cents: null, currency: null },
-    ] });
-    case '/dk/quotes': return json({ quote_id: 'q_1', domain: 'coffeehouse.com', price_cents: 250000, currency: 'USD', expires_at: later });
-    case '/dk/orders': return json({ order_id: 'ord_1', order_token: 't', status: 'EXTERNALLY_PAID', domain: 'coffeehouse.com', sale_price_cents: 250000, currency: 'USD', created_at: later });
-    default: return undefined;
+    case '/':
+      return ['text/html', PAGE];
+    case '/probe.js':
+      return ['text/javascript', PROBE];
+    case '/app.js':
+      return ['text/javascript', APP];
+    case '/domainkit.min.js':
+      return ['text/javascript', await readFile(`${dist}domainkit.min.js`)];
+    case '/dk/search':
+      return json({
+        query: 'coffee',
+        results: [
+          { domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' },
+          { domain: 'coffee.shop', available: false, price_cents: null, currency: null },
+        ],
+      });
+    case '/dk/quotes':
+      return json({
+        quote_id: 'q_1',
+        domain: 'coffeehouse.com',
+        price_cents: 250000,
+        currency: 'USD',
+        expires_at: later,
+      });
+    case '/dk/orders':
+      return json({
+        order_id: 'ord_1',
+        order_token: 't',
+        status: 'EXTERNALLY_PAID',
+        domain: 'coffeehouse.com',
+        sale_price_cents: 250000,
+        currency: 'USD',
+        created_at: later,
+      });
+    default:
+      return undefined;
   }
 }
 
@@ -83,7 +108,13 @@ beforeAll(async () => {
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
   browser = await chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 });
 
@@ -92,7 +123,8 @@ afterAll(async () => {
   await new Promise((resolve) => server?.close(resolve));
 });
 
-const violations = (page: Page): Promise<string[]> => page.evaluate(() => (window as unknown as { violations: string[] }).violations);
+const violations = (page: Page): Promise<string[]> =>
+  page.evaluate(() => (window as unknown as { violations: string[] }).violations);
 
 describe(`the widget under Content-Security-Policy: ${CSP}`, () => {
   it('searches, locks a price and places an order with no CSP violation', async () => {
@@ -110,18 +142,24 @@ describe(`the widget under Content-Security-Policy: ${CSP}`, () => {
     await page.locator('dk-domain-search [part="input"]').press('ArrowDown');
     await page.locator('dk-domain-search [part="input"]').press('Enter');
     await expect.poll(() => search.getAttribute('data-purchase')).toBe('quoted');
-    expect(await page.locator('dk-domain-search [part="countdown"]').textContent()).toMatch(/Price locked for (10:00|09:5\d)/);
+    expect(await page.locator('dk-domain-search [part="countdown"]').textContent()).toMatch(
+      /Price locked for (10:00|09:5\d)/,
+    );
     await page.locator('#pay button').click();
     await expect.poll(() => search.getAttribute('data-purchase')).toBe('ordered');
 
     // The styles really applied (constructable stylesheets, not blocked inline <style>).
-    const buttonBackground = await page.locator('dk-buy-button [part="buy-button"]').evaluate((el) => getComputedStyle(el).backgroundColor);
+    const buttonBackground = await page
+      .locator('dk-buy-button [part="buy-button"]')
+      .evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(buttonBackground).toBe('rgb(29, 78, 216)');
     expect(await violations(page)).toEqual([]);
     expect(consoleErrors.filter((text) => /Content Security Policy/i.test(text))).toEqual([]);
 
     // The probe works: an inline style the page itself adds is reported.
-    await page.evaluate(() => document.head.append(Object.assign(document.createElement('style'), { textContent: 'p{}' })));
+    await page.evaluate(() =>
+      document.head.append(Object.assign(document.createElement('style'), { textContent: 'p{}' })),
+    );
     await expect.poll(() => violations(page)).toHaveLength(1);
     await page.close();
   });

@@ -39,16 +39,29 @@ console.log(JSON.stringify({ touched, newGlobals, defined, exports: Object.keys(
 `;
 
 async function importInNode(entry: string): Promise<ImportReport> {
-  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', probe, new URL(entry, `file://${dist}`).href]);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    '--input-type=module',
+    '-e',
+    probe,
+    new URL(entry, `file://${dist}`).href,
+  ]);
   return JSON.parse(stdout) as ImportReport;
 }
 
 /** What Lit's Node build itself adds to `globalThis` (its DOM shim and version markers). */
-const LIT_GLOBALS = ['customElements', 'litPropertyMetadata', 'reactiveElementVersions', 'litHtmlVersions', 'litElementVersions', 'litServerRoot'];
+const LIT_GLOBALS = [
+  'customElements',
+  'litPropertyMetadata',
+  'reactiveElementVersions',
+  'litHtmlVersions',
+  'litElementVersions',
+  'litServerRoot',
+];
 
 describe('importing @domainkit/widget without a DOM', () => {
   beforeAll(() => {
-    if (!existsSync(`${dist}index.js`)) throw new Error('dist/index.js is missing: run `pnpm --filter @domainkit/widget build` first.');
+    if (!existsSync(`${dist}index.js`))
+      throw new Error('dist/index.js is missing: run `pnpm --filter @domainkit/widget build` first.');
   });
 
   it('the bundle entry defines both elements and nothing else; only Lit itself looks for a document', async () => {
@@ -56,8 +69,14 @@ describe('importing @domainkit/widget without a DOM', () => {
     expect(report.defined).toEqual(['dk-domain-search', 'dk-buy-button']);
     expect(report.exports).toContain('DkDomainSearch');
     expect(report.exports).toContain('DkSelectEvent');
-    expect(report.touched.filter((read) => !/node_modules\/(lit-html|lit-element|@lit)\//.test(read)), 'browser globals read by our code').toEqual([]);
-    expect(report.newGlobals.filter((name) => !LIT_GLOBALS.includes(name)), 'globals added beyond Lit’s').toEqual([]);
+    expect(
+      report.touched.filter((read) => !/node_modules\/(lit-html|lit-element|@lit)\//.test(read)),
+      'browser globals read by our code',
+    ).toEqual([]);
+    expect(
+      report.newGlobals.filter((name) => !LIT_GLOBALS.includes(name)),
+      'globals added beyond Lit’s',
+    ).toEqual([]);
   });
 
   it('each element entry defines only its own element', async () => {
@@ -69,6 +88,8 @@ describe('importing @domainkit/widget without a DOM', () => {
     const report = await importInNode('events/events.js');
     expect(report.defined).toEqual([]);
     expect(report.touched).toEqual([]);
-    expect(report.exports).toEqual(expect.arrayContaining(['DkQuoteEvent', 'DkOrderCreatedEvent', 'DkCheckoutStartEvent']));
+    expect(report.exports).toEqual(
+      expect.arrayContaining(['DkQuoteEvent', 'DkOrderCreatedEvent', 'DkCheckoutStartEvent']),
+    );
   });
 });

@@ -17,7 +17,14 @@ import type { BffDb } from './tables.ts';
 export const BFF_MIGRATIONS: Readonly<Record<string, Migration>> = { '0001_initial': m0001 };
 
 /** The tables the BFF owns, in an order safe for `truncate`. */
-export const BFF_TABLES = ['bff_meta', 'bff_quotes', 'bff_order_intents', 'bff_orders', 'bff_events', 'bff_buckets'] as const;
+export const BFF_TABLES = [
+  'bff_meta',
+  'bff_quotes',
+  'bff_order_intents',
+  'bff_orders',
+  'bff_events',
+  'bff_buckets',
+] as const;
 
 /** A PostgreSQL schema name the BFF accepts: lowercase letters, digits and `_`, not starting with a digit. */
 export const SCHEMA_NAME_RE = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -61,11 +68,20 @@ export interface BffDatabase {
  */
 export async function migrateBffDatabase(db: Kysely<any>, schema: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => ({ ...BFF_MIGRATIONS }) };
-  const migrator = new Migrator({ db, provider, migrationTableSchema: schema, migrationTableName: 'bff_migrations', migrationLockTableName: 'bff_migrations_lock' });
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableSchema: schema,
+    migrationTableName: 'bff_migrations',
+    migrationLockTableName: 'bff_migrations_lock',
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error !== undefined) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName;
-    throw new Error(`BFF database migration ${failed ?? '(setup)'} failed: ${(error as Error).message ?? String(error)}`, { cause: error });
+    throw new Error(
+      `BFF database migration ${failed ?? '(setup)'} failed: ${(error as Error).message ?? String(error)}`,
+      { cause: error },
+    );
   }
 }
 
@@ -79,10 +95,13 @@ export async function migrateBffDatabase(db: Kysely<any>, schema: string): Promi
 export async function openBffDatabase(options: BffDatabaseOptions = {}): Promise<BffDatabase> {
   const schema = options.schema ?? 'public';
   if (!SCHEMA_NAME_RE.test(schema)) {
-    throw new TypeError(`database schema must be lowercase letters, digits and "_" (at most 63, not starting with a digit); received ${JSON.stringify(schema)}`);
+    throw new TypeError(
+      `database schema must be lowercase letters, digits and "_" (at most 63, not starting with a digit); received ${JSON.stringify(schema)}`,
+    );
   }
   if (options.url) return openPostgres(options.url, schema);
-  if (schema !== 'public') throw new TypeError('the database schema option applies to PostgreSQL (a url) only; PGlite uses "public"');
+  if (schema !== 'public')
+    throw new TypeError('the database schema option applies to PostgreSQL (a url) only; PGlite uses "public"');
   return openPglite(options.memory ? undefined : (options.dataDir ?? DEFAULT_BFF_DATA_DIR));
 }
 
@@ -115,7 +134,10 @@ async function openPostgres(url: string, schema: string): Promise<BffDatabase> {
     });
   } catch (cause) {
     await db.destroy();
-    throw new Error(`could not open the BFF database at ${describeDatabaseUrl(url)} (schema ${schema}): ${(cause as Error).message}`, { cause });
+    throw new Error(
+      `could not open the BFF database at ${describeDatabaseUrl(url)} (schema ${schema}): ${(cause as Error).message}`,
+      { cause },
+    );
   }
   let closed: Promise<void> | undefined;
   return { db: db as BffDb, kind: 'postgres', schema, close: () => (closed ??= db.destroy()) };

@@ -16,7 +16,11 @@ export function eventsCursorKey(keyId: string): string {
 
 /** Reads a credential's stored cursor; undefined before its first catch-up. */
 export async function readEventsCursor(db: BffDb, keyId: string): Promise<string | undefined> {
-  const row = await db.selectFrom('bff_meta').select('value').where('key', '=', eventsCursorKey(keyId)).executeTakeFirst();
+  const row = await db
+    .selectFrom('bff_meta')
+    .select('value')
+    .where('key', '=', eventsCursorKey(keyId))
+    .executeTakeFirst();
   return row?.value;
 }
 
@@ -26,10 +30,21 @@ export async function readEventsCursor(db: BffDb, keyId: string): Promise<string
 async function advanceCursor(db: BffDb, keyId: string, from: string | undefined, to: string): Promise<boolean> {
   const key = eventsCursorKey(keyId);
   if (from === undefined) {
-    const inserted = await db.insertInto('bff_meta').values({ key, value: to }).onConflict((oc) => oc.column('key').doNothing()).returning('key').executeTakeFirst();
+    const inserted = await db
+      .insertInto('bff_meta')
+      .values({ key, value: to })
+      .onConflict((oc) => oc.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
     return inserted !== undefined;
   }
-  const updated = await db.updateTable('bff_meta').set({ value: to }).where('key', '=', key).where('value', '=', from).returning('key').executeTakeFirst();
+  const updated = await db
+    .updateTable('bff_meta')
+    .set({ value: to })
+    .where('key', '=', key)
+    .where('value', '=', from)
+    .returning('key')
+    .executeTakeFirst();
   return updated !== undefined;
 }
 
@@ -49,8 +64,16 @@ export interface CatchUpReport {
  * @throws {MarketplaceError} when a page cannot be fetched (the cursor stays at the last stored page).
  */
 export async function catchUpEvents(
-  deps: { db: BffDb; keyId: string; client: MarketplaceApi; logger: Logger; now: () => number; domainChanged?: ((domain: string) => void) | undefined },
-  options: { pageLimit?: number; signal?: AbortSignal } = {}): Promise<CatchUpReport> {
+  deps: {
+    db: BffDb;
+    keyId: string;
+    client: MarketplaceApi;
+    logger: Logger;
+    now: () => number;
+    domainChanged?: ((domain: string) => void) | undefined;
+  },
+  options: { pageLimit?: number; signal?: AbortSignal } = {},
+): Promise<CatchUpReport> {
   let cursor = await readEventsCursor(deps.db, deps.keyId);
   const report: CatchUpReport = { fetched: 0, stored: 0, cursor };
   const pages = deps.client.events.list(

@@ -50,7 +50,13 @@ export class EventHandlers {
 }
 
 /** Stores a credential's events; an id already stored is left as it is. @returns how many were new. */
-export async function storeEvents(db: BffDb, keyId: string, events: readonly MarketplaceEvent[], source: EventSource, now: Date): Promise<number> {
+export async function storeEvents(
+  db: BffDb,
+  keyId: string,
+  events: readonly MarketplaceEvent[],
+  source: EventSource,
+  now: Date,
+): Promise<number> {
   if (events.length === 0) return 0;
   const rows = events.map((event) => ({
     key_id: keyId,
@@ -64,7 +70,12 @@ export async function storeEvents(db: BffDb, keyId: string, events: readonly Mar
     state: 'pending' as const,
     next_attempt_at: now,
   }));
-  const inserted = await db.insertInto('bff_events').values(rows).onConflict((oc) => oc.columns(['key_id', 'event_id']).doNothing()).returning('event_id').execute();
+  const inserted = await db
+    .insertInto('bff_events')
+    .values(rows)
+    .onConflict((oc) => oc.columns(['key_id', 'event_id']).doNothing())
+    .returning('event_id')
+    .execute();
   return inserted.length;
 }
 
@@ -134,7 +145,10 @@ async function claimNext(db: BffDb, keyId: string, now: Date, leaseUntil: Date) 
  * Handles due events one at a time, oldest first, until none is due.
  * @returns how many events were handled (successfully or not).
  */
-export async function processInbox(settings: InboxSettings, options: { signal?: AbortSignal; limit?: number } = {}): Promise<number> {
+export async function processInbox(
+  settings: InboxSettings,
+  options: { signal?: AbortSignal; limit?: number } = {},
+): Promise<number> {
   const { db, logger } = settings;
   const leaseMs = settings.leaseMs ?? 300_000;
   const maxAttempts = settings.maxAttempts ?? 8;
@@ -152,8 +166,18 @@ export async function processInbox(settings: InboxSettings, options: { signal?: 
       if (parsedOrder.success) {
         const o = parsedOrder.data;
         const result = await db.transaction().execute(async (trx) => {
-          const moved = await applyOrderEvent(trx, { id: event.id, createdAt: new Date(event.created_at), order: o }, now());
-          if (applied === null) await trx.updateTable('bff_events').set({ applied: moved }).where('key_id', '=', row.key_id).where('event_id', '=', row.event_id).execute();
+          const moved = await applyOrderEvent(
+            trx,
+            { id: event.id, createdAt: new Date(event.created_at), order: o },
+            now(),
+          );
+          if (applied === null)
+            await trx
+              .updateTable('bff_events')
+              .set({ applied: moved })
+              .where('key_id', '=', row.key_id)
+              .where('event_id', '=', row.event_id)
+              .execute();
           return { moved, order: await findOrder(trx, o.public_id) };
         });
         applied ??= result.moved;
@@ -161,7 +185,12 @@ export async function processInbox(settings: InboxSettings, options: { signal?: 
       }
       const context: EventContext = { order, applied: applied ?? false, source: row.source, attempt: row.attempts };
       for (const handler of settings.handlers.for(event.type)) await handler(event, context);
-      await db.updateTable('bff_events').set({ state: 'done', processed_at: now(), lease_until: null, last_error: null }).where('key_id', '=', row.key_id).where('event_id', '=', row.event_id).execute();
+      await db
+        .updateTable('bff_events')
+        .set({ state: 'done', processed_at: now(), lease_until: null, last_error: null })
+        .where('key_id', '=', row.key_id)
+        .where('event_id', '=', row.event_id)
+        .execute();
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
       const failed = row.attempts >= maxAttempts;
@@ -176,7 +205,10 @@ export async function processInbox(settings: InboxSettings, options: { signal?: 
         .where('key_id', '=', row.key_id)
         .where('event_id', '=', row.event_id)
         .execute();
-      logger[failed ? 'error' : 'warn']({ event: row.event_id, type: row.type, attempt: row.attempts, error: message }, failed ? 'event handler failed for good' : 'event handler failed; will retry');
+      logger[failed ? 'error' : 'warn'](
+        { event: row.event_id, type: row.type, attempt: row.attempts, error: message },
+        failed ? 'event handler failed for good' : 'event handler failed; will retry',
+      );
     }
   }
   return handled;

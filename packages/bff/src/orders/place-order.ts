@@ -105,7 +105,11 @@ export function orderRequestBody(intent: Intent, buyer: Buyer, reference: string
  * Records a paid intent upstream with its stored Idempotency-Key and body, then stores the outcome: `recorded`,
  * `rejected` (refunding the payment), or left `paid` for the recovery pass.
  */
-export async function recordIntent(deps: OrderFlowDeps, intent: Intent, options: { budgetAcquired?: boolean; maxWaitMs?: number } = {}): Promise<RecordOutcome> {
+export async function recordIntent(
+  deps: OrderFlowDeps,
+  intent: Intent,
+  options: { budgetAcquired?: boolean; maxWaitMs?: number } = {},
+): Promise<RecordOutcome> {
   const now = () => new Date(deps.now());
   const body = JSON.parse(intent.request_body!) as CreateOrderRequest;
   try {
@@ -116,18 +120,31 @@ export async function recordIntent(deps: OrderFlowDeps, intent: Intent, options:
     });
     await markRecorded(deps.db, intent.intent_id, order, now());
     deps.domainChanged?.(order.domain);
-    deps.logger.info({ intent: intent.intent_id, order: order.public_id, domain: order.domain }, 'order recorded upstream');
+    deps.logger.info(
+      { intent: intent.intent_id, order: order.public_id, domain: order.domain },
+      'order recorded upstream',
+    );
     return { kind: 'recorded', order };
   } catch (error) {
     if (isDefinitiveRefusal(error)) {
       if (error.status === 404 || error.status === 409) deps.domainChanged?.(intent.domain);
       const refundState = await refund(deps, intent);
       await markClosed(deps.db, intent.intent_id, 'rejected', { error: describe(error), refundState, now: now() });
-      deps.logger.error({ intent: intent.intent_id, domain: intent.domain, upstream: error.toJSON(), refund: refundState }, 'the marketplace refused a paid order');
+      deps.logger.error(
+        { intent: intent.intent_id, domain: intent.domain, upstream: error.toJSON(), refund: refundState },
+        'the marketplace refused a paid order',
+      );
       return { kind: 'rejected', error, refundState };
     }
-    await releaseForRetry(deps.db, intent.intent_id, { error: describe(error), retryAt: new Date(deps.now() + retryDelayMs(intent.attempts)), now: now() });
-    deps.logger.warn({ intent: intent.intent_id, domain: intent.domain, attempt: intent.attempts + 1, reason: describe(error) }, 'order not recorded yet; the recovery pass will retry with the same key');
+    await releaseForRetry(deps.db, intent.intent_id, {
+      error: describe(error),
+      retryAt: new Date(deps.now() + retryDelayMs(intent.attempts)),
+      now: now(),
+    });
+    deps.logger.warn(
+      { intent: intent.intent_id, domain: intent.domain, attempt: intent.attempts + 1, reason: describe(error) },
+      'order not recorded yet; the recovery pass will retry with the same key',
+    );
     return { kind: 'pending', error };
   }
 }
@@ -135,10 +152,18 @@ export async function recordIntent(deps: OrderFlowDeps, intent: Intent, options:
 async function refund(deps: OrderFlowDeps, intent: Intent): Promise<string> {
   if (deps.payments.refundPayment === undefined || intent.payment_reference === null) return 'no_refund_adapter';
   try {
-    await deps.payments.refundPayment({ intentId: intent.intent_id, reference: intent.payment_reference, amountCents: toCents(intent.price_cents), currency: intent.currency });
+    await deps.payments.refundPayment({
+      intentId: intent.intent_id,
+      reference: intent.payment_reference,
+      amountCents: toCents(intent.price_cents),
+      currency: intent.currency,
+    });
     return 'refunded';
   } catch (error) {
-    deps.logger.error({ intent: intent.intent_id, error: describe(error) }, 'refund failed: refund this payment by hand');
+    deps.logger.error(
+      { intent: intent.intent_id, error: describe(error) },
+      'refund failed: refund this payment by hand',
+    );
     return 'refund_failed';
   }
 }
@@ -151,7 +176,10 @@ async function refund(deps: OrderFlowDeps, intent: Intent): Promise<string> {
  *   in progress), `busy`, `payment_declined`, `payment_error`, `price_mismatch` (with `price_cents`), or the
  *   mapped upstream refusal.
  */
-export async function placeOrder(deps: OrderFlowDeps, input: PlaceOrderInput): Promise<{ status: 201 | 202; body: WidgetOrder }> {
+export async function placeOrder(
+  deps: OrderFlowDeps,
+  input: PlaceOrderInput,
+): Promise<{ status: 201 | 202; body: WidgetOrder }> {
   const { db } = deps;
   const now = () => new Date(deps.now());
   const quote = await findQuote(db, input.quoteId);
@@ -160,15 +188,28 @@ export async function placeOrder(deps: OrderFlowDeps, input: PlaceOrderInput): P
     throw new BffHttpError('quote_expired', 'This price quote has expired: ask for a new quote (POST /quotes).');
   }
   if (await findLiveIntentForQuote(db, quote.quote_id)) {
-    throw new BffHttpError('conflict', 'An order for this quote is already in progress or done: ask for a new quote to buy again.');
+    throw new BffHttpError(
+      'conflict',
+      'An order for this quote is already in progress or done: ask for a new quote to buy again.',
+    );
   }
   // Reserve the upstream write before charging: a buyer is never charged for an order the BFF cannot send now.
   await deps.budget.reserve('write', 3_000);
 
   const { token, hash } = newOrderToken();
-  const intent = await createIntent(db, { keyId: deps.keyId, quote, buyer: input.buyer, tokenHash: hash, leaseUntil: new Date(deps.now() + deps.leaseMs), now: now() });
+  const intent = await createIntent(db, {
+    keyId: deps.keyId,
+    quote,
+    buyer: input.buyer,
+    tokenHash: hash,
+    leaseUntil: new Date(deps.now() + deps.leaseMs),
+    now: now(),
+  });
   if (intent === undefined) {
-    throw new BffHttpError('conflict', 'An order for this quote is already in progress or done: ask for a new quote to buy again.');
+    throw new BffHttpError(
+      'conflict',
+      'An order for this quote is already in progress or done: ask for a new quote to buy again.',
+    );
   }
 
   let payment;
@@ -183,13 +224,26 @@ export async function placeOrder(deps: OrderFlowDeps, input: PlaceOrderInput): P
     });
   } catch (error) {
     // The outcome is unknown: the intent stays `created`; recovery asks the provider (retrievePayment) later.
-    await releaseForRetry(db, intent.intent_id, { error: `payment: ${describe(error)}`, retryAt: new Date(deps.now() + deps.leaseMs), now: now() });
-    deps.logger.error({ intent: intent.intent_id, adapter: deps.payments.name, error: describe(error) }, 'payment confirmation failed');
-    throw new BffHttpError('payment_error', 'We could not confirm your payment. If you were charged, the order will be completed or refunded automatically.');
+    await releaseForRetry(db, intent.intent_id, {
+      error: `payment: ${describe(error)}`,
+      retryAt: new Date(deps.now() + deps.leaseMs),
+      now: now(),
+    });
+    deps.logger.error(
+      { intent: intent.intent_id, adapter: deps.payments.name, error: describe(error) },
+      'payment confirmation failed',
+    );
+    throw new BffHttpError(
+      'payment_error',
+      'We could not confirm your payment. If you were charged, the order will be completed or refunded automatically.',
+    );
   }
   if (payment.status === 'declined') {
     await markClosed(db, intent.intent_id, 'declined', { error: payment.declineReason ?? 'declined', now: now() });
-    throw new BffHttpError('payment_declined', `Your payment was declined${payment.declineReason ? ` (${payment.declineReason})` : ''}; you have not been charged. Try another payment method.`);
+    throw new BffHttpError(
+      'payment_declined',
+      `Your payment was declined${payment.declineReason ? ` (${payment.declineReason})` : ''}; you have not been charged. Try another payment method.`,
+    );
   }
 
   const paid = await markPaid(db, intent.intent_id, {
@@ -198,42 +252,79 @@ export async function placeOrder(deps: OrderFlowDeps, input: PlaceOrderInput): P
     leaseUntil: new Date(deps.now() + deps.leaseMs),
     now: now(),
   });
-  deps.logger.debug({ intent: intent.intent_id, domain: intent.domain }, 'payment confirmed; recording the order upstream');
+  deps.logger.debug(
+    { intent: intent.intent_id, domain: intent.domain },
+    'payment confirmed; recording the order upstream',
+  );
   const outcome = await recordIntent(deps, paid, { budgetAcquired: true, maxWaitMs: 5_000 });
   const created = intent.created_at.toISOString();
   if (outcome.kind === 'recorded') {
     const o = outcome.order;
     return {
       status: 201,
-      body: { order_id: o.public_id, order_token: token, status: o.status, domain: o.domain, sale_price_cents: o.sale_price_cents, currency: o.currency, created_at: o.created_at ?? created },
+      body: {
+        order_id: o.public_id,
+        order_token: token,
+        status: o.status,
+        domain: o.domain,
+        sale_price_cents: o.sale_price_cents,
+        currency: o.currency,
+        created_at: o.created_at ?? created,
+      },
     };
   }
   if (outcome.kind === 'pending') {
     return {
       status: 202,
-      body: { order_id: intent.intent_id, order_token: token, status: PROCESSING_STATUS, domain: intent.domain, sale_price_cents: toCents(intent.price_cents), currency: intent.currency, created_at: created },
+      body: {
+        order_id: intent.intent_id,
+        order_token: token,
+        status: PROCESSING_STATUS,
+        domain: intent.domain,
+        sale_price_cents: toCents(intent.price_cents),
+        currency: intent.currency,
+        created_at: created,
+      },
     };
   }
   throw await refusalAnswer(deps, outcome.error, outcome.refundState, intent.domain);
 }
 
 /** The visitor's answer when the marketplace refused a paid order (its payment refunded). */
-async function refusalAnswer(deps: OrderFlowDeps, error: MarketplaceError, refundState: string, domain: string): Promise<BffHttpError> {
+async function refusalAnswer(
+  deps: OrderFlowDeps,
+  error: MarketplaceError,
+  refundState: string,
+  domain: string,
+): Promise<BffHttpError> {
   const money = refundState === 'refunded' ? 'Your payment was refunded.' : 'Your payment will be refunded.';
   if (error.code === 'price_mismatch') {
     const given = error.details?.price_cents;
     if (typeof given === 'number' && Number.isInteger(given) && given >= 0) {
-      return new BffHttpError('price_mismatch', `The price of ${domain} has changed. ${money} Review the new price and confirm again.`, { extra: { price_cents: given } });
+      return new BffHttpError(
+        'price_mismatch',
+        `The price of ${domain} has changed. ${money} Review the new price and confirm again.`,
+        { extra: { price_cents: given } },
+      );
     }
     try {
       const current = await deps.client.getDomain(domain, { context: { maxWaitMs: 2_000 } });
-      return new BffHttpError('price_mismatch', `The price of ${domain} has changed. ${money} Review the new price and confirm again.`, { extra: { price_cents: current.price_cents } });
+      return new BffHttpError(
+        'price_mismatch',
+        `The price of ${domain} has changed. ${money} Review the new price and confirm again.`,
+        { extra: { price_cents: current.price_cents } },
+      );
     } catch {
       // Without the new price the widget cannot show it: ask for a fresh quote instead.
       return new BffHttpError('quote_expired', `The price of ${domain} has changed. ${money} Ask for a new quote.`);
     }
   }
-  if (error.code === 'quote_expired') return new BffHttpError('quote_expired', `This price quote expired before the order was recorded. ${money} Ask for a new quote.`);
-  if (error.code === 'conflict' || error.code === 'not_found') return new BffHttpError('conflict', `${domain} has just been sold or withdrawn. ${money}`);
+  if (error.code === 'quote_expired')
+    return new BffHttpError(
+      'quote_expired',
+      `This price quote expired before the order was recorded. ${money} Ask for a new quote.`,
+    );
+  if (error.code === 'conflict' || error.code === 'not_found')
+    return new BffHttpError('conflict', `${domain} has just been sold or withdrawn. ${money}`);
   return new BffHttpError('upstream_error', `The marketplace could not take this order. ${money}`);
 }

@@ -53,21 +53,33 @@ export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptio
   for (let intent of claimed) {
     try {
       if (intent.state === 'created') {
-        const payment = deps.payments.retrievePayment ? await deps.payments.retrievePayment({ intentId: intent.intent_id }) : undefined;
+        const payment = deps.payments.retrievePayment
+          ? await deps.payments.retrievePayment({ intentId: intent.intent_id })
+          : undefined;
         if (payment === undefined) {
           const age = deps.now() - intent.created_at.getTime();
           if (age >= (options.abandonAfterMs ?? 3_600_000) || deps.payments.retrievePayment === undefined) {
             await markClosed(deps.db, intent.intent_id, 'abandoned', { error: 'payment outcome unknown', now: now() });
-            deps.logger.warn({ intent: intent.intent_id, adapter: deps.payments.name }, 'order intent abandoned: the payment outcome could not be learned; check the provider');
+            deps.logger.warn(
+              { intent: intent.intent_id, adapter: deps.payments.name },
+              'order intent abandoned: the payment outcome could not be learned; check the provider',
+            );
             report.closed++;
           } else {
-            await releaseForRetry(deps.db, intent.intent_id, { error: 'payment outcome not known yet', retryAt: new Date(deps.now() + deps.leaseMs), now: now() });
+            await releaseForRetry(deps.db, intent.intent_id, {
+              error: 'payment outcome not known yet',
+              retryAt: new Date(deps.now() + deps.leaseMs),
+              now: now(),
+            });
             report.pending++;
           }
           continue;
         }
         if (payment.status === 'declined') {
-          await markClosed(deps.db, intent.intent_id, 'declined', { error: payment.declineReason ?? 'declined', now: now() });
+          await markClosed(deps.db, intent.intent_id, 'declined', {
+            error: payment.declineReason ?? 'declined',
+            now: now(),
+          });
           report.closed++;
           continue;
         }
@@ -83,7 +95,10 @@ export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptio
       report[outcome.kind === 'recorded' ? 'recorded' : outcome.kind === 'rejected' ? 'rejected' : 'pending']++;
     } catch (error) {
       report.pending++;
-      deps.logger.error({ intent: intent.intent_id, error: error instanceof MarketplaceError ? error.toJSON() : String(error) }, 'recovery of an order intent failed');
+      deps.logger.error(
+        { intent: intent.intent_id, error: error instanceof MarketplaceError ? error.toJSON() : String(error) },
+        'recovery of an order intent failed',
+      );
     }
   }
   report.outstanding = await countUnfinished(deps.db, deps.keyId);

@@ -10,7 +10,15 @@
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { sql, type Selectable, type Transaction } from 'kysely';
 import { movesForward, statusRank } from '../events/order-status.ts';
-import { toCents, type BffDb, type BffTables, type IntentState, type OrderIntentTable, type OrderTable, type QuoteTable } from '../db/tables.ts';
+import {
+  toCents,
+  type BffDb,
+  type BffTables,
+  type IntentState,
+  type OrderIntentTable,
+  type OrderTable,
+  type QuoteTable,
+} from '../db/tables.ts';
 
 /** An intent as read. */
 export type Intent = Selectable<OrderIntentTable>;
@@ -44,7 +52,11 @@ export function tokenMatches(token: string | undefined, hash: string): boolean {
 }
 
 /** Stores a quote obtained upstream (`POST /quotes`). */
-export async function insertQuote(db: BffDb, quote: { quote_id: string; domain: string; price_cents: number; currency: string; expires_at: string }, now: Date): Promise<void> {
+export async function insertQuote(
+  db: BffDb,
+  quote: { quote_id: string; domain: string; price_cents: number; currency: string; expires_at: string },
+  now: Date,
+): Promise<void> {
   await db
     .insertInto('bff_quotes')
     .values({ ...quote, created_at: now })
@@ -59,7 +71,12 @@ export async function findQuote(db: BffDb, quoteId: string): Promise<StoredQuote
 
 /** The live intent (created, paid or recorded) of a quote, if any. */
 export async function findLiveIntentForQuote(db: BffDb, quoteId: string): Promise<Intent | undefined> {
-  return db.selectFrom('bff_order_intents').selectAll().where('quote_id', '=', quoteId).where('state', 'in', ['created', 'paid', 'recorded']).executeTakeFirst();
+  return db
+    .selectFrom('bff_order_intents')
+    .selectAll()
+    .where('quote_id', '=', quoteId)
+    .where('state', 'in', ['created', 'paid', 'recorded'])
+    .executeTakeFirst();
 }
 
 /** What a new intent holds. */
@@ -106,10 +123,20 @@ export async function createIntent(db: BffDb, input: NewIntent): Promise<Intent 
 }
 
 /** Marks an intent paid and fixes the body its record will send, byte for byte, on every attempt. */
-export async function markPaid(db: BffDb, intentId: string, fields: { reference: string; requestBody: string; leaseUntil: Date; now: Date }): Promise<Intent> {
+export async function markPaid(
+  db: BffDb,
+  intentId: string,
+  fields: { reference: string; requestBody: string; leaseUntil: Date; now: Date },
+): Promise<Intent> {
   return db
     .updateTable('bff_order_intents')
-    .set({ state: 'paid', payment_reference: fields.reference, request_body: fields.requestBody, lease_until: fields.leaseUntil, updated_at: fields.now })
+    .set({
+      state: 'paid',
+      payment_reference: fields.reference,
+      request_body: fields.requestBody,
+      lease_until: fields.leaseUntil,
+      updated_at: fields.now,
+    })
     .where('intent_id', '=', intentId)
     .where('state', '=', 'created')
     .returningAll()
@@ -117,7 +144,12 @@ export async function markPaid(db: BffDb, intentId: string, fields: { reference:
 }
 
 /** Moves an intent to a final state without an order (`declined`, `rejected`, `abandoned`). */
-export async function markClosed(db: BffDb, intentId: string, state: Extract<IntentState, 'declined' | 'rejected' | 'abandoned'>, fields: { error?: string; refundState?: string; now: Date }): Promise<void> {
+export async function markClosed(
+  db: BffDb,
+  intentId: string,
+  state: Extract<IntentState, 'declined' | 'rejected' | 'abandoned'>,
+  fields: { error?: string; refundState?: string; now: Date },
+): Promise<void> {
   await db
     .updateTable('bff_order_intents')
     .set({ state, last_error: fields.error ?? null, refund_state: fields.refundState ?? null, updated_at: fields.now })
@@ -127,10 +159,19 @@ export async function markClosed(db: BffDb, intentId: string, state: Extract<Int
 }
 
 /** Leaves a paid intent for the recovery pass after a failed record: counts the attempt, sets when to retry. */
-export async function releaseForRetry(db: BffDb, intentId: string, fields: { error: string; retryAt: Date; now: Date }): Promise<void> {
+export async function releaseForRetry(
+  db: BffDb,
+  intentId: string,
+  fields: { error: string; retryAt: Date; now: Date },
+): Promise<void> {
   await db
     .updateTable('bff_order_intents')
-    .set({ attempts: sql`attempts + 1`, last_error: fields.error.slice(0, 500), lease_until: fields.retryAt, updated_at: fields.now })
+    .set({
+      attempts: sql`attempts + 1`,
+      last_error: fields.error.slice(0, 500),
+      lease_until: fields.retryAt,
+      updated_at: fields.now,
+    })
     .where('intent_id', '=', intentId)
     .execute();
 }
@@ -177,7 +218,10 @@ export async function markRecorded(db: BffDb, intentId: string, order: UpstreamO
  * @param options.ignoreLeasesBefore - also take intents created before this instant whatever their lease (embedded
  *   PGlite at start: only a dead process can hold a lease on those).
  */
-export async function claimForRecovery(db: BffDb, options: { keyId: string; now: Date; leaseUntil: Date; limit: number; ignoreLeasesBefore?: Date | undefined }): Promise<Intent[]> {
+export async function claimForRecovery(
+  db: BffDb,
+  options: { keyId: string; now: Date; leaseUntil: Date; limit: number; ignoreLeasesBefore?: Date | undefined },
+): Promise<Intent[]> {
   return db.transaction().execute(async (trx) => {
     let candidates = trx
       .selectFrom('bff_order_intents')
@@ -189,10 +233,18 @@ export async function claimForRecovery(db: BffDb, options: { keyId: string; now:
       .forUpdate()
       .skipLocked();
     const before = options.ignoreLeasesBefore;
-    candidates = before === undefined ? candidates.where('lease_until', '<=', options.now) : candidates.where((eb) => eb.or([eb('lease_until', '<=', options.now), eb('created_at', '<', before)]));
+    candidates =
+      before === undefined
+        ? candidates.where('lease_until', '<=', options.now)
+        : candidates.where((eb) => eb.or([eb('lease_until', '<=', options.now), eb('created_at', '<', before)]));
     const ids = (await candidates.execute()).map((r) => r.intent_id);
     if (ids.length === 0) return [];
-    return trx.updateTable('bff_order_intents').set({ lease_until: options.leaseUntil }).where('intent_id', 'in', ids).returningAll().execute();
+    return trx
+      .updateTable('bff_order_intents')
+      .set({ lease_until: options.leaseUntil })
+      .where('intent_id', 'in', ids)
+      .returningAll()
+      .execute();
   });
 }
 
@@ -208,7 +260,10 @@ export async function countUnfinished(db: BffDb, keyId: string): Promise<number>
 }
 
 /** The intent a visitor asks about by intent id or marketplace order id, with its order if recorded. */
-export async function findIntentForView(db: BffDb, id: string): Promise<{ intent: Intent; order: StoredOrder | undefined } | undefined> {
+export async function findIntentForView(
+  db: BffDb,
+  id: string,
+): Promise<{ intent: Intent; order: StoredOrder | undefined } | undefined> {
   const intent = await db
     .selectFrom('bff_order_intents')
     .selectAll()
@@ -217,7 +272,10 @@ export async function findIntentForView(db: BffDb, id: string): Promise<{ intent
     .orderBy('created_at', 'desc')
     .executeTakeFirst();
   if (intent === undefined) return undefined;
-  const order = intent.order_id === null ? undefined : await db.selectFrom('bff_orders').selectAll().where('order_id', '=', intent.order_id).executeTakeFirst();
+  const order =
+    intent.order_id === null
+      ? undefined
+      : await db.selectFrom('bff_orders').selectAll().where('order_id', '=', intent.order_id).executeTakeFirst();
   return { intent, order };
 }
 
@@ -228,7 +286,11 @@ export interface EventOrder extends UpstreamOrder {}
  * Applies an event's order to the stored order, unless it is older than what was applied (see `movesForward`).
  * @returns true when the order moved.
  */
-export async function applyOrderEvent(trx: Transaction<BffTables>, event: { id: string; createdAt: Date; order: EventOrder }, now: Date): Promise<boolean> {
+export async function applyOrderEvent(
+  trx: Transaction<BffTables>,
+  event: { id: string; createdAt: Date; order: EventOrder },
+  now: Date,
+): Promise<boolean> {
   const { order } = event;
   const fields = {
     domain: order.domain,
@@ -241,7 +303,12 @@ export async function applyOrderEvent(trx: Transaction<BffTables>, event: { id: 
     updated_at: now,
   };
   for (let attempt = 0; attempt < 2; attempt++) {
-    const current = await trx.selectFrom('bff_orders').selectAll().where('order_id', '=', order.public_id).forUpdate().executeTakeFirst();
+    const current = await trx
+      .selectFrom('bff_orders')
+      .selectAll()
+      .where('order_id', '=', order.public_id)
+      .forUpdate()
+      .executeTakeFirst();
     if (current === undefined) {
       const inserted = await trx
         .insertInto('bff_orders')
@@ -252,7 +319,13 @@ export async function applyOrderEvent(trx: Transaction<BffTables>, event: { id: 
       if (inserted !== undefined) return true;
       continue; // another process inserted it meanwhile: read it (locked) and decide again
     }
-    if (!movesForward({ status: current.status, lastEventAt: current.last_event_at }, { status: order.status, createdAt: event.createdAt })) return false;
+    if (
+      !movesForward(
+        { status: current.status, lastEventAt: current.last_event_at },
+        { status: order.status, createdAt: event.createdAt },
+      )
+    )
+      return false;
     await trx.updateTable('bff_orders').set(fields).where('order_id', '=', order.public_id).execute();
     return true;
   }

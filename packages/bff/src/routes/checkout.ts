@@ -13,11 +13,25 @@ import { noQuerySchema, upstreamSaysGone, type BffContext } from './context.ts';
 
 const HELP = {
   domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' },
-  return_url: { label: '`return_url`', hint: 'an absolute URL on this shop to return to after paying', example: 'https://shop.example/thanks', optional: true },
-  cancel_url: { label: '`cancel_url`', hint: 'an absolute URL on this shop to return to after cancelling', example: 'https://shop.example/cart', optional: true },
+  return_url: {
+    label: '`return_url`',
+    hint: 'an absolute URL on this shop to return to after paying',
+    example: 'https://shop.example/thanks',
+    optional: true,
+  },
+  cancel_url: {
+    label: '`cancel_url`',
+    hint: 'an absolute URL on this shop to return to after cancelling',
+    example: 'https://shop.example/cart',
+    optional: true,
+  },
 };
 
-function onAllowedOrigin(ctx: BffContext, field: 'return_url' | 'cancel_url', url: string | undefined): string | undefined {
+function onAllowedOrigin(
+  ctx: BffContext,
+  field: 'return_url' | 'cancel_url',
+  url: string | undefined,
+): string | undefined {
   if (url === undefined) return undefined;
   const origin = new URL(url).origin;
   if (!ctx.checkoutReturnOrigins.has(origin)) {

@@ -32,8 +32,15 @@ export function upstreamSaysGone(error: unknown): boolean {
 }
 
 /** A domain as the widget shows it: only what it needs, never upstream extras. */
-export function toWidgetDomain(domain: Pick<Domain, 'domain' | 'available' | 'price_cents' | 'currency'>): WidgetDomain {
-  return { domain: domain.domain, available: domain.available, price_cents: domain.price_cents, currency: domain.currency };
+export function toWidgetDomain(
+  domain: Pick<Domain, 'domain' | 'available' | 'price_cents' | 'currency'>,
+): WidgetDomain {
+  return {
+    domain: domain.domain,
+    available: domain.available,
+    price_cents: domain.price_cents,
+    currency: domain.currency,
+  };
 }
 
 /** A query that must be empty (routes that take no query parameters). */

@@ -36,7 +36,11 @@ export function placeOrderRoute(runtime: BffRuntime): RequestHandler {
     const input = parseInput(widgetOrderRequestSchema, req.body, 'body', HELP);
     const deps = await runtime.orderDeps();
     const payment = deps.payments.parsePayment ? deps.payments.parsePayment(input.payment) : input.payment;
-    const { status, body } = await placeOrder(deps, { quoteId: input.quote_id, buyer: buyerSchema.parse(input.buyer), payment });
+    const { status, body } = await placeOrder(deps, {
+      quoteId: input.quote_id,
+      buyer: buyerSchema.parse(input.buyer),
+      payment,
+    });
     res.status(status).json(body);
   };
 }
@@ -54,18 +58,27 @@ function visitorStatus(intent: Intent, orderStatus: string | undefined): string 
   }
 }
 
-const paramsSchema = z.strictObject({ id: z.string().min(1).max(100).regex(/^[A-Za-z0-9_.:-]+$/, 'must be an order id such as "ord_…"') });
+const paramsSchema = z.strictObject({
+  id: z
+    .string()
+    .min(1)
+    .max(100)
+    .regex(/^[A-Za-z0-9_.:-]+$/, 'must be an order id such as "ord_…"'),
+});
 const NOT_FOUND = 'No such order for this order token.';
 
 /** The order view handler. */
 export function orderStatusRoute(runtime: BffRuntime): RequestHandler {
   return async function domainkitBffOrderStatus(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
-    const { id } = parseInput(paramsSchema, { id: req.params.id }, 'path', { id: { label: 'The order id in the path', hint: 'the order_id from POST /orders', example: 'ord_…' } });
+    const { id } = parseInput(paramsSchema, { id: req.params.id }, 'path', {
+      id: { label: 'The order id in the path', hint: 'the order_id from POST /orders', example: 'ord_…' },
+    });
     const token = req.get(ORDER_TOKEN_HEADER);
     const db = await runtime.db();
     const found = await findIntentForView(db, id);
-    if (found === undefined || !tokenMatches(token, found.intent.token_hash)) throw new BffHttpError('not_found', NOT_FOUND);
+    if (found === undefined || !tokenMatches(token, found.intent.token_hash))
+      throw new BffHttpError('not_found', NOT_FOUND);
     const { intent, order } = found;
     const body: WidgetOrderStatus = {
       order_id: intent.order_id ?? intent.intent_id,

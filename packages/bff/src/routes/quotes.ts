@@ -27,8 +27,24 @@ export function quoteRoute(runtime: BffRuntime): RequestHandler {
       if (upstreamSaysGone(error)) runtime.domainChanged(domain);
       throw error;
     }
-    await insertQuote(db, { quote_id: quote.quote_id, domain: quote.domain, price_cents: quote.price_cents, currency: quote.currency, expires_at: quote.expires_at }, new Date(runtime.now()));
-    const body: WidgetQuoteResponse = { quote_id: quote.quote_id, domain: quote.domain, price_cents: quote.price_cents, currency: quote.currency, expires_at: quote.expires_at };
+    await insertQuote(
+      db,
+      {
+        quote_id: quote.quote_id,
+        domain: quote.domain,
+        price_cents: quote.price_cents,
+        currency: quote.currency,
+        expires_at: quote.expires_at,
+      },
+      new Date(runtime.now()),
+    );
+    const body: WidgetQuoteResponse = {
+      quote_id: quote.quote_id,
+      domain: quote.domain,
+      price_cents: quote.price_cents,
+      currency: quote.currency,
+      expires_at: quote.expires_at,
+    };
     res.status(201).json(body);
   };
 }

@@ -10,7 +10,12 @@
  * calling upstream.
  */
 import type { DomainResult, DomainSearchResult, PublicClient } from '@domainkit/client';
-import { WIDGET_SIBLINGS_MAX, widgetSiblingsQuerySchema, type WidgetSibling, type WidgetSiblingsResponse } from '@domainkit/protocol';
+import {
+  WIDGET_SIBLINGS_MAX,
+  widgetSiblingsQuerySchema,
+  type WidgetSibling,
+  type WidgetSiblingsResponse,
+} from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { normaliseQuery, type SearchCache } from '../search-cache.ts';
 import { parseInput } from '../validate.ts';
@@ -35,7 +40,10 @@ export interface SiblingsDeps {
  * (`"coffee shop"` → `"coffeeshop"`, `"www.coffee.io"` → `"coffee"`, `"café"` → `undefined`).
  */
 export function siblingLabel(query: string): string | undefined {
-  const label = query.replace(/\s+/g, '').replace(/^www\./, '').split('.', 1)[0]!;
+  const label = query
+    .replace(/\s+/g, '')
+    .replace(/^www\./, '')
+    .split('.', 1)[0]!;
   return LABEL.test(label) ? label : undefined;
 }
 
@@ -44,7 +52,12 @@ function toSibling(result: DomainResult): WidgetSibling | undefined {
   if (!result.available || (result.status !== 'available' && result.status !== 'for_sale')) return undefined;
   const kind = result.status === 'available' ? 'registration' : 'listing';
   const price = kind === 'registration' ? result.registration : result.listing;
-  const priced = price != null && price.price_cents !== null && Number.isSafeInteger(price.price_cents) && price.price_cents >= 0 && CURRENCY.test(price.currency);
+  const priced =
+    price != null &&
+    price.price_cents !== null &&
+    Number.isSafeInteger(price.price_cents) &&
+    price.price_cents >= 0 &&
+    CURRENCY.test(price.currency);
   return {
     domain: result.domain,
     tld: result.tld,

@@ -19,7 +19,10 @@ export function rawBody(): RequestHandler {
 }
 
 /** The webhook receiver. */
-export function webhookRoute(runtime: BffRuntime, options: { secret: string; headerPrefix?: string | undefined }): RequestHandler {
+export function webhookRoute(
+  runtime: BffRuntime,
+  options: { secret: string; headerPrefix?: string | undefined },
+): RequestHandler {
   const verifier = createWebhookVerifier({ secret: options.secret, headerPrefix: options.headerPrefix });
   return async function domainkitBffWebhook(req, res) {
     if (!Buffer.isBuffer(req.body)) {
@@ -35,7 +38,10 @@ export function webhookRoute(runtime: BffRuntime, options: { secret: string; hea
     } catch (error) {
       if (error instanceof WebhookSignatureError || error instanceof WebhookPayloadError) {
         runtime.logger.warn({ route: 'POST /webhooks', code: error.code }, 'webhook delivery refused');
-        throw new BffHttpError('validation_error', error instanceof WebhookPayloadError ? 'The body is not an event.' : 'The webhook signature does not verify.');
+        throw new BffHttpError(
+          'validation_error',
+          error instanceof WebhookPayloadError ? 'The body is not an event.' : 'The webhook signature does not verify.',
+        );
       }
       throw error;
     }

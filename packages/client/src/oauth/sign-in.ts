@@ -92,9 +92,14 @@ async function wrap<T>(what: string, run: () => Promise<T>): Promise<T> {
     return await run();
   } catch (err) {
     if (err instanceof oauth.ResponseBodyError || err instanceof oauth.AuthorizationResponseError) {
-      throw new SignInError(err.error, `${what} failed: ${err.error}${err.error_description ? ` (${err.error_description})` : ''}`, { cause: err });
+      throw new SignInError(
+        err.error,
+        `${what} failed: ${err.error}${err.error_description ? ` (${err.error_description})` : ''}`,
+        { cause: err },
+      );
     }
-    if (err instanceof oauth.OperationProcessingError) throw new SignInError('invalid_response', `${what} failed: ${err.message}`, { cause: err });
+    if (err instanceof oauth.OperationProcessingError)
+      throw new SignInError('invalid_response', `${what} failed: ${err.message}`, { cause: err });
     throw err;
   }
 }
@@ -108,7 +113,12 @@ export class PublicSignIn {
   readonly #options: oauth.HttpRequestOptions<'GET' | 'POST'>;
   readonly #now: () => number;
 
-  private constructor(server: oauth.AuthorizationServer, resource: string, options: oauth.HttpRequestOptions<'GET' | 'POST'>, now: () => number) {
+  private constructor(
+    server: oauth.AuthorizationServer,
+    resource: string,
+    options: oauth.HttpRequestOptions<'GET' | 'POST'>,
+    now: () => number,
+  ) {
     this.server = server;
     this.resource = resource;
     this.#options = options;
@@ -125,18 +135,35 @@ export class PublicSignIn {
   static async discover(options: DiscoverOptions): Promise<PublicSignIn> {
     const resource = new URL(options.baseUrl.replace(/\/+$/, ''));
     const insecure = options.allowInsecureRequests ?? isLoopback(resource);
-    if (resource.protocol !== 'https:' && !insecure) throw new TypeError(`the service must be reached over https (received ${resource.href}); pass allowInsecureRequests for a local test server`);
+    if (resource.protocol !== 'https:' && !insecure)
+      throw new TypeError(
+        `the service must be reached over https (received ${resource.href}); pass allowInsecureRequests for a local test server`,
+      );
     const dispatcher = options.dispatcher;
     const http: oauth.HttpRequestOptions<'GET' | 'POST'> = {
       ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}),
-      ...(dispatcher ? { [oauth.customFetch]: ((url: string, init: RequestInit) => undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch } : {}),
+      ...(dispatcher
+        ? {
+            [oauth.customFetch]: ((url: string, init: RequestInit) =>
+              undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch,
+          }
+        : {}),
     };
-    const prm = await wrap('protected resource discovery', async () => oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, http)));
+    const prm = await wrap('protected resource discovery', async () =>
+      oauth.processResourceDiscoveryResponse(resource, await oauth.resourceDiscoveryRequest(resource, http)),
+    );
     const issuerText = prm.authorization_servers?.[0];
-    if (issuerText === undefined) throw new SignInError('invalid_response', `${resource.href} names no authorization server in its protected resource metadata`);
+    if (issuerText === undefined)
+      throw new SignInError(
+        'invalid_response',
+        `${resource.href} names no authorization server in its protected resource metadata`,
+      );
     const issuer = new URL(issuerText);
-    const server = await wrap('authorization server discovery', async () => oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...http, algorithm: 'oauth2' })));
-    if (!server.code_challenge_methods_supported?.includes('S256')) throw new SignInError('invalid_response', `${issuer.href} does not support PKCE S256`);
+    const server = await wrap('authorization server discovery', async () =>
+      oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...http, algorithm: 'oauth2' })),
+    );
+    if (!server.code_challenge_methods_supported?.includes('S256'))
+      throw new SignInError('invalid_response', `${issuer.href} does not support PKCE S256`);
     return new PublicSignIn(server, prm.resource, http, options.now ?? Date.now);
   }
 
@@ -144,7 +171,11 @@ export class PublicSignIn {
    * Registers a public client (RFC 7591; `token_endpoint_auth_method: none`, no secret).
    * @throws {SignInError} `invalid_redirect_uri` or `invalid_client_metadata` from the server.
    */
-  async register(input: { clientName: string; redirectUris: readonly string[]; scope?: string }): Promise<RegisteredClient> {
+  async register(input: {
+    clientName: string;
+    redirectUris: readonly string[];
+    scope?: string;
+  }): Promise<RegisteredClient> {
     const metadata: Partial<oauth.Client> = {
       client_name: input.clientName,
       redirect_uris: [...input.redirectUris],
@@ -154,13 +185,27 @@ export class PublicSignIn {
       ...(input.scope ? { scope: input.scope } : {}),
     };
     const raw = await wrap('client registration', async () =>
-      oauth.processDynamicClientRegistrationResponse(await oauth.dynamicClientRegistrationRequest(this.server, metadata, this.#options as oauth.DynamicClientRegistrationRequestOptions)),
+      oauth.processDynamicClientRegistrationResponse(
+        await oauth.dynamicClientRegistrationRequest(
+          this.server,
+          metadata,
+          this.#options as oauth.DynamicClientRegistrationRequestOptions,
+        ),
+      ),
     );
-    return { clientId: raw.client_id, redirectUris: (raw.redirect_uris as string[] | undefined) ?? [...input.redirectUris], raw };
+    return {
+      clientId: raw.client_id,
+      redirectUris: (raw.redirect_uris as string[] | undefined) ?? [...input.redirectUris],
+      raw,
+    };
   }
 
   /** Builds the authorization URL with a fresh PKCE verifier (S256) and state. */
-  async startAuthorization(input: { clientId: string; redirectUri: string; scope?: string }): Promise<PendingAuthorization> {
+  async startAuthorization(input: {
+    clientId: string;
+    redirectUri: string;
+    scope?: string;
+  }): Promise<PendingAuthorization> {
     const codeVerifier = oauth.generateRandomCodeVerifier();
     const state = oauth.generateRandomState();
     const url = new URL(this.server.authorization_endpoint!);
@@ -185,10 +230,18 @@ export class PublicSignIn {
     const client: oauth.Client = { client_id: pending.clientId, token_endpoint_auth_method: 'none' };
     return wrap('authorization', async () => {
       const params = oauth.validateAuthResponse(this.server, client, new URL(callbackUrl), pending.state);
-      const response = await oauth.authorizationCodeGrantRequest(this.server, client, oauth.None(), params, pending.redirectUri, pending.codeVerifier, {
-        ...(this.#options as oauth.TokenEndpointRequestOptions),
-        additionalParameters: { resource: this.resource },
-      });
+      const response = await oauth.authorizationCodeGrantRequest(
+        this.server,
+        client,
+        oauth.None(),
+        params,
+        pending.redirectUri,
+        pending.codeVerifier,
+        {
+          ...(this.#options as oauth.TokenEndpointRequestOptions),
+          additionalParameters: { resource: this.resource },
+        },
+      );
       return toTokenSet(await oauth.processAuthorizationCodeResponse(this.server, client, response), this.#now());
     });
   }
@@ -199,7 +252,8 @@ export class PublicSignIn {
    * @throws {SignInError} `invalid_grant` when the refresh token is spent, expired or revoked: sign in again.
    */
   async refresh(clientId: string, tokens: TokenSet, scope?: string): Promise<TokenSet> {
-    if (tokens.refreshToken === undefined) throw new SignInError('invalid_grant', 'no refresh token to refresh with: sign in again');
+    if (tokens.refreshToken === undefined)
+      throw new SignInError('invalid_grant', 'no refresh token to refresh with: sign in again');
     const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: 'none' };
     return wrap('refresh', async () => {
       const response = await oauth.refreshTokenGrantRequest(this.server, client, oauth.None(), tokens.refreshToken!, {
@@ -213,11 +267,25 @@ export class PublicSignIn {
   /** Revokes a token (RFC 7009); revoking the refresh token signs the whole sign-in out. */
   async revoke(clientId: string, token: string): Promise<void> {
     const client: oauth.Client = { client_id: clientId, token_endpoint_auth_method: 'none' };
-    await wrap('revocation', async () => oauth.processRevocationResponse(await oauth.revocationRequest(this.server, client, oauth.None(), token, this.#options as oauth.RevocationRequestOptions)));
+    await wrap('revocation', async () =>
+      oauth.processRevocationResponse(
+        await oauth.revocationRequest(
+          this.server,
+          client,
+          oauth.None(),
+          token,
+          this.#options as oauth.RevocationRequestOptions,
+        ),
+      ),
+    );
   }
 
   /** A session over tokens: refreshes before expiry, rotating the refresh token (see {@link SignInSession}). */
-  session(clientId: string, tokens: TokenSet, options: { onTokens?: (tokens: TokenSet) => void | Promise<void>; refreshSkewSeconds?: number } = {}): SignInSession {
+  session(
+    clientId: string,
+    tokens: TokenSet,
+    options: { onTokens?: (tokens: TokenSet) => void | Promise<void>; refreshSkewSeconds?: number } = {},
+  ): SignInSession {
     return new SignInSession(this, clientId, tokens, this.#now, options);
   }
 }

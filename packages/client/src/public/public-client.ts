@@ -18,7 +18,13 @@ import { BATCH_MAX_OPERATIONS, BULK_MAX_DOMAINS } from '@domainkit/protocol';
 import { setTimeout as delay } from 'node:timers/promises';
 import { request, type Dispatcher } from 'undici';
 import { z } from 'zod';
-import { MarketplaceConnectionError, MarketplaceResponseError, MarketplaceValidationError, errorFromResponse, parseRetryAfter } from '../errors.ts';
+import {
+  MarketplaceConnectionError,
+  MarketplaceResponseError,
+  MarketplaceValidationError,
+  errorFromResponse,
+  parseRetryAfter,
+} from '../errors.ts';
 import { PageIterator } from '../pagination.ts';
 import {
   apiIndexSchema,
@@ -86,7 +92,13 @@ export interface BatchOperation {
 }
 
 /** Bulk operations of the sandbox (the spec leaves `{op}` open). */
-export type BulkOperation = 'lock' | 'unlock' | 'renew' | 'set_nameservers' | 'enable_auto_renew' | 'disable_auto_renew';
+export type BulkOperation =
+  | 'lock'
+  | 'unlock'
+  | 'renew'
+  | 'set_nameservers'
+  | 'enable_auto_renew'
+  | 'disable_auto_renew';
 
 interface Call<S extends z.ZodType> {
   readonly method: 'GET' | 'POST';
@@ -105,13 +117,16 @@ function normaliseBase(baseUrl: string): string {
   } catch {
     throw new TypeError(`baseUrl must be an absolute http(s) URL; received ${JSON.stringify(baseUrl)}`);
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TypeError(`baseUrl must be http(s); received ${url.protocol}`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw new TypeError(`baseUrl must be http(s); received ${url.protocol}`);
   return url.href.replace(/\/+$/, '');
 }
 
 function query(params: Record<string, string | number | undefined>): string {
   const pairs = Object.entries(params).filter((e): e is [string, string | number] => e[1] !== undefined);
-  return pairs.length === 0 ? '' : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&')}`;
+  return pairs.length === 0
+    ? ''
+    : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&')}`;
 }
 
 /** Splits a list into chunks of at most `size`. */
@@ -174,22 +189,46 @@ export class PublicClient {
           await this.#sleep(Math.min(8_000, 250 * 2 ** attempt));
           continue;
         }
-        throw new MarketplaceConnectionError({ message: `${endpoint} failed: could not reach ${this.baseUrl} (${(cause as Error).message}).`, endpoint, cause });
+        throw new MarketplaceConnectionError({
+          message: `${endpoint} failed: could not reach ${this.baseUrl} (${(cause as Error).message}).`,
+          endpoint,
+          cause,
+        });
       }
       if (status >= 200 && status < 300) {
         let json: unknown;
         try {
           json = JSON.parse(text);
         } catch (cause) {
-          throw new MarketplaceResponseError({ status, message: `${endpoint} answered a body that is not JSON.`, endpoint, cause });
+          throw new MarketplaceResponseError({
+            status,
+            message: `${endpoint} answered a body that is not JSON.`,
+            endpoint,
+            cause,
+          });
         }
         const parsed = call.schema.safeParse(json);
-        if (!parsed.success) throw new MarketplaceResponseError({ status, message: `${endpoint} answered an unexpected body: ${parsed.error.issues[0]?.message ?? 'invalid'}.`, endpoint, cause: parsed.error });
+        if (!parsed.success)
+          throw new MarketplaceResponseError({
+            status,
+            message: `${endpoint} answered an unexpected body: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
+            endpoint,
+            cause: parsed.error,
+          });
         return parsed.data;
       }
       const error = errorFromResponse({ status, headers: responseHeaders, bodyText: text }, endpoint, Date.now());
-      const invalidToken = status === 401 && (error.code === 'invalid_token' || /error="invalid_token"/.test(String(responseHeaders['www-authenticate'] ?? '')));
-      if (invalidToken && token !== undefined && !refreshed && typeof this.#token === 'object' && this.#token.handleInvalidToken) {
+      const invalidToken =
+        status === 401 &&
+        (error.code === 'invalid_token' ||
+          /error="invalid_token"/.test(String(responseHeaders['www-authenticate'] ?? '')));
+      if (
+        invalidToken &&
+        token !== undefined &&
+        !refreshed &&
+        typeof this.#token === 'object' &&
+        this.#token.handleInvalidToken
+      ) {
         refreshed = true;
         if (await this.#token.handleInvalidToken()) continue;
       }
@@ -214,36 +253,79 @@ export class PublicClient {
    * (`POST /api/domain/search`). Marketplace prices are masked (`price_cents: null`) unless signed in.
    */
   async searchDomain(q: string): Promise<DomainSearchResult> {
-    if (q.trim() === '') throw new MarketplaceValidationError({ message: 'searchDomain needs a domain or a label', endpoint: 'POST /api/domain/search' });
-    return this.#send({ method: 'POST', path: '/api/domain/search', body: { q }, schema: domainSearchResultSchema, safe: true });
+    if (q.trim() === '')
+      throw new MarketplaceValidationError({
+        message: 'searchDomain needs a domain or a label',
+        endpoint: 'POST /api/domain/search',
+      });
+    return this.#send({
+      method: 'POST',
+      path: '/api/domain/search',
+      body: { q },
+      schema: domainSearchResultSchema,
+      safe: true,
+    });
   }
 
   /** WHOIS/RDAP details of a domain (`POST /api/tools/whois`). */
   whois(domain: string): Promise<WhoisRecord> {
-    return this.#send({ method: 'POST', path: '/api/tools/whois', body: { domain }, schema: whoisRecordSchema, safe: true });
+    return this.#send({
+      method: 'POST',
+      path: '/api/tools/whois',
+      body: { domain },
+      schema: whoisRecordSchema,
+      safe: true,
+    });
   }
 
   /** The USD price of an operation under a TLD (`GET /api/pricing/tld`), in cents. */
   tldPrice(tld: string, op: TldOperation = 'register'): Promise<TldPrice> {
-    return this.#send({ method: 'GET', path: `/api/pricing/tld${query({ tld, op })}`, schema: tldPriceSchema, safe: true });
+    return this.#send({
+      method: 'GET',
+      path: `/api/pricing/tld${query({ tld, op })}`,
+      schema: tldPriceSchema,
+      safe: true,
+    });
   }
 
   /** Term range, organisation rules and nameserver rules of a TLD (`GET /api/tlds/{tld}/metadata`). */
   tldMetadata(tld: string): Promise<TldMetadata> {
-    return this.#send({ method: 'GET', path: `/api/tlds/${encodeURIComponent(tld.replace(/^\./, ''))}/metadata`, schema: tldMetadataSchema, safe: true });
+    return this.#send({
+      method: 'GET',
+      path: `/api/tlds/${encodeURIComponent(tld.replace(/^\./, ''))}/metadata`,
+      schema: tldMetadataSchema,
+      safe: true,
+    });
   }
 
   /** One page of aftermarket listings (`GET /api/market/listings`): by `cursor` (stable) or by `offset`. */
-  listingsPage(options: { tld?: string; limit?: number; cursor?: string; offset?: number } = {}): Promise<ListingsPage> {
-    return this.#send({ method: 'GET', path: `/api/market/listings${query({ tld: options.tld, limit: options.limit, cursor: options.cursor, offset: options.offset })}`, schema: listingsPageSchema, safe: true });
+  listingsPage(
+    options: { tld?: string; limit?: number; cursor?: string; offset?: number } = {},
+  ): Promise<ListingsPage> {
+    return this.#send({
+      method: 'GET',
+      path: `/api/market/listings${query({ tld: options.tld, limit: options.limit, cursor: options.cursor, offset: options.offset })}`,
+      schema: listingsPageSchema,
+      safe: true,
+    });
   }
 
   /** Every aftermarket listing, newest first, fetched page by page through `page.next_cursor` as you iterate. */
-  listings(options: { tld?: string; pageSize?: number; signal?: AbortSignal } = {}): PageIterator<Listing, ListingsPage> {
-    return new PageIterator<Listing, ListingsPage>(async (cursor) => {
-      const page = await this.listingsPage({ ...(options.tld ? { tld: options.tld } : {}), ...(options.pageSize ? { limit: options.pageSize } : {}), ...(cursor ? { cursor } : {}) });
-      return { items: page.listings, nextCursor: page.page.next_cursor ?? null, raw: page };
-    }, undefined, options.signal);
+  listings(
+    options: { tld?: string; pageSize?: number; signal?: AbortSignal } = {},
+  ): PageIterator<Listing, ListingsPage> {
+    return new PageIterator<Listing, ListingsPage>(
+      async (cursor) => {
+        const page = await this.listingsPage({
+          ...(options.tld ? { tld: options.tld } : {}),
+          ...(options.pageSize ? { limit: options.pageSize } : {}),
+          ...(cursor ? { cursor } : {}),
+        });
+        return { items: page.listings, nextCursor: page.page.next_cursor ?? null, raw: page };
+      },
+      undefined,
+      options.signal,
+    );
   }
 
   /** The batchable operations and their params (`GET /api/batch`). */
@@ -260,25 +342,50 @@ export class PublicClient {
   async batch(operations: readonly BatchOperation[]): Promise<BatchResult[]> {
     const ids = new Set<string>();
     for (const { id } of operations) {
-      if (ids.has(id)) throw new MarketplaceValidationError({ message: `batch operation ids must be unique: ${JSON.stringify(id)} appears twice`, endpoint: 'POST /api/batch' });
+      if (ids.has(id))
+        throw new MarketplaceValidationError({
+          message: `batch operation ids must be unique: ${JSON.stringify(id)} appears twice`,
+          endpoint: 'POST /api/batch',
+        });
       ids.add(id);
     }
     const byId = new Map<string, BatchResult>();
     for (const part of chunk(operations, BATCH_MAX_OPERATIONS)) {
-      const answer = await this.#send({ method: 'POST', path: '/api/batch', body: { operations: part }, schema: batchResponseSchema, safe: true });
+      const answer = await this.#send({
+        method: 'POST',
+        path: '/api/batch',
+        body: { operations: part },
+        schema: batchResponseSchema,
+        safe: true,
+      });
       for (const result of answer.results) byId.set(result.id, result);
     }
     return operations.map(
-      (o) => byId.get(o.id) ?? { id: o.id, op: o.op, ok: false, error: { code: 'missing_result', message: `the batch answer had no result for ${JSON.stringify(o.id)}` } },
+      (o) =>
+        byId.get(o.id) ?? {
+          id: o.id,
+          op: o.op,
+          ok: false,
+          error: { code: 'missing_result', message: `the batch answer had no result for ${JSON.stringify(o.id)}` },
+        },
     );
   }
 
   /** The signed-in user's domains (`GET /api/domains`, scope `domains:manage`), page by page as you iterate. */
   ownedDomains(options: { pageSize?: number; signal?: AbortSignal } = {}): PageIterator<OwnedDomain> {
-    return new PageIterator<OwnedDomain>(async (cursor) => {
-      const page = await this.#send({ method: 'GET', path: `/api/domains${query({ limit: options.pageSize, cursor })}`, schema: ownedDomainsPageSchema, safe: true });
-      return { items: page.domains, nextCursor: page.next_cursor ?? null, raw: page };
-    }, undefined, options.signal);
+    return new PageIterator<OwnedDomain>(
+      async (cursor) => {
+        const page = await this.#send({
+          method: 'GET',
+          path: `/api/domains${query({ limit: options.pageSize, cursor })}`,
+          schema: ownedDomainsPageSchema,
+          safe: true,
+        });
+        return { items: page.domains, nextCursor: page.next_cursor ?? null, raw: page };
+      },
+      undefined,
+      options.signal,
+    );
   }
 
   /**
@@ -287,10 +394,20 @@ export class PublicClient {
    * @param params - `{years}` for `renew`, `{nameservers}` for `set_nameservers`.
    * @returns the per-domain results of every chunk, in order, and their summary.
    */
-  async bulk(op: BulkOperation, domains: readonly string[], params: { years?: number; nameservers?: readonly string[] } = {}): Promise<BulkResult> {
+  async bulk(
+    op: BulkOperation,
+    domains: readonly string[],
+    params: { years?: number; nameservers?: readonly string[] } = {},
+  ): Promise<BulkResult> {
     const results: BulkResult['results'] = [];
     for (const part of chunk(domains, BULK_MAX_DOMAINS)) {
-      const answer = await this.#send({ method: 'POST', path: `/api/domains/bulk/${encodeURIComponent(op)}`, body: { domains: part, ...params }, schema: bulkResponseSchema, safe: false });
+      const answer = await this.#send({
+        method: 'POST',
+        path: `/api/domains/bulk/${encodeURIComponent(op)}`,
+        body: { domains: part, ...params },
+        schema: bulkResponseSchema,
+        safe: false,
+      });
       results.push(...answer.results);
     }
     const succeeded = results.filter((r) => r.ok).length;

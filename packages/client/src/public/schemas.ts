@@ -44,9 +44,21 @@ export const whoisRecordSchema = z.looseObject({
   domain: z.string(),
   registered: z.boolean(),
   status: z.array(z.string()),
-  registrar: z.looseObject({ name: z.string(), iana_id: z.number().int().nullable().optional(), url: z.string().nullable().optional() }).nullable(),
-  registrant: z.looseObject({ name: z.string().nullable(), organization: z.string().nullable(), country: z.string().nullable() }).nullable(),
-  dates: z.looseObject({ registered: z.string().nullable(), updated: z.string().nullable(), expires: z.string().nullable() }),
+  registrar: z
+    .looseObject({
+      name: z.string(),
+      iana_id: z.number().int().nullable().optional(),
+      url: z.string().nullable().optional(),
+    })
+    .nullable(),
+  registrant: z
+    .looseObject({ name: z.string().nullable(), organization: z.string().nullable(), country: z.string().nullable() })
+    .nullable(),
+  dates: z.looseObject({
+    registered: z.string().nullable(),
+    updated: z.string().nullable(),
+    expires: z.string().nullable(),
+  }),
   nameservers: z.array(z.string()),
   dnssec: z.boolean().optional(),
 });
@@ -114,7 +126,13 @@ export const batchResponseSchema = z.looseObject({ results: z.array(batchResultS
 /** `GET /api/batch`. */
 export const batchCatalogueSchema = z.looseObject({
   max_operations: z.number().int().optional(),
-  operations: z.array(z.looseObject({ op: z.string(), description: z.string().optional(), params: z.record(z.string(), z.unknown()).optional() })),
+  operations: z.array(
+    z.looseObject({
+      op: z.string(),
+      description: z.string().optional(),
+      params: z.record(z.string(), z.unknown()).optional(),
+    }),
+  ),
 });
 
 /** A domain owned by the signed-in user. */
@@ -129,21 +147,34 @@ export const ownedDomainSchema = z.looseObject({
 });
 
 /** `GET /api/domains`. */
-export const ownedDomainsPageSchema = z.looseObject({ domains: z.array(ownedDomainSchema), next_cursor: z.string().nullable().optional() });
+export const ownedDomainsPageSchema = z.looseObject({
+  domains: z.array(ownedDomainSchema),
+  next_cursor: z.string().nullable().optional(),
+});
 
 /** `POST /api/domains/bulk/{op}`. */
 export const bulkResponseSchema = z.looseObject({
   op: z.string(),
   results: z.array(
-    z.looseObject({ domain: z.string(), ok: z.boolean(), registration: ownedDomainSchema.optional(), charged_cents: z.number().int().optional(), error: itemErrorSchema.optional() }),
+    z.looseObject({
+      domain: z.string(),
+      ok: z.boolean(),
+      registration: ownedDomainSchema.optional(),
+      charged_cents: z.number().int().optional(),
+      error: itemErrorSchema.optional(),
+    }),
   ),
-  summary: z.looseObject({ requested: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }).optional(),
+  summary: z
+    .looseObject({ requested: z.number().int(), succeeded: z.number().int(), failed: z.number().int() })
+    .optional(),
 });
 
 /** `GET /api` with a token. */
 export const apiIndexSchema = z.looseObject({
   resource: z.string().optional(),
-  token: z.looseObject({ subject: z.string(), client_id: z.string(), scope: z.string(), expires_at: z.string() }).optional(),
+  token: z
+    .looseObject({ subject: z.string(), client_id: z.string(), scope: z.string(), expires_at: z.string() })
+    .optional(),
 });
 
 export type MarketPrice = z.infer<typeof marketPriceSchema>;

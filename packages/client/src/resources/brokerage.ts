@@ -42,7 +42,10 @@ export const retrieveBrokerageCaseEndpoint = defineEndpoint({
 });
 
 /** Query of `GET /brokerage`. */
-export const listBrokerageCasesParamsSchema = z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema });
+export const listBrokerageCasesParamsSchema = z.strictObject({
+  cursor: cursorSchema.optional(),
+  limit: pageLimitSchema,
+});
 
 /** `GET /brokerage` (scope `report`): the caller's cases and their outcomes. */
 export const listBrokerageCasesEndpoint = defineEndpoint({

@@ -1,7 +1,12 @@
 /**
  * Webhook registration and the event history (spec 2.4, 2.5, 4.1 "Webhooks and events", 6; scope `webhook`).
  */
-import { eventListSchema, listEventsParamsSchema, webhookRegistrationRequestSchema, webhookRegistrationSchema } from '@domainkit/protocol';
+import {
+  eventListSchema,
+  listEventsParamsSchema,
+  webhookRegistrationRequestSchema,
+  webhookRegistrationSchema,
+} from '@domainkit/protocol';
 import { PARTNER_API_PREFIX, defineEndpoint } from '../endpoint.ts';
 
 /**

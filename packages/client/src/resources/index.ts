@@ -39,7 +39,13 @@ import {
   type listBrokerageCasesParamsSchema,
 } from './brokerage.ts';
 import { listEventsEndpoint, registerWebhookEndpoint } from './events.ts';
-import { createOrderEndpoint, createQuoteEndpoint, createRefundEndpoint, listOrdersEndpoint, retrieveOrderEndpoint } from './mor.ts';
+import {
+  createOrderEndpoint,
+  createQuoteEndpoint,
+  createRefundEndpoint,
+  listOrdersEndpoint,
+  retrieveOrderEndpoint,
+} from './mor.ts';
 import {
   analyticsEndpoint,
   clicksEndpoint,
@@ -179,9 +185,17 @@ export function createResources(sender: RequestSender): PartnerResources {
       list: (params = {}, options) => listPages(sender, listOrdersEndpoint, 'orders', 'cursor', params, options),
     }),
     refunds: freeze({ create: (input, options) => sender.send(createRefundEndpoint, input, options) }),
-    settlements: freeze({ list: (params = {}, options) => listPages(sender, listSettlementsEndpoint, 'settlements', 'cursor', params, options) }),
-    transactions: freeze({ list: (params = {}, options) => listPages(sender, listTransactionsEndpoint, 'transactions', 'cursor', params, options) }),
-    payouts: freeze({ list: (params = {}, options) => listPages(sender, listPayoutsEndpoint, 'payouts', 'cursor', params, options) }),
+    settlements: freeze({
+      list: (params = {}, options) =>
+        listPages(sender, listSettlementsEndpoint, 'settlements', 'cursor', params, options),
+    }),
+    transactions: freeze({
+      list: (params = {}, options) =>
+        listPages(sender, listTransactionsEndpoint, 'transactions', 'cursor', params, options),
+    }),
+    payouts: freeze({
+      list: (params = {}, options) => listPages(sender, listPayoutsEndpoint, 'payouts', 'cursor', params, options),
+    }),
     brokerage: freeze({
       eligibility: (domain, options) => sender.send(brokerageEligibilityEndpoint, { domain }, options),
       create: (input, options) => sender.send(createBrokerageCaseEndpoint, input, options),
@@ -195,11 +209,15 @@ export function createResources(sender: RequestSender): PartnerResources {
     me: freeze({
       clicks: (params = {}, options) => sender.send(clicksEndpoint, params, options),
       sales: (params = {}, options) => listPages(sender, listSalesEndpoint, 'sales', 'cursor', params, options),
-      commissions: (params = {}, options) => listPages(sender, listCommissionsEndpoint, 'commissions', 'cursor', params, options),
-      payouts: (params = {}, options) => listPages(sender, listReferralPayoutsEndpoint, 'payouts', 'cursor', params, options),
+      commissions: (params = {}, options) =>
+        listPages(sender, listCommissionsEndpoint, 'commissions', 'cursor', params, options),
+      payouts: (params = {}, options) =>
+        listPages(sender, listReferralPayoutsEndpoint, 'payouts', 'cursor', params, options),
     }),
     analytics: freeze({ retrieve: (params = {}, options) => sender.send(analyticsEndpoint, params, options) }),
-    events: freeze({ list: (params = {}, options) => listPages(sender, listEventsEndpoint, 'events', 'after_id', params, options) }),
+    events: freeze({
+      list: (params = {}, options) => listPages(sender, listEventsEndpoint, 'events', 'after_id', params, options),
+    }),
     webhooks: freeze({ register: (input, options) => sender.send(registerWebhookEndpoint, input, options) }),
   } satisfies PartnerResources);
 }

@@ -46,7 +46,9 @@ export const retrieveOrderEndpoint = defineEndpoint({
   name: 'orders.retrieve',
   method: 'GET',
   path: `${PARTNER_API_PREFIX}/orders/{public_id}`,
-  input: z.strictObject({ public_id: z.string().trim().min(1, 'public_id is required (the order id, such as "ord_…")').max(100) }),
+  input: z.strictObject({
+    public_id: z.string().trim().min(1, 'public_id is required (the order id, such as "ord_…")').max(100),
+  }),
   response: orderSchema,
 });
 

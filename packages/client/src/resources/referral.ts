@@ -4,7 +4,17 @@
  * package does not fix the clicks, sales, commissions and analytics records yet, so those are parsed tolerantly:
  * lists by their DESIGN shape (`{<plural>: [...], next_cursor}`), records as objects with every field kept.
  */
-import { createLinkRequestSchema, cursorSchema, dateWindowParamsSchema, linkListSchema, linkSchema, listSchema, pageLimitSchema, payoutListSchema, timestampSchema } from '@domainkit/protocol';
+import {
+  createLinkRequestSchema,
+  cursorSchema,
+  dateWindowParamsSchema,
+  linkListSchema,
+  linkSchema,
+  listSchema,
+  pageLimitSchema,
+  payoutListSchema,
+  timestampSchema,
+} from '@domainkit/protocol';
 import { z } from 'zod';
 import { PARTNER_API_PREFIX, defineEndpoint } from '../endpoint.ts';
 

@@ -2,7 +2,13 @@
  * Settlement statements, the transaction history and payouts (spec 2.7, 4.1 "Settlement, history, refunds"):
  * reporting endpoints, 30 requests per minute per credential (spec 8). All are cursor lists.
  */
-import { dateWindowParamsSchema, listTransactionsParamsSchema, payoutListSchema, settlementListSchema, transactionListSchema } from '@domainkit/protocol';
+import {
+  dateWindowParamsSchema,
+  listTransactionsParamsSchema,
+  payoutListSchema,
+  settlementListSchema,
+  transactionListSchema,
+} from '@domainkit/protocol';
 import { PARTNER_API_PREFIX, defineEndpoint } from '../endpoint.ts';
 
 /** `GET /settlements` (scope `buy`): per-period statements: gross sold, commission retained, amount owed. */

@@ -15,7 +15,10 @@ export const domainNameSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(DOMAIN_RE, 'must be a domain name such as "example.com" (letters, digits and inner hyphens, labels of at most 63 characters)');
+  .regex(
+    DOMAIN_RE,
+    'must be a domain name such as "example.com" (letters, digits and inner hyphens, labels of at most 63 characters)',
+  );
 
 /** An amount in minor currency units (cents), a non-negative integer. */
 export const centsSchema = z.number().int('must be an integer amount in minor units (cents)').nonnegative();

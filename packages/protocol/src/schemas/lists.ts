@@ -26,7 +26,9 @@ export const cursorSchema = z.string().min(1).max(200);
  * @param key - the plural resource name, such as `orders`.
  */
 export function listSchema<K extends string, T extends z.ZodType>(key: K, item: T) {
-  return z.looseObject({ [key]: z.array(item), next_cursor: z.string().nullable().optional() } as { [P in K]: z.ZodArray<T> } & {
+  return z.looseObject({ [key]: z.array(item), next_cursor: z.string().nullable().optional() } as {
+    [P in K]: z.ZodArray<T>;
+  } & {
     next_cursor: z.ZodOptional<z.ZodNullable<z.ZodString>>;
   });
 }

@@ -89,7 +89,11 @@ export const createOrderRequestSchema = z
       ctx.addIssue({ code: 'custom', message: 'send domain, or quote_id (from POST /quotes)', path: ['domain'] });
     }
     if (body.quote_id === undefined && body.expected_price === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'send quote_id (from POST /quotes) or expected_price with currency', path: ['quote_id'] });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'send quote_id (from POST /quotes) or expected_price with currency',
+        path: ['quote_id'],
+      });
     }
     if (body.expected_price !== undefined && body.currency === undefined) {
       ctx.addIssue({ code: 'custom', message: 'currency is required with expected_price', path: ['currency'] });
@@ -117,7 +121,14 @@ export const orderSchema = z.looseObject({
   external_payment_ref: z.string().nullable().optional(),
   /** The partner's margin kept from the sale (minor units); the service is owed `sale_price_cents` minus this. */
   commission_cents: centsSchema.optional(),
-  buyer: z.looseObject({ email: z.string(), name: z.string().nullable().optional(), country: z.string().nullable().optional() }).nullable().optional(),
+  buyer: z
+    .looseObject({
+      email: z.string(),
+      name: z.string().nullable().optional(),
+      country: z.string().nullable().optional(),
+    })
+    .nullable()
+    .optional(),
   return_url: z.string().nullable().optional(),
   cancel_url: z.string().nullable().optional(),
   created_at: timestampSchema.optional(),

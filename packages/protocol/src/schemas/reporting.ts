@@ -86,7 +86,13 @@ export const createBrokerageCaseRequestSchema = z.strictObject({
  * Brokerage case statuses (spec 2.6 and 3 show none: docs/spec-decisions.md). `OPEN` → `CONTACTING_OWNER` →
  * `NEGOTIATING` → `CLOSED_DEAL` (emits `brokerage.case_completed`) or `CLOSED_NO_DEAL` (from any open status).
  */
-export const BROKERAGE_CASE_STATUSES = ['OPEN', 'CONTACTING_OWNER', 'NEGOTIATING', 'CLOSED_DEAL', 'CLOSED_NO_DEAL'] as const;
+export const BROKERAGE_CASE_STATUSES = [
+  'OPEN',
+  'CONTACTING_OWNER',
+  'NEGOTIATING',
+  'CLOSED_DEAL',
+  'CLOSED_NO_DEAL',
+] as const;
 
 /** A brokerage case (spec 2.6), with `progress_url`: the buyer's no-login progress page. */
 export const brokerageCaseSchema = z.looseObject({
@@ -103,7 +109,9 @@ export const brokerageCaseSchema = z.looseObject({
   /** The agreed price once closed with a deal, and the partner's cut of it (minor units). */
   deal_price_cents: centsSchema.nullable().optional(),
   commission_cents: centsSchema.nullable().optional(),
-  timeline: z.array(z.looseObject({ status: z.string(), at: timestampSchema, note: z.string().nullable().optional() })).optional(),
+  timeline: z
+    .array(z.looseObject({ status: z.string(), at: timestampSchema, note: z.string().nullable().optional() }))
+    .optional(),
 });
 export const brokerageCaseListSchema = listSchema('cases', brokerageCaseSchema);
 
@@ -135,8 +143,10 @@ export const createLinkRequestSchema = z
     label: z.string().max(100).optional(),
   })
   .superRefine((b, ctx) => {
-    if (b.kind === 'domain' && !b.domain) ctx.addIssue({ code: 'custom', message: 'a domain link needs domain', path: ['domain'] });
-    if (b.kind === 'product' && !b.product) ctx.addIssue({ code: 'custom', message: 'a product link needs product', path: ['product'] });
+    if (b.kind === 'domain' && !b.domain)
+      ctx.addIssue({ code: 'custom', message: 'a domain link needs domain', path: ['domain'] });
+    if (b.kind === 'product' && !b.product)
+      ctx.addIssue({ code: 'custom', message: 'a product link needs product', path: ['product'] });
   });
 
 /** A tracked referral link with its click and sale counts. */
@@ -202,7 +212,9 @@ export const commissionTotalsSchema = z.looseObject({
   reversed_cents: centsSchema,
   balance_cents: z.number().int(),
 });
-export const commissionListSchema = listSchema('commissions', commissionEntrySchema).extend({ totals: commissionTotalsSchema.optional() });
+export const commissionListSchema = listSchema('commissions', commissionEntrySchema).extend({
+  totals: commissionTotalsSchema.optional(),
+});
 
 /** `GET /analytics`: the referral funnel, GMV and commission over a date range. */
 export const analyticsSchema = z.looseObject({

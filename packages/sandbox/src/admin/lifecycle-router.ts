@@ -49,18 +49,33 @@ const ORDER_TRIGGERS: Readonly<Record<string, OrderAction>> = {
   cancel: 'cancel',
 };
 
-const reasonSchema = z.strictObject({ reason: z.string().trim().min(1).max(500).optional(), note: z.string().trim().min(1).max(500).optional() });
+const reasonSchema = z.strictObject({
+  reason: z.string().trim().min(1).max(500).optional(),
+  note: z.string().trim().min(1).max(500).optional(),
+});
 const idSchema = z.string().min(1).max(100);
 const limitSchema = z.coerce.number().int().min(1).max(500).default(100);
 
 /** Builds the lifecycle admin router (mounted inside the admin router, after its token guard and JSON parser). */
-export function lifecycleAdminRouter(options: { db: SandboxDb; clock: Clock; logger: Logger; publicUrl: (req: express.Request) => string }): Router {
+export function lifecycleAdminRouter(options: {
+  db: SandboxDb;
+  clock: Clock;
+  logger: Logger;
+  publicUrl: (req: express.Request) => string;
+}): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
-  const body = (req: express.Request) => (req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0) ? {} : req.body);
+  const body = (req: express.Request) =>
+    req.body === undefined || (typeof req.body === 'object' && req.body !== null && Object.keys(req.body).length === 0)
+      ? {}
+      : req.body;
 
   router.get('/orders', async (req, res) => {
-    const q = parseOrThrow(z.strictObject({ key_id: idSchema.optional(), status: orderStatusSchema.optional(), limit: limitSchema }), req.query, 'query');
+    const q = parseOrThrow(
+      z.strictObject({ key_id: idSchema.optional(), status: orderStatusSchema.optional(), limit: limitSchema }),
+      req.query,
+      'query',
+    );
     let query = db.selectFrom('orders').selectAll();
     if (q.key_id) query = query.where('key_id', '=', q.key_id);
     if (q.status) query = query.where('status', '=', q.status);
@@ -70,16 +85,29 @@ export function lifecycleAdminRouter(options: { db: SandboxDb; clock: Clock; log
 
   router.post('/orders/:publicId/:trigger', async (req, res) => {
     const action = ORDER_TRIGGERS[req.params.trigger];
-    if (action === undefined) throw apiError('not_found', `Unknown order trigger "${req.params.trigger}": use one of ${Object.keys(ORDER_TRIGGERS).join(', ')}.`);
+    if (action === undefined)
+      throw apiError(
+        'not_found',
+        `Unknown order trigger "${req.params.trigger}": use one of ${Object.keys(ORDER_TRIGGERS).join(', ')}.`,
+      );
     const publicId = parseOrThrow(idSchema, req.params.publicId, 'order id');
     const input = parseOrThrow(reasonSchema, body(req), 'trigger body');
     const now = new Date(clock());
     const moved = await db.transaction().execute(async (trx) => {
-      const result = await transitionOrder(trx, { publicId, action, now, reason: input.reason ?? null, ...(input.note ? { note: input.note } : {}) });
+      const result = await transitionOrder(trx, {
+        publicId,
+        action,
+        now,
+        reason: input.reason ?? null,
+        ...(input.note ? { note: input.note } : {}),
+      });
       return { ...result, timeline: await orderTimeline(trx, publicId) };
     });
     announceEvents([moved.event]);
-    logger.info({ order: publicId, status: moved.order.status, event_id: moved.event.id, event_type: moved.event.type }, 'admin moved an order');
+    logger.info(
+      { order: publicId, status: moved.order.status, event_id: moved.event.id, event_type: moved.event.type },
+      'admin moved an order',
+    );
     res.json({ order: toOrderWire(moved.order, moved.timeline), events: [moved.event] });
   });
 
@@ -88,98 +116,225 @@ export function lifecycleAdminRouter(options: { db: SandboxDb; clock: Clock; log
     const result = await runSettlement(db, { keyId: input.key_id, now: new Date(clock()) });
     announceEvents(result.events);
     const ids = result.settlements.map((s) => s.settlement_id);
-    const orders = ids.length === 0 ? [] : await db.selectFrom('orders').select(['public_id', 'settlement_id']).where('settlement_id', 'in', ids).orderBy('seq').execute();
-    logger.info({ settlements: ids.length, payouts: result.payouts.length, events: result.events.length }, 'settlement run');
+    const orders =
+      ids.length === 0
+        ? []
+        : await db
+            .selectFrom('orders')
+            .select(['public_id', 'settlement_id'])
+            .where('settlement_id', 'in', ids)
+            .orderBy('seq')
+            .execute();
+    logger.info(
+      { settlements: ids.length, payouts: result.payouts.length, events: result.events.length },
+      'settlement run',
+    );
     res.json({
-      settlements: result.settlements.map((s) => ({ ...toSettlementWire(s, orders.filter((o) => o.settlement_id === s.settlement_id).map((o) => o.public_id)), key_id: s.key_id })),
+      settlements: result.settlements.map((s) => ({
+        ...toSettlementWire(
+          s,
+          orders.filter((o) => o.settlement_id === s.settlement_id).map((o) => o.public_id),
+        ),
+        key_id: s.key_id,
+      })),
       payouts: result.payouts.map((p) => ({ ...toPayoutWire(p), key_id: p.key_id })),
       events: result.events,
     });
   });
 
   router.post('/brokerage/:caseId/advance', async (req, res) => {
-    const input = parseOrThrow(z.strictObject({ note: z.string().trim().min(1).max(500).optional() }), body(req), 'advance');
-    const moved = await db.transaction().execute((trx) => moveCase(trx, { caseId: req.params.caseId, now: new Date(clock()), note: input.note }));
+    const input = parseOrThrow(
+      z.strictObject({ note: z.string().trim().min(1).max(500).optional() }),
+      body(req),
+      'advance',
+    );
+    const moved = await db
+      .transaction()
+      .execute((trx) => moveCase(trx, { caseId: req.params.caseId, now: new Date(clock()), note: input.note }));
     res.json({ case: toCaseWire(moved.case, options.publicUrl(req)), events: [] });
   });
 
   router.post('/brokerage/:caseId/close', async (req, res) => {
     const input = parseOrThrow(
       z
-        .strictObject({ deal: z.boolean(), price_cents: z.number().int().positive().optional(), note: z.string().trim().min(1).max(500).optional() })
-        .refine((b) => !b.deal || b.price_cents !== undefined, { message: 'a deal needs price_cents (the agreed price in minor units)', path: ['price_cents'] }),
+        .strictObject({
+          deal: z.boolean(),
+          price_cents: z.number().int().positive().optional(),
+          note: z.string().trim().min(1).max(500).optional(),
+        })
+        .refine((b) => !b.deal || b.price_cents !== undefined, {
+          message: 'a deal needs price_cents (the agreed price in minor units)',
+          path: ['price_cents'],
+        }),
       body(req),
       'close',
     );
     const close = input.deal ? { deal: true as const, priceCents: input.price_cents! } : { deal: false as const };
-    const moved = await db.transaction().execute((trx) => moveCase(trx, { caseId: req.params.caseId, now: new Date(clock()), close, note: input.note }));
+    const moved = await db
+      .transaction()
+      .execute((trx) => moveCase(trx, { caseId: req.params.caseId, now: new Date(clock()), close, note: input.note }));
     const events = moved.event ? [moved.event] : [];
     announceEvents(events);
     res.json({ case: toCaseWire(moved.case, options.publicUrl(req)), events });
   });
 
   router.post('/links/:linkId/clicks', async (req, res) => {
-    const input = parseOrThrow(z.strictObject({ count: z.number().int().min(1).max(10_000).default(1) }), body(req), 'clicks');
-    const link = await db.selectFrom('referral_links').select('link_id').where('link_id', '=', req.params.linkId).executeTakeFirst();
+    const input = parseOrThrow(
+      z.strictObject({ count: z.number().int().min(1).max(10_000).default(1) }),
+      body(req),
+      'clicks',
+    );
+    const link = await db
+      .selectFrom('referral_links')
+      .select('link_id')
+      .where('link_id', '=', req.params.linkId)
+      .executeTakeFirst();
     if (link === undefined) throw apiError('not_found', `No referral link ${req.params.linkId}.`);
     await recordClicks(db, link.link_id, input.count, new Date(clock()));
-    const total = await db.selectFrom('referral_clicks').select((eb) => eb.fn.countAll<string>().as('n')).where('link_id', '=', link.link_id).executeTakeFirstOrThrow();
+    const total = await db
+      .selectFrom('referral_clicks')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('link_id', '=', link.link_id)
+      .executeTakeFirstOrThrow();
     res.json({ link_id: link.link_id, recorded: input.count, clicks: Number(total.n) });
   });
 
   router.post('/links/:linkId/sales', async (req, res) => {
     const input = parseOrThrow(
-      z.strictObject({ domain: domainNameSchema, price_cents: z.number().int().positive().optional(), buyer_email: z.email().optional() }),
+      z.strictObject({
+        domain: domainNameSchema,
+        price_cents: z.number().int().positive().optional(),
+        buyer_email: z.email().optional(),
+      }),
       body(req),
       'referral sale',
     );
     const now = new Date(clock());
     const result = await db.transaction().execute(async (trx) => {
-      const link = await trx.selectFrom('referral_links').selectAll().where('link_id', '=', req.params.linkId).executeTakeFirst();
+      const link = await trx
+        .selectFrom('referral_links')
+        .selectAll()
+        .where('link_id', '=', req.params.linkId)
+        .executeTakeFirst();
       if (link === undefined) throw apiError('not_found', `No referral link ${req.params.linkId}.`);
-      const listing = await trx.selectFrom('domains').selectAll().where('environment', '=', link.environment).where('name', '=', input.domain).forUpdate().executeTakeFirst();
+      const listing = await trx
+        .selectFrom('domains')
+        .selectAll()
+        .where('environment', '=', link.environment)
+        .where('name', '=', input.domain)
+        .forUpdate()
+        .executeTakeFirst();
       let price = input.price_cents;
       if (listing !== undefined && listing.status === 'listed') {
         price = listing.price_cents;
-        await trx.updateTable('domains').set({ status: 'sold', sold_at: now }).where('environment', '=', listing.environment).where('name', '=', listing.name).execute();
+        await trx
+          .updateTable('domains')
+          .set({ status: 'sold', sold_at: now })
+          .where('environment', '=', listing.environment)
+          .where('name', '=', listing.name)
+          .execute();
       } else if (listing !== undefined) {
         throw apiError('conflict', `${input.domain} is already sold.`);
       }
-      if (price === undefined) throw apiError('validation_error', `${input.domain} is not listed: give price_cents for the sale.`);
-      return recordReferralSale(trx, { link, domain: input.domain, priceCents: price, currency: 'USD', buyerEmail: input.buyer_email ?? null, now });
+      if (price === undefined)
+        throw apiError('validation_error', `${input.domain} is not listed: give price_cents for the sale.`);
+      return recordReferralSale(trx, {
+        link,
+        domain: input.domain,
+        priceCents: price,
+        currency: 'USD',
+        buyerEmail: input.buyer_email ?? null,
+        now,
+      });
     });
     res.status(201).json({
-      sale: { sale_id: result.sale.id, link_id: result.sale.link_id, domain: result.sale.domain, amount_cents: result.sale.price_cents, commission_cents: result.sale.commission_cents, currency: result.sale.currency, status: result.sale.status, created_at: result.sale.created_at.toISOString() },
-      commission: { entry_id: `cl_${result.entry.id}`, amount_cents: result.entry.amount_cents, status: result.entry.status },
+      sale: {
+        sale_id: result.sale.id,
+        link_id: result.sale.link_id,
+        domain: result.sale.domain,
+        amount_cents: result.sale.price_cents,
+        commission_cents: result.sale.commission_cents,
+        currency: result.sale.currency,
+        status: result.sale.status,
+        created_at: result.sale.created_at.toISOString(),
+      },
+      commission: {
+        entry_id: `cl_${result.entry.id}`,
+        amount_cents: result.entry.amount_cents,
+        status: result.entry.status,
+      },
     });
   });
 
   router.post('/sales/:saleId/refund', async (req, res) => {
     const result = await db.transaction().execute((trx) => refundSale(trx, req.params.saleId, new Date(clock())));
-    res.json({ sale: { sale_id: result.sale.id, status: result.sale.status, refunded_at: result.sale.refunded_at?.toISOString() ?? null }, reversal: result.reversal ? { entry_id: `cl_${result.reversal.id}`, amount_cents: result.reversal.amount_cents } : null });
+    res.json({
+      sale: {
+        sale_id: result.sale.id,
+        status: result.sale.status,
+        refunded_at: result.sale.refunded_at?.toISOString() ?? null,
+      },
+      reversal: result.reversal
+        ? { entry_id: `cl_${result.reversal.id}`, amount_cents: result.reversal.amount_cents }
+        : null,
+    });
   });
 
   router.post('/domains/:name/price', async (req, res) => {
     const name = parseOrThrow(domainNameSchema, req.params.name, 'domain name');
-    const input = parseOrThrow(z.strictObject({ price_cents: z.number().int().positive(), environment: environmentSchema.default('SANDBOX') }), body(req), 'price');
-    const row = await db.updateTable('domains').set({ price_cents: input.price_cents }).where('environment', '=', input.environment).where('name', '=', name).returningAll().executeTakeFirst();
+    const input = parseOrThrow(
+      z.strictObject({ price_cents: z.number().int().positive(), environment: environmentSchema.default('SANDBOX') }),
+      body(req),
+      'price',
+    );
+    const row = await db
+      .updateTable('domains')
+      .set({ price_cents: input.price_cents })
+      .where('environment', '=', input.environment)
+      .where('name', '=', name)
+      .returningAll()
+      .executeTakeFirst();
     if (row === undefined) throw apiError('not_found', `${name} is not in the ${input.environment} inventory.`);
-    res.json({ domain: row.name, environment: row.environment, price_cents: row.price_cents, currency: row.currency, status: row.status });
+    res.json({
+      domain: row.name,
+      environment: row.environment,
+      price_cents: row.price_cents,
+      currency: row.currency,
+      status: row.status,
+    });
   });
 
   router.get('/deliveries', async (req, res) => {
     const q = parseOrThrow(
-      z.strictObject({ key_id: idSchema.optional(), status: z.enum(['pending', 'delivered', 'failed']).optional(), event_id: z.string().max(40).optional(), limit: limitSchema }),
+      z.strictObject({
+        key_id: idSchema.optional(),
+        status: z.enum(['pending', 'delivered', 'failed']).optional(),
+        event_id: z.string().max(40).optional(),
+        limit: limitSchema,
+      }),
       req.query,
       'query',
     );
-    let query = db.selectFrom('webhook_deliveries').innerJoin('events', 'events.seq', 'webhook_deliveries.event_seq').selectAll('webhook_deliveries').select(['events.type', 'events.payload']);
+    let query = db
+      .selectFrom('webhook_deliveries')
+      .innerJoin('events', 'events.seq', 'webhook_deliveries.event_seq')
+      .selectAll('webhook_deliveries')
+      .select(['events.type', 'events.payload']);
     if (q.key_id) query = query.where('webhook_deliveries.key_id', '=', q.key_id);
     if (q.status) query = query.where('webhook_deliveries.status', '=', q.status);
     if (q.event_id) query = query.where('webhook_deliveries.event_seq', '=', eventSeq(q.event_id));
     const rows = await query.orderBy('webhook_deliveries.id').limit(q.limit).execute();
     const ids = rows.map((r) => r.id);
-    const attempts = ids.length === 0 ? [] : await db.selectFrom('webhook_attempts').selectAll().where('delivery_id', 'in', ids).orderBy('delivery_id').orderBy('attempt').execute();
+    const attempts =
+      ids.length === 0
+        ? []
+        : await db
+            .selectFrom('webhook_attempts')
+            .selectAll()
+            .where('delivery_id', 'in', ids)
+            .orderBy('delivery_id')
+            .orderBy('attempt')
+            .execute();
     res.json({
       deliveries: rows.map((r) => ({
         delivery_id: r.id,
@@ -198,7 +353,14 @@ export function lifecycleAdminRouter(options: { db: SandboxDb; clock: Clock; log
         created_at: r.created_at.toISOString(),
         attempt_log: attempts
           .filter((a) => a.delivery_id === r.id)
-          .map((a) => ({ attempt: a.attempt, started_at: a.started_at.toISOString(), duration_ms: a.duration_ms, status_code: a.status_code, error: a.error, outcome: a.outcome })),
+          .map((a) => ({
+            attempt: a.attempt,
+            started_at: a.started_at.toISOString(),
+            duration_ms: a.duration_ms,
+            status_code: a.status_code,
+            error: a.error,
+            outcome: a.outcome,
+          })),
       })),
     });
   });

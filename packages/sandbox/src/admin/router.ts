@@ -43,10 +43,16 @@ export function requireAdminToken(adminToken: string): RequestHandler {
     const header = req.headers.authorization;
     const challenge = { 'WWW-Authenticate': 'Bearer realm="domainkit-sandbox-admin"' };
     if (header === undefined || !/^Bearer\s+\S+$/i.test(header)) {
-      throw new ApiError(401, 'unauthorized', 'The admin API needs "Authorization: Bearer <admin_token>" (admin_token is in the data folder\'s credentials.json).', challenge);
+      throw new ApiError(
+        401,
+        'unauthorized',
+        'The admin API needs "Authorization: Bearer <admin_token>" (admin_token is in the data folder\'s credentials.json).',
+        challenge,
+      );
     }
     const given = digest(header.replace(/^Bearer\s+/i, ''));
-    if (!timingSafeEqual(given, expected)) throw new ApiError(401, 'unauthorized', 'The admin token is not valid for this sandbox.', challenge);
+    if (!timingSafeEqual(given, expected))
+      throw new ApiError(401, 'unauthorized', 'The admin token is not valid for this sandbox.', challenge);
     next();
   };
 }
@@ -64,7 +70,13 @@ function publicView(row: CredentialRow) {
 }
 
 /** Builds the admin router. */
-export function adminRouter(options: { db: SandboxDb; clock: Clock; adminToken: string; logger: Logger; publicUrl?: (req: Request) => string }): Router {
+export function adminRouter(options: {
+  db: SandboxDb;
+  clock: Clock;
+  adminToken: string;
+  logger: Logger;
+  publicUrl?: (req: Request) => string;
+}): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
   router.use(requireAdminToken(options.adminToken));
@@ -76,7 +88,16 @@ export function adminRouter(options: { db: SandboxDb; clock: Clock; adminToken: 
 
   router.post('/credentials', async (req, res) => {
     const input = parseOrThrow(createCredentialRequestSchema, req.body, 'credential request');
-    const row = await createCredential(db, { environment: input.environment, scopes: input.scopes, affiliate: input.affiliate ?? false, label: input.label ?? null }, new Date(clock()));
+    const row = await createCredential(
+      db,
+      {
+        environment: input.environment,
+        scopes: input.scopes,
+        affiliate: input.affiliate ?? false,
+        label: input.label ?? null,
+      },
+      new Date(clock()),
+    );
     logger.info({ key_id: row.key_id, environment: row.environment, scopes: row.scopes }, 'credential created');
     const { key_id, ...rest } = publicView(row);
     res.status(201).json({ key_id, secret: row.secret, ...rest });
@@ -89,7 +110,14 @@ export function adminRouter(options: { db: SandboxDb; clock: Clock; adminToken: 
     res.json(publicView(row));
   });
 
-  router.use(lifecycleAdminRouter({ db, clock, logger, publicUrl: options.publicUrl ?? ((req) => `${req.protocol}://${req.get('host') ?? 'localhost'}${req.app.path()}`) }));
+  router.use(
+    lifecycleAdminRouter({
+      db,
+      clock,
+      logger,
+      publicUrl: options.publicUrl ?? ((req) => `${req.protocol}://${req.get('host') ?? 'localhost'}${req.app.path()}`),
+    }),
+  );
 
   router.use(notFoundHandler());
   router.use(jsonErrorHandler(logger));

@@ -59,7 +59,10 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
     const now = clock();
     const headers = readSignatureHeaders(req.headers, { headerPrefix, now });
     if (headers.nonce.length > MAX_NONCE_LENGTH) {
-      throw apiError('validation_error', `${names.nonce} must be at most ${MAX_NONCE_LENGTH} characters (a UUID v4 is recommended).`);
+      throw apiError(
+        'validation_error',
+        `${names.nonce} must be at most ${MAX_NONCE_LENGTH} characters (a UUID v4 is recommended).`,
+      );
     }
     const credential = await findActiveCredential(db, headers.keyId);
     if (credential === undefined) {
@@ -81,11 +84,17 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
       signature: headers.signature,
     });
     if (!(await nonces.record(credential.key_id, headers.nonce, now))) {
-      throw apiError('replay_detected', `This ${names.nonce} was already used: send a fresh nonce (a new UUID v4) with every request, including retries.`);
+      throw apiError(
+        'replay_detected',
+        `This ${names.nonce} was already used: send a fresh nonce (a new UUID v4) with every request, including retries.`,
+      );
     }
     requestState(res).credential = credential;
     if (credential.environment === 'LIVE' && !credential.approved) {
-      throw apiError('forbidden', 'This LIVE credential awaits approval: production access is switched on after approval. Use your SANDBOX credential (pk_test_…) until then.');
+      throw apiError(
+        'forbidden',
+        'This LIVE credential awaits approval: production access is switched on after approval. Use your SANDBOX credential (pk_test_…) until then.',
+      );
     }
     next();
   };

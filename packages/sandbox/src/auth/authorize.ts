@@ -39,7 +39,10 @@ export function authorize(options: AuthorizeOptions): RequestHandler {
     if (credential === undefined) throw new Error('authorize() ran without authenticate() before it');
     const route = `${req.method} ${splitRawUrl(req.originalUrl).path}`;
     if (!credential.scopes.includes(scope)) {
-      throw apiError('forbidden', `This credential lacks the "${scope}" scope required by ${route}. Ask for it to be enabled on the credential.`);
+      throw apiError(
+        'forbidden',
+        `This credential lacks the "${scope}" scope required by ${route}. Ask for it to be enabled on the credential.`,
+      );
     }
     if (affiliate && credential.affiliate_id === null) {
       throw apiError(

@@ -42,7 +42,9 @@ export function createNonceStore(db: SandboxDb, logger: Logger): NonceStore {
       const inserted = await db
         .insertInto('nonces')
         .values({ key_id: keyId, nonce, expires_at: expiresAt })
-        .onConflict((oc) => oc.columns(['key_id', 'nonce']).doUpdateSet({ expires_at: expiresAt }).where('nonces.expires_at', '<', now))
+        .onConflict((oc) =>
+          oc.columns(['key_id', 'nonce']).doUpdateSet({ expires_at: expiresAt }).where('nonces.expires_at', '<', now),
+        )
         .returning('nonce')
         .executeTakeFirst();
       return inserted !== undefined;

@@ -7,7 +7,7 @@
  * `CLOSED_NO_DEAL` from any open status. A domain is eligible unless it is listed (buy it instead), runs a live site
  * (scenarios.ts), or already has an open case (a partial unique index enforces one open case per domain).
  */
-import { BROKERAGE_CASE_STATUSES } from '@domainkit/protocol';
+import type { BROKERAGE_CASE_STATUSES } from '@domainkit/protocol';
 import type { Environment } from '../credentials/scopes.ts';
 import type { BrokerageCaseRow, CredentialRow, SandboxExecutor, SandboxTrx } from '../db/tables.ts';
 import { COMMISSION_BPS, shareOf } from '../economics.ts';
@@ -34,17 +34,49 @@ export interface Eligibility {
 }
 
 /** Decides whether a domain can be brokered in an environment. */
-export async function brokerageEligibility(db: SandboxExecutor, environment: Environment, domain: string): Promise<Eligibility> {
-  const listed = await db.selectFrom('domains').select('status').where('environment', '=', environment).where('name', '=', domain).executeTakeFirst();
-  if (listed?.status === 'listed') return { domain, eligible: false, reason: 'listed', message: `${domain} is listed on the marketplace: buy it (POST /quotes or POST /checkout-session) instead of brokering it.` };
-  if (LIVE_SITE_DOMAINS.has(domain)) return { domain, eligible: false, reason: 'live_site', message: `${domain} runs a live site: its owner is not approached.` };
-  const open = await db.selectFrom('brokerage_cases').select('case_id').where('environment', '=', environment).where('domain', '=', domain).where('status', 'in', [...OPEN_CASE_STATUSES]).executeTakeFirst();
-  if (open !== undefined) return { domain, eligible: false, reason: 'open_case', message: `${domain} is already in an open brokerage case.` };
+export async function brokerageEligibility(
+  db: SandboxExecutor,
+  environment: Environment,
+  domain: string,
+): Promise<Eligibility> {
+  const listed = await db
+    .selectFrom('domains')
+    .select('status')
+    .where('environment', '=', environment)
+    .where('name', '=', domain)
+    .executeTakeFirst();
+  if (listed?.status === 'listed')
+    return {
+      domain,
+      eligible: false,
+      reason: 'listed',
+      message: `${domain} is listed on the marketplace: buy it (POST /quotes or POST /checkout-session) instead of brokering it.`,
+    };
+  if (LIVE_SITE_DOMAINS.has(domain))
+    return {
+      domain,
+      eligible: false,
+      reason: 'live_site',
+      message: `${domain} runs a live site: its owner is not approached.`,
+    };
+  const open = await db
+    .selectFrom('brokerage_cases')
+    .select('case_id')
+    .where('environment', '=', environment)
+    .where('domain', '=', domain)
+    .where('status', 'in', [...OPEN_CASE_STATUSES])
+    .executeTakeFirst();
+  if (open !== undefined)
+    return { domain, eligible: false, reason: 'open_case', message: `${domain} is already in an open brokerage case.` };
   return { domain, eligible: true, reason: null, message: `${domain} can be brokered.` };
 }
 
 /** A case on the wire (spec 2.6), with its timeline when given. */
-export function toCaseWire(row: BrokerageCaseRow, baseUrl: string, timeline?: ReadonlyArray<{ status: string; note: string | null; at: Date }>) {
+export function toCaseWire(
+  row: BrokerageCaseRow,
+  baseUrl: string,
+  timeline?: ReadonlyArray<{ status: string; note: string | null; at: Date }>,
+) {
   return {
     case_id: row.case_id,
     domain: row.domain,
@@ -59,13 +91,20 @@ export function toCaseWire(row: BrokerageCaseRow, baseUrl: string, timeline?: Re
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     closed_at: row.closed_at?.toISOString() ?? null,
-    ...(timeline ? { timeline: timeline.map((t) => ({ status: t.status, note: t.note, at: t.at.toISOString() })) } : {}),
+    ...(timeline
+      ? { timeline: timeline.map((t) => ({ status: t.status, note: t.note, at: t.at.toISOString() })) }
+      : {}),
   };
 }
 
 /** A case's timeline, oldest first. */
 export async function caseTimeline(db: SandboxExecutor, caseId: string) {
-  return db.selectFrom('brokerage_timeline').select(['status', 'note', 'at']).where('case_id', '=', caseId).orderBy('id').execute();
+  return db
+    .selectFrom('brokerage_timeline')
+    .select(['status', 'note', 'at'])
+    .where('case_id', '=', caseId)
+    .orderBy('id')
+    .execute();
 }
 
 /**
@@ -74,10 +113,23 @@ export async function caseTimeline(db: SandboxExecutor, caseId: string) {
  */
 export async function openCase(
   trx: SandboxTrx,
-  input: { credential: CredentialRow; domain: string; tier: 'managed' | 'self_serve'; buyerEmail: string; budgetCents: number; now: Date },
+  input: {
+    credential: CredentialRow;
+    domain: string;
+    tier: 'managed' | 'self_serve';
+    buyerEmail: string;
+    budgetCents: number;
+    now: Date;
+  },
 ): Promise<BrokerageCaseRow> {
   const { credential, now } = input;
-  await trx.selectFrom('domains').select('name').where('environment', '=', credential.environment).where('name', '=', input.domain).forUpdate().execute();
+  await trx
+    .selectFrom('domains')
+    .select('name')
+    .where('environment', '=', credential.environment)
+    .where('name', '=', input.domain)
+    .forUpdate()
+    .execute();
   const eligibility = await brokerageEligibility(trx, credential.environment, input.domain);
   if (!eligibility.eligible) throw apiError('conflict', `${eligibility.message} (reason: ${eligibility.reason})`);
   const created = await trx
@@ -104,9 +156,16 @@ export async function openCase(
     .onConflict((oc) => oc.doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (created === undefined) throw apiError('conflict', `${input.domain} is already in an open brokerage case. (reason: open_case)`);
-  const note = input.tier === 'managed' ? 'Case opened: a broker will approach the owner on the buyer\'s behalf.' : 'Case opened: the buyer will be guided to approach the owner.';
-  await trx.insertInto('brokerage_timeline').values({ case_id: created.case_id, status: 'OPEN', note, at: now }).execute();
+  if (created === undefined)
+    throw apiError('conflict', `${input.domain} is already in an open brokerage case. (reason: open_case)`);
+  const note =
+    input.tier === 'managed'
+      ? "Case opened: a broker will approach the owner on the buyer's behalf."
+      : 'Case opened: the buyer will be guided to approach the owner.';
+  await trx
+    .insertInto('brokerage_timeline')
+    .values({ case_id: created.case_id, status: 'OPEN', note, at: now })
+    .execute();
   return created;
 }
 
@@ -120,22 +179,40 @@ const NEXT: Partial<Record<CaseStatus, CaseStatus>> = { OPEN: 'CONTACTING_OWNER'
  */
 export async function moveCase(
   trx: SandboxTrx,
-  input: { caseId: string; now: Date; close?: { deal: true; priceCents: number } | { deal: false }; note?: string | undefined },
+  input: {
+    caseId: string;
+    now: Date;
+    close?: { deal: true; priceCents: number } | { deal: false };
+    note?: string | undefined;
+  },
 ): Promise<{ case: BrokerageCaseRow; event: WireEvent | null }> {
   const { now } = input;
-  const row = await trx.selectFrom('brokerage_cases').selectAll().where('case_id', '=', input.caseId).forUpdate().executeTakeFirst();
+  const row = await trx
+    .selectFrom('brokerage_cases')
+    .selectAll()
+    .where('case_id', '=', input.caseId)
+    .forUpdate()
+    .executeTakeFirst();
   if (row === undefined) throw apiError('not_found', `No brokerage case ${input.caseId}.`);
-  if (!OPEN_CASE_STATUSES.includes(row.status)) throw apiError('conflict', `Brokerage case ${row.case_id} is ${row.status}: a closed case does not move.`);
+  if (!OPEN_CASE_STATUSES.includes(row.status))
+    throw apiError('conflict', `Brokerage case ${row.case_id} is ${row.status}: a closed case does not move.`);
   let to: CaseStatus;
   let note: string;
   if (input.close === undefined) {
     const next = NEXT[row.status];
-    if (next === undefined) throw apiError('conflict', `Brokerage case ${row.case_id} is ${row.status}: close it with or without a deal.`);
+    if (next === undefined)
+      throw apiError('conflict', `Brokerage case ${row.case_id} is ${row.status}: close it with or without a deal.`);
     to = next;
-    note = input.note ?? (to === 'CONTACTING_OWNER' ? 'The broker is contacting the owner.' : 'The owner answered: negotiating the price.');
+    note =
+      input.note ??
+      (to === 'CONTACTING_OWNER'
+        ? 'The broker is contacting the owner.'
+        : 'The owner answered: negotiating the price.');
   } else {
     to = input.close.deal ? 'CLOSED_DEAL' : 'CLOSED_NO_DEAL';
-    note = input.note ?? (input.close.deal ? 'Deal closed: the domain will be transferred to the buyer.' : 'Closed without a deal.');
+    note =
+      input.note ??
+      (input.close.deal ? 'Deal closed: the domain will be transferred to the buyer.' : 'Closed without a deal.');
   }
   const deal = input.close?.deal === true ? input.close.priceCents : null;
   const updated = await trx
@@ -156,7 +233,16 @@ export async function moveCase(
       keyId: updated.key_id,
       partnerId: updated.partner_id,
       type: 'brokerage.case_completed',
-      data: { case: { case_id: updated.case_id, domain: updated.domain, status: updated.status, deal_price_cents: updated.deal_price_cents, commission_cents: updated.commission_cents, currency: updated.currency } },
+      data: {
+        case: {
+          case_id: updated.case_id,
+          domain: updated.domain,
+          status: updated.status,
+          deal_price_cents: updated.deal_price_cents,
+          commission_cents: updated.commission_cents,
+          currency: updated.currency,
+        },
+      },
       now,
     });
   }

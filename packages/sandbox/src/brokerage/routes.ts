@@ -11,7 +11,11 @@
  * - `GET /brokerage?status=&cursor=&limit=` (scope `report`, as the reference lists it: docs/spec-decisions.md) →
  *   `{cases, next_cursor}`, newest first, with outcomes (`deal_price_cents`, `commission_cents`).
  */
-import { brokerageCaseListParamsSchema, createBrokerageCaseRequestSchema, domainParamsSchema } from '@domainkit/protocol';
+import {
+  brokerageCaseListParamsSchema,
+  createBrokerageCaseRequestSchema,
+  domainParamsSchema,
+} from '@domainkit/protocol';
 import express, { type Request, type Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -32,7 +36,10 @@ export interface BrokerageRouteOptions {
   readonly publicUrl: (req: Request) => string;
 }
 
-const createSchema = createBrokerageCaseRequestSchema.refine((b) => b.budget > 0, { message: 'budget must be a positive amount in minor units (cents) of USD', path: ['budget'] });
+const createSchema = createBrokerageCaseRequestSchema.refine((b) => b.budget > 0, {
+  message: 'budget must be a positive amount in minor units (cents) of USD',
+  path: ['budget'],
+});
 
 /** Builds the brokerage router (mounted under `/api/partner/v1`). */
 export function brokerageRouter(options: BrokerageRouteOptions): Router {
@@ -48,14 +55,31 @@ export function brokerageRouter(options: BrokerageRouteOptions): Router {
     const input = parseOrThrow(createSchema, readJsonBody(req), 'brokerage case');
     const credential = credentialOf(res);
     const now = new Date(clock());
-    const created = await db.transaction().execute((trx) => openCase(trx, { credential, domain: input.domain, tier: input.tier, buyerEmail: input.buyer_email, budgetCents: input.budget, now }));
-    logger.info({ key_id: credential.key_id, case_id: created.case_id, domain: created.domain }, 'brokerage case opened');
+    const created = await db.transaction().execute((trx) =>
+      openCase(trx, {
+        credential,
+        domain: input.domain,
+        tier: input.tier,
+        buyerEmail: input.buyer_email,
+        budgetCents: input.budget,
+        now,
+      }),
+    );
+    logger.info(
+      { key_id: credential.key_id, case_id: created.case_id, domain: created.domain },
+      'brokerage case opened',
+    );
     res.status(201).json(toCaseWire(created, options.publicUrl(req), await caseTimeline(db, created.case_id)));
   });
 
   router.get('/brokerage/:caseId', authorize({ scope: 'broker', rateClass: 'read' }), async (req, res) => {
     const caseId = parseOrThrow(z.string().min(1).max(100), req.params.caseId, 'case id');
-    const row = await db.selectFrom('brokerage_cases').selectAll().where('case_id', '=', caseId).where('key_id', '=', credentialOf(res).key_id).executeTakeFirst();
+    const row = await db
+      .selectFrom('brokerage_cases')
+      .selectAll()
+      .where('case_id', '=', caseId)
+      .where('key_id', '=', credentialOf(res).key_id)
+      .executeTakeFirst();
     if (row === undefined) throw apiError('not_found', `No brokerage case ${caseId} for this credential.`);
     res.json(toCaseWire(row, options.publicUrl(req), await caseTimeline(db, caseId)));
   });
@@ -64,8 +88,12 @@ export function brokerageRouter(options: BrokerageRouteOptions): Router {
     const params = parseOrThrow(brokerageCaseListParamsSchema, req.query, 'query');
     let query = db.selectFrom('brokerage_cases').selectAll().where('key_id', '=', credentialOf(res).key_id);
     if (params.status !== undefined) query = query.where('status', '=', params.status);
-    if (params.cursor !== undefined) query = query.where('seq', '<', decodeCursor('cases', params.cursor, ['number'])[0] as number);
-    const rows = await query.orderBy('seq', 'desc').limit(params.limit + 1).execute();
+    if (params.cursor !== undefined)
+      query = query.where('seq', '<', decodeCursor('cases', params.cursor, ['number'])[0] as number);
+    const rows = await query
+      .orderBy('seq', 'desc')
+      .limit(params.limit + 1)
+      .execute();
     const page = pageOf('cases', rows, params.limit, (r) => [r.seq]);
     const base = options.publicUrl(req);
     res.json({ cases: page.items.map((r) => toCaseWire(r, base)), next_cursor: page.next_cursor });

@@ -42,7 +42,12 @@ function viewContext(req: Request): ViewContext {
 }
 
 /** Resolves a token to its open or paid session, or answers the error page and returns `undefined`. */
-async function sessionFromToken(options: LanderOptions, req: Request, res: Response, token: unknown): Promise<CheckoutSessionRow | undefined> {
+async function sessionFromToken(
+  options: LanderOptions,
+  req: Request,
+  res: Response,
+  token: unknown,
+): Promise<CheckoutSessionRow | undefined> {
   const ctx = viewContext(req);
   let sessionId: string;
   try {
@@ -50,12 +55,26 @@ async function sessionFromToken(options: LanderOptions, req: Request, res: Respo
   } catch (err) {
     if (!(err instanceof CheckoutTokenError)) throw err;
     const expired = err.reason === 'expired';
-    send(res, expired ? 410 : 400, messagePage(ctx, { title: expired ? 'This checkout link has expired' : 'This checkout link is not valid', message: err.message }));
+    send(
+      res,
+      expired ? 410 : 400,
+      messagePage(ctx, {
+        title: expired ? 'This checkout link has expired' : 'This checkout link is not valid',
+        message: err.message,
+      }),
+    );
     return undefined;
   }
   const session = await findCheckoutSession(options.db, sessionId);
   if (session === undefined) {
-    send(res, 404, messagePage(ctx, { title: 'Checkout not found', message: 'This checkout session does not exist (any more). Ask the site you came from for a new link.' }));
+    send(
+      res,
+      404,
+      messagePage(ctx, {
+        title: 'Checkout not found',
+        message: 'This checkout session does not exist (any more). Ask the site you came from for a new link.',
+      }),
+    );
     return undefined;
   }
   return session;
@@ -120,36 +139,76 @@ export function landerRouter(options: LanderOptions): Router {
     }
     const outcome = chargeTestCard(form.data.card_number);
     if (outcome === 'unknown') {
-      const errors = ['This sandbox takes test cards only: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.'];
+      const errors = [
+        'This sandbox takes test cards only: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.',
+      ];
       return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
     }
     if (outcome === 'declined') {
-      logger.info({ req_id: requestState(res).requestId, checkout_session: session.id, domain: session.domain }, 'test card declined');
+      logger.info(
+        { req_id: requestState(res).requestId, checkout_session: session.id, domain: session.domain },
+        'test card declined',
+      );
       return send(res, 402, checkoutPage(viewContext(req), { session, token, declined: true, values }));
     }
 
     const result = await completeSale(db, session.id, new Date(clock()));
     switch (result.kind) {
       case 'sold':
-        logger.info({ req_id: requestState(res).requestId, sale_id: result.sale.id, domain: result.sale.domain, key_id: result.sale.key_id, payment_model: result.sale.payment_model }, 'sale recorded');
+        logger.info(
+          {
+            req_id: requestState(res).requestId,
+            sale_id: result.sale.id,
+            domain: result.sale.domain,
+            key_id: result.sale.key_id,
+            payment_model: result.sale.payment_model,
+          },
+          'sale recorded',
+        );
         return send(res, 200, successPage(viewContext(req), { session: result.session, sale: result.sale }));
       case 'already_paid':
         return send(res, 409, alreadyPaidPage(req, result.session));
       case 'domain_unavailable':
         return send(res, 409, soldMeanwhilePage(req, result.session));
       case 'expired':
-        return send(res, 410, messagePage(viewContext(req), { title: 'This checkout link has expired', message: 'Checkout links are valid for 7 days. Ask the site you came from for a new one.' }));
+        return send(
+          res,
+          410,
+          messagePage(viewContext(req), {
+            title: 'This checkout link has expired',
+            message: 'Checkout links are valid for 7 days. Ask the site you came from for a new one.',
+          }),
+        );
       case 'not_found':
-        return send(res, 404, messagePage(viewContext(req), { title: 'Checkout not found', message: 'This checkout session does not exist (any more).' }));
+        return send(
+          res,
+          404,
+          messagePage(viewContext(req), {
+            title: 'Checkout not found',
+            message: 'This checkout session does not exist (any more).',
+          }),
+        );
     }
   });
 
   const answerHtmlError: ErrorRequestHandler = (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     const bodyProblem = describeBodyParserError(err);
-    if (bodyProblem !== undefined) return send(res, 400, messagePage(viewContext(req), { title: 'The payment form could not be read', message: bodyProblem }));
+    if (bodyProblem !== undefined)
+      return send(
+        res,
+        400,
+        messagePage(viewContext(req), { title: 'The payment form could not be read', message: bodyProblem }),
+      );
     logger.error({ err, req_id: requestState(res).requestId }, 'unexpected lander error');
-    send(res, 500, messagePage(viewContext(req), { title: 'Something went wrong', message: `No payment was taken. Please try again. (Reference ${requestState(res).requestId})` }));
+    send(
+      res,
+      500,
+      messagePage(viewContext(req), {
+        title: 'Something went wrong',
+        message: `No payment was taken. Please try again. (Reference ${requestState(res).requestId})`,
+      }),
+    );
   };
   router.use(answerHtmlError);
   return router;

@@ -15,7 +15,14 @@ import { recordReferralSale } from '../referral/links.ts';
  */
 export async function createCheckoutSession(
   db: SandboxDb,
-  input: { credential: CredentialRow; domain: DomainRow; returnUrl?: string | undefined; cancelUrl?: string | undefined; now: Date; linkId?: string | undefined },
+  input: {
+    credential: CredentialRow;
+    domain: DomainRow;
+    returnUrl?: string | undefined;
+    cancelUrl?: string | undefined;
+    now: Date;
+    linkId?: string | undefined;
+  },
 ): Promise<CheckoutSessionRow> {
   const { credential, domain, now } = input;
   return db
@@ -60,13 +67,25 @@ export type SaleOutcome =
  */
 export async function completeSale(db: SandboxDb, sessionId: string, now: Date): Promise<SaleOutcome> {
   return db.transaction().execute(async (trx): Promise<SaleOutcome> => {
-    const session = await trx.selectFrom('checkout_sessions').selectAll().where('id', '=', sessionId).forUpdate().executeTakeFirst();
+    const session = await trx
+      .selectFrom('checkout_sessions')
+      .selectAll()
+      .where('id', '=', sessionId)
+      .forUpdate()
+      .executeTakeFirst();
     if (session === undefined) return { kind: 'not_found' };
     if (session.status === 'paid') return { kind: 'already_paid', session };
     if (session.expires_at.getTime() <= now.getTime()) return { kind: 'expired', session };
     // A domain reserved by another credential's live quote (spec 2.2) cannot be sold here.
-    const listing = await trx.selectFrom('domains').selectAll().where('environment', '=', session.environment).where('name', '=', session.domain).forUpdate().executeTakeFirst();
-    if (listing === undefined || (await reservationConflict(trx, listing, session.key_id, now)) !== undefined) return { kind: 'domain_unavailable', session };
+    const listing = await trx
+      .selectFrom('domains')
+      .selectAll()
+      .where('environment', '=', session.environment)
+      .where('name', '=', session.domain)
+      .forUpdate()
+      .executeTakeFirst();
+    if (listing === undefined || (await reservationConflict(trx, listing, session.key_id, now)) !== undefined)
+      return { kind: 'domain_unavailable', session };
     const sold = await trx
       .updateTable('domains')
       .set({ status: 'sold', sold_at: now })
@@ -83,9 +102,20 @@ export async function completeSale(db: SandboxDb, sessionId: string, now: Date):
       .returningAll()
       .executeTakeFirstOrThrow();
     if (session.link_id !== null) {
-      const link = await trx.selectFrom('referral_links').selectAll().where('link_id', '=', session.link_id).executeTakeFirst();
+      const link = await trx
+        .selectFrom('referral_links')
+        .selectAll()
+        .where('link_id', '=', session.link_id)
+        .executeTakeFirst();
       if (link !== undefined) {
-        const { sale } = await recordReferralSale(trx, { link, domain: session.domain, priceCents: session.price_cents, currency: session.currency, checkoutSessionId: session.id, now });
+        const { sale } = await recordReferralSale(trx, {
+          link,
+          domain: session.domain,
+          priceCents: session.price_cents,
+          currency: session.currency,
+          checkoutSessionId: session.id,
+          now,
+        });
         return { kind: 'sold', sale, session: paid };
       }
     }

@@ -50,7 +50,14 @@ export function cardFormSchema(nowMs: number) {
         const fullYear = year < 100 ? 2000 + year : year;
         return fullYear * 12 + (month - 1) >= thisMonth;
       }, 'The card has expired: use a future expiry date.'),
-    card_cvc: z.string({ error: 'Enter the CVC.' }).trim().regex(/^\d{3,4}$/, 'Enter the CVC: 3 or 4 digits.'),
-    card_name: z.string({ error: 'Enter the name on the card.' }).trim().min(1, 'Enter the name on the card.').max(100, 'The name on the card is at most 100 characters.'),
+    card_cvc: z
+      .string({ error: 'Enter the CVC.' })
+      .trim()
+      .regex(/^\d{3,4}$/, 'Enter the CVC: 3 or 4 digits.'),
+    card_name: z
+      .string({ error: 'Enter the name on the card.' })
+      .trim()
+      .min(1, 'Enter the name on the card.')
+      .max(100, 'The name on the card is at most 100 characters.'),
   });
 }

@@ -45,9 +45,14 @@ export function signCheckoutToken(key: KeyObject, sessionId: string, exp: number
  * @throws {CheckoutTokenError} `malformed`, `forged` (signature mismatch) or `expired`.
  */
 export function verifyCheckoutToken(key: KeyObject, token: unknown, nowMs: number): CheckoutTokenPayload {
-  if (typeof token !== 'string' || token.length === 0) throw new CheckoutTokenError('malformed', 'This checkout link has no payment token.');
+  if (typeof token !== 'string' || token.length === 0)
+    throw new CheckoutTokenError('malformed', 'This checkout link has no payment token.');
   const match = /^([A-Za-z0-9_-]{1,512})\.([A-Za-z0-9_-]{43})$/.exec(token);
-  if (!match) throw new CheckoutTokenError('malformed', 'This checkout link is malformed: open the link you were sent, without changing it.');
+  if (!match)
+    throw new CheckoutTokenError(
+      'malformed',
+      'This checkout link is malformed: open the link you were sent, without changing it.',
+    );
   const [, payload, signature] = match as unknown as [string, string, string];
   const given = Buffer.from(signature, 'base64url');
   if (given.length !== 32 || !timingSafeEqual(given, mac(key, payload))) {
@@ -59,6 +64,10 @@ export function verifyCheckoutToken(key: KeyObject, token: unknown, nowMs: numbe
   } catch {
     throw new CheckoutTokenError('malformed', 'This checkout link is malformed.');
   }
-  if (parsed.exp * 1000 <= nowMs) throw new CheckoutTokenError('expired', 'This checkout link has expired: checkout links are valid for 7 days. Ask the site you came from for a new one.');
+  if (parsed.exp * 1000 <= nowMs)
+    throw new CheckoutTokenError(
+      'expired',
+      'This checkout link has expired: checkout links are valid for 7 days. Ask the site you came from for a new one.',
+    );
   return parsed;
 }

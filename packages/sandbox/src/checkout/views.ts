@@ -11,7 +11,10 @@ import { TEST_CARDS, formatCardNumber } from './test-cards.ts';
 
 /** Escapes text for HTML content and double-quoted attribute values. */
 export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+  return value.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
+  );
 }
 
 /** Formats minor units as a currency amount for the page, e.g. 250000 USD → `$2,500.00`. */
@@ -56,7 +59,13 @@ export interface CardFormValues {
 /** The checkout form for an open session, optionally with a declined notice or form errors. */
 export function checkoutPage(
   ctx: ViewContext,
-  input: { session: CheckoutSessionRow; token: string; declined?: boolean; errors?: readonly string[]; values?: CardFormValues },
+  input: {
+    session: CheckoutSessionRow;
+    token: string;
+    declined?: boolean;
+    errors?: readonly string[];
+    values?: CardFormValues;
+  },
 ): string {
   const { session, token } = input;
   const v = input.values ?? {};
@@ -69,7 +78,9 @@ export function checkoutPage(
       ? `<div class="alert bad" role="alert" data-testid="lander-form-error"><ul>${input.errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul></div>`
       : '',
   ].join('');
-  const cancel = session.cancel_url ? `<p class="hint"><a href="${escapeHtml(session.cancel_url)}" data-testid="lander-cancel">Cancel and return to the site you came from</a></p>` : '';
+  const cancel = session.cancel_url
+    ? `<p class="hint"><a href="${escapeHtml(session.cancel_url)}" data-testid="lander-cancel">Cancel and return to the site you came from</a></p>`
+    : '';
   return page(
     ctx,
     `Buy ${session.domain}`,
@@ -102,7 +113,9 @@ ${cancel}`,
 /** The page after a successful payment (also shown when a paid session's link is opened again). */
 export function successPage(ctx: ViewContext, input: { session: CheckoutSessionRow; sale?: SaleRow }): string {
   const { session } = input;
-  const back = session.return_url ? `<p><a href="${escapeHtml(session.return_url)}" data-testid="lander-return">Return to the site you came from</a></p>` : '';
+  const back = session.return_url
+    ? `<p><a href="${escapeHtml(session.return_url)}" data-testid="lander-return">Return to the site you came from</a></p>`
+    : '';
   const receipt = input.sale ? `<p class="hint">Receipt ${escapeHtml(input.sale.id)}</p>` : '';
   return page(
     ctx,
@@ -115,8 +128,17 @@ ${receipt}${back}`,
 }
 
 /** An error page: a title and a sentence saying what happened and what to do. */
-export function messagePage(ctx: ViewContext, input: { title: string; message: string; domain?: string; returnUrl?: string | null }): string {
+export function messagePage(
+  ctx: ViewContext,
+  input: { title: string; message: string; domain?: string; returnUrl?: string | null },
+): string {
   const domain = input.domain ? `<p data-testid="lander-domain">${escapeHtml(input.domain)}</p>` : '';
-  const back = input.returnUrl ? `<p><a href="${escapeHtml(input.returnUrl)}" data-testid="lander-return">Return to the site you came from</a></p>` : '';
-  return page(ctx, input.title, `<h1 data-testid="lander-error">${escapeHtml(input.title)}</h1>\n${domain}<p>${escapeHtml(input.message)}</p>\n${back}`);
+  const back = input.returnUrl
+    ? `<p><a href="${escapeHtml(input.returnUrl)}" data-testid="lander-return">Return to the site you came from</a></p>`
+    : '';
+  return page(
+    ctx,
+    input.title,
+    `<h1 data-testid="lander-error">${escapeHtml(input.title)}</h1>\n${domain}<p>${escapeHtml(input.message)}</p>\n${back}`,
+  );
 }

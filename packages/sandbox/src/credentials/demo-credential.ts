@@ -49,7 +49,10 @@ export function readDemoCredential(dataDir: string): DemoCredential {
   try {
     text = readFileSync(path, 'utf8');
   } catch (cause) {
-    throw new Error(`no demo credential in ${path}: start the sandbox or run "domainkit-sandbox credentials --data-dir ${dataDir}" first`, { cause });
+    throw new Error(
+      `no demo credential in ${path}: start the sandbox or run "domainkit-sandbox credentials --data-dir ${dataDir}" first`,
+      { cause },
+    );
   }
   let json: unknown;
   try {
@@ -136,6 +139,7 @@ export async function ensureDemoCredential(db: SandboxDb, dataDir: string, now: 
     return { demo, origin: restoring ? ('restored' as const) : ('created' as const) };
   });
 
-  if (fromFile === undefined || JSON.stringify(fromFile) !== JSON.stringify(demo)) writeDemoCredentialFile(dataDir, demo);
+  if (fromFile === undefined || JSON.stringify(fromFile) !== JSON.stringify(demo))
+    writeDemoCredentialFile(dataDir, demo);
   return { demo, origin, file };
 }

@@ -73,5 +73,10 @@ export async function findActiveCredential(db: Executor, keyId: string): Promise
  * @returns the updated row, or `undefined` when the key id is unknown.
  */
 export async function approveCredential(db: Executor, keyId: string): Promise<CredentialRow | undefined> {
-  return db.updateTable('credentials').set({ approved: true }).where('key_id', '=', keyId).returningAll().executeTakeFirst();
+  return db
+    .updateTable('credentials')
+    .set({ approved: true })
+    .where('key_id', '=', keyId)
+    .returningAll()
+    .executeTakeFirst();
 }

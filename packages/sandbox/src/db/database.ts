@@ -50,10 +50,13 @@ export interface SandboxDatabaseHandle {
 export async function openDatabase(options: OpenDatabaseOptions): Promise<SandboxDatabaseHandle> {
   const schema = options.schema ?? 'public';
   if (!SCHEMA_NAME_RE.test(schema)) {
-    throw new TypeError(`schema must be lowercase letters, digits and "_" (at most 63, not starting with a digit); received ${JSON.stringify(schema)}`);
+    throw new TypeError(
+      `schema must be lowercase letters, digits and "_" (at most 63, not starting with a digit); received ${JSON.stringify(schema)}`,
+    );
   }
   if (options.databaseUrl) return openPostgres(options.databaseUrl, schema, options.logger);
-  if (schema !== 'public') throw new TypeError('the schema option applies to PostgreSQL (databaseUrl) only; PGlite uses "public"');
+  if (schema !== 'public')
+    throw new TypeError('the schema option applies to PostgreSQL (databaseUrl) only; PGlite uses "public"');
   return openPglite(options.dataDir, options.logger);
 }
 

@@ -8,7 +8,13 @@ import type { SandboxDatabase } from './tables.ts';
 type Executor = Kysely<SandboxDatabase> | Transaction<SandboxDatabase>;
 
 /** The keys the sandbox stores. */
-export type MetaKey = 'demo_key_id' | 'demo_webhook_secret' | 'admin_token' | 'lander_signing_key' | 'quote_signing_key' | 'inventory_seed';
+export type MetaKey =
+  | 'demo_key_id'
+  | 'demo_webhook_secret'
+  | 'admin_token'
+  | 'lander_signing_key'
+  | 'quote_signing_key'
+  | 'inventory_seed';
 
 /** Reads one setting, or `undefined` when it was never written. */
 export async function getMeta(db: Executor, key: MetaKey): Promise<string | undefined> {

@@ -118,14 +118,26 @@ export function startOutbox(options: OutboxOptions): Outbox {
   }
 
   async function attempt(delivery: WebhookDeliveryRow): Promise<void> {
-    const event = await db.selectFrom('events').select(['payload', 'type']).where('seq', '=', delivery.event_seq).executeTakeFirst();
-    const endpoint = await db.selectFrom('webhook_endpoints').selectAll().where('key_id', '=', delivery.key_id).executeTakeFirst();
+    const event = await db
+      .selectFrom('events')
+      .select(['payload', 'type'])
+      .where('seq', '=', delivery.event_seq)
+      .executeTakeFirst();
+    const endpoint = await db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('key_id', '=', delivery.key_id)
+      .executeTakeFirst();
     const id = eventId(delivery.event_seq);
     const startedAt = new Date(clock());
     if (event === undefined || endpoint === undefined || !endpoint.active) {
       await db
         .updateTable('webhook_deliveries')
-        .set({ status: 'failed', lease_until: null, last_error: event === undefined ? 'the event no longer exists' : 'no active webhook endpoint' })
+        .set({
+          status: 'failed',
+          lease_until: null,
+          last_error: event === undefined ? 'the event no longer exists' : 'no active webhook endpoint',
+        })
         .where('id', '=', delivery.id)
         .execute();
       return;
@@ -160,7 +172,16 @@ export function startOutbox(options: OutboxOptions): Outbox {
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('webhook_attempts')
-        .values({ delivery_id: delivery.id, attempt: delivery.attempts, url: endpoint.url, started_at: startedAt, duration_ms: durationMs, status_code: statusCode, error, outcome: delivered ? 'delivered' : 'failed' })
+        .values({
+          delivery_id: delivery.id,
+          attempt: delivery.attempts,
+          url: endpoint.url,
+          started_at: startedAt,
+          duration_ms: durationMs,
+          status_code: statusCode,
+          error,
+          outcome: delivered ? 'delivered' : 'failed',
+        })
         .execute();
       await trx
         .updateTable('webhook_deliveries')
@@ -170,24 +191,50 @@ export function startOutbox(options: OutboxOptions): Outbox {
           last_status_code: statusCode,
           last_error: error,
           ...(delivered ? { delivered_at: new Date(nowMs) } : {}),
-          ...(!delivered && !exhausted ? { next_attempt_at: new Date(nowMs + retryDelayMs(delivery.attempts, timeScale)) } : {}),
+          ...(!delivered && !exhausted
+            ? { next_attempt_at: new Date(nowMs + retryDelayMs(delivery.attempts, timeScale)) }
+            : {}),
         })
         .where('id', '=', delivery.id)
         .execute();
       if (delivered && !delivery.duplicate) {
-        const faults = await trx.selectFrom('fault_settings').select('duplicate_rate').where('id', '=', 1).executeTakeFirst();
+        const faults = await trx
+          .selectFrom('fault_settings')
+          .select('duplicate_rate')
+          .where('id', '=', 1)
+          .executeTakeFirst();
         if (faults !== undefined && faults.duplicate_rate > 0 && Math.random() < faults.duplicate_rate) {
           await trx
             .insertInto('webhook_deliveries')
-            .values({ event_seq: delivery.event_seq, key_id: delivery.key_id, status: 'pending', max_attempts: delivery.max_attempts, next_attempt_at: new Date(nowMs), duplicate: true, created_at: new Date(nowMs) })
+            .values({
+              event_seq: delivery.event_seq,
+              key_id: delivery.key_id,
+              status: 'pending',
+              max_attempts: delivery.max_attempts,
+              next_attempt_at: new Date(nowMs),
+              duplicate: true,
+              created_at: new Date(nowMs),
+            })
             .execute();
           kicked = true;
         }
       }
     });
-    const line = { event_id: id, event_type: event.type, key_id: delivery.key_id, delivery_id: delivery.id, attempt: delivery.attempts, status_code: statusCode, ms: durationMs };
+    const line = {
+      event_id: id,
+      event_type: event.type,
+      key_id: delivery.key_id,
+      delivery_id: delivery.id,
+      attempt: delivery.attempts,
+      status_code: statusCode,
+      ms: durationMs,
+    };
     if (delivered) logger.info(line, 'webhook delivered');
-    else logger.info({ ...line, error, final: exhausted }, exhausted ? 'webhook delivery failed for good' : 'webhook attempt failed; will retry');
+    else
+      logger.info(
+        { ...line, error, final: exhausted },
+        exhausted ? 'webhook delivery failed for good' : 'webhook attempt failed; will retry',
+      );
   }
 
   async function round(): Promise<number> {
@@ -209,7 +256,11 @@ export function startOutbox(options: OutboxOptions): Outbox {
   }
 
   async function untilNextDue(): Promise<number> {
-    const row = await db.selectFrom('webhook_deliveries').select((eb) => eb.fn.min('next_attempt_at').as('due')).where('status', '=', 'pending').executeTakeFirst();
+    const row = await db
+      .selectFrom('webhook_deliveries')
+      .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
     const due = row?.due as Date | string | null | undefined;
     if (due === null || due === undefined) return MAX_POLL_MS;
     return Math.min(MAX_POLL_MS, Math.max(5, new Date(due).getTime() - clock()));

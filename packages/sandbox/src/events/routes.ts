@@ -23,7 +23,12 @@ import { eventSeq, listEvents } from './store.ts';
 /** True for hosts that never leave the machine. */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.toLowerCase();
-  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
 }
 
 /**
@@ -32,15 +37,27 @@ export function isLoopbackHost(hostname: string): boolean {
  */
 export function checkWebhookUrl(raw: string): URL {
   const url = new URL(raw);
-  if (url.username !== '' || url.password !== '') throw apiError('validation_error', 'url must not contain a user name or password: authenticate deliveries with the signature instead.');
+  if (url.username !== '' || url.password !== '')
+    throw apiError(
+      'validation_error',
+      'url must not contain a user name or password: authenticate deliveries with the signature instead.',
+    );
   if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
-    throw apiError('validation_error', `url must use https:// (plain http:// is accepted only for loopback hosts such as localhost or 127.0.0.1); received ${url.protocol}//${url.host}.`);
+    throw apiError(
+      'validation_error',
+      `url must use https:// (plain http:// is accepted only for loopback hosts such as localhost or 127.0.0.1); received ${url.protocol}//${url.host}.`,
+    );
   }
   return url;
 }
 
 function toWire(row: WebhookEndpointRow) {
-  return { url: row.url, active: row.active, created_at: row.created_at.toISOString(), updated_at: row.updated_at.toISOString() };
+  return {
+    url: row.url,
+    active: row.active,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
 }
 
 /** Builds `PUT /webhooks` (mount under `/api/partner`). */

@@ -34,7 +34,11 @@ export function eventId(seq: number): string {
  */
 export function eventSeq(id: string): number {
   const match = /^evt_(\d{1,15})$/.exec(id);
-  if (!match) throw apiError('validation_error', 'after_id must be an event id such as "evt_000000000042" (the id of the last event you processed).');
+  if (!match)
+    throw apiError(
+      'validation_error',
+      'after_id must be an event id such as "evt_000000000042" (the id of the last event you processed).',
+    );
   // Sequence numbers are 32-bit: an id beyond them is simply past the end of the history.
   return Math.min(Number(match[1]), MAX_SEQ);
 }
@@ -72,17 +76,44 @@ export const OUT_OF_ORDER_HOLD_MS = 1500;
  */
 export async function emitEvent(trx: SandboxTrx, input: EmitEventInput): Promise<WireEvent> {
   await sql`select pg_advisory_xact_lock(7276100002)`.execute(trx);
-  const next = await sql<{ seq: number }>`select nextval(pg_get_serial_sequence('events', 'seq'))::int as seq`.execute(trx);
+  const next = await sql<{ seq: number }>`select nextval(pg_get_serial_sequence('events', 'seq'))::int as seq`.execute(
+    trx,
+  );
   const seq = next.rows[0]!.seq;
-  const event: WireEvent = { id: eventId(seq), type: input.type, created_at: input.now.toISOString(), partner_id: input.partnerId, data: input.data };
+  const event: WireEvent = {
+    id: eventId(seq),
+    type: input.type,
+    created_at: input.now.toISOString(),
+    partner_id: input.partnerId,
+    data: input.data,
+  };
   await trx
     .insertInto('events')
-    .values({ seq, key_id: input.keyId, partner_id: input.partnerId, type: input.type, payload: JSON.stringify(event), created_at: input.now })
+    .values({
+      seq,
+      key_id: input.keyId,
+      partner_id: input.partnerId,
+      type: input.type,
+      payload: JSON.stringify(event),
+      created_at: input.now,
+    })
     .execute();
-  const endpoint = await trx.selectFrom('webhook_endpoints').select('key_id').where('key_id', '=', input.keyId).where('active', '=', true).executeTakeFirst();
+  const endpoint = await trx
+    .selectFrom('webhook_endpoints')
+    .select('key_id')
+    .where('key_id', '=', input.keyId)
+    .where('active', '=', true)
+    .executeTakeFirst();
   if (endpoint !== undefined) {
-    const faults = await trx.selectFrom('fault_settings').select('out_of_order_rate').where('id', '=', 1).executeTakeFirst();
-    const holdBack = faults !== undefined && faults.out_of_order_rate > 0 && Math.random() < faults.out_of_order_rate ? OUT_OF_ORDER_HOLD_MS : 0;
+    const faults = await trx
+      .selectFrom('fault_settings')
+      .select('out_of_order_rate')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    const holdBack =
+      faults !== undefined && faults.out_of_order_rate > 0 && Math.random() < faults.out_of_order_rate
+        ? OUT_OF_ORDER_HOLD_MS
+        : 0;
     await trx
       .insertInto('webhook_deliveries')
       .values({
@@ -108,7 +139,12 @@ export function announceEvents(events: readonly WireEvent[]): void {
  * @returns `events` and `next_cursor`: the id of the page's last event when more events follow it, else null
  *   (caught up: poll again later with the id of the last event you processed).
  */
-export async function listEvents(db: SandboxExecutor, keyId: string, afterSeq: number, limit: number): Promise<{ events: WireEvent[]; next_cursor: string | null }> {
+export async function listEvents(
+  db: SandboxExecutor,
+  keyId: string,
+  afterSeq: number,
+  limit: number,
+): Promise<{ events: WireEvent[]; next_cursor: string | null }> {
   const rows = await db
     .selectFrom('events')
     .select(['seq', 'payload'])
@@ -119,5 +155,8 @@ export async function listEvents(db: SandboxExecutor, keyId: string, afterSeq: n
     .execute();
   const page = rows.slice(0, limit);
   const last = page[page.length - 1];
-  return { events: page.map(toWireEvent), next_cursor: rows.length > limit && last !== undefined ? eventId(last.seq) : null };
+  return {
+    events: page.map(toWireEvent),
+    next_cursor: rows.length > limit && last !== undefined ? eventId(last.seq) : null,
+  };
 }

@@ -52,7 +52,14 @@ function toWire(row: FaultSettingsRow): FaultSettings {
 }
 
 /** No faults. */
-export const NO_FAULTS: FaultSettings = { error_rate: 0, latency_ms: 0, rate_limit_burst: 0, rate_limit_retry_after: 1, duplicate_rate: 0, out_of_order_rate: 0 };
+export const NO_FAULTS: FaultSettings = {
+  error_rate: 0,
+  latency_ms: 0,
+  rate_limit_burst: 0,
+  rate_limit_retry_after: 1,
+  duplicate_rate: 0,
+  out_of_order_rate: 0,
+};
 
 /** The current settings. */
 export async function getFaults(db: SandboxExecutor): Promise<FaultSettings> {
@@ -81,7 +88,18 @@ export async function updateFaults(db: SandboxExecutor, patch: FaultSettingsPatc
 
 /** Turns every fault off. */
 export async function clearFaults(db: SandboxExecutor, now: Date): Promise<FaultSettings> {
-  return updateFaults(db, { error_rate: 0, latency_ms: 0, rate_limit_burst: 0, rate_limit_retry_after: 1, duplicate_rate: 0, out_of_order_rate: 0 }, now);
+  return updateFaults(
+    db,
+    {
+      error_rate: 0,
+      latency_ms: 0,
+      rate_limit_burst: 0,
+      rate_limit_retry_after: 1,
+      duplicate_rate: 0,
+      out_of_order_rate: 0,
+    },
+    now,
+  );
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -115,7 +133,10 @@ export function injectFaults(options: { db: SandboxDb; random?: () => number }):
       }
     }
     if (faults.error_rate > 0 && random() < faults.error_rate) {
-      throw new SpecError('internal_error', 'Something went wrong on the sandbox (a failure injected by the fault settings). Retry with exponential back-off.');
+      throw new SpecError(
+        'internal_error',
+        'Something went wrong on the sandbox (a failure injected by the fault settings). Retry with exponential back-off.',
+      );
     }
     next();
   };

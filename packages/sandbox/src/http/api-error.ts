@@ -4,7 +4,7 @@
  * `{"error": {"code", "message", "request_id"}}` (docs/spec-decisions.md).
  */
 import { ProtocolError, type ErrorCode } from '@domainkit/protocol';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** An error answer with a code outside spec 7 (for example the admin API's `unauthorized`). */
 export class ApiError extends Error {
@@ -15,7 +15,13 @@ export class ApiError extends Error {
   /** Extra members of the error object. */
   readonly fields: Readonly<Record<string, unknown>>;
 
-  constructor(status: number, code: string, message: string, headers: Readonly<Record<string, string>> = {}, fields: Readonly<Record<string, unknown>> = {}) {
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    headers: Readonly<Record<string, string>> = {},
+    fields: Readonly<Record<string, unknown>> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
@@ -33,7 +39,12 @@ export class SpecError extends ProtocolError {
   readonly fields: Readonly<Record<string, unknown>>;
   readonly headers: Readonly<Record<string, string>>;
 
-  constructor(code: ErrorCode, message: string, fields: Readonly<Record<string, unknown>> = {}, headers: Readonly<Record<string, string>> = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    fields: Readonly<Record<string, unknown>> = {},
+    headers: Readonly<Record<string, string>> = {},
+  ) {
     super(code, message);
     this.name = 'SpecError';
     this.fields = fields;

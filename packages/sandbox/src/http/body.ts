@@ -21,7 +21,10 @@ export function readJsonBody(req: Request): unknown {
   if (!Buffer.isBuffer(raw) || raw.length === 0) return undefined;
   const type = req.headers['content-type'] ?? '';
   if (!/^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type)) {
-    throw apiError('validation_error', 'Send the request body as JSON, with the header Content-Type: application/json.');
+    throw apiError(
+      'validation_error',
+      'Send the request body as JSON, with the header Content-Type: application/json.',
+    );
   }
   let text: string;
   try {

@@ -14,7 +14,12 @@ import { requestState } from './request-context.ts';
  * The error body as JSON text: `{"error": {"code", "message", "request_id", ...fields}}`. `fields` carries extra
  * members of the error object (for example the new `price_cents` of a `price_mismatch`).
  */
-export function errorBodyText(requestId: string, code: string, message: string, fields: Readonly<Record<string, unknown>> = {}): string {
+export function errorBodyText(
+  requestId: string,
+  code: string,
+  message: string,
+  fields: Readonly<Record<string, unknown>> = {},
+): string {
   return JSON.stringify({ error: { code, message, request_id: requestId, ...fields } });
 }
 
@@ -30,13 +35,21 @@ export function sendError(
   const { requestId } = requestState(res);
   for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Cache-Control', 'no-store');
-  res.status(status).type('application/json').send(errorBodyText(requestId, code, message, fields));
+  res
+    .status(status)
+    .type('application/json')
+    .send(errorBodyText(requestId, code, message, fields));
 }
 
 /** Answers 404 `not_found` for a route nobody serves. */
 export function notFoundHandler(): RequestHandler {
   return function routeNotFound(req, res) {
-    sendError(res, 404, 'not_found', `No route ${req.method} ${splitRawUrl(req.originalUrl).path.slice(0, 200)}: check the method and the path (Partner API paths start with /api/partner/v1/).`);
+    sendError(
+      res,
+      404,
+      'not_found',
+      `No route ${req.method} ${splitRawUrl(req.originalUrl).path.slice(0, 200)}: check the method and the path (Partner API paths start with /api/partner/v1/).`,
+    );
   };
 }
 
@@ -48,7 +61,9 @@ interface BodyParserError {
 }
 
 function isBodyParserError(err: unknown): err is BodyParserError {
-  return typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && 'expose' in err;
+  return (
+    typeof err === 'object' && err !== null && typeof (err as { type?: unknown }).type === 'string' && 'expose' in err
+  );
 }
 
 /** Message for a body the parsers refused, or `undefined` when the error is something else. */
@@ -81,7 +96,14 @@ export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (err instanceof ProtocolError) {
-      sendError(res, err.status, err.code, err.message, err instanceof SpecError ? err.headers : {}, err instanceof SpecError ? err.fields : {});
+      sendError(
+        res,
+        err.status,
+        err.code,
+        err.message,
+        err instanceof SpecError ? err.headers : {},
+        err instanceof SpecError ? err.fields : {},
+      );
       return;
     }
     const bodyProblem = describeBodyParserError(err);
@@ -90,6 +112,11 @@ export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     logger.error({ err, req_id: requestState(res).requestId, method: req.method }, 'unexpected error');
-    sendError(res, 500, 'internal_error', 'Something went wrong on the sandbox. Retry with exponential back-off; if it persists, report the request id.');
+    sendError(
+      res,
+      500,
+      'internal_error',
+      'Something went wrong on the sandbox. Retry with exponential back-off; if it persists, report the request id.',
+    );
   };
 }

@@ -19,8 +19,16 @@ export function encodeCursor(kind: string, position: CursorPosition): string {
  * @param shape - the expected type of each position value.
  * @throws {ProtocolError} `validation_error` when the cursor was not issued by this list.
  */
-export function decodeCursor(kind: string, cursor: string, shape: ReadonlyArray<'string' | 'number'>): Array<string | number> {
-  const invalid = () => apiError('validation_error', `cursor is not a cursor of this list: pass the next_cursor of a previous ${kind} page unchanged.`);
+export function decodeCursor(
+  kind: string,
+  cursor: string,
+  shape: ReadonlyArray<'string' | 'number'>,
+): Array<string | number> {
+  const invalid = () =>
+    apiError(
+      'validation_error',
+      `cursor is not a cursor of this list: pass the next_cursor of a previous ${kind} page unchanged.`,
+    );
   if (!/^[A-Za-z0-9_-]{1,400}$/.test(cursor)) throw invalid();
   let parsed: unknown;
   try {
@@ -40,7 +48,12 @@ export function decodeCursor(kind: string, cursor: string, shape: ReadonlyArray<
  * Splits `limit + 1` fetched rows into a page and its `next_cursor` (null on the last page).
  * @param position - the sort key of an item, encoded into the cursor of the last item of the page.
  */
-export function pageOf<T>(kind: string, rows: readonly T[], limit: number, position: (row: T) => CursorPosition): { items: T[]; next_cursor: string | null } {
+export function pageOf<T>(
+  kind: string,
+  rows: readonly T[],
+  limit: number,
+  position: (row: T) => CursorPosition,
+): { items: T[]; next_cursor: string | null } {
   const items = rows.slice(0, limit);
   const last = items[items.length - 1];
   return { items, next_cursor: rows.length > limit && last !== undefined ? encodeCursor(kind, position(last)) : null };

@@ -32,5 +32,7 @@ export function parseQueryString(raw: string): ParsedQuery {
 /** Splits a request's raw URL (`req.originalUrl`) into the path as sent and the raw query (no `?`). */
 export function splitRawUrl(originalUrl: string): { path: string; query: string } {
   const q = originalUrl.indexOf('?');
-  return q === -1 ? { path: originalUrl, query: '' } : { path: originalUrl.slice(0, q), query: originalUrl.slice(q + 1) };
+  return q === -1
+    ? { path: originalUrl, query: '' }
+    : { path: originalUrl.slice(0, q), query: originalUrl.slice(q + 1) };
 }

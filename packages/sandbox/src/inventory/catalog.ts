@@ -25,7 +25,13 @@ export interface DomainDetailWire extends DomainWire {
 
 /** The search-result shape of a row. */
 export function toDomainWire(row: DomainRow): DomainWire {
-  return { domain: row.name, tld: row.tld, available: row.status === 'listed', price_cents: row.price_cents, currency: row.currency };
+  return {
+    domain: row.name,
+    tld: row.tld,
+    available: row.status === 'listed',
+    price_cents: row.price_cents,
+    currency: row.currency,
+  };
 }
 
 /** The detail shape of a row. */
@@ -34,8 +40,17 @@ export function toDomainDetailWire(row: DomainRow): DomainDetailWire {
 }
 
 /** Looks one domain up in an environment's inventory (listed or sold); `undefined` when it was never listed. */
-export async function findDomain(db: SandboxDb, environment: Environment, name: string): Promise<DomainRow | undefined> {
-  return db.selectFrom('domains').selectAll().where('environment', '=', environment).where('name', '=', name).executeTakeFirst();
+export async function findDomain(
+  db: SandboxDb,
+  environment: Environment,
+  name: string,
+): Promise<DomainRow | undefined> {
+  return db
+    .selectFrom('domains')
+    .selectAll()
+    .where('environment', '=', environment)
+    .where('name', '=', name)
+    .executeTakeFirst();
 }
 
 /** A search query, analysed. */
@@ -57,7 +72,11 @@ function segment(token: string): string[] | undefined {
     for (let start = Math.max(0, end - 8); start < end; start++) {
       const prefix = best[start];
       const piece = token.slice(start, end);
-      if (prefix !== undefined && WORD_SET.has(piece) && (best[end] === undefined || best[end]!.length > prefix.length + 1)) {
+      if (
+        prefix !== undefined &&
+        WORD_SET.has(piece) &&
+        (best[end] === undefined || best[end]!.length > prefix.length + 1)
+      ) {
         best[end] = [...prefix, piece];
       }
     }
@@ -77,7 +96,10 @@ export function analyseQuery(q: string): AnalysedQuery {
     text = asDomain[1]!;
     tld = asDomain[2]!;
   }
-  const tokens = text.split(/[^a-z0-9]+/).filter(Boolean).slice(0, 10);
+  const tokens = text
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .slice(0, 10);
   const words = new Set<string>();
   for (const token of tokens) {
     if (WORD_SET.has(token)) words.add(token);
@@ -96,7 +118,12 @@ export function analyseQuery(q: string): AnalysedQuery {
  * query's TLD; shorter label; lower price; name. Sold domains stay in the results (with `available: false`), so a
  * visitor sees what happened to a name. Deterministic: the same query on the same data gives the same list.
  */
-export async function searchDomains(db: SandboxDb, environment: Environment, q: string, limit = SEARCH_MAX_RESULTS): Promise<DomainRow[]> {
+export async function searchDomains(
+  db: SandboxDb,
+  environment: Environment,
+  q: string,
+  limit = SEARCH_MAX_RESULTS,
+): Promise<DomainRow[]> {
   const query = analyseQuery(q);
   if (query.terms.length === 0) return [];
   // Terms are [a-z0-9] only, so they hold no LIKE wildcard to escape.

@@ -70,7 +70,11 @@ function priceDollars(random: Random, words: readonly string[], label: string, f
  * @returns unique domains, in generation order (about a quarter one-word labels, the rest two-word labels).
  * @throws {RangeError} when `count` exceeds what the word list can provide.
  */
-export function generateInventory(options: { seed?: number; environment: Environment; count?: number }): GeneratedDomain[] {
+export function generateInventory(options: {
+  seed?: number;
+  environment: Environment;
+  count?: number;
+}): GeneratedDomain[] {
   const { environment } = options;
   const count = options.count ?? INVENTORY_SIZE[environment];
   const random = mulberry32(seedFor(options.seed ?? DEFAULT_INVENTORY_SEED, environment));

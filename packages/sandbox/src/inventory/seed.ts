@@ -17,7 +17,11 @@ export async function insertInventory(trx: SandboxTrx, seed: number): Promise<vo
     for (let i = 0; i < domains.length; i += CHUNK) {
       await trx
         .insertInto('domains')
-        .values(domains.slice(i, i + CHUNK).map((d) => ({ ...d, words: [...d.words], environment, status: 'listed' as const })))
+        .values(
+          domains
+            .slice(i, i + CHUNK)
+            .map((d) => ({ ...d, words: [...d.words], environment, status: 'listed' as const })),
+        )
         .onConflict((oc) => oc.doNothing())
         .execute();
     }
@@ -36,7 +40,10 @@ export async function seedInventory(db: SandboxDb, seed: number, logger: Logger)
     if (stored !== undefined) {
       const storedSeed = Number(stored);
       if (storedSeed !== seed) {
-        logger.warn({ stored_seed: storedSeed, requested_seed: seed }, 'the inventory was generated with another seed; keeping it (use a new data folder for a new inventory)');
+        logger.warn(
+          { stored_seed: storedSeed, requested_seed: seed },
+          'the inventory was generated with another seed; keeping it (use a new data folder for a new inventory)',
+        );
       }
       return storedSeed;
     }

@@ -46,7 +46,12 @@ export interface RateDecision {
  * Counts one request of a credential in a class and decides.
  * @param nowMs - the sandbox clock.
  */
-export async function hitRateLimit(db: SandboxDb, keyId: string, rateClass: RateClass, nowMs: number): Promise<RateDecision> {
+export async function hitRateLimit(
+  db: SandboxDb,
+  keyId: string,
+  rateClass: RateClass,
+  nowMs: number,
+): Promise<RateDecision> {
   const { limit, windowSeconds } = RATE_CLASSES[rateClass];
   const now = new Date(nowMs);
   const cutoff = new Date(nowMs - windowSeconds * 1000);
@@ -68,5 +73,8 @@ export async function hitRateLimit(db: SandboxDb, keyId: string, rateClass: Rate
 
 /** Deletes windows that ended more than a window ago (housekeeping; they would be reset on next use anyway). */
 export async function sweepRateLimits(db: SandboxDb, nowMs: number): Promise<void> {
-  await db.deleteFrom('rate_limits').where('window_start', '<', new Date(nowMs - 2 * 60_000)).execute();
+  await db
+    .deleteFrom('rate_limits')
+    .where('window_start', '<', new Date(nowMs - 2 * 60_000))
+    .execute();
 }

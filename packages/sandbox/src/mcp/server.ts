@@ -26,7 +26,14 @@ import { bearerChallenge, resolveAccess } from '../public-api/access.ts';
 import { BATCH_OPERATIONS } from '../public-api/batch.ts';
 import type { PublicContext } from '../public-api/context.ts';
 import { ipSubject } from '../public-api/rate-limit.ts';
-import { domainSearchResponseSchema, searchDomainParamsSchema, tldPriceParamsSchema, tldPriceSchema, whoisParamsSchema, whoisRecordSchema } from '../public-api/schemas.ts';
+import {
+  domainSearchResponseSchema,
+  searchDomainParamsSchema,
+  tldPriceParamsSchema,
+  tldPriceSchema,
+  whoisParamsSchema,
+  whoisRecordSchema,
+} from '../public-api/schemas.ts';
 import type { Viewer } from '../public-api/search.ts';
 
 /** The MCP server's name and version, as `initialize` reports them. */
@@ -38,7 +45,8 @@ async function toolResult(run: () => Promise<Record<string, unknown>>): Promise<
     const result = await run();
     return { content: [{ type: 'text', text: JSON.stringify(result) }], structuredContent: result };
   } catch (err) {
-    if (err instanceof ProtocolError || err instanceof ApiError) return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message}` }] };
+    if (err instanceof ProtocolError || err instanceof ApiError)
+      return { isError: true, content: [{ type: 'text', text: `${err.code}: ${err.message}` }] };
     throw err;
   }
 }
@@ -50,7 +58,12 @@ export function createMcpServer(ctx: PublicContext, viewer: Viewer): McpServer {
       'Domain marketplace tools (sandbox). search_domain checks a domain or label with its alternate-TLD siblings; marketplace prices are masked unless the client signed in (scope pricing:read).',
   });
   const batch = { db: ctx.db, clock: ctx.clock, logger: ctx.logger, viewer };
-  const annotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+  const annotations = {
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  } as const;
 
   server.registerTool(
     'search_domain',
@@ -90,7 +103,14 @@ export function createMcpServer(ctx: PublicContext, viewer: Viewer): McpServer {
 
 function methodNotAllowed(_req: Request, res: Response): void {
   res.setHeader('Allow', 'POST');
-  res.status(405).json({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.' }, id: null });
+  res.status(405).json({
+    jsonrpc: '2.0',
+    error: {
+      code: -32000,
+      message: 'Method not allowed: this MCP server is stateless; send JSON-RPC messages with POST.',
+    },
+    id: null,
+  });
 }
 
 /** Builds the MCP router (mounted at the app root: `/mcp`, `/mcp/signed-in`). */
@@ -101,13 +121,23 @@ export function mcpRouter(ctx: PublicContext): Router {
     const base = ctx.baseUrl(req);
     const access = await resolveAccess(req, { db: ctx.db, clock: ctx.clock, base });
     if (access === undefined && signInRequired) {
-      throw new ApiError(401, 'unauthorized', `Sign in to use this endpoint (or use ${base}/mcp anonymously): see ${base}/auth.md.`, {
-        'WWW-Authenticate': bearerChallenge(base, { scope: 'pricing:read' }),
-      });
+      throw new ApiError(
+        401,
+        'unauthorized',
+        `Sign in to use this endpoint (or use ${base}/mcp anonymously): see ${base}/auth.md.`,
+        {
+          'WWW-Authenticate': bearerChallenge(base, { scope: 'pricing:read' }),
+        },
+      );
     }
-    const decision = await ctx.limiter.consume(access ? 'signedIn' : 'anonymous', access ? `user:${access.userId}` : ipSubject(req));
+    const decision = await ctx.limiter.consume(
+      access ? 'signedIn' : 'anonymous',
+      access ? `user:${access.userId}` : ipSubject(req),
+    );
     if (!decision.allowed) {
-      throw new ApiError(429, 'rate_limited', `Too many requests: retry in ${decision.retryAfterSeconds} seconds.`, { 'Retry-After': String(decision.retryAfterSeconds) });
+      throw new ApiError(429, 'rate_limited', `Too many requests: retry in ${decision.retryAfterSeconds} seconds.`, {
+        'Retry-After': String(decision.retryAfterSeconds),
+      });
     }
     const server = createMcpServer(ctx, { pricesVisible: access?.scopes.includes('pricing:read') ?? false });
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -125,19 +155,28 @@ export function mcpRouter(ctx: PublicContext): Router {
   router.get(['/mcp', '/mcp/signed-in'], methodNotAllowed);
   router.delete(['/mcp', '/mcp/signed-in'], methodNotAllowed);
 
-  router.use(['/mcp', '/mcp/signed-in'], function answerMcpError(err: unknown, _req: Request, res: Response, next: (err?: unknown) => void): void {
-    if (res.headersSent) return next(err);
-    if (err instanceof ApiError || err instanceof ProtocolError) {
-      sendError(res, err.status, err.code, err.message, err instanceof ApiError ? err.headers : {});
-      return;
-    }
-    const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
-    if (typeof type === 'string' && 'expose' in (err as object)) {
-      res.status(400).json({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not valid JSON.' }, id: null });
-      return;
-    }
-    ctx.logger.error({ err }, 'MCP request failed');
-    res.status(500).json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error on the sandbox.' }, id: null });
-  });
+  router.use(
+    ['/mcp', '/mcp/signed-in'],
+    function answerMcpError(err: unknown, _req: Request, res: Response, next: (err?: unknown) => void): void {
+      if (res.headersSent) return next(err);
+      if (err instanceof ApiError || err instanceof ProtocolError) {
+        sendError(res, err.status, err.code, err.message, err instanceof ApiError ? err.headers : {});
+        return;
+      }
+      const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
+      if (typeof type === 'string' && 'expose' in (err as object)) {
+        res.status(400).json({
+          jsonrpc: '2.0',
+          error: { code: -32700, message: 'Parse error: the body is not valid JSON.' },
+          id: null,
+        });
+        return;
+      }
+      ctx.logger.error({ err }, 'MCP request failed');
+      res
+        .status(500)
+        .json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error on the sandbox.' }, id: null });
+    },
+  );
   return router;
 }

@@ -32,18 +32,28 @@ export const IDEMPOTENCY_KEY_TTL_SECONDS = 24 * 60 * 60;
 export function readIdempotencyKey(req: Request, required: boolean): string | undefined {
   const raw = req.headers['idempotency-key'];
   if (raw === undefined || raw === '') {
-    if (required) throw apiError('missing_idempotency_key', `${req.method} ${req.path} requires an Idempotency-Key header: a unique value (a UUID v4) per write, reused only to retry that same write.`);
+    if (required)
+      throw apiError(
+        'missing_idempotency_key',
+        `${req.method} ${req.path} requires an Idempotency-Key header: a unique value (a UUID v4) per write, reused only to retry that same write.`,
+      );
     return undefined;
   }
   const value = Array.isArray(raw) ? raw.join(',') : raw;
-  if (!/^[\x21-\x7e]{1,255}$/.test(value)) throw apiError('validation_error', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID v4 is recommended).');
+  if (!/^[\x21-\x7e]{1,255}$/.test(value))
+    throw apiError(
+      'validation_error',
+      'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID v4 is recommended).',
+    );
   return value;
 }
 
 function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
+    const entries = Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`);
     return `{${entries.join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -51,7 +61,9 @@ function canonicalJson(value: unknown): string {
 
 /** The fingerprint of a request: SHA-256 (hex) of the endpoint and the canonical JSON of its body. */
 export function requestFingerprint(endpoint: string, body: unknown): string {
-  return createHash('sha256').update(`${endpoint}\n${canonicalJson(body)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${endpoint}\n${canonicalJson(body)}`)
+    .digest('hex');
 }
 
 /** An answer to send (and to store under the key). */
@@ -77,7 +89,14 @@ export async function runIdempotent<T>(
   return db.transaction().execute(async (trx) => {
     const claimed = await trx
       .insertInto('idempotency_keys')
-      .values({ key_id: key.keyId, idem_key: key.idempotencyKey, fingerprint: key.fingerprint, response_status: 0, response_body: '', created_at: key.now })
+      .values({
+        key_id: key.keyId,
+        idem_key: key.idempotencyKey,
+        fingerprint: key.fingerprint,
+        response_status: 0,
+        response_body: '',
+        created_at: key.now,
+      })
       .onConflict((oc) =>
         oc
           .columns(['key_id', 'idem_key'])
@@ -94,7 +113,10 @@ export async function runIdempotent<T>(
         .where('idem_key', '=', key.idempotencyKey)
         .executeTakeFirstOrThrow();
       if (stored.fingerprint !== key.fingerprint) {
-        throw apiError('conflict', 'This Idempotency-Key was already used with a different request body. Use a fresh key for a new operation; reuse a key only to retry the same write with the same body.');
+        throw apiError(
+          'conflict',
+          'This Idempotency-Key was already used with a different request body. Use a fresh key for a new operation; reuse a key only to retry the same write with the same body.',
+        );
       }
       return { answer: { status: stored.response_status, body: stored.response_body }, replayed: true as const };
     }
@@ -111,5 +133,8 @@ export async function runIdempotent<T>(
 
 /** Deletes keys older than the TTL (housekeeping). */
 export async function sweepIdempotencyKeys(db: SandboxDb, now: Date): Promise<void> {
-  await db.deleteFrom('idempotency_keys').where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_SECONDS * 1000)).execute();
+  await db
+    .deleteFrom('idempotency_keys')
+    .where('created_at', '<', new Date(now.getTime() - IDEMPOTENCY_KEY_TTL_SECONDS * 1000))
+    .execute();
 }

@@ -21,7 +21,13 @@
  * A refunded or cancelled order puts its domain back on sale.
  */
 import type { KeyObject } from 'node:crypto';
-import { ORDER_TRANSITIONS, QUOTE_TTL_SECONDS, type ErrorCode, type EventType, type OrderStatus } from '@domainkit/protocol';
+import {
+  ORDER_TRANSITIONS,
+  QUOTE_TTL_SECONDS,
+  type ErrorCode,
+  type EventType,
+  type OrderStatus,
+} from '@domainkit/protocol';
 import type { CredentialRow, OrderRow, OrderTimelineRow, QuoteRow, SandboxExecutor, SandboxTrx } from '../db/tables.ts';
 import { COMMISSION_BPS, shareOf } from '../economics.ts';
 import { emitEvent, type WireEvent } from '../events/store.ts';
@@ -42,7 +48,8 @@ export function toOrderWire(row: OrderRow, timeline?: readonly OrderTimelineRow[
     commission_cents: row.commission_cents,
     quote_id: row.quote_id,
     external_payment_ref: row.external_payment_ref,
-    buyer: row.buyer_email === null ? null : { email: row.buyer_email, name: row.buyer_name, country: row.buyer_country },
+    buyer:
+      row.buyer_email === null ? null : { email: row.buyer_email, name: row.buyer_name, country: row.buyer_country },
     return_url: row.return_url,
     cancel_url: row.cancel_url,
     created_at: row.created_at.toISOString(),
@@ -50,13 +57,31 @@ export function toOrderWire(row: OrderRow, timeline?: readonly OrderTimelineRow[
     transfer_completed_at: row.transfer_completed_at?.toISOString() ?? null,
     settled_at: row.settled_at?.toISOString() ?? null,
     settlement_id: row.settlement_id,
-    ...(timeline ? { timeline: timeline.map((t) => ({ status: t.status, at: t.at.toISOString(), event_type: t.event_type, event_id: t.event_id, note: t.note })) } : {}),
+    ...(timeline
+      ? {
+          timeline: timeline.map((t) => ({
+            status: t.status,
+            at: t.at.toISOString(),
+            event_type: t.event_type,
+            event_id: t.event_id,
+            note: t.note,
+          })),
+        }
+      : {}),
   };
 }
 
 /** `data` of an order event (spec 2.5): `order` with `public_id`, `domain`, `status`, `sale_price_cents`, `currency`. */
 export function orderEventData(row: OrderRow): { order: Record<string, unknown> } {
-  return { order: { public_id: row.public_id, domain: row.domain, status: row.status, sale_price_cents: row.sale_price_cents, currency: row.currency } };
+  return {
+    order: {
+      public_id: row.public_id,
+      domain: row.domain,
+      status: row.status,
+      sale_price_cents: row.sale_price_cents,
+      currency: row.currency,
+    },
+  };
 }
 
 /** An order's timeline, oldest first. */
@@ -66,16 +91,32 @@ export async function orderTimeline(db: SandboxExecutor, publicId: string): Prom
 
 /** A quote on the wire (spec 2.2). */
 export function toQuoteWire(key: KeyObject, row: QuoteRow) {
-  return { quote_id: signQuoteId(key, row.id), domain: row.domain, price_cents: row.price_cents, currency: row.currency, expires_at: row.expires_at.toISOString(), created_at: row.created_at.toISOString() };
+  return {
+    quote_id: signQuoteId(key, row.id),
+    domain: row.domain,
+    price_cents: row.price_cents,
+    currency: row.currency,
+    expires_at: row.expires_at.toISOString(),
+    created_at: row.created_at.toISOString(),
+  };
 }
 
 /**
  * Issues a quote: locks the domain's buy-now price for 10 minutes and reserves it for the credential.
  * @throws {ProtocolError} `not_found` (unlisted), `conflict` (sold, or reserved by another credential).
  */
-export async function createQuote(trx: SandboxTrx, input: { credential: CredentialRow; domain: string; now: Date }): Promise<QuoteRow> {
+export async function createQuote(
+  trx: SandboxTrx,
+  input: { credential: CredentialRow; domain: string; now: Date },
+): Promise<QuoteRow> {
   const { credential, now } = input;
-  const domain = await trx.selectFrom('domains').selectAll().where('environment', '=', credential.environment).where('name', '=', input.domain).forUpdate().executeTakeFirst();
+  const domain = await trx
+    .selectFrom('domains')
+    .selectAll()
+    .where('environment', '=', credential.environment)
+    .where('name', '=', input.domain)
+    .forUpdate()
+    .executeTakeFirst();
   if (domain === undefined) throw apiError('not_found', `${input.domain} is not listed on the marketplace.`);
   if (domain.status !== 'listed') throw apiError('conflict', `${input.domain} is already sold: it cannot be quoted.`);
   const reserved = await reservationConflict(trx, domain, credential.key_id, now);
@@ -96,7 +137,12 @@ export async function createQuote(trx: SandboxTrx, input: { credential: Credenti
     .executeTakeFirstOrThrow();
   if (domain.scenario === 'reprice_after_quote' && domain.repriced_at === null) {
     const price = Math.round((domain.price_cents * (10_000 + REPRICE_BPS)) / 10_000 / 500) * 500;
-    await trx.updateTable('domains').set({ price_cents: price, repriced_at: now }).where('environment', '=', domain.environment).where('name', '=', domain.name).execute();
+    await trx
+      .updateTable('domains')
+      .set({ price_cents: price, repriced_at: now })
+      .where('environment', '=', domain.environment)
+      .where('name', '=', domain.name)
+      .execute();
   }
   return quote;
 }
@@ -116,10 +162,25 @@ export interface OrderInput {
 
 /** The outcome of {@link createOrder}: the order, or a spec 7 error to answer (and to store for replays). */
 export type OrderOutcome =
-  | { readonly kind: 'created'; readonly order: OrderRow; readonly timeline: OrderTimelineRow[]; readonly events: WireEvent[] }
-  | { readonly kind: 'refused'; readonly code: ErrorCode; readonly message: string; readonly fields?: Record<string, unknown> };
+  | {
+      readonly kind: 'created';
+      readonly order: OrderRow;
+      readonly timeline: OrderTimelineRow[];
+      readonly events: WireEvent[];
+    }
+  | {
+      readonly kind: 'refused';
+      readonly code: ErrorCode;
+      readonly message: string;
+      readonly fields?: Record<string, unknown>;
+    };
 
-const refused = (code: ErrorCode, message: string, fields?: Record<string, unknown>): OrderOutcome => ({ kind: 'refused', code, message, ...(fields ? { fields } : {}) });
+const refused = (code: ErrorCode, message: string, fields?: Record<string, unknown>): OrderOutcome => ({
+  kind: 'refused',
+  code,
+  message,
+  ...(fields ? { fields } : {}),
+});
 
 /**
  * Records a partner-collected sale (spec 2.1, 3): checks the quote or the expected price against the listing, marks
@@ -127,21 +188,48 @@ const refused = (code: ErrorCode, message: string, fields?: Record<string, unkno
  * to `HELD_FOR_REVIEW` with `order.held_for_review`). Refusals are returned, not thrown, so the caller can store
  * them under the idempotency key.
  */
-export async function createOrder(trx: SandboxTrx, input: { credential: CredentialRow; order: OrderInput; now: Date }): Promise<OrderOutcome> {
+export async function createOrder(
+  trx: SandboxTrx,
+  input: { credential: CredentialRow; order: OrderInput; now: Date },
+): Promise<OrderOutcome> {
   const { credential, order, now } = input;
   let quote: QuoteRow | undefined;
   if (order.quoteRowId !== undefined) {
-    quote = await trx.selectFrom('quotes').selectAll().where('id', '=', order.quoteRowId).forUpdate().executeTakeFirst();
-    if (quote === undefined) return refused('validation_error', 'quote_id is unknown to the marketplace (was the sandbox reset?): ask POST /quotes for a new one.');
-    if (quote.key_id !== credential.key_id) return refused('validation_error', 'quote_id was issued to another credential: quote with this credential.');
-    if (order.domain !== undefined && order.domain !== quote.domain) return refused('validation_error', `quote_id was issued for ${quote.domain}, not ${order.domain}.`);
-    if (quote.order_id !== null) return refused('conflict', `quote_id was already used by order ${quote.order_id}: a quote buys once. Ask POST /quotes for a new one.`);
+    quote = await trx
+      .selectFrom('quotes')
+      .selectAll()
+      .where('id', '=', order.quoteRowId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (quote === undefined)
+      return refused(
+        'validation_error',
+        'quote_id is unknown to the marketplace (was the sandbox reset?): ask POST /quotes for a new one.',
+      );
+    if (quote.key_id !== credential.key_id)
+      return refused('validation_error', 'quote_id was issued to another credential: quote with this credential.');
+    if (order.domain !== undefined && order.domain !== quote.domain)
+      return refused('validation_error', `quote_id was issued for ${quote.domain}, not ${order.domain}.`);
+    if (quote.order_id !== null)
+      return refused(
+        'conflict',
+        `quote_id was already used by order ${quote.order_id}: a quote buys once. Ask POST /quotes for a new one.`,
+      );
     if (quote.expires_at.getTime() <= now.getTime()) {
-      return refused('quote_expired', `The quote expired at ${quote.expires_at.toISOString()} (quotes are valid 10 minutes): ask POST /quotes for a fresh one.`);
+      return refused(
+        'quote_expired',
+        `The quote expired at ${quote.expires_at.toISOString()} (quotes are valid 10 minutes): ask POST /quotes for a fresh one.`,
+      );
     }
   }
   const domainName = quote?.domain ?? order.domain!;
-  const domain = await trx.selectFrom('domains').selectAll().where('environment', '=', credential.environment).where('name', '=', domainName).forUpdate().executeTakeFirst();
+  const domain = await trx
+    .selectFrom('domains')
+    .selectAll()
+    .where('environment', '=', credential.environment)
+    .where('name', '=', domainName)
+    .forUpdate()
+    .executeTakeFirst();
   if (domain === undefined) return refused('not_found', `${domainName} is not listed on the marketplace.`);
   if (domain.status !== 'listed') return refused('conflict', `${domainName} is already sold.`);
   if (quote === undefined) {
@@ -152,7 +240,11 @@ export async function createOrder(trx: SandboxTrx, input: { credential: Credenti
   const currency = quote?.currency ?? order.currency!;
   const listing = { price_cents: domain.price_cents, currency: domain.currency };
   if (order.expectedPrice !== undefined && quote !== undefined && order.expectedPrice !== quote.price_cents) {
-    return refused('price_mismatch', `expected_price ${order.expectedPrice} differs from the quoted price ${quote.price_cents} (minor units).`, listing);
+    return refused(
+      'price_mismatch',
+      `expected_price ${order.expectedPrice} differs from the quoted price ${quote.price_cents} (minor units).`,
+      listing,
+    );
   }
   if (order.currency !== undefined && order.currency !== domain.currency) {
     return refused('price_mismatch', `${domainName} is priced in ${domain.currency}, not ${order.currency}.`, listing);
@@ -166,7 +258,12 @@ export async function createOrder(trx: SandboxTrx, input: { credential: Credenti
   }
 
   const publicId = randomId('ord_', 20);
-  await trx.updateTable('domains').set({ status: 'sold', sold_at: now }).where('environment', '=', domain.environment).where('name', '=', domain.name).execute();
+  await trx
+    .updateTable('domains')
+    .set({ status: 'sold', sold_at: now })
+    .where('environment', '=', domain.environment)
+    .where('name', '=', domain.name)
+    .execute();
   let row = await trx
     .insertInto('orders')
     .values({
@@ -191,12 +288,34 @@ export async function createOrder(trx: SandboxTrx, input: { credential: Credenti
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (quote !== undefined) await trx.updateTable('quotes').set({ order_id: publicId }).where('id', '=', quote.id).execute();
-  const recorded = await emitEvent(trx, { keyId: credential.key_id, partnerId: credential.partner_id, type: 'order.recorded', data: orderEventData(row), now });
-  await trx.insertInto('order_timeline').values({ public_id: publicId, status: 'EXTERNALLY_PAID', event_type: recorded.type, event_id: recorded.id, note: 'Sale recorded: the partner collected payment.', at: now }).execute();
+  if (quote !== undefined)
+    await trx.updateTable('quotes').set({ order_id: publicId }).where('id', '=', quote.id).execute();
+  const recorded = await emitEvent(trx, {
+    keyId: credential.key_id,
+    partnerId: credential.partner_id,
+    type: 'order.recorded',
+    data: orderEventData(row),
+    now,
+  });
+  await trx
+    .insertInto('order_timeline')
+    .values({
+      public_id: publicId,
+      status: 'EXTERNALLY_PAID',
+      event_type: recorded.type,
+      event_id: recorded.id,
+      note: 'Sale recorded: the partner collected payment.',
+      at: now,
+    })
+    .execute();
   const events = [recorded];
   if (domain.scenario === 'always_held') {
-    const held = await transitionOrder(trx, { publicId, action: 'hold', now, note: 'Held for manual review (scenario domain always-held.com).' });
+    const held = await transitionOrder(trx, {
+      publicId,
+      action: 'hold',
+      now,
+      note: 'Held for manual review (scenario domain always-held.com).',
+    });
     row = held.order;
     events.push(held.event);
   }
@@ -204,14 +323,43 @@ export async function createOrder(trx: SandboxTrx, input: { credential: Credenti
 }
 
 /** The moves of the state machine. */
-export type OrderAction = 'hold' | 'clear_review' | 'start_transfer' | 'confirm_delivery' | 'settle' | 'refund' | 'cancel';
+export type OrderAction =
+  | 'hold'
+  | 'clear_review'
+  | 'start_transfer'
+  | 'confirm_delivery'
+  | 'settle'
+  | 'refund'
+  | 'cancel';
 
 /** Each action: its target status, its event, and how a refusal names it. */
-export const ORDER_ACTIONS: Readonly<Record<OrderAction, { to: OrderStatus; event: EventType; verb: string; note: string }>> = {
-  hold: { to: 'HELD_FOR_REVIEW', event: 'order.held_for_review', verb: 'hold for manual review', note: 'Held for manual review.' },
-  clear_review: { to: 'EXTERNALLY_PAID', event: 'order.manual_review_cleared', verb: 'clear the manual review of', note: 'Manual review cleared: the transfer may proceed.' },
-  start_transfer: { to: 'TRANSFER_IN_PROGRESS', event: 'order.transfer_started', verb: 'start the transfer of', note: 'Domain push to the partner registrar started.' },
-  confirm_delivery: { to: 'TRANSFER_COMPLETED', event: 'order.transfer_completed', verb: 'confirm delivery of', note: 'Domain delivered to the partner registrar: the settlement clock starts.' },
+export const ORDER_ACTIONS: Readonly<
+  Record<OrderAction, { to: OrderStatus; event: EventType; verb: string; note: string }>
+> = {
+  hold: {
+    to: 'HELD_FOR_REVIEW',
+    event: 'order.held_for_review',
+    verb: 'hold for manual review',
+    note: 'Held for manual review.',
+  },
+  clear_review: {
+    to: 'EXTERNALLY_PAID',
+    event: 'order.manual_review_cleared',
+    verb: 'clear the manual review of',
+    note: 'Manual review cleared: the transfer may proceed.',
+  },
+  start_transfer: {
+    to: 'TRANSFER_IN_PROGRESS',
+    event: 'order.transfer_started',
+    verb: 'start the transfer of',
+    note: 'Domain push to the partner registrar started.',
+  },
+  confirm_delivery: {
+    to: 'TRANSFER_COMPLETED',
+    event: 'order.transfer_completed',
+    verb: 'confirm delivery of',
+    note: 'Domain delivered to the partner registrar: the settlement clock starts.',
+  },
   settle: { to: 'SETTLED', event: 'order.settled', verb: 'settle', note: 'Settled.' },
   refund: { to: 'REFUNDED', event: 'order.refunded', verb: 'refund', note: 'Refunded.' },
   cancel: { to: 'CANCELLED', event: 'order.refunded', verb: 'cancel', note: 'Cancelled by the marketplace.' },
@@ -220,11 +368,17 @@ export const ORDER_ACTIONS: Readonly<Record<OrderAction, { to: OrderStatus; even
 function refusal(order: OrderRow, action: OrderAction): string {
   const { verb, to } = ORDER_ACTIONS[action];
   const base = `Cannot ${verb} order ${order.public_id}: it is ${order.status}`;
-  const allowedFrom = (Object.keys(ORDER_TRANSITIONS) as OrderStatus[]).filter((s) => ORDER_TRANSITIONS[s].includes(to));
-  if ((action === 'refund' || action === 'cancel') && (order.status === 'TRANSFER_COMPLETED' || order.status === 'SETTLED')) {
+  const allowedFrom = (Object.keys(ORDER_TRANSITIONS) as OrderStatus[]).filter((s) =>
+    ORDER_TRANSITIONS[s].includes(to),
+  );
+  if (
+    (action === 'refund' || action === 'cancel') &&
+    (order.status === 'TRANSFER_COMPLETED' || order.status === 'SETTLED')
+  ) {
     return `${base}. Refunds and cancellations are only possible before TRANSFER_COMPLETED.`;
   }
-  if (action === 'start_transfer' && order.status === 'HELD_FOR_REVIEW') return `${base}: clear the manual review first.`;
+  if (action === 'start_transfer' && order.status === 'HELD_FOR_REVIEW')
+    return `${base}: clear the manual review first.`;
   if (order.status === to) return `${base} already.`;
   return `${base}; this is possible from ${allowedFrom.join(' or ')} only.`;
 }
@@ -238,13 +392,22 @@ function refusal(order: OrderRow, action: OrderAction): string {
  */
 export async function transitionOrder(
   trx: SandboxTrx,
-  input: { publicId: string; action: OrderAction; now: Date; keyId?: string; note?: string; reason?: string | null; settlementId?: string },
+  input: {
+    publicId: string;
+    action: OrderAction;
+    now: Date;
+    keyId?: string;
+    note?: string;
+    reason?: string | null;
+    settlementId?: string;
+  },
 ): Promise<{ order: OrderRow; event: WireEvent; refundId?: string }> {
   const { publicId, action, now } = input;
   let query = trx.selectFrom('orders').selectAll().where('public_id', '=', publicId);
   if (input.keyId !== undefined) query = query.where('key_id', '=', input.keyId);
   const order = await query.forUpdate().executeTakeFirst();
-  if (order === undefined) throw apiError('not_found', `No order ${publicId}${input.keyId !== undefined ? ' for this credential' : ''}.`);
+  if (order === undefined)
+    throw apiError('not_found', `No order ${publicId}${input.keyId !== undefined ? ' for this credential' : ''}.`);
   const { to, event: type } = ORDER_ACTIONS[action];
   if (!ORDER_TRANSITIONS[order.status].includes(to)) throw apiError('conflict', refusal(order, action));
 
@@ -266,16 +429,39 @@ export async function transitionOrder(
     const reason = input.reason ?? (action === 'cancel' ? 'cancelled by the marketplace' : null);
     await trx
       .insertInto('refunds')
-      .values({ refund_id: refundId, order_id: publicId, key_id: order.key_id, amount_cents: order.sale_price_cents, currency: order.currency, status: 'succeeded', reason, created_at: now })
+      .values({
+        refund_id: refundId,
+        order_id: publicId,
+        key_id: order.key_id,
+        amount_cents: order.sale_price_cents,
+        currency: order.currency,
+        status: 'succeeded',
+        reason,
+        created_at: now,
+      })
       .execute();
     // The sale is undone: the domain goes back on sale.
-    await trx.updateTable('domains').set({ status: 'listed', sold_at: null }).where('environment', '=', order.environment).where('name', '=', order.domain).execute();
+    await trx
+      .updateTable('domains')
+      .set({ status: 'listed', sold_at: null })
+      .where('environment', '=', order.environment)
+      .where('name', '=', order.domain)
+      .execute();
     data.refund = { refund_id: refundId, amount_cents: order.sale_price_cents, currency: order.currency, reason };
   }
   const event = await emitEvent(trx, { keyId: order.key_id, partnerId: order.partner_id, type, data, now });
   await trx
     .insertInto('order_timeline')
-    .values({ public_id: publicId, status: to, event_type: type, event_id: event.id, note: input.note ?? (input.reason ? `${ORDER_ACTIONS[action].note} Reason: ${input.reason}` : ORDER_ACTIONS[action].note), at: now })
+    .values({
+      public_id: publicId,
+      status: to,
+      event_type: type,
+      event_id: event.id,
+      note:
+        input.note ??
+        (input.reason ? `${ORDER_ACTIONS[action].note} Reason: ${input.reason}` : ORDER_ACTIONS[action].note),
+      at: now,
+    })
     .execute();
   return { order: updated, event, ...(refundId !== undefined ? { refundId } : {}) };
 }

@@ -9,8 +9,14 @@ import type { DomainRow, SandboxExecutor } from '../db/tables.ts';
  * Why a domain cannot be sold to this credential now, or `undefined` when it can.
  * @returns a sentence for a 409 `conflict`.
  */
-export async function reservationConflict(db: SandboxExecutor, domain: DomainRow, keyId: string, now: Date): Promise<string | undefined> {
-  if (domain.scenario === 'reserved') return `${domain.name} is reserved by another buyer's quote (a scenario domain: it always is). Choose another domain.`;
+export async function reservationConflict(
+  db: SandboxExecutor,
+  domain: DomainRow,
+  keyId: string,
+  now: Date,
+): Promise<string | undefined> {
+  if (domain.scenario === 'reserved')
+    return `${domain.name} is reserved by another buyer's quote (a scenario domain: it always is). Choose another domain.`;
   const quote = await db
     .selectFrom('quotes')
     .select('expires_at')

@@ -14,7 +14,14 @@
  *   currency, status, reason, created_at, order}`; 409 once the transfer completed, or when already refunded.
  */
 import type { KeyObject } from 'node:crypto';
-import { createOrderRequestSchema, ERROR_CODES, listOrdersParamsSchema, ProtocolError, quoteRequestSchema, refundRequestSchema } from '@domainkit/protocol';
+import {
+  createOrderRequestSchema,
+  ERROR_CODES,
+  listOrdersParamsSchema,
+  ProtocolError,
+  quoteRequestSchema,
+  refundRequestSchema,
+} from '@domainkit/protocol';
 import express, { type Response, type Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -64,7 +71,10 @@ export function morRouter(options: MorRouteOptions): Router {
     await scenarioDelay(credential.environment, input.domain);
     const now = new Date(clock());
     const quote = await db.transaction().execute((trx) => createQuote(trx, { credential, domain: input.domain, now }));
-    logger.info({ req_id: requestState(res).requestId, key_id: credential.key_id, quote: quote.id, domain: quote.domain }, 'quote issued');
+    logger.info(
+      { req_id: requestState(res).requestId, key_id: credential.key_id, quote: quote.id, domain: quote.domain },
+      'quote issued',
+    );
     res.status(201).json(toQuoteWire(quoteKey, quote));
   });
 
@@ -76,37 +86,57 @@ export function morRouter(options: MorRouteOptions): Router {
     if (input.quote_id !== undefined) {
       quoteRowId = verifyQuoteId(quoteKey, input.quote_id);
       if (quoteRowId === undefined) {
-        throw apiError('validation_error', 'quote_id is not a quote id issued by this marketplace (malformed or altered): pass the quote_id answered by POST /quotes unchanged.');
+        throw apiError(
+          'validation_error',
+          'quote_id is not a quote id issued by this marketplace (malformed or altered): pass the quote_id answered by POST /quotes unchanged.',
+        );
       }
     }
     const credential = credentialOf(res);
     await scenarioDelay(credential.environment, input.domain);
     const now = new Date(clock());
     const requestId = requestState(res).requestId;
-    const result = await runIdempotent<WireEvent[]>(db, { keyId: credential.key_id, idempotencyKey, fingerprint: requestFingerprint('POST /orders', raw), now }, async (trx) => {
-      const outcome = await createOrder(trx, {
-        credential,
-        now,
-        order: {
-          domain: input.domain,
-          quoteRowId,
-          quoteId: input.quote_id,
-          expectedPrice: input.expected_price,
-          currency: input.currency,
-          buyer: input.buyer,
-          returnUrl: input.return_url,
-          cancelUrl: input.cancel_url,
-          externalPaymentRef: input.external_payment_ref,
-        },
-      });
-      if (outcome.kind === 'refused') {
-        return { answer: { status: ERROR_CODES[outcome.code].status, body: errorBodyText(requestId, outcome.code, outcome.message, outcome.fields) }, extra: [] };
-      }
-      return { answer: { status: 201, body: JSON.stringify(toOrderWire(outcome.order, outcome.timeline)) }, extra: outcome.events };
-    });
+    const result = await runIdempotent<WireEvent[]>(
+      db,
+      { keyId: credential.key_id, idempotencyKey, fingerprint: requestFingerprint('POST /orders', raw), now },
+      async (trx) => {
+        const outcome = await createOrder(trx, {
+          credential,
+          now,
+          order: {
+            domain: input.domain,
+            quoteRowId,
+            quoteId: input.quote_id,
+            expectedPrice: input.expected_price,
+            currency: input.currency,
+            buyer: input.buyer,
+            returnUrl: input.return_url,
+            cancelUrl: input.cancel_url,
+            externalPaymentRef: input.external_payment_ref,
+          },
+        });
+        if (outcome.kind === 'refused') {
+          return {
+            answer: {
+              status: ERROR_CODES[outcome.code].status,
+              body: errorBodyText(requestId, outcome.code, outcome.message, outcome.fields),
+            },
+            extra: [],
+          };
+        }
+        return {
+          answer: { status: 201, body: JSON.stringify(toOrderWire(outcome.order, outcome.timeline)) },
+          extra: outcome.events,
+        };
+      },
+    );
     if (!result.replayed) {
       announceEvents(result.extra);
-      if (result.answer.status === 201) logger.info({ req_id: requestId, key_id: credential.key_id, events: result.extra.map((e) => e.id) }, 'order recorded');
+      if (result.answer.status === 201)
+        logger.info(
+          { req_id: requestId, key_id: credential.key_id, events: result.extra.map((e) => e.id) },
+          'order recorded',
+        );
     }
     sendStored(res, result.answer, result.replayed);
   });
@@ -123,7 +153,10 @@ export function morRouter(options: MorRouteOptions): Router {
       const [seq] = decodeCursor('orders', params.cursor, ['number']);
       query = query.where('seq', '<', seq as number);
     }
-    const rows = await query.orderBy('seq', 'desc').limit(params.limit + 1).execute();
+    const rows = await query
+      .orderBy('seq', 'desc')
+      .limit(params.limit + 1)
+      .execute();
     const page = pageOf('orders', rows, params.limit, (r) => [r.seq]);
     res.json({ orders: page.items.map((r) => toOrderWire(r)), next_cursor: page.next_cursor });
   });
@@ -131,7 +164,12 @@ export function morRouter(options: MorRouteOptions): Router {
   router.get('/orders/:publicId', read, async (req, res) => {
     const publicId = parseOrThrow(publicIdSchema, req.params.publicId, 'order id');
     const credential = credentialOf(res);
-    const row = await db.selectFrom('orders').selectAll().where('public_id', '=', publicId).where('key_id', '=', credential.key_id).executeTakeFirst();
+    const row = await db
+      .selectFrom('orders')
+      .selectAll()
+      .where('public_id', '=', publicId)
+      .where('key_id', '=', credential.key_id)
+      .executeTakeFirst();
     if (row === undefined) throw apiError('not_found', `No order ${publicId} for this credential.`);
     res.json(toOrderWire(row, await orderTimeline(db, publicId)));
   });
@@ -143,7 +181,13 @@ export function morRouter(options: MorRouteOptions): Router {
     const credential = credentialOf(res);
     const now = new Date(clock());
     const refund = async (trx: Parameters<Parameters<typeof runIdempotent>[2]>[0]) => {
-      const moved = await transitionOrder(trx, { publicId: input.order_id, action: 'refund', now, keyId: credential.key_id, reason: input.reason ?? null });
+      const moved = await transitionOrder(trx, {
+        publicId: input.order_id,
+        action: 'refund',
+        now,
+        keyId: credential.key_id,
+        reason: input.reason ?? null,
+      });
       const body = {
         refund_id: moved.refundId!,
         order_id: moved.order.public_id,
@@ -162,14 +206,18 @@ export function morRouter(options: MorRouteOptions): Router {
       sendStored(res, answer, false);
       return;
     }
-    const result = await runIdempotent<WireEvent[]>(db, { keyId: credential.key_id, idempotencyKey, fingerprint: requestFingerprint('POST /refunds', raw), now }, async (trx) => {
-      try {
-        return await refund(trx);
-      } catch (err) {
-        if (err instanceof ProtocolError) return { answer: errorAnswer(res, err), extra: [] };
-        throw err;
-      }
-    });
+    const result = await runIdempotent<WireEvent[]>(
+      db,
+      { keyId: credential.key_id, idempotencyKey, fingerprint: requestFingerprint('POST /refunds', raw), now },
+      async (trx) => {
+        try {
+          return await refund(trx);
+        } catch (err) {
+          if (err instanceof ProtocolError) return { answer: errorAnswer(res, err), extra: [] };
+          throw err;
+        }
+      },
+    );
     if (!result.replayed) announceEvents(result.extra);
     sendStored(res, result.answer, result.replayed);
   });

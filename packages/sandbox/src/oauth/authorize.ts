@@ -40,7 +40,13 @@ export interface AuthorizationRequest {
 /** The outcome of checking the request's parameters. */
 export type AuthorizationCheck =
   | { readonly kind: 'fatal'; readonly title: string; readonly message: string }
-  | { readonly kind: 'redirect'; readonly redirectUri: string; readonly state: string | undefined; readonly error: string; readonly description: string }
+  | {
+      readonly kind: 'redirect';
+      readonly redirectUri: string;
+      readonly state: string | undefined;
+      readonly error: string;
+      readonly description: string;
+    }
   | { readonly kind: 'ok'; readonly request: AuthorizationRequest };
 
 const REPEATED = Symbol('repeated');
@@ -53,19 +59,39 @@ function single(params: Record<string, unknown>, name: string): string | undefin
 }
 
 /** Checks an authorization request's parameters (query of the GET, form of the POST). */
-export async function checkAuthorizationRequest(ctx: PublicContext, base: string, params: Record<string, unknown>): Promise<AuthorizationCheck> {
+export async function checkAuthorizationRequest(
+  ctx: PublicContext,
+  base: string,
+  params: Record<string, unknown>,
+): Promise<AuthorizationCheck> {
   const clientId = single(params, 'client_id');
-  if (clientId === undefined || clientId === '') return { kind: 'fatal', title: 'This sign-in link is incomplete', message: 'The request has no client_id. Go back to the application and try again.' };
-  if (clientId === REPEATED) return { kind: 'fatal', title: 'This sign-in link is not valid', message: 'client_id is repeated.' };
+  if (clientId === undefined || clientId === '')
+    return {
+      kind: 'fatal',
+      title: 'This sign-in link is incomplete',
+      message: 'The request has no client_id. Go back to the application and try again.',
+    };
+  if (clientId === REPEATED)
+    return { kind: 'fatal', title: 'This sign-in link is not valid', message: 'client_id is repeated.' };
   const client = await findClient(ctx.db, clientId);
   if (client === undefined) {
-    return { kind: 'fatal', title: 'Unknown application', message: `No application is registered with client_id ${clientId.slice(0, 100)}. It may need to register again.` };
+    return {
+      kind: 'fatal',
+      title: 'Unknown application',
+      message: `No application is registered with client_id ${clientId.slice(0, 100)}. It may need to register again.`,
+    };
   }
   const presented = single(params, 'redirect_uri');
-  if (presented === REPEATED) return { kind: 'fatal', title: 'This sign-in link is not valid', message: 'redirect_uri is repeated.' };
+  if (presented === REPEATED)
+    return { kind: 'fatal', title: 'This sign-in link is not valid', message: 'redirect_uri is repeated.' };
   let redirectUri: string | undefined;
   if (presented === undefined) {
-    if (client.redirect_uris.length !== 1) return { kind: 'fatal', title: 'This sign-in link is incomplete', message: 'redirect_uri is required: this application registered several.' };
+    if (client.redirect_uris.length !== 1)
+      return {
+        kind: 'fatal',
+        title: 'This sign-in link is incomplete',
+        message: 'redirect_uri is required: this application registered several.',
+      };
     redirectUri = client.redirect_uris[0];
   } else {
     redirectUri = matchRedirectUri(client.redirect_uris, presented);
@@ -74,42 +100,76 @@ export async function checkAuthorizationRequest(ctx: PublicContext, base: string
     return {
       kind: 'fatal',
       title: 'Redirect URI mismatch',
-      message: 'The redirect_uri does not match any redirect URI this application registered (they must match exactly; on a loopback address only the port may differ). Nothing was sent back to it.',
+      message:
+        'The redirect_uri does not match any redirect URI this application registered (they must match exactly; on a loopback address only the port may differ). Nothing was sent back to it.',
     };
   }
   const stateValue = single(params, 'state');
   const state = typeof stateValue === 'string' ? stateValue : undefined;
-  const fail = (error: string, description: string): AuthorizationCheck => ({ kind: 'redirect', redirectUri, state, error, description });
+  const fail = (error: string, description: string): AuthorizationCheck => ({
+    kind: 'redirect',
+    redirectUri,
+    state,
+    error,
+    description,
+  });
   if (stateValue === REPEATED) return fail('invalid_request', 'state is repeated.');
-  if (state !== undefined && state.length > 1000) return fail('invalid_request', 'state is longer than 1000 characters.');
+  if (state !== undefined && state.length > 1000)
+    return fail('invalid_request', 'state is longer than 1000 characters.');
 
   const responseType = single(params, 'response_type');
   if (responseType === undefined) return fail('invalid_request', 'response_type is required: response_type=code.');
-  if (responseType !== 'code') return fail('unsupported_response_type', 'Only response_type=code is supported (authorization code with PKCE).');
+  if (responseType !== 'code')
+    return fail('unsupported_response_type', 'Only response_type=code is supported (authorization code with PKCE).');
 
   const challenge = single(params, 'code_challenge');
   const method = single(params, 'code_challenge_method');
-  if (challenge === undefined || challenge === '') return fail('invalid_request', 'code_challenge is required: PKCE with code_challenge_method=S256 (RFC 7636).');
-  if (challenge === REPEATED || method === REPEATED) return fail('invalid_request', 'code_challenge and code_challenge_method must appear once.');
-  if (method === undefined) return fail('invalid_request', 'code_challenge_method=S256 is required: the plain method (the default when it is left out) is not supported.');
-  if (method !== 'S256') return fail('invalid_request', `code_challenge_method ${method.slice(0, 20)} is not supported: use S256 (plain is refused).`);
-  if (!CHALLENGE_RE.test(challenge)) return fail('invalid_request', 'code_challenge must be BASE64URL(SHA256(code_verifier)): 43 characters of letters, digits, "-" and "_".');
+  if (challenge === undefined || challenge === '')
+    return fail('invalid_request', 'code_challenge is required: PKCE with code_challenge_method=S256 (RFC 7636).');
+  if (challenge === REPEATED || method === REPEATED)
+    return fail('invalid_request', 'code_challenge and code_challenge_method must appear once.');
+  if (method === undefined)
+    return fail(
+      'invalid_request',
+      'code_challenge_method=S256 is required: the plain method (the default when it is left out) is not supported.',
+    );
+  if (method !== 'S256')
+    return fail(
+      'invalid_request',
+      `code_challenge_method ${method.slice(0, 20)} is not supported: use S256 (plain is refused).`,
+    );
+  if (!CHALLENGE_RE.test(challenge))
+    return fail(
+      'invalid_request',
+      'code_challenge must be BASE64URL(SHA256(code_verifier)): 43 characters of letters, digits, "-" and "_".',
+    );
 
   const scopeValue = single(params, 'scope');
   if (scopeValue === REPEATED) return fail('invalid_request', 'scope is repeated.');
   const scopes = scopeValue === undefined || scopeValue.trim() === '' ? [DEFAULT_SCOPE] : parseScope(scopeValue);
-  if (scopes === undefined || scopes.length === 0) return fail('invalid_scope', `scope ${JSON.stringify((scopeValue ?? '').slice(0, 100))} names an unknown scope.`);
-  if (!isSubset(scopes, client.scope.split(' '))) return fail('invalid_scope', `This application registered the scope "${client.scope}" only.`);
+  if (scopes === undefined || scopes.length === 0)
+    return fail('invalid_scope', `scope ${JSON.stringify((scopeValue ?? '').slice(0, 100))} names an unknown scope.`);
+  if (!isSubset(scopes, client.scope.split(' ')))
+    return fail('invalid_scope', `This application registered the scope "${client.scope}" only.`);
 
   const resource = single(params, 'resource');
   if (resource === REPEATED) return fail('invalid_target', 'Only one resource may be requested.');
-  if (resource !== undefined && !isOwnResource(base, resource)) return fail('invalid_target', `resource must be this service (${base}).`);
+  if (resource !== undefined && !isOwnResource(base, resource))
+    return fail('invalid_target', `resource must be this service (${base}).`);
 
-  return { kind: 'ok', request: { client, redirectUri, state, codeChallenge: challenge, scopes, resource: resource ?? null } };
+  return {
+    kind: 'ok',
+    request: { client, redirectUri, state, codeChallenge: challenge, scopes, resource: resource ?? null },
+  };
 }
 
 /** The redirect answering the client: its redirect URI plus the given parameters, `state` and `iss` (RFC 9207). */
-export function clientRedirect(redirectUri: string, base: string, params: Record<string, string>, state: string | undefined): string {
+export function clientRedirect(
+  redirectUri: string,
+  base: string,
+  params: Record<string, string>,
+  state: string | undefined,
+): string {
   const url = new URL(redirectUri);
   for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
   if (state !== undefined) url.searchParams.set('state', state);
@@ -174,7 +234,11 @@ export function authorizeRouter(ctx: PublicContext): Router {
     res.type('css').send(CONSENT_CSS);
   });
 
-  async function handleCheck(req: Request, res: Response, params: Record<string, unknown>): Promise<AuthorizationRequest | undefined> {
+  async function handleCheck(
+    req: Request,
+    res: Response,
+    params: Record<string, unknown>,
+  ): Promise<AuthorizationRequest | undefined> {
     const base = ctx.baseUrl(req);
     const check = await checkAuthorizationRequest(ctx, base, params);
     if (check.kind === 'fatal') {
@@ -183,7 +247,15 @@ export function authorizeRouter(ctx: PublicContext): Router {
     }
     if (check.kind === 'redirect') {
       res.setHeader('Cache-Control', 'no-store');
-      res.redirect(req.method === 'GET' ? 302 : 303, clientRedirect(check.redirectUri, base, { error: check.error, error_description: check.description }, check.state));
+      res.redirect(
+        req.method === 'GET' ? 302 : 303,
+        clientRedirect(
+          check.redirectUri,
+          base,
+          { error: check.error, error_description: check.description },
+          check.state,
+        ),
+      );
       return undefined;
     }
     return check.request;
@@ -195,56 +267,84 @@ export function authorizeRouter(ctx: PublicContext): Router {
     sendHtml(
       res,
       200,
-      consentPage({ clientName: request.client.client_name, clientId: request.client.client_id, redirectHost: redirectHost(request.redirectUri), scopes: request.scopes, hidden: hiddenFields(request) }),
+      consentPage({
+        clientName: request.client.client_name,
+        clientId: request.client.client_id,
+        redirectHost: redirectHost(request.redirectUri),
+        scopes: request.scopes,
+        hidden: hiddenFields(request),
+      }),
       formActionSources(request.redirectUri),
     );
   });
 
-  router.post('/oauth/authorize', express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 30 }), async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const request = await handleCheck(req, res, body);
-    if (request === undefined) return;
-    const base = ctx.baseUrl(req);
-    if (body.decision === 'deny') {
-      res.setHeader('Cache-Control', 'no-store');
-      res.redirect(303, clientRedirect(request.redirectUri, base, { error: 'access_denied', error_description: 'The user denied the request.' }, request.state));
-      return;
-    }
-    const rerender = (status: number, error: string) =>
-      sendHtml(
-        res,
-        status,
-        consentPage({
-          clientName: request.client.client_name,
+  router.post(
+    '/oauth/authorize',
+    express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 30 }),
+    async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const request = await handleCheck(req, res, body);
+      if (request === undefined) return;
+      const base = ctx.baseUrl(req);
+      if (body.decision === 'deny') {
+        res.setHeader('Cache-Control', 'no-store');
+        res.redirect(
+          303,
+          clientRedirect(
+            request.redirectUri,
+            base,
+            { error: 'access_denied', error_description: 'The user denied the request.' },
+            request.state,
+          ),
+        );
+        return;
+      }
+      const rerender = (status: number, error: string) =>
+        sendHtml(
+          res,
+          status,
+          consentPage({
+            clientName: request.client.client_name,
+            clientId: request.client.client_id,
+            redirectHost: redirectHost(request.redirectUri),
+            scopes: request.scopes,
+            hidden: hiddenFields(request),
+            error,
+            email: typeof body.email === 'string' ? body.email.slice(0, 200) : '',
+          }),
+          formActionSources(request.redirectUri),
+        );
+      const budget = await ctx.limiter.consume('signIn', ipSubject(req));
+      if (!budget.allowed) {
+        res.setHeader('Retry-After', String(budget.retryAfterSeconds));
+        rerender(429, `Too many sign-in attempts: wait ${budget.retryAfterSeconds} seconds and try again.`);
+        return;
+      }
+      const email = typeof body.email === 'string' ? body.email.slice(0, 200) : '';
+      const password = typeof body.password === 'string' ? body.password.slice(0, 200) : '';
+      if (email === '' || password === '') return rerender(400, 'Enter your email and password.');
+      const user = await authenticateUser(ctx.db, email, password);
+      if (user === undefined) return rerender(401, 'The email or password is not correct.');
+      const code = await createAuthorizationCode(
+        ctx.db,
+        {
           clientId: request.client.client_id,
-          redirectHost: redirectHost(request.redirectUri),
-          scopes: request.scopes,
-          hidden: hiddenFields(request),
-          error,
-          email: typeof body.email === 'string' ? body.email.slice(0, 200) : '',
-        }),
-        formActionSources(request.redirectUri),
+          userId: user.id,
+          redirectUri: request.redirectUri,
+          codeChallenge: request.codeChallenge,
+          scope: request.scopes.join(' '),
+          resource: request.resource,
+        },
+        ctx.clock(),
       );
-    const budget = await ctx.limiter.consume('signIn', ipSubject(req));
-    if (!budget.allowed) {
-      res.setHeader('Retry-After', String(budget.retryAfterSeconds));
-      rerender(429, `Too many sign-in attempts: wait ${budget.retryAfterSeconds} seconds and try again.`);
-      return;
-    }
-    const email = typeof body.email === 'string' ? body.email.slice(0, 200) : '';
-    const password = typeof body.password === 'string' ? body.password.slice(0, 200) : '';
-    if (email === '' || password === '') return rerender(400, 'Enter your email and password.');
-    const user = await authenticateUser(ctx.db, email, password);
-    if (user === undefined) return rerender(401, 'The email or password is not correct.');
-    const code = await createAuthorizationCode(
-      ctx.db,
-      { clientId: request.client.client_id, userId: user.id, redirectUri: request.redirectUri, codeChallenge: request.codeChallenge, scope: request.scopes.join(' '), resource: request.resource },
-      ctx.clock(),
-    );
-    ctx.logger.info({ client_id: request.client.client_id, user_id: user.id, scope: request.scopes.join(' ') }, 'authorization granted');
-    res.setHeader('Cache-Control', 'no-store');
-    res.redirect(303, clientRedirect(request.redirectUri, base, { code }, request.state));
-  });
+      ctx.logger.info(
+        { client_id: request.client.client_id, user_id: user.id, scope: request.scopes.join(' ') },
+        'authorization granted',
+      );
+      res.setHeader('Cache-Control', 'no-store');
+      res.redirect(303, clientRedirect(request.redirectUri, base, { code }, request.state));
+    },
+  );
 
   return router;
 }

@@ -3,7 +3,7 @@
  * `client_id` and never a secret (`token_endpoint_auth_method: none`); redirect URIs are checked by
  * {@link redirectUriProblem}.
  */
-import { z } from 'zod';
+import type { z } from 'zod';
 import { randomId } from '../ids.ts';
 import { clientRegistrationRequestSchema } from '../public-api/schemas.ts';
 import type { OAuthClientRow, PublicExecutor } from '../public-api/tables.ts';
@@ -41,7 +41,10 @@ function describe(issue: z.core.$ZodIssue): string {
  */
 export async function registerClient(db: PublicExecutor, body: unknown, now: Date): Promise<OAuthClientRow> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new OAuthError('invalid_client_metadata', 'Send the client metadata as a JSON object (Content-Type: application/json), with at least redirect_uris.');
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'Send the client metadata as a JSON object (Content-Type: application/json), with at least redirect_uris.',
+    );
   }
   const raw = body as Record<string, unknown>;
   if (!Array.isArray(raw.redirect_uris) || raw.redirect_uris.length === 0) {
@@ -56,22 +59,35 @@ export async function registerClient(db: PublicExecutor, body: unknown, now: Dat
   const parsed = clientRegistrationRequestSchema.safeParse(body);
   if (!parsed.success) {
     const first = parsed.error.issues[0]!;
-    throw new OAuthError(first.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata', parsed.error.issues.map(describe).join('; '));
+    throw new OAuthError(
+      first.path[0] === 'redirect_uris' ? 'invalid_redirect_uri' : 'invalid_client_metadata',
+      parsed.error.issues.map(describe).join('; '),
+    );
   }
   const meta = parsed.data;
   meta.redirect_uris.forEach((uri, i) => {
     const problem = redirectUriProblem(uri);
-    if (problem !== undefined) throw new OAuthError('invalid_redirect_uri', `redirect_uris[${i}] ${JSON.stringify(uri.slice(0, 200))} ${problem}.`);
+    if (problem !== undefined)
+      throw new OAuthError(
+        'invalid_redirect_uri',
+        `redirect_uris[${i}] ${JSON.stringify(uri.slice(0, 200))} ${problem}.`,
+      );
   });
   const grantTypes = meta.grant_types ?? ['authorization_code', 'refresh_token'];
   if (!grantTypes.includes('authorization_code')) {
-    throw new OAuthError('invalid_client_metadata', 'grant_types must include "authorization_code" (the only way to obtain tokens here).');
+    throw new OAuthError(
+      'invalid_client_metadata',
+      'grant_types must include "authorization_code" (the only way to obtain tokens here).',
+    );
   }
   let scope = formatScope(OAUTH_SCOPES);
   if (meta.scope !== undefined) {
     const scopes = parseScope(meta.scope);
     if (scopes === undefined || scopes.length === 0) {
-      throw new OAuthError('invalid_client_metadata', `scope ${JSON.stringify(meta.scope)} is not valid: use scopes among ${OAUTH_SCOPES.join(', ')}, separated by spaces.`);
+      throw new OAuthError(
+        'invalid_client_metadata',
+        `scope ${JSON.stringify(meta.scope)} is not valid: use scopes among ${OAUTH_SCOPES.join(', ')}, separated by spaces.`,
+      );
     }
     scope = formatScope(scopes);
   }

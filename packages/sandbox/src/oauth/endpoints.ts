@@ -42,7 +42,10 @@ function required(body: Record<string, unknown>, name: string): string {
 
 function formBody(req: Request): Record<string, unknown> {
   if (!req.is('application/x-www-form-urlencoded')) {
-    throw new OAuthError('invalid_request', 'Send the parameters as a form: Content-Type: application/x-www-form-urlencoded (RFC 6749).');
+    throw new OAuthError(
+      'invalid_request',
+      'Send the parameters as a form: Content-Type: application/x-www-form-urlencoded (RFC 6749).',
+    );
   }
   return (req.body ?? {}) as Record<string, unknown>;
 }
@@ -55,7 +58,9 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
     async function oauthRateLimit(req: Request, _res: Response, next: NextFunction): Promise<void> {
       const decision = await ctx.limiter.consume(bucket, ipSubject(req));
       if (!decision.allowed) {
-        throw new OAuthError('rate_limited', `Too many requests: retry in ${decision.retryAfterSeconds} seconds.`, { 'Retry-After': String(decision.retryAfterSeconds) });
+        throw new OAuthError('rate_limited', `Too many requests: retry in ${decision.retryAfterSeconds} seconds.`, {
+          'Retry-After': String(decision.retryAfterSeconds),
+        });
       }
       next();
     };
@@ -72,7 +77,11 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
 
   router.post('/api/oauth/register', limit('register'), express.json({ limit: '16kb' }), async (req, res) => {
     noStore(res);
-    if (!req.is('application/json')) throw new OAuthError('invalid_client_metadata', 'Send the client metadata as JSON (Content-Type: application/json).');
+    if (!req.is('application/json'))
+      throw new OAuthError(
+        'invalid_client_metadata',
+        'Send the client metadata as JSON (Content-Type: application/json).',
+      );
     const row = await registerClient(ctx.db, req.body, new Date(ctx.clock()));
     ctx.logger.info({ client_id: row.client_id, client_name: row.client_name }, 'oauth client registered');
     res.status(201).json(clientInformation(row));
@@ -81,35 +90,58 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
   router.post('/api/oauth/token', limit('token'), express.urlencoded(FORM_LIMITS), async (req, res) => {
     noStore(res);
     if (req.headers.authorization !== undefined) {
-      throw new OAuthError('invalid_client', 'Clients here are public (token_endpoint_auth_method "none"): send client_id in the form, without an Authorization header.', {
-        'WWW-Authenticate': 'Basic realm="oauth"',
-      });
+      throw new OAuthError(
+        'invalid_client',
+        'Clients here are public (token_endpoint_auth_method "none"): send client_id in the form, without an Authorization header.',
+        {
+          'WWW-Authenticate': 'Basic realm="oauth"',
+        },
+      );
     }
     const body = formBody(req);
     const grantType = required(body, 'grant_type');
     const clientId = required(body, 'client_id');
     const client = await findClient(ctx.db, clientId);
-    if (client === undefined) throw new OAuthError('invalid_client', 'Unknown client_id: register the client first (POST /api/oauth/register).');
+    if (client === undefined)
+      throw new OAuthError(
+        'invalid_client',
+        'Unknown client_id: register the client first (POST /api/oauth/register).',
+      );
     const base = ctx.baseUrl(req);
     const resource = param(body, 'resource');
-    if (resource !== undefined && !isOwnResource(base, resource)) throw new OAuthError('invalid_target', `resource must be this service (${base}).`);
+    if (resource !== undefined && !isOwnResource(base, resource))
+      throw new OAuthError('invalid_target', `resource must be this service (${base}).`);
     const now = ctx.clock();
     if (grantType === 'authorization_code') {
       const tokens = await exchangeAuthorizationCode(
         ctx.db,
-        { code: required(body, 'code'), clientId, codeVerifier: param(body, 'code_verifier'), redirectUri: param(body, 'redirect_uri'), resource },
+        {
+          code: required(body, 'code'),
+          clientId,
+          codeVerifier: param(body, 'code_verifier'),
+          redirectUri: param(body, 'redirect_uri'),
+          resource,
+        },
         now,
       );
       res.json(tokens);
       return;
     }
     if (grantType === 'refresh_token') {
-      if (!client.grant_types.includes('refresh_token')) throw new OAuthError('unauthorized_client', 'This client did not register the refresh_token grant.');
-      const tokens = await refreshTokens(ctx.db, { refreshToken: required(body, 'refresh_token'), clientId, scope: param(body, 'scope') }, now);
+      if (!client.grant_types.includes('refresh_token'))
+        throw new OAuthError('unauthorized_client', 'This client did not register the refresh_token grant.');
+      const tokens = await refreshTokens(
+        ctx.db,
+        { refreshToken: required(body, 'refresh_token'), clientId, scope: param(body, 'scope') },
+        now,
+      );
       res.json(tokens);
       return;
     }
-    throw new OAuthError('unsupported_grant_type', `grant_type ${grantType.slice(0, 50)} is not supported: use authorization_code or refresh_token.`);
+    throw new OAuthError(
+      'unsupported_grant_type',
+      `grant_type ${grantType.slice(0, 50)} is not supported: use authorization_code or refresh_token.`,
+    );
   });
 
   router.post('/api/oauth/revoke', limit('token'), express.urlencoded(FORM_LIMITS), async (req, res) => {
@@ -125,15 +157,26 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
     res.status(200).end();
   });
 
-  router.use('/api/oauth', function answerOAuthError(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-    if (res.headersSent) return next(err);
-    if (err instanceof OAuthError) return sendOAuthError(res, err);
-    const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
-    if (typeof type === 'string' && 'expose' in (err as object)) {
-      return sendOAuthError(res, new OAuthError('invalid_request', type === 'entity.too.large' ? 'The request body is too large.' : 'The request body could not be read: send a valid form or JSON body.'));
-    }
-    next(err);
-  });
+  router.use(
+    '/api/oauth',
+    function answerOAuthError(err: unknown, _req: Request, res: Response, next: NextFunction): void {
+      if (res.headersSent) return next(err);
+      if (err instanceof OAuthError) return sendOAuthError(res, err);
+      const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
+      if (typeof type === 'string' && 'expose' in (err as object)) {
+        return sendOAuthError(
+          res,
+          new OAuthError(
+            'invalid_request',
+            type === 'entity.too.large'
+              ? 'The request body is too large.'
+              : 'The request body could not be read: send a valid form or JSON body.',
+          ),
+        );
+      }
+      next(err);
+    },
+  );
 
   return router;
 }

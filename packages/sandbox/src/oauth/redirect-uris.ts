@@ -11,7 +11,26 @@
  */
 
 /** Schemes never accepted, whatever their shape. */
-const DANGEROUS_SCHEMES = new Set(['javascript', 'data', 'vbscript', 'file', 'blob', 'about', 'filesystem', 'view-source', 'ws', 'wss', 'ftp', 'chrome', 'chrome-extension', 'moz-extension', 'jar', 'mailto', 'tel', 'sms']);
+const DANGEROUS_SCHEMES = new Set([
+  'javascript',
+  'data',
+  'vbscript',
+  'file',
+  'blob',
+  'about',
+  'filesystem',
+  'view-source',
+  'ws',
+  'wss',
+  'ftp',
+  'chrome',
+  'chrome-extension',
+  'moz-extension',
+  'jar',
+  'mailto',
+  'tel',
+  'sms',
+]);
 
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost']);
 
@@ -29,7 +48,10 @@ export function redirectUriProblem(uri: string): string | undefined {
   if (uri.includes('#')) return 'contains a fragment (#), which redirect URIs must not have';
   if (url.username !== '' || url.password !== '') return 'contains user information';
   if (scheme === 'https') return url.hostname === '' ? 'has no host' : undefined;
-  if (scheme === 'http') return LOOPBACK_HOSTS.has(url.hostname) ? undefined : 'uses http on a host that is not loopback: use https (http is allowed on 127.0.0.1, [::1] and localhost only)';
+  if (scheme === 'http')
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? undefined
+      : 'uses http on a host that is not loopback: use https (http is allowed on 127.0.0.1, [::1] and localhost only)';
   // Private-use URI scheme of a native app: reverse domain name, at least one dot (RFC 8252 7.1).
   if (/^[a-z][a-z0-9+-]*(?:\.[a-z0-9+-]+)+$/.test(scheme)) return undefined;
   return `uses the scheme "${scheme}:": use https, http on a loopback address, or a reverse-domain private-use scheme such as "com.example.app:"`;

@@ -44,7 +44,11 @@ export interface CodeBinding {
 }
 
 /** Stores a new authorization code (60 s) and returns it; only its hash is kept. */
-export async function createAuthorizationCode(db: PublicExecutor, binding: CodeBinding, nowMs: number): Promise<string> {
+export async function createAuthorizationCode(
+  db: PublicExecutor,
+  binding: CodeBinding,
+  nowMs: number,
+): Promise<string> {
   const code = newOpaqueSecret('code');
   await db
     .insertInto('oauth_codes')
@@ -63,24 +67,54 @@ export async function createAuthorizationCode(db: PublicExecutor, binding: CodeB
   return code;
 }
 
-async function issueTokens(db: PublicExecutor, grant: OAuthGrantRow, accessScope: string, nowMs: number): Promise<TokenSet> {
+async function issueTokens(
+  db: PublicExecutor,
+  grant: OAuthGrantRow,
+  accessScope: string,
+  nowMs: number,
+): Promise<TokenSet> {
   const accessToken = newOpaqueSecret('access');
   const refreshToken = newOpaqueSecret('refresh');
   const now = new Date(nowMs);
   await db
     .insertInto('oauth_tokens')
     .values([
-      { token_hash: hashSecret(accessToken), grant_id: grant.id, kind: 'access', scope: accessScope, created_at: now, expires_at: new Date(nowMs + ACCESS_TOKEN_TTL_SECONDS * 1000) },
+      {
+        token_hash: hashSecret(accessToken),
+        grant_id: grant.id,
+        kind: 'access',
+        scope: accessScope,
+        created_at: now,
+        expires_at: new Date(nowMs + ACCESS_TOKEN_TTL_SECONDS * 1000),
+      },
       // The refresh token keeps the grant's full scope (RFC 6749 6), even when this access token was narrowed.
-      { token_hash: hashSecret(refreshToken), grant_id: grant.id, kind: 'refresh', scope: grant.scope, created_at: now, expires_at: new Date(nowMs + REFRESH_TOKEN_TTL_SECONDS * 1000) },
+      {
+        token_hash: hashSecret(refreshToken),
+        grant_id: grant.id,
+        kind: 'refresh',
+        scope: grant.scope,
+        created_at: now,
+        expires_at: new Date(nowMs + REFRESH_TOKEN_TTL_SECONDS * 1000),
+      },
     ])
     .execute();
-  return { access_token: accessToken, token_type: 'Bearer', expires_in: ACCESS_TOKEN_TTL_SECONDS, refresh_token: refreshToken, scope: accessScope };
+  return {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: ACCESS_TOKEN_TTL_SECONDS,
+    refresh_token: refreshToken,
+    scope: accessScope,
+  };
 }
 
 /** Revokes a grant (its whole token family). */
 export async function revokeGrant(db: PublicExecutor, grantId: string, reason: string, nowMs: number): Promise<void> {
-  await db.updateTable('oauth_grants').set({ revoked_at: new Date(nowMs), revoked_reason: reason }).where('id', '=', grantId).where('revoked_at', 'is', null).execute();
+  await db
+    .updateTable('oauth_grants')
+    .set({ revoked_at: new Date(nowMs), revoked_reason: reason })
+    .where('id', '=', grantId)
+    .where('revoked_at', 'is', null)
+    .execute();
 }
 
 /** The S256 transformation of RFC 7636 4.2. */
@@ -115,28 +149,51 @@ export async function exchangeAuthorizationCode(db: PublicDb, input: CodeExchang
       .returningAll()
       .executeTakeFirst();
     if (code === undefined) {
-      const spent = await trx.selectFrom('oauth_codes').select(['code_hash', 'client_id']).where('code_hash', '=', codeHash).executeTakeFirst();
-      if (spent === undefined) return new OAuthError('invalid_grant', 'The authorization code is not valid: start a new authorization.');
-      const grant = await trx.selectFrom('oauth_grants').select('id').where('code_hash', '=', codeHash).executeTakeFirst();
+      const spent = await trx
+        .selectFrom('oauth_codes')
+        .select(['code_hash', 'client_id'])
+        .where('code_hash', '=', codeHash)
+        .executeTakeFirst();
+      if (spent === undefined)
+        return new OAuthError('invalid_grant', 'The authorization code is not valid: start a new authorization.');
+      const grant = await trx
+        .selectFrom('oauth_grants')
+        .select('id')
+        .where('code_hash', '=', codeHash)
+        .executeTakeFirst();
       if (grant !== undefined) await revokeGrant(trx, grant.id, 'authorization_code_reuse', nowMs);
       return new OAuthError(
         'invalid_grant',
         'The authorization code was already used. Codes are single use: the tokens it issued have been revoked. Start a new authorization.',
       );
     }
-    if (code.client_id !== input.clientId) return new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
+    if (code.client_id !== input.clientId)
+      return new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
     if (code.expires_at.getTime() <= nowMs) {
-      return new OAuthError('invalid_grant', `The authorization code expired: codes are valid for ${OAUTH_CODE_TTL_SECONDS} seconds. Start a new authorization.`);
+      return new OAuthError(
+        'invalid_grant',
+        `The authorization code expired: codes are valid for ${OAUTH_CODE_TTL_SECONDS} seconds. Start a new authorization.`,
+      );
     }
     if (input.redirectUri !== undefined && input.redirectUri !== code.redirect_uri) {
-      return new OAuthError('invalid_grant', 'redirect_uri does not match the redirect_uri of the authorization request.');
+      return new OAuthError(
+        'invalid_grant',
+        'redirect_uri does not match the redirect_uri of the authorization request.',
+      );
     }
-    if (input.codeVerifier === undefined) return new OAuthError('invalid_request', 'code_verifier is required (PKCE, RFC 7636).');
+    if (input.codeVerifier === undefined)
+      return new OAuthError('invalid_request', 'code_verifier is required (PKCE, RFC 7636).');
     if (!VERIFIER_RE.test(input.codeVerifier)) {
-      return new OAuthError('invalid_request', 'code_verifier must be 43 to 128 characters of letters, digits and "-._~" (RFC 7636 4.1).');
+      return new OAuthError(
+        'invalid_request',
+        'code_verifier must be 43 to 128 characters of letters, digits and "-._~" (RFC 7636 4.1).',
+      );
     }
     if (!safeEqual(s256(input.codeVerifier), code.code_challenge)) {
-      return new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge of the authorization request.');
+      return new OAuthError(
+        'invalid_grant',
+        'code_verifier does not match the code_challenge of the authorization request.',
+      );
     }
     if (input.resource !== undefined && code.resource !== null && input.resource !== code.resource) {
       return new OAuthError('invalid_target', 'resource does not match the resource of the authorization request.');
@@ -187,7 +244,12 @@ export async function refreshTokens(db: PublicDb, input: RefreshExchange, nowMs:
       .returningAll()
       .executeTakeFirst();
     if (token === undefined) {
-      const spent = await trx.selectFrom('oauth_tokens').select(['grant_id', 'used_at']).where('token_hash', '=', tokenHash).where('kind', '=', 'refresh').executeTakeFirst();
+      const spent = await trx
+        .selectFrom('oauth_tokens')
+        .select(['grant_id', 'used_at'])
+        .where('token_hash', '=', tokenHash)
+        .where('kind', '=', 'refresh')
+        .executeTakeFirst();
       if (spent === undefined) return new OAuthError('invalid_grant', 'The refresh token is not valid: sign in again.');
       if (spent.used_at !== null) {
         await revokeGrant(trx, spent.grant_id, 'refresh_token_reuse', nowMs);
@@ -198,7 +260,11 @@ export async function refreshTokens(db: PublicDb, input: RefreshExchange, nowMs:
       }
       return new OAuthError('invalid_grant', 'The refresh token was revoked: sign in again.');
     }
-    const grant = await trx.selectFrom('oauth_grants').selectAll().where('id', '=', token.grant_id).executeTakeFirstOrThrow();
+    const grant = await trx
+      .selectFrom('oauth_grants')
+      .selectAll()
+      .where('id', '=', token.grant_id)
+      .executeTakeFirstOrThrow();
     if (grant.revoked_at !== null) return new OAuthError('invalid_grant', 'This sign-in was revoked: sign in again.');
     if (grant.client_id !== input.clientId) {
       // A refresh token presented by another client is treated as stolen: the family is revoked.
@@ -206,15 +272,22 @@ export async function refreshTokens(db: PublicDb, input: RefreshExchange, nowMs:
       return new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
     }
     if (token.expires_at.getTime() <= nowMs) {
-      return new OAuthError('invalid_grant', `The refresh token expired (refresh tokens last ${REFRESH_TOKEN_TTL_SECONDS / 86_400} days): sign in again.`);
+      return new OAuthError(
+        'invalid_grant',
+        `The refresh token expired (refresh tokens last ${REFRESH_TOKEN_TTL_SECONDS / 86_400} days): sign in again.`,
+      );
     }
     let accessScope = grant.scope;
     if (input.scope !== undefined) {
       const requested = parseScope(input.scope);
       const granted = grant.scope.split(' ');
-      if (requested === undefined || requested.length === 0) return new OAuthError('invalid_scope', `scope ${JSON.stringify(input.scope)} is not valid.`);
+      if (requested === undefined || requested.length === 0)
+        return new OAuthError('invalid_scope', `scope ${JSON.stringify(input.scope)} is not valid.`);
       if (!isSubset(requested, granted)) {
-        return new OAuthError('invalid_scope', `A refresh cannot widen the scope: this sign-in grants "${grant.scope}" only. Sign in again to ask for more.`);
+        return new OAuthError(
+          'invalid_scope',
+          `A refresh cannot widen the scope: this sign-in grants "${grant.scope}" only. Sign in again to ask for more.`,
+        );
       }
       accessScope = formatScope(requested);
     }
@@ -237,7 +310,12 @@ export async function revokeToken(db: PublicDb, token: string, clientId: string,
     .executeTakeFirst();
   if (row === undefined || row.client_id !== clientId) return;
   if (row.kind === 'refresh') await revokeGrant(db, row.grant_id, 'revoked_by_client', nowMs);
-  else await db.updateTable('oauth_tokens').set({ revoked_at: new Date(nowMs) }).where('token_hash', '=', row.token_hash).execute();
+  else
+    await db
+      .updateTable('oauth_tokens')
+      .set({ revoked_at: new Date(nowMs) })
+      .where('token_hash', '=', row.token_hash)
+      .execute();
 }
 
 /** A valid access token's meaning. */
@@ -250,7 +328,9 @@ export interface AccessGrant {
 }
 
 /** The outcome of checking an access token. */
-export type AccessCheck = { readonly ok: true; readonly grant: AccessGrant } | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'revoked' };
+export type AccessCheck =
+  | { readonly ok: true; readonly grant: AccessGrant }
+  | { readonly ok: false; readonly reason: 'unknown' | 'expired' | 'revoked' };
 
 /** Checks a Bearer access token (RFC 6750): known, not expired, not revoked (itself or its family). */
 export async function verifyAccessToken(db: PublicExecutor, token: string, nowMs: number): Promise<AccessCheck> {
@@ -273,5 +353,14 @@ export async function verifyAccessToken(db: PublicExecutor, token: string, nowMs
   if (row === undefined) return { ok: false, reason: 'unknown' };
   if (row.revoked_at !== null || row.grant_revoked_at !== null) return { ok: false, reason: 'revoked' };
   if (row.expires_at.getTime() <= nowMs) return { ok: false, reason: 'expired' };
-  return { ok: true, grant: { userId: row.user_id, clientId: row.client_id, scopes: row.scope.split(' ').filter(Boolean), expiresAt: row.expires_at, grantId: row.grant_id } };
+  return {
+    ok: true,
+    grant: {
+      userId: row.user_id,
+      clientId: row.client_id,
+      scopes: row.scope.split(' ').filter(Boolean),
+      expiresAt: row.expires_at,
+      grantId: row.grant_id,
+    },
+  };
 }

@@ -50,14 +50,17 @@ export function readDemoUser(dataDir: string): DemoUser {
   } catch (cause) {
     throw new Error(`no demo user in ${path}: start the sandbox on this data folder first`, { cause });
   }
-  const parsed = demoUserSchema.safeParse((() => {
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return undefined;
-    }
-  })());
-  if (!parsed.success) throw new Error(`${path} is not a sandbox user file: delete it and restart the sandbox to get a new password`);
+  const parsed = demoUserSchema.safeParse(
+    (() => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        return undefined;
+      }
+    })(),
+  );
+  if (!parsed.success)
+    throw new Error(`${path} is not a sandbox user file: delete it and restart the sandbox to get a new password`);
   return parsed.data;
 }
 
@@ -79,10 +82,17 @@ export async function findUserByEmail(db: PublicExecutor, email: string): Promis
  * Checks an email and password.
  * @returns the user, or `undefined` when either is wrong (the caller cannot tell which, by design).
  */
-export async function authenticateUser(db: PublicExecutor, email: string, password: string): Promise<SandboxUserRow | undefined> {
+export async function authenticateUser(
+  db: PublicExecutor,
+  email: string,
+  password: string,
+): Promise<SandboxUserRow | undefined> {
   const user = await findUserByEmail(db, email);
   // Hash even for an unknown email, so the answer time does not say whether the account exists.
-  const ok = await verifyPassword(password, user?.password_hash ?? 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA');
+  const ok = await verifyPassword(
+    password,
+    user?.password_hash ?? 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+  );
   return ok ? user : undefined;
 }
 
@@ -103,7 +113,13 @@ export function generateOwnedDomainNames(seed: number, count: number): string[] 
  * Gives a user registrations (names another user already holds are skipped).
  * @returns the registrations created.
  */
-export async function addOwnedDomains(db: PublicExecutor, userId: string, names: readonly string[], now: Date, seed = 1): Promise<SandboxUserDomainRow[]> {
+export async function addOwnedDomains(
+  db: PublicExecutor,
+  userId: string,
+  names: readonly string[],
+  now: Date,
+  seed = 1,
+): Promise<SandboxUserDomainRow[]> {
   if (names.length === 0) return [];
   const random = mulberry32(seed);
   const day = 86_400_000;
@@ -122,7 +138,12 @@ export async function addOwnedDomains(db: PublicExecutor, userId: string, names:
       updated_at: registered,
     };
   });
-  return db.insertInto('sandbox_user_domains').values(rows).onConflict((oc) => oc.column('name').doNothing()).returningAll().execute();
+  return db
+    .insertInto('sandbox_user_domains')
+    .values(rows)
+    .onConflict((oc) => oc.column('name').doNothing())
+    .returningAll()
+    .execute();
 }
 
 /** What {@link createSandboxUser} needs. */
@@ -139,7 +160,11 @@ export interface NewSandboxUser {
  * Creates a sandbox user (and its domains). Used for the demo user, and by tests and tools that need a second one.
  * @throws {Error} when the email is taken (unique constraint).
  */
-export async function createSandboxUser(db: PublicExecutor, input: NewSandboxUser, now: Date): Promise<{ user: SandboxUserRow; domains: SandboxUserDomainRow[] }> {
+export async function createSandboxUser(
+  db: PublicExecutor,
+  input: NewSandboxUser,
+  now: Date,
+): Promise<{ user: SandboxUserRow; domains: SandboxUserDomainRow[] }> {
   const user = await db
     .insertInto('sandbox_users')
     .values({
@@ -152,7 +177,8 @@ export async function createSandboxUser(db: PublicExecutor, input: NewSandboxUse
     .returningAll()
     .executeTakeFirstOrThrow();
   const seed = Number.parseInt(Buffer.from(user.id).toString('hex').slice(-8), 16);
-  const names = typeof input.domains === 'number' ? generateOwnedDomainNames(seed, input.domains) : (input.domains ?? []);
+  const names =
+    typeof input.domains === 'number' ? generateOwnedDomainNames(seed, input.domains) : (input.domains ?? []);
   const domains = await addOwnedDomains(db, user.id, names, now, seed);
   return { user, domains };
 }
@@ -167,7 +193,11 @@ const DEMO_PASSWORD_KEY = 'demo_user_password';
  * Serialised across processes by an advisory lock.
  * @returns the demo user's sign-in and how it was obtained.
  */
-export async function ensureDemoUser(db: PublicDb, dataDir: string, now: Date): Promise<{ demo: DemoUser; origin: 'created' | 'existing' | 'new_password'; file: string }> {
+export async function ensureDemoUser(
+  db: PublicDb,
+  dataDir: string,
+  now: Date,
+): Promise<{ demo: DemoUser; origin: 'created' | 'existing' | 'new_password'; file: string }> {
   const file = demoUserFilePath(dataDir);
   let fromFile: DemoUser | undefined;
   try {
@@ -177,15 +207,27 @@ export async function ensureDemoUser(db: PublicDb, dataDir: string, now: Date): 
   }
   const result = await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(7276100500)`.execute(trx);
-    const stored = (await trx.selectFrom('sandbox_meta').select('value').where('key', '=', DEMO_PASSWORD_KEY).executeTakeFirst())?.value;
+    const stored = (
+      await trx.selectFrom('sandbox_meta').select('value').where('key', '=', DEMO_PASSWORD_KEY).executeTakeFirst()
+    )?.value;
     const remember = (password: string) =>
-      trx.insertInto('sandbox_meta').values({ key: DEMO_PASSWORD_KEY, value: password }).onConflict((oc) => oc.column('key').doUpdateSet({ value: password })).execute();
+      trx
+        .insertInto('sandbox_meta')
+        .values({ key: DEMO_PASSWORD_KEY, value: password })
+        .onConflict((oc) => oc.column('key').doUpdateSet({ value: password }))
+        .execute();
     const row = await findUserByEmail(trx, DEMO_USER_EMAIL);
     if (row === undefined) {
       const password = fromFile?.password ?? stored ?? randomBase62(24);
       const { user } = await createSandboxUser(
         trx,
-        { email: DEMO_USER_EMAIL, name: 'Demo User', password, domains: generateOwnedDomainNames(0x5eed0500, DEMO_USER_DOMAINS), ...(fromFile ? { id: fromFile.user_id } : {}) },
+        {
+          email: DEMO_USER_EMAIL,
+          name: 'Demo User',
+          password,
+          domains: generateOwnedDomainNames(0x5eed0500, DEMO_USER_DOMAINS),
+          ...(fromFile ? { id: fromFile.user_id } : {}),
+        },
         now,
       );
       await remember(password);
@@ -198,7 +240,11 @@ export async function ensureDemoUser(db: PublicDb, dataDir: string, now: Date): 
       }
     }
     const password = randomBase62(24);
-    await trx.updateTable('sandbox_users').set({ password_hash: await hashPassword(password) }).where('id', '=', row.id).execute();
+    await trx
+      .updateTable('sandbox_users')
+      .set({ password_hash: await hashPassword(password) })
+      .where('id', '=', row.id)
+      .execute();
     await remember(password);
     return { demo: { user_id: row.id, email: row.email, password }, origin: 'new_password' as const };
   });

@@ -70,8 +70,14 @@ export function consentPage(input: {
     .filter((entry): entry is [string, string] => entry[1] !== undefined)
     .map(([k, v]) => `<input type="hidden" name="${escapeHtml(k)}" value="${escapeHtml(v)}">`)
     .join('\n');
-  const scopes = input.scopes.map((s) => `<li data-testid="consent-scope" data-scope="${escapeHtml(s)}">${escapeHtml(SCOPE_DESCRIPTIONS[s])}</li>`).join('');
-  const error = input.error ? `<p class="alert" role="alert" data-testid="consent-error">${escapeHtml(input.error)}</p>` : '';
+  const scopes = input.scopes
+    .map(
+      (s) => `<li data-testid="consent-scope" data-scope="${escapeHtml(s)}">${escapeHtml(SCOPE_DESCRIPTIONS[s])}</li>`,
+    )
+    .join('');
+  const error = input.error
+    ? `<p class="alert" role="alert" data-testid="consent-error">${escapeHtml(input.error)}</p>`
+    : '';
   return page(
     `Sign in to allow ${name}`,
     `<h1>Sign in to continue</h1>

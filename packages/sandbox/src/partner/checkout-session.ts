@@ -41,12 +41,27 @@ export function checkoutSessionRouter(options: CheckoutSessionRouteOptions): Rou
     await scenarioDelay(credential.environment, input.domain);
     const domain = await findDomain(db, credential.environment, input.domain);
     if (domain === undefined) throw apiError('not_found', `${input.domain} is not listed on the marketplace.`);
-    if (domain.status !== 'listed') throw apiError('conflict', `${input.domain} is already sold: it cannot be checked out.`);
+    if (domain.status !== 'listed')
+      throw apiError('conflict', `${input.domain} is already sold: it cannot be checked out.`);
     const reserved = await reservationConflict(db, domain, credential.key_id, new Date(clock()));
     if (reserved !== undefined) throw apiError('conflict', reserved);
-    const session = await createCheckoutSession(db, { credential, domain, returnUrl: input.return_url, cancelUrl: input.cancel_url, now: new Date(clock()) });
+    const session = await createCheckoutSession(db, {
+      credential,
+      domain,
+      returnUrl: input.return_url,
+      cancelUrl: input.cancel_url,
+      now: new Date(clock()),
+    });
     const token = signCheckoutToken(tokenKey, session.id, unixSeconds(session.expires_at.getTime()));
-    logger.info({ req_id: requestState(res).requestId, key_id: credential.key_id, checkout_session: session.id, domain: session.domain }, 'checkout session created');
+    logger.info(
+      {
+        req_id: requestState(res).requestId,
+        key_id: credential.key_id,
+        checkout_session: session.id,
+        domain: session.domain,
+      },
+      'checkout session created',
+    );
     res.status(201).json({
       checkout_url: `${options.publicUrl(req)}/checkout?pt=${token}`,
       domain: session.domain,

@@ -42,7 +42,12 @@ export function discoveryRouter(options: { db: SandboxDb }): Router {
     await scenarioDelay(credentialOf(res).environment, domain);
     const row = await findDomain(db, credentialOf(res).environment, domain);
     const available = row !== undefined && row.status === 'listed';
-    res.json({ domain, available, price_cents: available ? row.price_cents : null, currency: available ? row.currency : null });
+    res.json({
+      domain,
+      available,
+      price_cents: available ? row.price_cents : null,
+      currency: available ? row.currency : null,
+    });
   });
 
   router.get('/pricing', search, async (req, res) => {
@@ -51,7 +56,12 @@ export function discoveryRouter(options: { db: SandboxDb }): Router {
     const row = await findDomain(db, credentialOf(res).environment, domain);
     if (row === undefined) throw apiError('not_found', `${domain} is not listed on the marketplace.`);
     if (row.status !== 'listed') throw apiError('not_found', `${domain} was sold and is no longer listed.`);
-    res.json({ domain, price_cents: row.price_cents, floor_price_cents: row.floor_price_cents, currency: row.currency });
+    res.json({
+      domain,
+      price_cents: row.price_cents,
+      floor_price_cents: row.floor_price_cents,
+      currency: row.currency,
+    });
   });
 
   return router;

@@ -9,7 +9,15 @@ import { startOutbox, type Outbox } from '../events/outbox.ts';
 import type { ResolvedOptions } from '../options.ts';
 
 /** Starts the outbox worker, or a no-op when `deliverWebhooks` is false. */
-export function startPartnerServices(resolved: ResolvedOptions, deps: { db: SandboxDb; clock: Clock; logger: Logger }): Outbox {
+export function startPartnerServices(
+  resolved: ResolvedOptions,
+  deps: { db: SandboxDb; clock: Clock; logger: Logger },
+): Outbox {
   if (!resolved.deliverWebhooks) return { kick() {}, stop: async () => {} };
-  return startOutbox({ ...deps, headerPrefix: resolved.headerPrefix, timeScale: resolved.webhookTimeScale, timeoutMs: resolved.webhookTimeoutMs });
+  return startOutbox({
+    ...deps,
+    headerPrefix: resolved.headerPrefix,
+    timeScale: resolved.webhookTimeScale,
+    timeoutMs: resolved.webhookTimeoutMs,
+  });
 }

@@ -36,7 +36,10 @@ export function bearerChallenge(base: string, params: Readonly<Record<string, st
 }
 
 /** What the Authorization header says. */
-export type BearerHeader = { readonly kind: 'none' } | { readonly kind: 'malformed' } | { readonly kind: 'token'; readonly token: string };
+export type BearerHeader =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'malformed' }
+  | { readonly kind: 'token'; readonly token: string };
 
 /** Reads the Authorization header of a request. */
 export function readBearer(req: Request): BearerHeader {
@@ -48,7 +51,8 @@ export function readBearer(req: Request): BearerHeader {
 
 const REASONS = {
   unknown: 'The access token is not valid.',
-  expired: 'The access token expired (access tokens last 30 minutes): refresh it with your refresh token, or sign in again.',
+  expired:
+    'The access token expired (access tokens last 30 minutes): refresh it with your refresh token, or sign in again.',
   revoked: 'The access token was revoked: sign in again.',
 } as const;
 
@@ -58,18 +62,32 @@ const REASONS = {
  * @throws {ApiError} 401 `invalid_token` (unknown, expired or revoked token), 400 `invalid_request` (not a Bearer
  *   header), each with its `WWW-Authenticate` challenge.
  */
-export async function resolveAccess(req: Request, options: { db: PublicDb; clock: Clock; base: string }): Promise<AccessGrant | undefined> {
+export async function resolveAccess(
+  req: Request,
+  options: { db: PublicDb; clock: Clock; base: string },
+): Promise<AccessGrant | undefined> {
   const header = readBearer(req);
   if (header.kind === 'none') return undefined;
   if (header.kind === 'malformed') {
-    throw new ApiError(400, 'invalid_request', 'The Authorization header must be "Bearer <access token>" (or be left out for anonymous access).', {
-      'WWW-Authenticate': bearerChallenge(options.base, { error: 'invalid_request', error_description: 'Authorization must use the Bearer scheme' }),
-    });
+    throw new ApiError(
+      400,
+      'invalid_request',
+      'The Authorization header must be "Bearer <access token>" (or be left out for anonymous access).',
+      {
+        'WWW-Authenticate': bearerChallenge(options.base, {
+          error: 'invalid_request',
+          error_description: 'Authorization must use the Bearer scheme',
+        }),
+      },
+    );
   }
   const check = await verifyAccessToken(options.db, header.token, options.clock());
   if (!check.ok) {
     throw new ApiError(401, 'invalid_token', REASONS[check.reason], {
-      'WWW-Authenticate': bearerChallenge(options.base, { error: 'invalid_token', error_description: REASONS[check.reason] }),
+      'WWW-Authenticate': bearerChallenge(options.base, {
+        error: 'invalid_token',
+        error_description: REASONS[check.reason],
+      }),
     });
   }
   return check.grant;
@@ -82,14 +100,24 @@ export async function resolveAccess(req: Request, options: { db: PublicDb; clock
  */
 export function requireScope(access: AccessGrant | undefined, scope: OAuthScope, base: string): AccessGrant {
   if (access === undefined) {
-    throw new ApiError(401, 'unauthorized', `Sign in first: send "Authorization: Bearer <access token>" with scope ${scope} (see ${oauthUrls(base).documentation}).`, {
-      'WWW-Authenticate': bearerChallenge(base, { scope }),
-    });
+    throw new ApiError(
+      401,
+      'unauthorized',
+      `Sign in first: send "Authorization: Bearer <access token>" with scope ${scope} (see ${oauthUrls(base).documentation}).`,
+      {
+        'WWW-Authenticate': bearerChallenge(base, { scope }),
+      },
+    );
   }
   if (!access.scopes.includes(scope)) {
-    throw new ApiError(403, 'insufficient_scope', `The access token lacks the scope ${scope}: sign in again asking for it.`, {
-      'WWW-Authenticate': bearerChallenge(base, { error: 'insufficient_scope', scope }),
-    });
+    throw new ApiError(
+      403,
+      'insufficient_scope',
+      `The access token lacks the scope ${scope}: sign in again asking for it.`,
+      {
+        'WWW-Authenticate': bearerChallenge(base, { error: 'insufficient_scope', scope }),
+      },
+    );
   }
   return access;
 }

@@ -41,7 +41,8 @@ export interface BatchContext {
 /** The batchable operations (spec 4.2's table), also the MCP tools. */
 export const BATCH_OPERATIONS: Readonly<Record<BatchOp, OpDefinition>> = {
   search_domain: {
-    description: 'Availability of a domain or label with its alternate-TLD siblings (POST /api/domain/search). Marketplace prices are masked unless signed in.',
+    description:
+      'Availability of a domain or label with its alternate-TLD siblings (POST /api/domain/search). Marketplace prices are masked unless signed in.',
     params: searchDomainParamsSchema,
     run: (ctx, params: z.output<typeof searchDomainParamsSchema>) => searchDomain(ctx.db, params.q, ctx.viewer),
   },
@@ -62,7 +63,10 @@ export function batchCatalogue() {
   return {
     max_operations: BATCH_MAX_OPERATIONS,
     operations: BATCH_OPS.map((op) => {
-      const { $schema: _ignored, ...params } = z.toJSONSchema(BATCH_OPERATIONS[op].params, { io: 'input', target: 'draft-2020-12' }) as Record<string, unknown>;
+      const { $schema: _ignored, ...params } = z.toJSONSchema(BATCH_OPERATIONS[op].params, {
+        io: 'input',
+        target: 'draft-2020-12',
+      }) as Record<string, unknown>;
       return { op, description: BATCH_OPERATIONS[op].description, params };
     }),
   };
@@ -73,21 +77,50 @@ function isBatchOp(op: string): op is BatchOp {
 }
 
 /** Runs one operation; never throws. */
-async function runOne(ctx: BatchContext, operation: { id: string; op: string; params?: Record<string, unknown> | undefined }): Promise<BatchResult> {
+async function runOne(
+  ctx: BatchContext,
+  operation: { id: string; op: string; params?: Record<string, unknown> | undefined },
+): Promise<BatchResult> {
   const { id, op } = operation;
   if (!isBatchOp(op)) {
-    return { id, op, ok: false, status: 400, error: { code: 'validation_error', message: `Unknown op ${JSON.stringify(op.slice(0, 100))}: use one of ${BATCH_OPS.join(', ')} (GET /api/batch lists them).` } };
+    return {
+      id,
+      op,
+      ok: false,
+      status: 400,
+      error: {
+        code: 'validation_error',
+        message: `Unknown op ${JSON.stringify(op.slice(0, 100))}: use one of ${BATCH_OPS.join(', ')} (GET /api/batch lists them).`,
+      },
+    };
   }
   const definition = BATCH_OPERATIONS[op];
   const params = definition.params.safeParse(operation.params ?? {});
-  if (!params.success) return { id, op, ok: false, status: 400, error: { code: 'validation_error', message: `Invalid params: ${describeZodError(params.error)}` } };
+  if (!params.success)
+    return {
+      id,
+      op,
+      ok: false,
+      status: 400,
+      error: { code: 'validation_error', message: `Invalid params: ${describeZodError(params.error)}` },
+    };
   try {
     const result = await definition.run(ctx, params.data as never);
     return { id, op, ok: true, status: 200, result };
   } catch (err) {
-    if (err instanceof ProtocolError || err instanceof ApiError) return { id, op, ok: false, status: err.status, error: { code: err.code, message: err.message } };
+    if (err instanceof ProtocolError || err instanceof ApiError)
+      return { id, op, ok: false, status: err.status, error: { code: err.code, message: err.message } };
     ctx.logger.error({ err, op }, 'batch operation failed');
-    return { id, op, ok: false, status: 500, error: { code: 'internal_error', message: 'This operation failed on the sandbox; the others were not affected. Retry it.' } };
+    return {
+      id,
+      op,
+      ok: false,
+      status: 500,
+      error: {
+        code: 'internal_error',
+        message: 'This operation failed on the sandbox; the others were not affected. Retry it.',
+      },
+    };
   }
 }
 
@@ -95,7 +128,10 @@ async function runOne(ctx: BatchContext, operation: { id: string; op: string; pa
  * Runs a validated batch.
  * @returns one result per operation, in order.
  */
-export async function runBatch(ctx: BatchContext, operations: ReadonlyArray<{ id: string; op: string; params?: Record<string, unknown> | undefined }>): Promise<BatchResult[]> {
+export async function runBatch(
+  ctx: BatchContext,
+  operations: ReadonlyArray<{ id: string; op: string; params?: Record<string, unknown> | undefined }>,
+): Promise<BatchResult[]> {
   const results: BatchResult[] = [];
   for (const operation of operations) results.push(await runOne(ctx, operation));
   return results;

@@ -49,14 +49,22 @@ function addYears(date: Date, years: number): Date {
  * @throws {ProtocolError} `validation_error` naming what to fix.
  */
 export function checkBulkParams(input: BulkInput): void {
-  if (input.op !== 'renew' && input.years !== undefined) throw apiError('validation_error', `years applies to renew only, not to ${input.op}.`);
-  if (input.op !== 'set_nameservers' && input.nameservers !== undefined) throw apiError('validation_error', `nameservers applies to set_nameservers only, not to ${input.op}.`);
-  if (input.op === 'set_nameservers' && input.nameservers === undefined) throw apiError('validation_error', 'set_nameservers needs nameservers: an array of 2 to 13 host names.');
-  if (input.nameservers !== undefined && new Set(input.nameservers).size !== input.nameservers.length) throw apiError('validation_error', 'nameservers must not repeat a host name.');
+  if (input.op !== 'renew' && input.years !== undefined)
+    throw apiError('validation_error', `years applies to renew only, not to ${input.op}.`);
+  if (input.op !== 'set_nameservers' && input.nameservers !== undefined)
+    throw apiError('validation_error', `nameservers applies to set_nameservers only, not to ${input.op}.`);
+  if (input.op === 'set_nameservers' && input.nameservers === undefined)
+    throw apiError('validation_error', 'set_nameservers needs nameservers: an array of 2 to 13 host names.');
+  if (input.nameservers !== undefined && new Set(input.nameservers).size !== input.nameservers.length)
+    throw apiError('validation_error', 'nameservers must not repeat a host name.');
   const seen = new Set<string>();
   for (const d of input.domains) {
     const key = d.trim().toLowerCase();
-    if (seen.has(key)) throw apiError('validation_error', `domains must not repeat a name: ${key.slice(0, 253)} appears more than once.`);
+    if (seen.has(key))
+      throw apiError(
+        'validation_error',
+        `domains must not repeat a name: ${key.slice(0, 253)} appears more than once.`,
+      );
     seen.add(key);
   }
 }
@@ -73,7 +81,16 @@ export async function runBulk(db: PublicDb, userId: string, input: BulkInput, no
   });
   const valid = names.filter((n): n is string => n !== undefined);
   const results = await db.transaction().execute(async (trx) => {
-    const owned = valid.length === 0 ? [] : await trx.selectFrom('sandbox_user_domains').selectAll().where('user_id', '=', userId).where('name', 'in', valid).forUpdate().execute();
+    const owned =
+      valid.length === 0
+        ? []
+        : await trx
+            .selectFrom('sandbox_user_domains')
+            .selectAll()
+            .where('user_id', '=', userId)
+            .where('name', 'in', valid)
+            .forUpdate()
+            .execute();
     const byName = new Map(owned.map((r) => [r.name, r]));
     const refused = new Map<string, ItemResult>();
     const charged = new Map<string, number>();
@@ -87,7 +104,10 @@ export async function runBulk(db: PublicDb, userId: string, input: BulkInput, no
           refused.set(row.name, {
             domain: row.name,
             ok: false,
-            error: { code: 'term_exceeded', message: `Renewing ${row.name} by ${years} year(s) would put its expiry more than ${maxYears} years ahead, the maximum of .${row.tld}.` },
+            error: {
+              code: 'term_exceeded',
+              message: `Renewing ${row.name} by ${years} year(s) would put its expiry more than ${maxYears} years ahead, the maximum of .${row.tld}.`,
+            },
           });
           continue;
         }
@@ -101,14 +121,23 @@ export async function runBulk(db: PublicDb, userId: string, input: BulkInput, no
       switch (input.op) {
         case 'lock':
         case 'unlock':
-          updated = await base.set({ locked: input.op === 'lock', updated_at: now }).returningAll().execute();
+          updated = await base
+            .set({ locked: input.op === 'lock', updated_at: now })
+            .returningAll()
+            .execute();
           break;
         case 'enable_auto_renew':
         case 'disable_auto_renew':
-          updated = await base.set({ auto_renew: input.op === 'enable_auto_renew', updated_at: now }).returningAll().execute();
+          updated = await base
+            .set({ auto_renew: input.op === 'enable_auto_renew', updated_at: now })
+            .returningAll()
+            .execute();
           break;
         case 'set_nameservers':
-          updated = await base.set({ nameservers: [...(input.nameservers ?? [])], updated_at: now }).returningAll().execute();
+          updated = await base
+            .set({ nameservers: [...(input.nameservers ?? [])], updated_at: now })
+            .returningAll()
+            .execute();
           break;
         case 'renew':
           updated = await base
@@ -121,30 +150,65 @@ export async function runBulk(db: PublicDb, userId: string, input: BulkInput, no
     const after = new Map(updated.map((r) => [r.name, r]));
     return input.domains.map((raw, i): ItemResult => {
       const name = names[i];
-      if (name === undefined) return { domain: raw.slice(0, 253), ok: false, error: { code: 'invalid_domain', message: `${JSON.stringify(raw.slice(0, 253))} is not a domain name such as "example.com".` } };
+      if (name === undefined)
+        return {
+          domain: raw.slice(0, 253),
+          ok: false,
+          error: {
+            code: 'invalid_domain',
+            message: `${JSON.stringify(raw.slice(0, 253))} is not a domain name such as "example.com".`,
+          },
+        };
       const refusal = refused.get(name);
       if (refusal !== undefined) return refusal;
       const row = after.get(name);
       if (row === undefined || !byName.has(name)) {
-        return { domain: name, ok: false, error: { code: 'not_owned', message: `${name} is not among your domains: bulk operations apply to domains the signed-in user owns.` } };
+        return {
+          domain: name,
+          ok: false,
+          error: {
+            code: 'not_owned',
+            message: `${name} is not among your domains: bulk operations apply to domains the signed-in user owns.`,
+          },
+        };
       }
       const price = charged.get(name);
-      return { domain: name, ok: true, registration: toOwnedDomain(row), ...(price !== undefined ? { charged_cents: price } : {}) };
+      return {
+        domain: name,
+        ok: true,
+        registration: toOwnedDomain(row),
+        ...(price !== undefined ? { charged_cents: price } : {}),
+      };
     });
   });
   const succeeded = results.filter((r) => r.ok).length;
-  return { op: input.op, results, summary: { requested: results.length, succeeded, failed: results.length - succeeded } };
+  return {
+    op: input.op,
+    results,
+    summary: { requested: results.length, succeeded, failed: results.length - succeeded },
+  };
 }
 
 /** One page of the user's domains, by name. */
-export async function listOwnedDomains(db: PublicDb, userId: string, limit: number, cursor: string | undefined): Promise<{ domains: OwnedDomain[]; next_cursor: string | null }> {
+export async function listOwnedDomains(
+  db: PublicDb,
+  userId: string,
+  limit: number,
+  cursor: string | undefined,
+): Promise<{ domains: OwnedDomain[]; next_cursor: string | null }> {
   let after: string | undefined;
   if (cursor !== undefined) {
     const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
-    if (!/^[a-z0-9.-]{1,253}$/.test(decoded)) throw apiError('validation_error', 'cursor is not valid: pass next_cursor exactly as received.');
+    if (!/^[a-z0-9.-]{1,253}$/.test(decoded))
+      throw apiError('validation_error', 'cursor is not valid: pass next_cursor exactly as received.');
     after = decoded;
   }
-  let query = db.selectFrom('sandbox_user_domains').selectAll().where('user_id', '=', userId).orderBy('name').limit(limit + 1);
+  let query = db
+    .selectFrom('sandbox_user_domains')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .orderBy('name')
+    .limit(limit + 1);
   if (after !== undefined) query = query.where('name', '>', after);
   const rows = await query.execute();
   const page = rows.slice(0, limit);

@@ -15,7 +15,12 @@ import type { Viewer } from './search.ts';
 import type { PublicExecutor } from './tables.ts';
 
 /** The decoded cursor: the last listing of the previous page, and the filter it was issued under. */
-const cursorSchema = z.object({ v: z.literal(1), t: z.iso.datetime(), n: z.string().min(1).max(253), f: z.string().nullable() });
+const cursorSchema = z.object({
+  v: z.literal(1),
+  t: z.iso.datetime(),
+  n: z.string().min(1).max(253),
+  f: z.string().nullable(),
+});
 type Cursor = z.infer<typeof cursorSchema>;
 
 /** Encodes a cursor (opaque to clients: base64url JSON). */
@@ -31,9 +36,16 @@ function decodeCursor(raw: string, tld: string | null): Cursor {
     parsed = undefined;
   }
   const result = cursorSchema.safeParse(parsed);
-  if (!result.success) throw apiError('validation_error', 'cursor is not valid: pass page.next_cursor exactly as received, or leave it out for the first page.');
+  if (!result.success)
+    throw apiError(
+      'validation_error',
+      'cursor is not valid: pass page.next_cursor exactly as received, or leave it out for the first page.',
+    );
   if (result.data.f !== tld) {
-    throw apiError('validation_error', `cursor was issued for ${result.data.f === null ? 'no tld filter' : `tld=${result.data.f}`}: keep the same filter while following it.`);
+    throw apiError(
+      'validation_error',
+      `cursor was issued for ${result.data.f === null ? 'no tld filter' : `tld=${result.data.f}`}: keep the same filter while following it.`,
+    );
   }
   return result.data;
 }
@@ -59,15 +71,24 @@ export async function listListings(db: PublicExecutor, query: ListingsQuery, vie
   let base = db.selectFrom('domains').where('environment', '=', PUBLIC_ENVIRONMENT).where('status', '=', 'listed');
   if (tld !== null) base = base.where('tld', '=', tld);
 
-  let pageQuery = base.selectAll().orderBy('listed_at', 'desc').orderBy('name', 'asc').limit(query.limit + 1);
+  let pageQuery = base
+    .selectAll()
+    .orderBy('listed_at', 'desc')
+    .orderBy('name', 'asc')
+    .limit(query.limit + 1);
   if (query.cursor !== undefined) {
     const cursor = decodeCursor(query.cursor, tld);
     const at = new Date(cursor.t);
-    pageQuery = pageQuery.where((eb) => eb.or([eb('listed_at', '<', at), eb.and([eb('listed_at', '=', at), eb('name', '>', cursor.n)])]));
+    pageQuery = pageQuery.where((eb) =>
+      eb.or([eb('listed_at', '<', at), eb.and([eb('listed_at', '=', at), eb('name', '>', cursor.n)])]),
+    );
   } else if (query.offset !== undefined) {
     pageQuery = pageQuery.offset(query.offset);
   }
-  const [rows, count] = await Promise.all([pageQuery.execute(), base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()]);
+  const [rows, count] = await Promise.all([
+    pageQuery.execute(),
+    base.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {
@@ -81,7 +102,10 @@ export async function listListings(db: PublicExecutor, query: ListingsQuery, vie
     })),
     page: {
       limit: query.limit,
-      next_cursor: rows.length > query.limit && last !== undefined ? encodeListingCursor({ t: last.listed_at.toISOString(), n: last.name, f: tld }) : null,
+      next_cursor:
+        rows.length > query.limit && last !== undefined
+          ? encodeListingCursor({ t: last.listed_at.toISOString(), n: last.name, f: tld })
+          : null,
       offset: query.offset ?? null,
       total: Number(count.n),
     },

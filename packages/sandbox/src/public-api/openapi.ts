@@ -26,7 +26,11 @@ const REF = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 /** Renders a registry's schemas as OpenAPI components (without `$schema` and `$id`). */
 function components(registry: z.core.$ZodRegistry<SchemaMeta>, io: 'input' | 'output'): Record<string, Json> {
-  const { schemas } = z.toJSONSchema(registry, { target: 'draft-2020-12', io, uri: (id) => `#/components/schemas/${id}` }) as { schemas: Record<string, Json> };
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    io,
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Json> };
   const out: Record<string, Json> = {};
   for (const [id, schema] of Object.entries(schemas)) {
     const { $schema: _s, $id: _i, ...rest } = schema;
@@ -42,10 +46,19 @@ function components(registry: z.core.$ZodRegistry<SchemaMeta>, io: 'input' | 'ou
 
 /** Query parameters of a zod object schema (input side). */
 function queryParameters(schema: z.ZodObject): Json[] {
-  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as { properties: Record<string, Json>; required?: string[] };
+  const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' }) as {
+    properties: Record<string, Json>;
+    required?: string[];
+  };
   return Object.entries(json.properties).map(([name, property]) => {
     const { description, ...rest } = property;
-    return { name, in: 'query', required: json.required?.includes(name) ?? false, ...(description !== undefined ? { description } : {}), schema: rest };
+    return {
+      name,
+      in: 'query',
+      required: json.required?.includes(name) ?? false,
+      ...(description !== undefined ? { description } : {}),
+      schema: rest,
+    };
   });
 }
 
@@ -53,10 +66,13 @@ function jsonContent(id: string): Json {
   return { 'application/json': { schema: REF(id) } };
 }
 
-const RETRY_AFTER = { 'Retry-After': { description: 'Seconds until the rate-limit window ends.', schema: { type: 'integer', minimum: 1 } } };
+const RETRY_AFTER = {
+  'Retry-After': { description: 'Seconds until the rate-limit window ends.', schema: { type: 'integer', minimum: 1 } },
+};
 const WWW_AUTHENTICATE = {
   'WWW-Authenticate': {
-    description: 'RFC 6750 / RFC 9728 challenge: `Bearer resource_metadata="…/.well-known/oauth-protected-resource"`, with `error="invalid_token"` for an expired or revoked token.',
+    description:
+      'RFC 6750 / RFC 9728 challenge: `Bearer resource_metadata="…/.well-known/oauth-protected-resource"`, with `error="invalid_token"` for an expired or revoked token.',
     schema: { type: 'string' },
   },
 };
@@ -74,7 +90,11 @@ function errors(...statuses: number[]): Json {
     out[status] = {
       description: text[status],
       content: jsonContent('Error'),
-      ...(status === 429 ? { headers: RETRY_AFTER } : status === 401 || status === 403 ? { headers: WWW_AUTHENTICATE } : {}),
+      ...(status === 429
+        ? { headers: RETRY_AFTER }
+        : status === 401 || status === 403
+          ? { headers: WWW_AUTHENTICATE }
+          : {}),
     };
   }
   return out;
@@ -82,7 +102,12 @@ function errors(...statuses: number[]): Json {
 
 function oauthErrors(...statuses: number[]): Json {
   const out: Json = {};
-  for (const status of statuses) out[status] = { description: 'An OAuth error (RFC 6749 5.2 / RFC 7591 3.2.2).', content: jsonContent('OAuthError'), ...(status === 429 ? { headers: RETRY_AFTER } : {}) };
+  for (const status of statuses)
+    out[status] = {
+      description: 'An OAuth error (RFC 6749 5.2 / RFC 7591 3.2.2).',
+      content: jsonContent('OAuthError'),
+      ...(status === 429 ? { headers: RETRY_AFTER } : {}),
+    };
   return out;
 }
 
@@ -101,7 +126,8 @@ export function buildOpenApiDocument(base: string): Json {
     info: {
       title: 'Marketplace Public API (sandbox)',
       version: '1.0.0',
-      summary: 'Unsigned reads: domain search with alternate-TLD siblings, WHOIS/RDAP, TLD pricing and rules, aftermarket listings, batching; signed-in bulk operations.',
+      summary:
+        'Unsigned reads: domain search with alternate-TLD siblings, WHOIS/RDAP, TLD pricing and rules, aftermarket listings, batching; signed-in bulk operations.',
       description: [
         'No account or key is needed, except for bulk operations. Signing in (OAuth 2.1 authorization code with PKCE S256, public clients, see /auth.md) unmasks marketplace prices.',
         `Rate limits: anonymous callers ${limits.anonymous.limit} requests per minute per IP (a batch costs one per operation), signed-in callers ${limits.signedIn.limit} per minute per user, bulk operations ${limits.bulk.limit} per minute per user; 429 with Retry-After beyond.`,
@@ -124,17 +150,24 @@ export function buildOpenApiDocument(base: string): Json {
           operationId: 'getApiIndex',
           summary: 'The API index; without a token, the 401 challenge that points at the protected resource metadata.',
           security: [{ oauth2: [] }],
-          responses: { 200: { description: 'The index and what the token grants.', content: jsonContent('ApiIndex') }, ...errors(400, 401, 429) },
+          responses: {
+            200: { description: 'The index and what the token grants.', content: jsonContent('ApiIndex') },
+            ...errors(400, 401, 429),
+          },
         },
       },
       '/api/domain/search': {
         post: {
           tags: ['Domains'],
           operationId: 'searchDomain',
-          summary: 'Availability of a domain or label, with alternate-TLD siblings. Marketplace prices masked unless signed in (pricing:read).',
+          summary:
+            'Availability of a domain or label, with alternate-TLD siblings. Marketplace prices masked unless signed in (pricing:read).',
           security: OPTIONAL_SIGN_IN,
           requestBody: { required: true, content: jsonContent('DomainSearchRequest') },
-          responses: { 200: { description: 'The domain and its siblings.', content: jsonContent('DomainSearchResponse') }, ...errors(400, 401, 403, 429) },
+          responses: {
+            200: { description: 'The domain and its siblings.', content: jsonContent('DomainSearchResponse') },
+            ...errors(400, 401, 403, 429),
+          },
         },
       },
       '/api/tools/whois': {
@@ -144,7 +177,13 @@ export function buildOpenApiDocument(base: string): Json {
           summary: 'WHOIS/RDAP details of a domain (synthetic in the sandbox, deterministic).',
           security: OPTIONAL_SIGN_IN,
           requestBody: { required: true, content: jsonContent('WhoisRequest') },
-          responses: { 200: { description: 'The record; `registered: false` for an unregistered domain.', content: jsonContent('WhoisRecord') }, ...errors(400, 401, 429) },
+          responses: {
+            200: {
+              description: 'The record; `registered: false` for an unregistered domain.',
+              content: jsonContent('WhoisRecord'),
+            },
+            ...errors(400, 401, 429),
+          },
         },
       },
       '/api/pricing/tld': {
@@ -154,7 +193,10 @@ export function buildOpenApiDocument(base: string): Json {
           summary: 'The current USD price to register, renew, transfer or restore under a TLD.',
           security: OPTIONAL_SIGN_IN,
           parameters: queryParameters(tldPriceQuerySchema),
-          responses: { 200: { description: 'The price.', content: jsonContent('TldPrice') }, ...errors(400, 401, 404, 429) },
+          responses: {
+            200: { description: 'The price.', content: jsonContent('TldPrice') },
+            ...errors(400, 401, 404, 429),
+          },
         },
       },
       '/api/tlds/{tld}/metadata': {
@@ -163,18 +205,33 @@ export function buildOpenApiDocument(base: string): Json {
           operationId: 'getTldMetadata',
           summary: 'Term range, organisation rules and nameserver rules of a TLD.',
           security: OPTIONAL_SIGN_IN,
-          parameters: [{ name: 'tld', in: 'path', required: true, description: `A TLD without the dot. Known: ${TLD_NAMES.join(', ')}.`, schema: { type: 'string', pattern: '^\\.?[A-Za-z][A-Za-z0-9-]{0,23}$' } }],
-          responses: { 200: { description: 'The rules.', content: jsonContent('TldMetadata') }, ...errors(400, 401, 404, 429) },
+          parameters: [
+            {
+              name: 'tld',
+              in: 'path',
+              required: true,
+              description: `A TLD without the dot. Known: ${TLD_NAMES.join(', ')}.`,
+              schema: { type: 'string', pattern: '^\\.?[A-Za-z][A-Za-z0-9-]{0,23}$' },
+            },
+          ],
+          responses: {
+            200: { description: 'The rules.', content: jsonContent('TldMetadata') },
+            ...errors(400, 401, 404, 429),
+          },
         },
       },
       '/api/market/listings': {
         get: {
           tags: ['Domains'],
           operationId: 'listListings',
-          summary: 'Aftermarket listings, newest first: follow `page.next_cursor` (stable under concurrent inserts) or page by `offset`.',
+          summary:
+            'Aftermarket listings, newest first: follow `page.next_cursor` (stable under concurrent inserts) or page by `offset`.',
           security: OPTIONAL_SIGN_IN,
           parameters: queryParameters(listingsQuerySchema),
-          responses: { 200: { description: 'One page.', content: jsonContent('ListingsPage') }, ...errors(400, 401, 429) },
+          responses: {
+            200: { description: 'One page.', content: jsonContent('ListingsPage') },
+            ...errors(400, 401, 429),
+          },
         },
       },
       '/api/batch': {
@@ -190,7 +247,10 @@ export function buildOpenApiDocument(base: string): Json {
           summary: `Run up to ${BATCH_MAX_OPERATIONS} operations; one failing operation does not fail the others.`,
           security: OPTIONAL_SIGN_IN,
           requestBody: { required: true, content: jsonContent('BatchRequest') },
-          responses: { 200: { description: 'One result per operation, tied by id.', content: jsonContent('BatchResponse') }, ...errors(400, 401, 403, 429) },
+          responses: {
+            200: { description: 'One result per operation, tied by id.', content: jsonContent('BatchResponse') },
+            ...errors(400, 401, 403, 429),
+          },
         },
       },
       '/api/domains': {
@@ -200,7 +260,10 @@ export function buildOpenApiDocument(base: string): Json {
           summary: 'The signed-in user\u2019s domains.',
           security: [{ oauth2: ['domains:manage'] }],
           parameters: queryParameters(ownedDomainsQuerySchema),
-          responses: { 200: { description: 'One page, by name.', content: jsonContent('OwnedDomainsPage') }, ...errors(400, 401, 403, 429) },
+          responses: {
+            200: { description: 'One page, by name.', content: jsonContent('OwnedDomainsPage') },
+            ...errors(400, 401, 403, 429),
+          },
         },
       },
       '/api/domains/bulk/{op}': {
@@ -211,7 +274,10 @@ export function buildOpenApiDocument(base: string): Json {
           security: [{ oauth2: ['domains:manage'] }],
           parameters: [{ name: 'op', in: 'path', required: true, schema: { type: 'string', enum: [...BULK_OPS] } }],
           requestBody: { required: true, content: jsonContent('BulkRequest') },
-          responses: { 200: { description: 'Per-domain results.', content: jsonContent('BulkResponse') }, ...errors(400, 401, 403, 429) },
+          responses: {
+            200: { description: 'Per-domain results.', content: jsonContent('BulkResponse') },
+            ...errors(400, 401, 403, 429),
+          },
         },
       },
       '/api/oauth/register': {
@@ -220,7 +286,10 @@ export function buildOpenApiDocument(base: string): Json {
           operationId: 'registerClient',
           summary: 'Dynamic client registration (RFC 7591), public clients only, no approval.',
           requestBody: { required: true, content: jsonContent('ClientRegistrationRequest') },
-          responses: { 201: { description: 'The client (no secret).', content: jsonContent('ClientInformation') }, ...oauthErrors(400, 429) },
+          responses: {
+            201: { description: 'The client (no secret).', content: jsonContent('ClientInformation') },
+            ...oauthErrors(400, 429),
+          },
         },
       },
       '/api/oauth/token': {
@@ -228,8 +297,14 @@ export function buildOpenApiDocument(base: string): Json {
           tags: ['OAuth'],
           operationId: 'token',
           summary: 'Exchange an authorization code (with its PKCE verifier), or rotate a refresh token.',
-          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: REF('TokenRequest') } } },
-          responses: { 200: { description: 'Tokens. `Cache-Control: no-store`.', content: jsonContent('TokenResponse') }, ...oauthErrors(400, 401, 429) },
+          requestBody: {
+            required: true,
+            content: { 'application/x-www-form-urlencoded': { schema: REF('TokenRequest') } },
+          },
+          responses: {
+            200: { description: 'Tokens. `Cache-Control: no-store`.', content: jsonContent('TokenResponse') },
+            ...oauthErrors(400, 401, 429),
+          },
         },
       },
       '/api/oauth/revoke': {
@@ -237,15 +312,28 @@ export function buildOpenApiDocument(base: string): Json {
           tags: ['OAuth'],
           operationId: 'revoke',
           summary: 'Revoke a token (RFC 7009).',
-          requestBody: { required: true, content: { 'application/x-www-form-urlencoded': { schema: REF('RevocationRequest') } } },
+          requestBody: {
+            required: true,
+            content: { 'application/x-www-form-urlencoded': { schema: REF('RevocationRequest') } },
+          },
           responses: { 200: { description: 'Revoked (also answered for unknown tokens).' }, ...oauthErrors(400, 429) },
         },
       },
       '/.well-known/oauth-authorization-server': {
-        get: { tags: ['OAuth'], operationId: 'getAuthorizationServerMetadata', responses: { 200: { description: 'RFC 8414 metadata.', content: jsonContent('AuthorizationServerMetadata') } } },
+        get: {
+          tags: ['OAuth'],
+          operationId: 'getAuthorizationServerMetadata',
+          responses: {
+            200: { description: 'RFC 8414 metadata.', content: jsonContent('AuthorizationServerMetadata') },
+          },
+        },
       },
       '/.well-known/oauth-protected-resource': {
-        get: { tags: ['OAuth'], operationId: 'getProtectedResourceMetadata', responses: { 200: { description: 'RFC 9728 metadata.', content: jsonContent('ProtectedResourceMetadata') } } },
+        get: {
+          tags: ['OAuth'],
+          operationId: 'getProtectedResourceMetadata',
+          responses: { 200: { description: 'RFC 9728 metadata.', content: jsonContent('ProtectedResourceMetadata') } },
+        },
       },
     },
     components: {
@@ -253,7 +341,8 @@ export function buildOpenApiDocument(base: string): Json {
       securitySchemes: {
         oauth2: {
           type: 'oauth2',
-          description: 'OAuth 2.1 authorization code with PKCE (S256), public clients registered dynamically (spec 5.2).',
+          description:
+            'OAuth 2.1 authorization code with PKCE (S256), public clients registered dynamically (spec 5.2).',
           flows: {
             authorizationCode: {
               authorizationUrl: u.authorizationEndpoint,

@@ -73,7 +73,11 @@ export function createRateLimiter(db: PublicDb, clock: Clock, logger: Logger): R
       const row = await db
         .insertInto('public_rate_windows')
         .values({ bucket, subject: subject.slice(0, 200), window_start: new Date(start), count: cost })
-        .onConflict((oc) => oc.columns(['bucket', 'subject', 'window_start']).doUpdateSet({ count: sql`public_rate_windows.count + excluded.count` }))
+        .onConflict((oc) =>
+          oc
+            .columns(['bucket', 'subject', 'window_start'])
+            .doUpdateSet({ count: sql`public_rate_windows.count + excluded.count` }),
+        )
         .returning('count')
         .executeTakeFirstOrThrow();
       if (++calls % 500 === 0) {

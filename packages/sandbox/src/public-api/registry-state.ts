@@ -22,7 +22,8 @@ export function streamFor(name: string, purpose: string): Random {
 
 function looksLikeWords(label: string): 0 | 1 | 2 {
   if (WORD_SET.has(label)) return 1;
-  for (let i = 3; i <= label.length - 3; i++) if (WORD_SET.has(label.slice(0, i)) && WORD_SET.has(label.slice(i))) return 2;
+  for (let i = 3; i <= label.length - 3; i++)
+    if (WORD_SET.has(label.slice(0, i)) && WORD_SET.has(label.slice(i))) return 2;
   return 0;
 }
 
@@ -48,7 +49,12 @@ export interface KnownNames {
 export async function loadKnownNames(db: PublicExecutor, names: readonly string[]): Promise<KnownNames> {
   if (names.length === 0) return { listings: new Map(), owned: new Map() };
   const [listings, owned] = await Promise.all([
-    db.selectFrom('domains').selectAll().where('environment', '=', PUBLIC_ENVIRONMENT).where('name', 'in', names).execute(),
+    db
+      .selectFrom('domains')
+      .selectAll()
+      .where('environment', '=', PUBLIC_ENVIRONMENT)
+      .where('name', 'in', names)
+      .execute(),
     db.selectFrom('sandbox_user_domains').selectAll().where('name', 'in', names).execute(),
   ]);
   return { listings: new Map(listings.map((r) => [r.name, r])), owned: new Map(owned.map((r) => [r.name, r])) };
@@ -68,6 +74,7 @@ export function standingOf(label: string, tld: TldInfo, known: KnownNames): Stan
   const registration = known.owned.get(name);
   if (registration !== undefined) return { kind: 'owned', registration };
   const listing = known.listings.get(name);
-  if (listing !== undefined) return listing.status === 'listed' ? { kind: 'for_sale', listing } : { kind: 'sold', listing };
+  if (listing !== undefined)
+    return listing.status === 'listed' ? { kind: 'for_sale', listing } : { kind: 'sold', listing };
   return syntheticallyRegistered(label, tld) ? { kind: 'registered' } : { kind: 'available' };
 }

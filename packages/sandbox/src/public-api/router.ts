@@ -78,7 +78,11 @@ function sendParsed<S extends z.ZodType>(res: Response, schema: S, body: z.input
 
 /** The JSON body of a POST, or a 400 saying how to send one. */
 function jsonBody(req: Request): unknown {
-  if (!req.is('application/json')) throw apiError('validation_error', 'Send the request body as JSON, with the header Content-Type: application/json.');
+  if (!req.is('application/json'))
+    throw apiError(
+      'validation_error',
+      'Send the request body as JSON, with the header Content-Type: application/json.',
+    );
   return req.body;
 }
 
@@ -98,9 +102,14 @@ export function publicApiRouter(ctx: PublicContext): Router {
       const subject = access ? `user:${access.userId}` : ipSubject(req);
       const decision = await ctx.limiter.consume(bucket, subject, options.cost?.(req) ?? 1);
       if (!decision.allowed) {
-        throw new ApiError(429, 'rate_limited', `Too many requests: at most ${decision.limit} per window for this caller. Retry in ${decision.retryAfterSeconds} seconds.`, {
-          'Retry-After': String(decision.retryAfterSeconds),
-        });
+        throw new ApiError(
+          429,
+          'rate_limited',
+          `Too many requests: at most ${decision.limit} per window for this caller. Retry in ${decision.retryAfterSeconds} seconds.`,
+          {
+            'Retry-After': String(decision.retryAfterSeconds),
+          },
+        );
       }
       next();
     };
@@ -109,16 +118,26 @@ export function publicApiRouter(ctx: PublicContext): Router {
     const { access, base } = callerOf(res);
     if (access === undefined) {
       // Spec 5.2: an unauthenticated call to {base_url}/api answers 401 with the resource metadata challenge.
-      throw new ApiError(401, 'unauthorized', `This is the Public API: most calls need no token. To sign in, follow ${oauthUrls(base).documentation}.`, {
-        'WWW-Authenticate': bearerChallenge(base),
-      });
+      throw new ApiError(
+        401,
+        'unauthorized',
+        `This is the Public API: most calls need no token. To sign in, follow ${oauthUrls(base).documentation}.`,
+        {
+          'WWW-Authenticate': bearerChallenge(base),
+        },
+      );
     }
     const u = oauthUrls(base);
     sendParsed(res, apiIndexSchema, {
       resource: u.resource,
       openapi_url: u.openapi,
       auth_url: u.documentation,
-      token: { subject: access.userId, client_id: access.clientId, scope: access.scopes.join(' '), expires_at: access.expiresAt.toISOString() },
+      token: {
+        subject: access.userId,
+        client_id: access.clientId,
+        scope: access.scopes.join(' '),
+        expires_at: access.expiresAt.toISOString(),
+      },
     });
   });
 
@@ -139,7 +158,11 @@ export function publicApiRouter(ctx: PublicContext): Router {
 
   router.get('/api/tlds/:tld/metadata', caller(), (req, res) => {
     const tld = String(req.params.tld).toLowerCase();
-    if (!/^\.?[a-z][a-z0-9-]{0,23}$/.test(tld)) throw apiError('validation_error', 'The TLD in the path must be a TLD such as "com" (letters, digits and hyphens).');
+    if (!/^\.?[a-z][a-z0-9-]{0,23}$/.test(tld))
+      throw apiError(
+        'validation_error',
+        'The TLD in the path must be a TLD such as "com" (letters, digits and hyphens).',
+      );
     sendParsed(res, tldMetadataSchema, tldMetadata(tld));
   });
 
@@ -168,10 +191,17 @@ export function publicApiRouter(ctx: PublicContext): Router {
     const { operations } = parseOrThrow(batchRequestSchema, body, 'batch');
     const seen = new Set<string>();
     for (const { id } of operations) {
-      if (seen.has(id)) throw apiError('validation_error', `Operation ids must be unique in a batch: ${JSON.stringify(id)} appears more than once.`);
+      if (seen.has(id))
+        throw apiError(
+          'validation_error',
+          `Operation ids must be unique in a batch: ${JSON.stringify(id)} appears more than once.`,
+        );
       seen.add(id);
     }
-    const results = await runBatch({ db: ctx.db, clock: ctx.clock, logger: ctx.logger, viewer: callerOf(res).viewer }, operations);
+    const results = await runBatch(
+      { db: ctx.db, clock: ctx.clock, logger: ctx.logger, viewer: callerOf(res).viewer },
+      operations,
+    );
     sendParsed(res, batchResponseSchema, { results });
   });
 
@@ -187,7 +217,10 @@ export function publicApiRouter(ctx: PublicContext): Router {
     const grant = requireScope(access, 'domains:manage', base);
     const op = String(req.params.op);
     if (!(BULK_OPS as readonly string[]).includes(op)) {
-      throw apiError('validation_error', `Unknown bulk operation ${JSON.stringify(op.slice(0, 50))}: use one of ${BULK_OPS.join(', ')}.`);
+      throw apiError(
+        'validation_error',
+        `Unknown bulk operation ${JSON.stringify(op.slice(0, 50))}: use one of ${BULK_OPS.join(', ')}.`,
+      );
     }
     const body = jsonBody(req) as { domains?: unknown } | undefined;
     if (Array.isArray(body?.domains) && body.domains.length > BULK_MAX_DOMAINS) {
@@ -199,7 +232,10 @@ export function publicApiRouter(ctx: PublicContext): Router {
     const input = { op: op as BulkOp, ...parseOrThrow(bulkRequestSchema, body, 'bulk request') };
     checkBulkParams(input);
     const result = await runBulk(ctx.db, grant.userId, input, ctx.clock());
-    ctx.logger.info({ op, user_id: grant.userId, succeeded: result.summary.succeeded, failed: result.summary.failed }, 'bulk operation');
+    ctx.logger.info(
+      { op, user_id: grant.userId, succeeded: result.summary.succeeded, failed: result.summary.failed },
+      'bulk operation',
+    );
     sendParsed(res, bulkResponseSchema, result);
   });
 

@@ -54,7 +54,10 @@ export const domainSearchRequestSchema = request(
       .toLowerCase()
       .min(1, 'q must not be blank: send a domain such as "coffee.io" or a label such as "coffee"')
       .max(253, 'q must be at most 253 characters')
-      .regex(QUERY_RE, 'q must be a label such as "coffee" or a domain such as "coffee.io" (letters, digits and inner hyphens; one dot before the TLD)')
+      .regex(
+        QUERY_RE,
+        'q must be a label such as "coffee" or a domain such as "coffee.io" (letters, digits and inner hyphens; one dot before the TLD)',
+      )
       .describe('A label (`coffee`) or a domain (`coffee.io`). Case-insensitive.'),
   }),
   'DomainSearchRequest',
@@ -81,7 +84,9 @@ const tldParam = z
 export const tldPriceQuerySchema = request(
   z.object({
     tld: tldParam,
-    op: tldOperationSchema.default('register').describe('The operation to price: `register` (default), `renew`, `transfer` or `restore`.'),
+    op: tldOperationSchema
+      .default('register')
+      .describe('The operation to price: `register` (default), `renew`, `transfer` or `restore`.'),
   }),
   'TldPriceQuery',
   'The TLD and the operation to price.',
@@ -108,7 +113,9 @@ export const listingsQuerySchema = request(
       .min(1, 'cursor must not be blank')
       .max(200, 'cursor is too long: pass page.next_cursor exactly as received')
       .optional()
-      .describe('Continue after the previous page: `page.next_cursor` of the previous answer. Stable under concurrent inserts.'),
+      .describe(
+        'Continue after the previous page: `page.next_cursor` of the previous answer. Stable under concurrent inserts.',
+      ),
     offset: z.coerce
       .number({ error: 'offset must be a whole number' })
       .int('offset must be a whole number')
@@ -142,8 +149,13 @@ export const batchOperationSchema = z.object({
     .min(1, 'id must not be empty')
     .max(100, 'id must be at most 100 characters')
     .describe('Your identifier for the operation; the result carries it back.'),
-  op: z.string({ error: `op must be one of ${BATCH_OPS.join(', ')}` }).describe(`The operation: ${BATCH_OPS.join(', ')} (see GET /api/batch).`),
-  params: z.record(z.string(), z.unknown()).optional().describe('The operation\u2019s parameters (see GET /api/batch).'),
+  op: z
+    .string({ error: `op must be one of ${BATCH_OPS.join(', ')}` })
+    .describe(`The operation: ${BATCH_OPS.join(', ')} (see GET /api/batch).`),
+  params: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe('The operation\u2019s parameters (see GET /api/batch).'),
 });
 
 /** `POST /api/batch` body (spec 4.2, 8: at most 20 operations). */
@@ -152,7 +164,10 @@ export const batchRequestSchema = request(
     operations: z
       .array(batchOperationSchema)
       .min(1, 'operations must hold at least one operation')
-      .max(BATCH_MAX_OPERATIONS, `a batch holds at most ${BATCH_MAX_OPERATIONS} operations: split it into batches of ${BATCH_MAX_OPERATIONS}`),
+      .max(
+        BATCH_MAX_OPERATIONS,
+        `a batch holds at most ${BATCH_MAX_OPERATIONS} operations: split it into batches of ${BATCH_MAX_OPERATIONS}`,
+      ),
   }),
   'BatchRequest',
   `Up to ${BATCH_MAX_OPERATIONS} read operations, each with a caller-chosen id.`,
@@ -166,26 +181,50 @@ export const tldPriceParamsSchema = z.object({ tld: tldParam, op: tldOperationSc
 export const whoisParamsSchema = whoisRequestSchema;
 
 /** Bulk operations on owned domains (spec 4.2 leaves `{op}` open: the sandbox's choice). */
-export const BULK_OPS = ['lock', 'unlock', 'renew', 'set_nameservers', 'enable_auto_renew', 'disable_auto_renew'] as const;
+export const BULK_OPS = [
+  'lock',
+  'unlock',
+  'renew',
+  'set_nameservers',
+  'enable_auto_renew',
+  'disable_auto_renew',
+] as const;
 export type BulkOp = (typeof BULK_OPS)[number];
 
 const hostnameSchema = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,23}$/, 'each nameserver must be a host name such as "ns1.example.net"');
+  .regex(
+    /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,23}$/,
+    'each nameserver must be a host name such as "ns1.example.net"',
+  );
 
 /** `POST /api/domains/bulk/{op}` body (spec 4.2, 8: at most 1,000 owned domains). */
 export const bulkRequestSchema = request(
   z.object({
     domains: z
-      .array(z.string({ error: 'each entry of domains must be a string' }).max(253, 'each domain must be at most 253 characters'), {
-        error: 'domains is required: an array of the domain names to act on',
-      })
+      .array(
+        z
+          .string({ error: 'each entry of domains must be a string' })
+          .max(253, 'each domain must be at most 253 characters'),
+        {
+          error: 'domains is required: an array of the domain names to act on',
+        },
+      )
       .min(1, 'domains must hold at least one domain')
-      .max(BULK_MAX_DOMAINS, `a bulk request holds at most ${BULK_MAX_DOMAINS.toLocaleString('en-US')} domains: split the list`)
+      .max(
+        BULK_MAX_DOMAINS,
+        `a bulk request holds at most ${BULK_MAX_DOMAINS.toLocaleString('en-US')} domains: split the list`,
+      )
       .describe(`Up to ${BULK_MAX_DOMAINS} domains you own, each at most once.`),
-    years: z.number().int('years must be a whole number').min(1, 'years must be at least 1').max(10, 'years must be at most 10').optional().describe('`renew` only: years to add (default 1).'),
+    years: z
+      .number()
+      .int('years must be a whole number')
+      .min(1, 'years must be at least 1')
+      .max(10, 'years must be at most 10')
+      .optional()
+      .describe('`renew` only: years to add (default 1).'),
     nameservers: z
       .array(hostnameSchema)
       .min(2, 'set at least 2 nameservers')
@@ -203,7 +242,11 @@ export const bulkRequestSchema = request(
 export const errorBodySchema = response(
   z.object({
     error: z.object({
-      code: z.string().describe('Stable code: validation_error, unauthorized, invalid_token, insufficient_scope, not_found, rate_limited, internal_error.'),
+      code: z
+        .string()
+        .describe(
+          'Stable code: validation_error, unauthorized, invalid_token, insufficient_scope, not_found, rate_limited, internal_error.',
+        ),
       message: z.string().describe('What went wrong and how to fix it.'),
       request_id: z.string(),
     }),
@@ -241,8 +284,12 @@ export const domainResultSchema = response(
     tld: z.string(),
     status: z
       .enum(['available', 'for_sale', 'registered'])
-      .describe('`available`: can be registered now; `for_sale`: registered and listed on the marketplace (buy now); `registered`: taken.'),
-    available: z.boolean().describe('True when the domain can be had now: registered (`available`) or bought (`for_sale`).'),
+      .describe(
+        '`available`: can be registered now; `for_sale`: registered and listed on the marketplace (buy now); `registered`: taken.',
+      ),
+    available: z
+      .boolean()
+      .describe('True when the domain can be had now: registered (`available`) or bought (`for_sale`).'),
     registration: registrationPriceSchema.nullable().describe('Set when `status` is `available`.'),
     listing: marketPriceSchema.nullable().describe('Set when `status` is `for_sale`.'),
   }),
@@ -256,7 +303,9 @@ export const domainSearchResponseSchema = response(
     query: z.string().describe('The query as understood (trimmed, lowercased).'),
     label: z.string().describe('The second-level label searched for.'),
     domain: domainResultSchema.nullable().describe('The exact domain asked for; null when the query was a bare label.'),
-    siblings: z.array(domainResultSchema).describe('The same label under the other TLDs the service knows, most popular first.'),
+    siblings: z
+      .array(domainResultSchema)
+      .describe('The same label under the other TLDs the service knows, most popular first.'),
     prices_masked: z.boolean().describe('True when marketplace prices are masked (anonymous caller).'),
   }),
   'DomainSearchResponse',
@@ -274,7 +323,9 @@ export const whoisRecordSchema = response(
   z.object({
     domain: z.string(),
     registered: z.boolean(),
-    status: z.array(z.string()).describe('RDAP status values (RFC 9083 10.2.2), such as `active`, `client transfer prohibited`.'),
+    status: z
+      .array(z.string())
+      .describe('RDAP status values (RFC 9083 10.2.2), such as `active`, `client transfer prohibited`.'),
     registrar: z.object({ name: z.string(), iana_id: z.number().int(), url: z.string() }).nullable(),
     registrant: rdapEntitySchema.nullable(),
     dates: z
@@ -307,7 +358,9 @@ export const tldMetadataSchema = response(
     tld: z.string(),
     type: z.enum(['gTLD', 'ccTLD']),
     registry: z.string(),
-    term: z.object({ min_years: z.number().int(), max_years: z.number().int() }).describe('Registration term range, in years.'),
+    term: z
+      .object({ min_years: z.number().int(), max_years: z.number().int() })
+      .describe('Registration term range, in years.'),
     organization: z.object({
       allowed: z.boolean().describe('An organisation may be the registrant.'),
       local_presence_required: z.boolean(),
@@ -318,7 +371,9 @@ export const tldMetadataSchema = response(
       min: z.number().int(),
       max: z.number().int(),
       dnssec: z.boolean(),
-      predelegation_check: z.boolean().describe('The registry checks that the nameservers answer for the zone before delegating it.'),
+      predelegation_check: z
+        .boolean()
+        .describe('The registry checks that the nameservers answer for the zone before delegating it.'),
     }),
     https_required: z.boolean().describe('On the HSTS preload list.'),
     idn: z.boolean().describe('Internationalised labels accepted.'),
@@ -358,7 +413,11 @@ export const listingsPageSchema = response(
 );
 
 /** The error of one failed batch operation or bulk item. */
-export const itemErrorSchema = response(z.object({ code: z.string(), message: z.string() }), 'ItemError', 'Why one operation or item failed.');
+export const itemErrorSchema = response(
+  z.object({ code: z.string(), message: z.string() }),
+  'ItemError',
+  'Why one operation or item failed.',
+);
 
 /** One result of a batch. */
 export const batchResultSchema = response(
@@ -367,7 +426,10 @@ export const batchResultSchema = response(
     op: z.string(),
     ok: z.boolean(),
     status: z.number().int().describe('The HTTP status the operation would have answered alone.'),
-    result: z.union([domainSearchResponseSchema, tldPriceSchema, whoisRecordSchema]).optional().describe('Set when ok.'),
+    result: z
+      .union([domainSearchResponseSchema, tldPriceSchema, whoisRecordSchema])
+      .optional()
+      .describe('Set when ok.'),
     error: itemErrorSchema.optional().describe('Set when not ok.'),
   }),
   'BatchResult',
@@ -375,7 +437,11 @@ export const batchResultSchema = response(
 );
 
 /** `POST /api/batch` answer. */
-export const batchResponseSchema = response(z.object({ results: z.array(batchResultSchema) }), 'BatchResponse', 'One result per operation, in request order.');
+export const batchResponseSchema = response(
+  z.object({ results: z.array(batchResultSchema) }),
+  'BatchResponse',
+  'One result per operation, in request order.',
+);
 
 /** `GET /api/batch` answer. */
 export const batchCatalogueSchema = response(
@@ -425,7 +491,9 @@ export const bulkResponseSchema = response(
         ok: z.boolean(),
         registration: ownedDomainSchema.optional().describe('The registration after the operation, when ok.'),
         charged_cents: cents.optional().describe('`renew`: what the renewal cost, in USD cents.'),
-        error: itemErrorSchema.optional().describe('Why this domain was refused: not_owned, invalid_domain, term_exceeded.'),
+        error: itemErrorSchema
+          .optional()
+          .describe('Why this domain was refused: not_owned, invalid_domain, term_exceeded.'),
       }),
     ),
     summary: z.object({ requested: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
@@ -458,7 +526,13 @@ export const oauthErrorSchema = response(
 /** RFC 7591 client registration request (public clients only). */
 export const clientRegistrationRequestSchema = request(
   z.object({
-    redirect_uris: z.array(z.string()).min(1).max(10).describe('Exact redirect URIs: https, http on a loopback address (any port), or a private-use scheme (RFC 8252).'),
+    redirect_uris: z
+      .array(z.string())
+      .min(1)
+      .max(10)
+      .describe(
+        'Exact redirect URIs: https, http on a loopback address (any port), or a private-use scheme (RFC 8252).',
+      ),
     client_name: z.string().max(100).optional(),
     client_uri: z.string().max(500).optional(),
     token_endpoint_auth_method: z.literal('none').optional().describe('Only `none`: public clients (spec 5.2).'),
@@ -498,7 +572,10 @@ export const tokenRequestSchema = request(
     client_id: z.string(),
     code: z.string().optional().describe('authorization_code grant.'),
     code_verifier: z.string().optional().describe('authorization_code grant: the PKCE verifier (RFC 7636).'),
-    redirect_uri: z.string().optional().describe('authorization_code grant: if sent, must equal the one of the authorization request.'),
+    redirect_uri: z
+      .string()
+      .optional()
+      .describe('authorization_code grant: if sent, must equal the one of the authorization request.'),
     refresh_token: z.string().optional().describe('refresh_token grant.'),
     scope: z.string().optional().describe('refresh_token grant: a narrower scope (never wider).'),
     resource: z.string().optional().describe('RFC 8707 resource indicator.'),
@@ -510,7 +587,9 @@ export const tokenRequestSchema = request(
 /** Revocation request (form fields, RFC 7009 2.1). */
 export const revocationRequestSchema = request(
   z.object({
-    token: z.string().describe('The access or refresh token to revoke. A refresh token revokes every token of its sign-in.'),
+    token: z
+      .string()
+      .describe('The access or refresh token to revoke. A refresh token revokes every token of its sign-in.'),
     token_type_hint: z.enum(['access_token', 'refresh_token']).optional(),
     client_id: z.string(),
   }),

@@ -50,7 +50,11 @@ export function domainResult(label: string, tld: TldInfo, known: KnownNames, vie
         status: 'for_sale',
         available: true,
         registration: null,
-        listing: { price_cents: viewer.pricesVisible ? standing.listing.price_cents : null, currency: 'USD', price_masked: !viewer.pricesVisible },
+        listing: {
+          price_cents: viewer.pricesVisible ? standing.listing.price_cents : null,
+          currency: 'USD',
+          price_masked: !viewer.pricesVisible,
+        },
       };
     case 'available':
       return {
@@ -58,7 +62,11 @@ export function domainResult(label: string, tld: TldInfo, known: KnownNames, vie
         tld: tld.tld,
         status: 'available',
         available: true,
-        registration: { price_cents: operationPriceCents(tld, 'register'), currency: 'USD', period_years: operationPeriodYears(tld, 'register') ?? 1 },
+        registration: {
+          price_cents: operationPriceCents(tld, 'register'),
+          currency: 'USD',
+          period_years: operationPeriodYears(tld, 'register') ?? 1,
+        },
         listing: null,
       };
     default:

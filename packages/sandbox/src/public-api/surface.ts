@@ -36,15 +36,29 @@ export interface PublicSurfaceOptions {
 const CORS = cors({
   origin: '*',
   methods: ['GET', 'POST', 'DELETE', 'OPTIONS'],
-  allowedHeaders: ['Authorization', 'Content-Type', 'Accept', 'Mcp-Protocol-Version', 'Mcp-Session-Id', 'Last-Event-ID'],
+  allowedHeaders: [
+    'Authorization',
+    'Content-Type',
+    'Accept',
+    'Mcp-Protocol-Version',
+    'Mcp-Session-Id',
+    'Last-Event-ID',
+  ],
   exposedHeaders: ['WWW-Authenticate', 'Retry-After', 'X-Request-Id', 'Mcp-Session-Id', 'Mcp-Protocol-Version'],
   maxAge: 600,
 });
 
 /** True for the paths that answer CORS: the Public API (not the Partner API), OAuth JSON endpoints, MCP, documents. */
 function isPublicJsonPath(path: string): boolean {
-  if (path === '/api' || path.startsWith('/api/')) return !(path === '/api/partner' || path.startsWith('/api/partner/'));
-  return path.startsWith('/.well-known/oauth-') || path === '/openapi.json' || path === '/auth.md' || path === '/mcp' || path.startsWith('/mcp/');
+  if (path === '/api' || path.startsWith('/api/'))
+    return !(path === '/api/partner' || path.startsWith('/api/partner/'));
+  return (
+    path.startsWith('/.well-known/oauth-') ||
+    path === '/openapi.json' ||
+    path === '/auth.md' ||
+    path === '/mcp' ||
+    path.startsWith('/mcp/')
+  );
 }
 
 /**
@@ -55,7 +69,10 @@ export async function publicSurface(options: PublicSurfaceOptions): Promise<Rout
   const db = publicDb(options.db);
   const { logger, clock } = options;
   const demo = await ensureDemoUser(db, options.dataDir, new Date(clock()));
-  logger.info({ user_id: demo.demo.user_id, email: demo.demo.email, file: demo.file, origin: demo.origin }, 'sandbox demo user ready');
+  logger.info(
+    { user_id: demo.demo.user_id, email: demo.demo.email, file: demo.file, origin: demo.origin },
+    'sandbox demo user ready',
+  );
 
   const ctx: PublicContext = {
     db,

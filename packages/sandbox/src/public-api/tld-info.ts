@@ -5,7 +5,14 @@
 import { apiError } from '../http/api-error.ts';
 import type { TldMetadata, TldPrice } from './schemas.ts';
 import { unknownTldMessage } from './search.ts';
-import { TLD_OPERATIONS, findTld, operationPeriodYears, operationPriceCents, type TldInfo, type TldOperation } from './tlds.ts';
+import {
+  TLD_OPERATIONS,
+  findTld,
+  operationPeriodYears,
+  operationPriceCents,
+  type TldInfo,
+  type TldOperation,
+} from './tlds.ts';
 
 function requireTld(tld: string): TldInfo {
   const name = tld.replace(/^\./, '').toLowerCase();
@@ -20,7 +27,13 @@ function requireTld(tld: string): TldInfo {
  */
 export function tldPrice(tld: string, op: TldOperation): TldPrice {
   const info = requireTld(tld);
-  return { tld: info.tld, op, price_cents: operationPriceCents(info, op), currency: 'USD', period_years: operationPeriodYears(info, op) };
+  return {
+    tld: info.tld,
+    op,
+    price_cents: operationPriceCents(info, op),
+    currency: 'USD',
+    period_years: operationPeriodYears(info, op),
+  };
 }
 
 /**

@@ -46,7 +46,16 @@ export interface TldInfo {
   readonly crowding: number;
 }
 
-type Row = [tld: string, type: 'gTLD' | 'ccTLD', registry: string, register: number, renew: number, transfer: number, restore: number, crowding: number];
+type Row = [
+  tld: string,
+  type: 'gTLD' | 'ccTLD',
+  registry: string,
+  register: number,
+  renew: number,
+  transfer: number,
+  restore: number,
+  crowding: number,
+];
 
 // Prices in USD cents. Order: most popular first (the order siblings are listed in).
 const ROWS: readonly Row[] = [
@@ -93,12 +102,22 @@ const ROWS: readonly Row[] = [
 
 /** Local-presence rules (ccTLDs that require one), from the registries' published policies, simplified. */
 const PRESENCE: Readonly<Record<string, { region: string; notes: string }>> = {
-  us: { region: 'US', notes: 'The registrant must meet the .us nexus requirements (a US citizen, resident or organisation, or one with a bona fide US presence).' },
+  us: {
+    region: 'US',
+    notes:
+      'The registrant must meet the .us nexus requirements (a US citizen, resident or organisation, or one with a bona fide US presence).',
+  },
   eu: { region: 'EU/EEA', notes: 'The registrant must be a citizen, resident or organisation of the EU or EEA.' },
   fr: { region: 'EU/EEA', notes: 'The registrant must be a resident or organisation of the EU, EEA or Switzerland.' },
-  it: { region: 'EU/EEA', notes: 'The registrant must be a resident or organisation of the EU, EEA, Switzerland, San Marino or the Vatican.' },
+  it: {
+    region: 'EU/EEA',
+    notes: 'The registrant must be a resident or organisation of the EU, EEA, Switzerland, San Marino or the Vatican.',
+  },
   ca: { region: 'CA', notes: 'The registrant must meet CIRA\u2019s Canadian Presence Requirements.' },
-  au: { region: 'AU', notes: 'The registrant must have an Australian presence (citizen, resident, company or trademark).' },
+  au: {
+    region: 'AU',
+    notes: 'The registrant must have an Australian presence (citizen, resident, company or trademark).',
+  },
   jp: { region: 'JP', notes: 'The registrant must have a postal address in Japan.' },
 };
 

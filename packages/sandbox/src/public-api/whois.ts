@@ -16,17 +16,47 @@ import { findTld } from './tlds.ts';
 
 /** Fictional registrars (IANA ids in a range no real registrar uses). */
 const REGISTRARS = [
-  { name: 'Harborline Registrar, LLC', iana_id: 9101, url: 'https://registrar.harborline.example', ns: 'harborline-dns.example' },
-  { name: 'Northgate Names, Inc.', iana_id: 9102, url: 'https://northgate-names.example', ns: 'ns.northgate-names.example' },
+  {
+    name: 'Harborline Registrar, LLC',
+    iana_id: 9101,
+    url: 'https://registrar.harborline.example',
+    ns: 'harborline-dns.example',
+  },
+  {
+    name: 'Northgate Names, Inc.',
+    iana_id: 9102,
+    url: 'https://northgate-names.example',
+    ns: 'ns.northgate-names.example',
+  },
   { name: 'Bluefern Domains Ltd', iana_id: 9103, url: 'https://bluefern.example', ns: 'dns.bluefern.example' },
-  { name: 'Kestrel Registry Services GmbH', iana_id: 9104, url: 'https://kestrel-registry.example', ns: 'kestrel-dns.example' },
-  { name: 'Lanternfish Internet Corp.', iana_id: 9105, url: 'https://lanternfish.example', ns: 'lanternfish-dns.example' },
+  {
+    name: 'Kestrel Registry Services GmbH',
+    iana_id: 9104,
+    url: 'https://kestrel-registry.example',
+    ns: 'kestrel-dns.example',
+  },
+  {
+    name: 'Lanternfish Internet Corp.',
+    iana_id: 9105,
+    url: 'https://lanternfish.example',
+    ns: 'lanternfish-dns.example',
+  },
 ] as const;
 
 /** The registrar of marketplace listings (names held in escrow for sale). */
-export const MARKETPLACE_REGISTRAR = { name: 'Marketplace Escrow Registrar (sandbox)', iana_id: 9190, url: 'https://marketplace.example', ns: 'parking.marketplace.example' } as const;
+export const MARKETPLACE_REGISTRAR = {
+  name: 'Marketplace Escrow Registrar (sandbox)',
+  iana_id: 9190,
+  url: 'https://marketplace.example',
+  ns: 'parking.marketplace.example',
+} as const;
 /** The registrar of sandbox users' domains. */
-export const SANDBOX_REGISTRAR = { name: 'Domainkit Sandbox Registrar', iana_id: 9199, url: 'https://sandbox-registrar.example', ns: 'ns.sandbox-registrar.example' } as const;
+export const SANDBOX_REGISTRAR = {
+  name: 'Domainkit Sandbox Registrar',
+  iana_id: 9199,
+  url: 'https://sandbox-registrar.example',
+  ns: 'ns.sandbox-registrar.example',
+} as const;
 
 const COUNTRIES = ['US', 'US', 'US', 'GB', 'DE', 'FR', 'CA', 'AU', 'NL', 'JP', 'IN', 'BR', 'ES', 'SE'] as const;
 const REDACTED = 'REDACTED FOR PRIVACY';
@@ -42,8 +72,23 @@ function nextExpiry(createdMs: number, nowMs: number, extraYears: number): numbe
   const created = new Date(createdMs);
   const now = new Date(nowMs);
   let year = now.getUTCFullYear();
-  let candidate = Date.UTC(year, created.getUTCMonth(), created.getUTCDate(), created.getUTCHours(), created.getUTCMinutes(), created.getUTCSeconds());
-  if (candidate <= nowMs) candidate = Date.UTC(++year, created.getUTCMonth(), created.getUTCDate(), created.getUTCHours(), created.getUTCMinutes(), created.getUTCSeconds());
+  let candidate = Date.UTC(
+    year,
+    created.getUTCMonth(),
+    created.getUTCDate(),
+    created.getUTCHours(),
+    created.getUTCMinutes(),
+    created.getUTCSeconds(),
+  );
+  if (candidate <= nowMs)
+    candidate = Date.UTC(
+      ++year,
+      created.getUTCMonth(),
+      created.getUTCDate(),
+      created.getUTCHours(),
+      created.getUTCMinutes(),
+      created.getUTCSeconds(),
+    );
   return candidate + extraYears * YEAR_MS;
 }
 
@@ -58,7 +103,11 @@ export async function whoisLookup(db: PublicExecutor, domain: string, clock: Clo
   const tldName = parts.at(-1)!;
   const tld = findTld(tldName);
   if (tld === undefined) throw apiError('validation_error', unknownTldMessage(tldName));
-  if (parts.length !== 2) throw apiError('validation_error', `Look up a second-level domain such as "coffee.${tld.tld}" (received ${domain}).`);
+  if (parts.length !== 2)
+    throw apiError(
+      'validation_error',
+      `Look up a second-level domain such as "coffee.${tld.tld}" (received ${domain}).`,
+    );
   const label = parts[0]!;
   const known = await loadKnownNames(db, [domain]);
   const standing = standingOf(label, tld, known);
@@ -88,7 +137,11 @@ export async function whoisLookup(db: PublicExecutor, domain: string, clock: Clo
       status: r.locked ? ['active', 'client transfer prohibited'] : ['active'],
       registrar: { name: SANDBOX_REGISTRAR.name, iana_id: SANDBOX_REGISTRAR.iana_id, url: SANDBOX_REGISTRAR.url },
       registrant: { name: REDACTED, organization: null, country: pick(random, COUNTRIES) },
-      dates: { registered: r.registered_at.toISOString(), updated: r.updated_at.toISOString(), expires: r.expires_at.toISOString() },
+      dates: {
+        registered: r.registered_at.toISOString(),
+        updated: r.updated_at.toISOString(),
+        expires: r.expires_at.toISOString(),
+      },
       nameservers: [...r.nameservers],
       dnssec: false,
       source: 'sandbox',
@@ -110,7 +163,12 @@ export async function whoisLookup(db: PublicExecutor, domain: string, clock: Clo
     registrar: { name: registrar.name, iana_id: registrar.iana_id, url: registrar.url },
     registrant: {
       name: REDACTED,
-      organization: standing.kind === 'for_sale' ? 'Marketplace escrow (sandbox)' : random() < 0.4 ? `${label[0]!.toUpperCase()}${label.slice(1)} Holdings` : null,
+      organization:
+        standing.kind === 'for_sale'
+          ? 'Marketplace escrow (sandbox)'
+          : random() < 0.4
+            ? `${label[0]!.toUpperCase()}${label.slice(1)} Holdings`
+            : null,
       country: pick(random, COUNTRIES),
     },
     dates: { registered: iso(created), updated: iso(updated), expires: iso(expires) },

@@ -29,10 +29,18 @@ export function toLinkWire(row: ReferralLinkRow, baseUrl: string, stats: { click
 }
 
 /** Click and sale counts of links. */
-export async function linkStats(db: SandboxExecutor, linkIds: readonly string[]): Promise<Map<string, { clicks: number; sales: number }>> {
+export async function linkStats(
+  db: SandboxExecutor,
+  linkIds: readonly string[],
+): Promise<Map<string, { clicks: number; sales: number }>> {
   const stats = new Map<string, { clicks: number; sales: number }>(linkIds.map((id) => [id, { clicks: 0, sales: 0 }]));
   if (linkIds.length === 0) return stats;
-  const clicks = await db.selectFrom('referral_clicks').select(['link_id', (eb) => eb.fn.countAll<string>().as('n')]).where('link_id', 'in', [...linkIds]).groupBy('link_id').execute();
+  const clicks = await db
+    .selectFrom('referral_clicks')
+    .select(['link_id', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('link_id', 'in', [...linkIds])
+    .groupBy('link_id')
+    .execute();
   const sales = await db
     .selectFrom('sales')
     .select(['link_id', (eb) => eb.fn.countAll<string>().as('n')])
@@ -48,7 +56,16 @@ export async function linkStats(db: SandboxExecutor, linkIds: readonly string[])
 /** Creates a tracked link for a credential's affiliate account. */
 export async function createLink(
   db: SandboxExecutor,
-  input: { keyId: string; affiliateId: string; environment: ReferralLinkRow['environment']; kind: ReferralLinkRow['kind']; domain?: string | undefined; product?: string | undefined; label?: string | undefined; now: Date },
+  input: {
+    keyId: string;
+    affiliateId: string;
+    environment: ReferralLinkRow['environment'];
+    kind: ReferralLinkRow['kind'];
+    domain?: string | undefined;
+    product?: string | undefined;
+    label?: string | undefined;
+    now: Date;
+  },
 ): Promise<ReferralLinkRow> {
   return db
     .insertInto('referral_links')
@@ -82,10 +99,22 @@ export async function recordClicks(db: SandboxExecutor, linkId: string, count: n
  */
 export async function recordReferralSale(
   trx: SandboxTrx,
-  input: { link: ReferralLinkRow; domain: string; priceCents: number; currency: string; buyerEmail?: string | null; checkoutSessionId?: string | null; now: Date },
+  input: {
+    link: ReferralLinkRow;
+    domain: string;
+    priceCents: number;
+    currency: string;
+    buyerEmail?: string | null;
+    checkoutSessionId?: string | null;
+    now: Date;
+  },
 ): Promise<{ sale: SaleRow; entry: CommissionLedgerRow }> {
   const { link, now } = input;
-  const credential = await trx.selectFrom('credentials').select(['partner_id']).where('key_id', '=', link.key_id).executeTakeFirstOrThrow();
+  const credential = await trx
+    .selectFrom('credentials')
+    .select(['partner_id'])
+    .where('key_id', '=', link.key_id)
+    .executeTakeFirstOrThrow();
   const commission = shareOf(input.priceCents, COMMISSION_BPS.referral);
   const sale = await trx
     .insertInto('sales')
@@ -109,7 +138,17 @@ export async function recordReferralSale(
     .executeTakeFirstOrThrow();
   const entry = await trx
     .insertInto('commission_ledger')
-    .values({ affiliate_id: link.affiliate_id, key_id: link.key_id, type: 'accrued', status: 'pending', sale_id: sale.id, payout_id: null, amount_cents: commission, currency: input.currency, created_at: now })
+    .values({
+      affiliate_id: link.affiliate_id,
+      key_id: link.key_id,
+      type: 'accrued',
+      status: 'pending',
+      sale_id: sale.id,
+      payout_id: null,
+      amount_cents: commission,
+      currency: input.currency,
+      created_at: now,
+    })
     .returningAll()
     .executeTakeFirstOrThrow();
   return { sale, entry };
@@ -120,19 +159,49 @@ export async function recordReferralSale(
  * commission is reversed (a negative `reversed` line; the accrual's status becomes `reversed`).
  * @throws {ProtocolError} `not_found`, `conflict` (already refunded).
  */
-export async function refundSale(trx: SandboxTrx, saleId: string, now: Date): Promise<{ sale: SaleRow; reversal: CommissionLedgerRow | null }> {
+export async function refundSale(
+  trx: SandboxTrx,
+  saleId: string,
+  now: Date,
+): Promise<{ sale: SaleRow; reversal: CommissionLedgerRow | null }> {
   const sale = await trx.selectFrom('sales').selectAll().where('id', '=', saleId).forUpdate().executeTakeFirst();
   if (sale === undefined) throw apiError('not_found', `No sale ${saleId}.`);
   if (sale.status === 'REFUNDED') throw apiError('conflict', `Sale ${saleId} is already refunded.`);
-  const refunded = await trx.updateTable('sales').set({ status: 'REFUNDED', refunded_at: now }).where('id', '=', saleId).returningAll().executeTakeFirstOrThrow();
-  await trx.updateTable('domains').set({ status: 'listed', sold_at: null }).where('environment', '=', sale.environment).where('name', '=', sale.domain).where('status', '=', 'sold').execute();
+  const refunded = await trx
+    .updateTable('sales')
+    .set({ status: 'REFUNDED', refunded_at: now })
+    .where('id', '=', saleId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await trx
+    .updateTable('domains')
+    .set({ status: 'listed', sold_at: null })
+    .where('environment', '=', sale.environment)
+    .where('name', '=', sale.domain)
+    .where('status', '=', 'sold')
+    .execute();
   let reversal: CommissionLedgerRow | null = null;
-  const accrual = await trx.selectFrom('commission_ledger').selectAll().where('sale_id', '=', saleId).where('type', '=', 'accrued').executeTakeFirst();
+  const accrual = await trx
+    .selectFrom('commission_ledger')
+    .selectAll()
+    .where('sale_id', '=', saleId)
+    .where('type', '=', 'accrued')
+    .executeTakeFirst();
   if (accrual !== undefined && accrual.status !== 'reversed') {
     await trx.updateTable('commission_ledger').set({ status: 'reversed' }).where('id', '=', accrual.id).execute();
     reversal = await trx
       .insertInto('commission_ledger')
-      .values({ affiliate_id: accrual.affiliate_id, key_id: accrual.key_id, type: 'reversed', status: null, sale_id: saleId, payout_id: null, amount_cents: -accrual.amount_cents, currency: accrual.currency, created_at: now })
+      .values({
+        affiliate_id: accrual.affiliate_id,
+        key_id: accrual.key_id,
+        type: 'reversed',
+        status: null,
+        sale_id: saleId,
+        payout_id: null,
+        amount_cents: -accrual.amount_cents,
+        currency: accrual.currency,
+        created_at: now,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
   }

@@ -16,7 +16,13 @@
  * - `GET /analytics?from=&to=` (scope `report`) → `{from, to, currency, clicks, sales, conversion_rate, gmv_cents,
  *   commission_cents}`: the referral funnel over the window.
  */
-import { createLinkRequestSchema, cursorSchema, dateWindowParamsSchema, pageLimitSchema, timestampSchema } from '@domainkit/protocol';
+import {
+  createLinkRequestSchema,
+  cursorSchema,
+  dateWindowParamsSchema,
+  pageLimitSchema,
+  timestampSchema,
+} from '@domainkit/protocol';
 import express, { type Request, type Router } from 'express';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -41,7 +47,10 @@ export interface ReferralRouteOptions {
 const windowSchema = z.strictObject({ from: timestampSchema.optional(), to: timestampSchema.optional() });
 
 function windowOf(params: { from?: string | undefined; to?: string | undefined }) {
-  return { from: params.from === undefined ? null : new Date(params.from), to: params.to === undefined ? null : new Date(params.to) };
+  return {
+    from: params.from === undefined ? null : new Date(params.from),
+    to: params.to === undefined ? null : new Date(params.to),
+  };
 }
 
 /** Builds the referral and reporting router (mounted under `/api/partner/v1`). */
@@ -54,20 +63,40 @@ export function referralRouter(options: ReferralRouteOptions): Router {
   router.post('/links', refer('manage'), async (req, res) => {
     const input = parseOrThrow(createLinkRequestSchema, readJsonBody(req), 'link');
     const credential = credentialOf(res);
-    const link = await createLink(db, { keyId: credential.key_id, affiliateId: credential.affiliate_id!, environment: credential.environment, ...input, now: new Date(clock()) });
+    const link = await createLink(db, {
+      keyId: credential.key_id,
+      affiliateId: credential.affiliate_id!,
+      environment: credential.environment,
+      ...input,
+      now: new Date(clock()),
+    });
     logger.info({ key_id: credential.key_id, link_id: link.link_id, kind: link.kind }, 'referral link created');
     res.status(201).json(toLinkWire(link, options.publicUrl(req), { clicks: 0, sales: 0 }));
   });
 
   router.get('/links', refer('read'), async (req, res) => {
-    const params = parseOrThrow(z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema }), req.query, 'query');
+    const params = parseOrThrow(
+      z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema }),
+      req.query,
+      'query',
+    );
     let query = db.selectFrom('referral_links').selectAll().where('key_id', '=', credentialOf(res).key_id);
-    if (params.cursor !== undefined) query = query.where('seq', '<', decodeCursor('links', params.cursor, ['number'])[0] as number);
-    const rows = await query.orderBy('seq', 'desc').limit(params.limit + 1).execute();
+    if (params.cursor !== undefined)
+      query = query.where('seq', '<', decodeCursor('links', params.cursor, ['number'])[0] as number);
+    const rows = await query
+      .orderBy('seq', 'desc')
+      .limit(params.limit + 1)
+      .execute();
     const page = pageOf('links', rows, params.limit, (r) => [r.seq]);
-    const stats = await linkStats(db, page.items.map((l) => l.link_id));
+    const stats = await linkStats(
+      db,
+      page.items.map((l) => l.link_id),
+    );
     const base = options.publicUrl(req);
-    res.json({ links: page.items.map((l) => toLinkWire(l, base, stats.get(l.link_id)!)), next_cursor: page.next_cursor });
+    res.json({
+      links: page.items.map((l) => toLinkWire(l, base, stats.get(l.link_id)!)),
+      next_cursor: page.next_cursor,
+    });
   });
 
   router.get('/me/clicks', report, async (req, res) => {
@@ -82,20 +111,33 @@ export function referralRouter(options: ReferralRouteOptions): Router {
     if (to) query = query.where('referral_clicks.at', '<', to);
     const rows = await query.groupBy('referral_clicks.link_id').orderBy('referral_clicks.link_id').execute();
     const byLink = rows.map((r) => ({ link_id: r.link_id, clicks: Number(r.n) }));
-    res.json({ from: params.from ?? null, to: params.to ?? null, clicks: byLink.reduce((a, b) => a + b.clicks, 0), by_link: byLink });
+    res.json({
+      from: params.from ?? null,
+      to: params.to ?? null,
+      clicks: byLink.reduce((a, b) => a + b.clicks, 0),
+      by_link: byLink,
+    });
   });
 
   router.get('/me/sales', report, async (req, res) => {
     const params = parseOrThrow(dateWindowParamsSchema, req.query, 'query');
     const { from, to } = windowOf(params);
-    let query = db.selectFrom('sales').selectAll().where('key_id', '=', credentialOf(res).key_id).where('link_id', 'is not', null);
+    let query = db
+      .selectFrom('sales')
+      .selectAll()
+      .where('key_id', '=', credentialOf(res).key_id)
+      .where('link_id', 'is not', null);
     if (from) query = query.where('created_at', '>=', from);
     if (to) query = query.where('created_at', '<', to);
     if (params.cursor !== undefined) {
       const [at, id] = decodeCursor('sales', params.cursor, ['number', 'string']) as [number, string];
       query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(new Date(at), id)));
     }
-    const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(params.limit + 1).execute();
+    const rows = await query
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(params.limit + 1)
+      .execute();
     const page = pageOf('sales', rows, params.limit, (r) => [r.created_at.getTime(), r.id]);
     res.json({
       sales: page.items.map((s) => ({
@@ -117,8 +159,19 @@ export function referralRouter(options: ReferralRouteOptions): Router {
     const params = parseOrThrow(dateWindowParamsSchema, req.query, 'query');
     const { from, to } = windowOf(params);
     const keyId = credentialOf(res).key_id;
-    const after = params.cursor === undefined ? 0 : (decodeCursor('commissions', params.cursor, ['number'])[0] as number);
-    const rows = await sql<{ id: number; type: string; status: string | null; sale_id: string | null; payout_id: string | null; amount_cents: number; currency: string; created_at: Date; balance: string }>`
+    const after =
+      params.cursor === undefined ? 0 : (decodeCursor('commissions', params.cursor, ['number'])[0] as number);
+    const rows = await sql<{
+      id: number;
+      type: string;
+      status: string | null;
+      sale_id: string | null;
+      payout_id: string | null;
+      amount_cents: number;
+      currency: string;
+      created_at: Date;
+      balance: string;
+    }>`
       select * from (
         select id, type, status, sale_id, payout_id, amount_cents, currency, created_at, sum(amount_cents) over (order by id) as balance
           from commission_ledger where key_id = ${keyId}
@@ -149,7 +202,14 @@ export function referralRouter(options: ReferralRouteOptions): Router {
         created_at: r.created_at.toISOString(),
       })),
       next_cursor: page.next_cursor,
-      totals: { accrued_cents: Number(t.accrued), pending_cents: Number(t.pending), paid_out_cents: Number(t.paid_out), reversed_cents: Number(t.reversed), balance_cents: Number(t.balance), currency: 'USD' },
+      totals: {
+        accrued_cents: Number(t.accrued),
+        pending_cents: Number(t.pending),
+        paid_out_cents: Number(t.paid_out),
+        reversed_cents: Number(t.reversed),
+        balance_cents: Number(t.balance),
+        currency: 'USD',
+      },
     });
   });
 
@@ -171,7 +231,9 @@ export function referralRouter(options: ReferralRouteOptions): Router {
         coalesce(sum(commission_cents), 0) as commission
       from sales
       where key_id = ${keyId} and link_id is not null and status = 'COMPLETED'
-        and (${from}::timestamptz is null or created_at >= ${from}::timestamptz) and (${to}::timestamptz is null or created_at < ${to}::timestamptz)`.execute(db);
+        and (${from}::timestamptz is null or created_at >= ${from}::timestamptz) and (${to}::timestamptz is null or created_at < ${to}::timestamptz)`.execute(
+      db,
+    );
     const r = result.rows[0]!;
     res.json({
       from: params.from ?? null,

@@ -49,13 +49,24 @@ function transactionsSource(keyId: string): RawBuilder<unknown> {
 /** A page of payouts of one kind, with the total ever paid. */
 export async function listPayouts(
   db: SandboxExecutor,
-  input: { keyId: string; kind: 'partner' | 'referral'; from?: string | undefined; to?: string | undefined; cursor?: string | undefined; limit: number },
+  input: {
+    keyId: string;
+    kind: 'partner' | 'referral';
+    from?: string | undefined;
+    to?: string | undefined;
+    cursor?: string | undefined;
+    limit: number;
+  },
 ) {
   let query = db.selectFrom('payouts').selectAll().where('key_id', '=', input.keyId).where('kind', '=', input.kind);
   if (input.from !== undefined) query = query.where('created_at', '>=', new Date(input.from));
   if (input.to !== undefined) query = query.where('created_at', '<', new Date(input.to));
-  if (input.cursor !== undefined) query = query.where('seq', '<', decodeCursor('payouts', input.cursor, ['number'])[0] as number);
-  const rows = await query.orderBy('seq', 'desc').limit(input.limit + 1).execute();
+  if (input.cursor !== undefined)
+    query = query.where('seq', '<', decodeCursor('payouts', input.cursor, ['number'])[0] as number);
+  const rows = await query
+    .orderBy('seq', 'desc')
+    .limit(input.limit + 1)
+    .execute();
   const page = pageOf('payouts', rows, input.limit, (r) => [r.seq]);
   const total = await db
     .selectFrom('payouts')
@@ -64,7 +75,11 @@ export async function listPayouts(
     .where('kind', '=', input.kind)
     .where('status', '=', 'paid')
     .executeTakeFirstOrThrow();
-  return { payouts: page.items.map(toPayoutWire), next_cursor: page.next_cursor, total_paid_cents: Number(total.total) };
+  return {
+    payouts: page.items.map(toPayoutWire),
+    next_cursor: page.next_cursor,
+    total_paid_cents: Number(total.total),
+  };
 }
 
 /** Builds the settlement and history router (mounted under `/api/partner/v1`). */
@@ -78,13 +93,30 @@ export function settlementRouter(options: { db: SandboxDb }): Router {
     let query = db.selectFrom('settlements').selectAll().where('key_id', '=', keyId);
     if (params.from !== undefined) query = query.where('period_end', '>=', new Date(params.from));
     if (params.to !== undefined) query = query.where('period_end', '<', new Date(params.to));
-    if (params.cursor !== undefined) query = query.where('seq', '<', decodeCursor('settlements', params.cursor, ['number'])[0] as number);
-    const rows = await query.orderBy('seq', 'desc').limit(params.limit + 1).execute();
+    if (params.cursor !== undefined)
+      query = query.where('seq', '<', decodeCursor('settlements', params.cursor, ['number'])[0] as number);
+    const rows = await query
+      .orderBy('seq', 'desc')
+      .limit(params.limit + 1)
+      .execute();
     const page = pageOf('settlements', rows, params.limit, (r) => [r.seq]);
     const ids = page.items.map((s) => s.settlement_id);
-    const orders = ids.length === 0 ? [] : await db.selectFrom('orders').select(['public_id', 'settlement_id']).where('settlement_id', 'in', ids).orderBy('seq').execute();
+    const orders =
+      ids.length === 0
+        ? []
+        : await db
+            .selectFrom('orders')
+            .select(['public_id', 'settlement_id'])
+            .where('settlement_id', 'in', ids)
+            .orderBy('seq')
+            .execute();
     res.json({
-      settlements: page.items.map((s) => toSettlementWire(s, orders.filter((o) => o.settlement_id === s.settlement_id).map((o) => o.public_id))),
+      settlements: page.items.map((s) =>
+        toSettlementWire(
+          s,
+          orders.filter((o) => o.settlement_id === s.settlement_id).map((o) => o.public_id),
+        ),
+      ),
       next_cursor: page.next_cursor,
     });
   });
@@ -103,7 +135,10 @@ export function settlementRouter(options: { db: SandboxDb }): Router {
       const [at, id] = decodeCursor('transactions', params.cursor, ['number', 'string']) as [number, string];
       page.push(sql`(t.created_at, t.transaction_id) < (${new Date(at)}::timestamptz, ${id})`);
     }
-    const rows = await sql<TransactionRow>`select * from ${transactionsSource(keyId)} where ${sql.join(page, sql` and `)} order by t.created_at desc, t.transaction_id desc limit ${params.limit + 1}`.execute(db);
+    const rows =
+      await sql<TransactionRow>`select * from ${transactionsSource(keyId)} where ${sql.join(page, sql` and `)} order by t.created_at desc, t.transaction_id desc limit ${params.limit + 1}`.execute(
+        db,
+      );
     const totals = await sql<{ count: number; gmv: string; commission: string }>`
       select count(*)::int as count,
              coalesce(sum(gmv_cents) filter (where status not in ('REFUNDED', 'CANCELLED')), 0) as gmv,
@@ -112,9 +147,19 @@ export function settlementRouter(options: { db: SandboxDb }): Router {
     const result = pageOf('transactions', rows.rows, params.limit, (r) => [r.created_at.getTime(), r.transaction_id]);
     const total = totals.rows[0]!;
     res.json({
-      transactions: result.items.map((r) => ({ ...r, gmv_cents: Number(r.gmv_cents), commission_cents: Number(r.commission_cents), created_at: r.created_at.toISOString() })),
+      transactions: result.items.map((r) => ({
+        ...r,
+        gmv_cents: Number(r.gmv_cents),
+        commission_cents: Number(r.commission_cents),
+        created_at: r.created_at.toISOString(),
+      })),
       next_cursor: result.next_cursor,
-      totals: { count: total.count, gmv_cents: Number(total.gmv), commission_cents: Number(total.commission), currency: 'USD' },
+      totals: {
+        count: total.count,
+        gmv_cents: Number(total.gmv),
+        commission_cents: Number(total.commission),
+        currency: 'USD',
+      },
     });
   });
 

@@ -31,11 +31,17 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
  * Runs settlement for one credential (`keyId`) or all.
  * @param now - the end of the period.
  */
-export async function runSettlement(db: SandboxDb, input: { keyId?: string | undefined; now: Date }): Promise<SettlementRunResult> {
+export async function runSettlement(
+  db: SandboxDb,
+  input: { keyId?: string | undefined; now: Date },
+): Promise<SettlementRunResult> {
   const { now } = input;
   return db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(7276100003)`.execute(trx);
-    let credentialsQuery = trx.selectFrom('credentials').select(['key_id', 'affiliate_id', 'created_at']).orderBy('created_at');
+    let credentialsQuery = trx
+      .selectFrom('credentials')
+      .select(['key_id', 'affiliate_id', 'created_at'])
+      .orderBy('created_at');
     if (input.keyId !== undefined) credentialsQuery = credentialsQuery.where('key_id', '=', input.keyId);
     const credentials = await credentialsQuery.execute();
     const settlements: SettlementRow[] = [];
@@ -44,7 +50,11 @@ export async function runSettlement(db: SandboxDb, input: { keyId?: string | und
 
     for (const credential of credentials) {
       const keyId = credential.key_id;
-      const last = await sql<{ end: Date | null }>`select greatest((select max(period_end) from settlements where key_id = ${keyId}), (select max(period_end) from payouts where key_id = ${keyId})) as "end"`.execute(trx);
+      const last = await sql<{
+        end: Date | null;
+      }>`select greatest((select max(period_end) from settlements where key_id = ${keyId}), (select max(period_end) from payouts where key_id = ${keyId})) as "end"`.execute(
+        trx,
+      );
       const periodStart = last.rows[0]?.end ?? credential.created_at;
 
       const orders = await trx
@@ -77,7 +87,13 @@ export async function runSettlement(db: SandboxDb, input: { keyId?: string | und
           .executeTakeFirstOrThrow();
         settlements.push(settlement);
         for (const order of orders) {
-          const moved = await transitionOrder(trx, { publicId: order.public_id, action: 'settle', now, settlementId: settlement.settlement_id, note: `Settled in ${settlement.settlement_id}.` });
+          const moved = await transitionOrder(trx, {
+            publicId: order.public_id,
+            action: 'settle',
+            now,
+            settlementId: settlement.settlement_id,
+            note: `Settled in ${settlement.settlement_id}.`,
+          });
           events.push(moved.event);
         }
       }
@@ -104,12 +120,43 @@ export async function runSettlement(db: SandboxDb, input: { keyId?: string | und
       if (nonMor + brokerage > 0) {
         const payout = await trx
           .insertInto('payouts')
-          .values({ payout_id: randomId('po_', 20), key_id: keyId, kind: 'partner', amount_cents: nonMor + brokerage, currency: 'USD', status: 'paid', non_mor_cents: nonMor, brokerage_cents: brokerage, period_start: periodStart, period_end: now, created_at: now, paid_at: now })
+          .values({
+            payout_id: randomId('po_', 20),
+            key_id: keyId,
+            kind: 'partner',
+            amount_cents: nonMor + brokerage,
+            currency: 'USD',
+            status: 'paid',
+            non_mor_cents: nonMor,
+            brokerage_cents: brokerage,
+            period_start: periodStart,
+            period_end: now,
+            created_at: now,
+            paid_at: now,
+          })
           .returningAll()
           .executeTakeFirstOrThrow();
         payouts.push(payout);
-        if (sales.length > 0) await trx.updateTable('sales').set({ payout_id: payout.payout_id }).where('id', 'in', sales.map((s) => s.id)).execute();
-        if (cases.length > 0) await trx.updateTable('brokerage_cases').set({ payout_id: payout.payout_id }).where('case_id', 'in', cases.map((c) => c.case_id)).execute();
+        if (sales.length > 0)
+          await trx
+            .updateTable('sales')
+            .set({ payout_id: payout.payout_id })
+            .where(
+              'id',
+              'in',
+              sales.map((s) => s.id),
+            )
+            .execute();
+        if (cases.length > 0)
+          await trx
+            .updateTable('brokerage_cases')
+            .set({ payout_id: payout.payout_id })
+            .where(
+              'case_id',
+              'in',
+              cases.map((c) => c.case_id),
+            )
+            .execute();
       }
 
       if (credential.affiliate_id !== null) {
@@ -124,14 +171,44 @@ export async function runSettlement(db: SandboxDb, input: { keyId?: string | und
         if (referral > 0) {
           const payout = await trx
             .insertInto('payouts')
-            .values({ payout_id: randomId('po_', 20), key_id: keyId, kind: 'referral', amount_cents: referral, currency: 'USD', status: 'paid', referral_cents: referral, period_start: periodStart, period_end: now, created_at: now, paid_at: now })
+            .values({
+              payout_id: randomId('po_', 20),
+              key_id: keyId,
+              kind: 'referral',
+              amount_cents: referral,
+              currency: 'USD',
+              status: 'paid',
+              referral_cents: referral,
+              period_start: periodStart,
+              period_end: now,
+              created_at: now,
+              paid_at: now,
+            })
             .returningAll()
             .executeTakeFirstOrThrow();
           payouts.push(payout);
-          await trx.updateTable('commission_ledger').set({ status: 'paid_out', payout_id: payout.payout_id }).where('id', 'in', accruals.map((a) => a.id)).execute();
+          await trx
+            .updateTable('commission_ledger')
+            .set({ status: 'paid_out', payout_id: payout.payout_id })
+            .where(
+              'id',
+              'in',
+              accruals.map((a) => a.id),
+            )
+            .execute();
           await trx
             .insertInto('commission_ledger')
-            .values({ affiliate_id: credential.affiliate_id, key_id: keyId, type: 'paid_out', status: null, sale_id: null, payout_id: payout.payout_id, amount_cents: -referral, currency: 'USD', created_at: now })
+            .values({
+              affiliate_id: credential.affiliate_id,
+              key_id: keyId,
+              type: 'paid_out',
+              status: null,
+              sale_id: null,
+              payout_id: payout.payout_id,
+              amount_cents: -referral,
+              currency: 'USD',
+              created_at: now,
+            })
             .execute();
         }
       }
@@ -159,7 +236,9 @@ export function toSettlementWire(row: SettlementRow, orderIds: readonly string[]
 /** A payout on the wire (spec 2.7). */
 export function toPayoutWire(row: PayoutRow) {
   const breakdown =
-    row.kind === 'referral' ? { referral_cents: Number(row.referral_cents) } : { non_mor_cents: Number(row.non_mor_cents), brokerage_cents: Number(row.brokerage_cents) };
+    row.kind === 'referral'
+      ? { referral_cents: Number(row.referral_cents) }
+      : { non_mor_cents: Number(row.non_mor_cents), brokerage_cents: Number(row.brokerage_cents) };
   return {
     payout_id: row.payout_id,
     kind: row.kind,

@@ -69,7 +69,16 @@ async function linkByCode(db: SandboxDb, code: unknown): Promise<ReferralLinkRow
 }
 
 function notFound(req: Request, res: Response, title: string, message: string): void {
-  send(res, 404, page(ctx(req), title, `<h1 data-testid="page-error">${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`, 'Marketplace'));
+  send(
+    res,
+    404,
+    page(
+      ctx(req),
+      title,
+      `<h1 data-testid="page-error">${escapeHtml(title)}</h1><p>${escapeHtml(message)}</p>`,
+      'Marketplace',
+    ),
+  );
 }
 
 function refQuery(ref: string | undefined): string {
@@ -98,7 +107,8 @@ export function sitePagesRouter(options: SitePagesOptions): Router {
 
   router.get('/r/:code', async (req, res) => {
     const link = await linkByCode(db, req.params.code);
-    if (link === undefined) return notFound(req, res, 'Link not found', 'This referral link does not exist (any more).');
+    if (link === undefined)
+      return notFound(req, res, 'Link not found', 'This referral link does not exist (any more).');
     await recordClicks(db, link.link_id, 1, new Date(clock()));
     const ref = encodeURIComponent(link.code);
     const target =
@@ -110,7 +120,9 @@ export function sitePagesRouter(options: SitePagesOptions): Router {
     res.redirect(302, target);
   });
 
-  async function environmentOf(ref: string | undefined): Promise<{ environment: Environment; link: ReferralLinkRow | undefined }> {
+  async function environmentOf(
+    ref: string | undefined,
+  ): Promise<{ environment: Environment; link: ReferralLinkRow | undefined }> {
     const link = await linkByCode(db, ref);
     return { environment: link?.environment ?? 'SANDBOX', link };
   }
@@ -123,9 +135,20 @@ export function sitePagesRouter(options: SitePagesOptions): Router {
     const rows =
       q.trim() !== ''
         ? await searchDomains(db, environment, q)
-        : await db.selectFrom('domains').selectAll().where('environment', '=', environment).where('status', '=', 'listed').where('scenario', 'is', null).orderBy('name').limit(5).execute();
+        : await db
+            .selectFrom('domains')
+            .selectAll()
+            .where('environment', '=', environment)
+            .where('status', '=', 'listed')
+            .where('scenario', 'is', null)
+            .orderBy('name')
+            .limit(5)
+            .execute();
     const items = rows
-      .map((d) => `<li><a href="${escapeHtml(`${rootOf(req)}/market/${encodeURIComponent(d.name)}${refQuery(ref)}`)}" data-testid="market-result">${escapeHtml(d.name)}</a> ${escapeHtml(formatMoney(d.price_cents, d.currency))}</li>`)
+      .map(
+        (d) =>
+          `<li><a href="${escapeHtml(`${rootOf(req)}/market/${encodeURIComponent(d.name)}${refQuery(ref)}`)}" data-testid="market-result">${escapeHtml(d.name)}</a> ${escapeHtml(formatMoney(d.price_cents, d.currency))}</li>`,
+      )
       .join('');
     const hidden = ref === undefined ? '' : `<input type="hidden" name="ref" value="${escapeHtml(ref)}">`;
     send(
@@ -147,7 +170,8 @@ export function sitePagesRouter(options: SitePagesOptions): Router {
     const { environment } = await environmentOf(ref);
     const name = String(req.params.domain).toLowerCase().slice(0, 253);
     const domain = await findDomain(db, environment, name);
-    if (domain === undefined) return notFound(req, res, 'Domain not found', `${name} is not listed on the marketplace.`);
+    if (domain === undefined)
+      return notFound(req, res, 'Domain not found', `${name} is not listed on the marketplace.`);
     const action =
       domain.status === 'listed'
         ? `<form method="post" action="${escapeHtml(rootOf(req))}/market/buy"><input type="hidden" name="domain" value="${escapeHtml(domain.name)}">${ref ? `<input type="hidden" name="ref" value="${escapeHtml(ref)}">` : ''}<button type="submit" data-testid="market-buy">Buy now</button></form>`
@@ -164,34 +188,76 @@ export function sitePagesRouter(options: SitePagesOptions): Router {
     );
   });
 
-  router.post('/market/buy', express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }), async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const ref = typeof body.ref === 'string' ? body.ref : cookieRef(req);
-    const link = await linkByCode(db, ref);
-    const problem = (message: string, status = 400) =>
-      send(res, status, page(ctx(req), 'Cannot start checkout', `<h1 data-testid="page-error">Cannot start checkout</h1><p>${escapeHtml(message)}</p>`, 'Marketplace'));
-    if (link === undefined) return problem('This sandbox storefront sells through referral links: open a partner\'s tracked link first.');
-    const name = typeof body.domain === 'string' ? body.domain.toLowerCase().slice(0, 253) : '';
-    const domain = await findDomain(db, link.environment, name);
-    if (domain === undefined) return problem(`${name || 'This domain'} is not listed on the marketplace.`, 404);
-    const now = new Date(clock());
-    if (domain.status !== 'listed' || (await reservationConflict(db, domain, link.key_id, now)) !== undefined) return problem(`${domain.name} is no longer available.`, 409);
-    const credential = await db.selectFrom('credentials').selectAll().where('key_id', '=', link.key_id).executeTakeFirstOrThrow();
-    const session = await createCheckoutSession(db, { credential, domain, now, linkId: link.link_id });
-    const token = signCheckoutToken(options.tokenKey, session.id, unixSeconds(session.expires_at.getTime()));
-    logger.info({ req_id: requestState(res).requestId, link_id: link.link_id, checkout_session: session.id }, 'referral checkout started');
-    res.redirect(303, `${rootOf(req)}/checkout?pt=${token}`);
-  });
+  router.post(
+    '/market/buy',
+    express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }),
+    async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const ref = typeof body.ref === 'string' ? body.ref : cookieRef(req);
+      const link = await linkByCode(db, ref);
+      const problem = (message: string, status = 400) =>
+        send(
+          res,
+          status,
+          page(
+            ctx(req),
+            'Cannot start checkout',
+            `<h1 data-testid="page-error">Cannot start checkout</h1><p>${escapeHtml(message)}</p>`,
+            'Marketplace',
+          ),
+        );
+      if (link === undefined)
+        return problem("This sandbox storefront sells through referral links: open a partner's tracked link first.");
+      const name = typeof body.domain === 'string' ? body.domain.toLowerCase().slice(0, 253) : '';
+      const domain = await findDomain(db, link.environment, name);
+      if (domain === undefined) return problem(`${name || 'This domain'} is not listed on the marketplace.`, 404);
+      const now = new Date(clock());
+      if (domain.status !== 'listed' || (await reservationConflict(db, domain, link.key_id, now)) !== undefined)
+        return problem(`${domain.name} is no longer available.`, 409);
+      const credential = await db
+        .selectFrom('credentials')
+        .selectAll()
+        .where('key_id', '=', link.key_id)
+        .executeTakeFirstOrThrow();
+      const session = await createCheckoutSession(db, { credential, domain, now, linkId: link.link_id });
+      const token = signCheckoutToken(options.tokenKey, session.id, unixSeconds(session.expires_at.getTime()));
+      logger.info(
+        { req_id: requestState(res).requestId, link_id: link.link_id, checkout_session: session.id },
+        'referral checkout started',
+      );
+      res.redirect(303, `${rootOf(req)}/checkout?pt=${token}`);
+    },
+  );
 
   router.get('/brokerage/progress', async (req, res) => {
     const token = typeof req.query.t === 'string' ? req.query.t : '';
-    const row = /^[A-Za-z0-9_-]{20,64}$/.test(token) ? await db.selectFrom('brokerage_cases').selectAll().where('progress_token', '=', token).executeTakeFirst() : undefined;
-    if (row === undefined) return notFound(req, res, 'Case not found', 'This progress link does not match a brokerage case. Use the link you were sent, unchanged.');
+    const row = /^[A-Za-z0-9_-]{20,64}$/.test(token)
+      ? await db.selectFrom('brokerage_cases').selectAll().where('progress_token', '=', token).executeTakeFirst()
+      : undefined;
+    if (row === undefined)
+      return notFound(
+        req,
+        res,
+        'Case not found',
+        'This progress link does not match a brokerage case. Use the link you were sent, unchanged.',
+      );
     const timeline = await caseTimeline(db, row.case_id);
-    const reached = (step: string) => step === 'CLOSED' ? row.status.startsWith('CLOSED') : timeline.some((t) => t.status === step);
-    const steps = STEPS.map(([step, label]) => `<li data-testid="case-step"${reached(step) ? ' class="done"' : ''}>${reached(step) ? '✓ ' : ''}${escapeHtml(label)}</li>`).join('');
-    const events = timeline.map((t) => `<li><time datetime="${t.at.toISOString()}">${escapeHtml(t.at.toISOString().slice(0, 16).replace('T', ' '))} UTC</time>: ${escapeHtml(STATUS_LABELS[t.status] ?? t.status)}${t.note ? `. ${escapeHtml(t.note)}` : ''}</li>`).join('');
-    const deal = row.status === 'CLOSED_DEAL' && row.deal_price_cents !== null ? `<p class="price" data-testid="case-deal">Agreed price: ${escapeHtml(formatMoney(row.deal_price_cents, row.currency))}</p>` : '';
+    const reached = (step: string) =>
+      step === 'CLOSED' ? row.status.startsWith('CLOSED') : timeline.some((t) => t.status === step);
+    const steps = STEPS.map(
+      ([step, label]) =>
+        `<li data-testid="case-step"${reached(step) ? ' class="done"' : ''}>${reached(step) ? '✓ ' : ''}${escapeHtml(label)}</li>`,
+    ).join('');
+    const events = timeline
+      .map(
+        (t) =>
+          `<li><time datetime="${t.at.toISOString()}">${escapeHtml(t.at.toISOString().slice(0, 16).replace('T', ' '))} UTC</time>: ${escapeHtml(STATUS_LABELS[t.status] ?? t.status)}${t.note ? `. ${escapeHtml(t.note)}` : ''}</li>`,
+      )
+      .join('');
+    const deal =
+      row.status === 'CLOSED_DEAL' && row.deal_price_cents !== null
+        ? `<p class="price" data-testid="case-deal">Agreed price: ${escapeHtml(formatMoney(row.deal_price_cents, row.currency))}</p>`
+        : '';
     send(
       res,
       200,
@@ -213,9 +279,28 @@ ${deal}<p class="hint">${row.tier === 'managed' ? 'Managed: a broker negotiates 
   router.use((err: unknown, req: Request, res: Response, next: (err?: unknown) => void) => {
     if (res.headersSent) return next(err);
     const bodyProblem = describeBodyParserError(err);
-    if (bodyProblem !== undefined) return send(res, 400, page(ctx(req), 'The form could not be read', `<h1 data-testid="page-error">The form could not be read</h1><p>${escapeHtml(bodyProblem)}</p>`, 'Marketplace'));
+    if (bodyProblem !== undefined)
+      return send(
+        res,
+        400,
+        page(
+          ctx(req),
+          'The form could not be read',
+          `<h1 data-testid="page-error">The form could not be read</h1><p>${escapeHtml(bodyProblem)}</p>`,
+          'Marketplace',
+        ),
+      );
     logger.error({ err, req_id: requestState(res).requestId }, 'unexpected page error');
-    send(res, 500, page(ctx(req), 'Something went wrong', `<h1 data-testid="page-error">Something went wrong</h1><p>Please try again. (Reference ${escapeHtml(requestState(res).requestId)})</p>`, 'Marketplace'));
+    send(
+      res,
+      500,
+      page(
+        ctx(req),
+        'Something went wrong',
+        `<h1 data-testid="page-error">Something went wrong</h1><p>Please try again. (Reference ${escapeHtml(requestState(res).requestId)})</p>`,
+        'Marketplace',
+      ),
+    );
   });
 
   return router;

@@ -9,7 +9,9 @@ import type { DkBuyButton } from './buy-button.component.ts';
 const SESSION = { checkout_url: 'https://market.example/checkout?pt=tok123', expires_at: '2030-01-08T00:00:00Z' };
 
 /** A fresh buy button whose navigation is recorded instead of performed. */
-async function buyButton(attributes: Record<string, string>): Promise<{ el: DkBuyButton; button: HTMLButtonElement; visited: string[] }> {
+async function buyButton(
+  attributes: Record<string, string>,
+): Promise<{ el: DkBuyButton; button: HTMLButtonElement; visited: string[] }> {
   const el = await fixture('dk-buy-button', attributes);
   const visited: string[] = [];
   el.navigate = (url) => visited.push(url);
@@ -29,12 +31,21 @@ describe('<dk-buy-button>', () => {
   it('creates a checkout session for its domain, stays busy meanwhile, then navigates to checkout_url', async () => {
     const { el, button, visited } = await buyButton({ domain: 'coffeehouse.com', api: '/dk' });
     expect(button.getAttribute('aria-disabled')).to.equal('false');
-    expect(part<HTMLSlotElement>(el, 'slot').assignedNodes({ flatten: true }).map((n) => n.textContent).join('')).to.equal('Buy');
+    expect(
+      part<HTMLSlotElement>(el, 'slot')
+        .assignedNodes({ flatten: true })
+        .map((n) => n.textContent)
+        .join(''),
+    ).to.equal('Buy');
 
     const started = nextEvent(el, 'dk-checkout-start');
     button.click();
     const post = await stub.call(0);
-    expect([post.method, post.url.pathname, post.headers.get('content-type')]).to.deep.equal(['POST', '/dk/checkout', 'application/json']);
+    expect([post.method, post.url.pathname, post.headers.get('content-type')]).to.deep.equal([
+      'POST',
+      '/dk/checkout',
+      'application/json',
+    ]);
     expect(post.json).to.deep.equal({ domain: 'coffeehouse.com' });
     await el.updateComplete;
     expect(el.busy).to.equal(true);
@@ -69,9 +80,14 @@ describe('<dk-buy-button>', () => {
     const { el, button, visited } = await buyButton({ domain: 'coffeehouse.com', api: '/dk' });
     const failed = nextEvent(el, 'dk-error');
     button.click();
-    (await stub.call(0)).respond(502, { error: { code: 'upstream_error', message: 'The marketplace is unavailable right now; try again shortly.' } });
+    (await stub.call(0)).respond(502, {
+      error: { code: 'upstream_error', message: 'The marketplace is unavailable right now; try again shortly.' },
+    });
     const event: DkErrorEvent = await failed;
-    expect(event.detail).to.deep.equal({ code: 'upstream_error', message: 'The marketplace is unavailable right now; try again shortly.' });
+    expect(event.detail).to.deep.equal({
+      code: 'upstream_error',
+      message: 'The marketplace is unavailable right now; try again shortly.',
+    });
     await el.updateComplete;
     const error = part(el, '[part="error"]');
     expect(error.textContent).to.equal('The marketplace is unavailable right now; try again shortly.');
@@ -93,7 +109,9 @@ describe('<dk-buy-button>', () => {
     (await stub.call(0)).respond(201, { checkout_url: 'javascript:alert(document.cookie)' });
     expect((await failed).detail.code).to.equal('invalid_response');
     await el.updateComplete;
-    expect(part(el, '[part="error"]').textContent).to.equal('The domain service sent an unexpected answer. Please retry.');
+    expect(part(el, '[part="error"]').textContent).to.equal(
+      'The domain service sent an unexpected answer. Please retry.',
+    );
     expect(visited).to.deep.equal([]);
   });
 
@@ -110,14 +128,19 @@ describe('<dk-buy-button>', () => {
     el.textContent = 'Get it';
     const button = part<HTMLButtonElement>(el, '[part="buy-button"]');
     expect(button.getAttribute('aria-label')).to.equal('Buy coffeehouse.com now');
-    expect(part<HTMLSlotElement>(el, 'slot').assignedNodes().map((n) => n.textContent).join('')).to.equal('Get it');
+    expect(
+      part<HTMLSlotElement>(el, 'slot')
+        .assignedNodes()
+        .map((n) => n.textContent)
+        .join(''),
+    ).to.equal('Get it');
   });
 });
 
 describe('<dk-buy-button> target', () => {
   afterEach(() => cleanup());
 
-  it("opens checkout_url in the `target` browsing context with noopener, and is usable again", async () => {
+  it('opens checkout_url in the `target` browsing context with noopener, and is usable again', async () => {
     const stub = new FetchStub();
     try {
       const el = await fixture('dk-buy-button', { domain: 'coffeehouse.com', target: '_blank' });

@@ -203,14 +203,19 @@ export class DkDomainSearch extends DkElement {
       else return;
       this._active = -1;
     } else {
-      const next =
-        !n ? -1
-        : key === 'ArrowDown' ? (active + 1) % n
-        : key === 'ArrowUp' ? (active < 1 ? n : active) - 1
-        : active < 0 ? -1 // Home/End move the caret until a result is active
-        : key === 'Home' ? 0
-        : key === 'End' ? n - 1
-        : -1;
+      const next = !n
+        ? -1
+        : key === 'ArrowDown'
+          ? (active + 1) % n
+          : key === 'ArrowUp'
+            ? (active < 1 ? n : active) - 1
+            : active < 0
+              ? -1 // Home/End move the caret until a result is active
+              : key === 'Home'
+                ? 0
+                : key === 'End'
+                  ? n - 1
+                  : -1;
       if (next < 0) return;
       this._open = true;
       this._active = next;
@@ -249,12 +254,19 @@ export class DkDomainSearch extends DkElement {
     const busy = status === 'busy';
     const problem = busy
       ? s.busy(Math.max(0, Math.ceil((this.#search.retryAt - this.clock.now()) / 1000)))
-      : error ? errorMessage(error, s) : '';
+      : error
+        ? errorMessage(error, s)
+        : '';
     const message = status === 'loading' ? s.searching : status === 'empty' ? s.noResults(query) : '';
     const siblings = expanded || (status === 'empty' && !p.quote) ? this.#search.siblings : [];
     // The live region never repeats the busy countdown each second: it announces the wait once.
     const announcement =
-      purchaseError || (status === 'results' ? s.resultCount(results.length) : busy ? s.busy(Math.max(1, error?.retryAfter ?? 5)) : message || problem);
+      purchaseError ||
+      (status === 'results'
+        ? s.resultCount(results.length)
+        : busy
+          ? s.busy(Math.max(1, error?.retryAfter ?? 5))
+          : message || problem);
     return html`
       <div part="base" class="base">
         <label part="label" for="input"><slot name="label">${this.label || s.searchLabel}</slot></label>
@@ -322,11 +334,13 @@ export class DkDomainSearch extends DkElement {
           <span part="name" class="name">${highlight(domain, this.#search.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</span>
           <span part=${available ? 'availability available' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : s.unavailable}</span>
           ${cents !== null && currency !== null ? html`<span part="price" class="price">${formatPrice(cents, currency, this.priceLocale)}</span>` : nothing}
-          ${available
-            ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(domain)} aria-disabled=${p.busy}>
+          ${
+            available
+              ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(domain)} aria-disabled=${p.busy}>
                 ${p.busy && mine ? spinner : nothing}${s.buy}
               </button>`
-            : nothing}
+              : nothing
+          }
           ${mine && purchaseError ? html`<span part="buy-error" class="alert buy-error">${purchaseError}</span>` : nothing}
         </div>
       </div>

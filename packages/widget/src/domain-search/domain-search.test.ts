@@ -5,7 +5,18 @@ import type { DkResultsEvent } from '../events/dk-results.ts';
 import type { DkSearchEvent } from '../events/dk-search.ts';
 import { FetchStub } from '../test-support/fetch-stub.ts';
 import { FakeClock } from '../test-support/fake-clock.ts';
-import { cleanup, fixture, nextEvent, part, rows, settle, sleep, text, type, untilState } from '../test-support/fixtures.ts';
+import {
+  cleanup,
+  fixture,
+  nextEvent,
+  part,
+  rows,
+  settle,
+  sleep,
+  text,
+  type,
+  untilState,
+} from '../test-support/fixtures.ts';
 import type { DomainResult } from '../types.ts';
 import './domain-search.ts';
 
@@ -14,7 +25,6 @@ const COFFEE: DomainResult[] = [
   { domain: 'coffeebeans.io', available: true, price_cents: 1999, currency: 'USD' },
   { domain: 'coffee.shop', available: false, price_cents: null, currency: null },
 ];
-
 
 describe('<dk-domain-search>', () => {
   let stub: FetchStub;
@@ -81,7 +91,10 @@ describe('<dk-domain-search>', () => {
     expect(older.signal?.aborted, 'older request aborted').to.equal(true);
     expect(newer.signal?.aborted).to.equal(false);
 
-    older.respond(200, { query: 'tea', results: [{ domain: 'teatime.com', available: true, price_cents: 100, currency: 'USD' }] });
+    older.respond(200, {
+      query: 'tea',
+      results: [{ domain: 'teatime.com', available: true, price_cents: 100, currency: 'USD' }],
+    });
     await settle(search);
     expect(search.dataset.state, 'the stale answer is not shown').to.equal('loading');
 
@@ -107,7 +120,11 @@ describe('<dk-domain-search>', () => {
   });
 
   it('shows each result with availability, a locale-formatted price and a Buy button when available', async () => {
-    const search = await fixture('dk-domain-search', { api: 'https://shop.example/dk/', debounce: '0', locale: 'en-US' });
+    const search = await fixture('dk-domain-search', {
+      api: 'https://shop.example/dk/',
+      debounce: '0',
+      locale: 'en-US',
+    });
     type(search, 'coffee');
     const call = await stub.call(0);
     expect(call.url.href).to.equal('https://shop.example/dk/search?q=coffee');
@@ -163,12 +180,17 @@ describe('<dk-domain-search>', () => {
     const search = await fixture('dk-domain-search', { debounce: '0' });
     const errorEvent = nextEvent(document, 'dk-error');
     type(search, 'coffee');
-    (await stub.call(0)).respond(502, { error: { code: 'upstream_error', message: 'The marketplace is unavailable right now.' } });
+    (await stub.call(0)).respond(502, {
+      error: { code: 'upstream_error', message: 'The marketplace is unavailable right now.' },
+    });
     await untilState(search, 'error');
     expect(text(part(search, '[part="error-message"]'))).to.equal('The marketplace is unavailable right now.');
     expect(text(part(search, '[part="status"]'))).to.equal('The marketplace is unavailable right now.');
     const event: DkErrorEvent = await errorEvent;
-    expect(event.detail).to.deep.equal({ code: 'upstream_error', message: 'The marketplace is unavailable right now.' });
+    expect(event.detail).to.deep.equal({
+      code: 'upstream_error',
+      message: 'The marketplace is unavailable right now.',
+    });
 
     part<HTMLButtonElement>(search, '[part="retry-button"]').click();
     const retry = await stub.call(1);
@@ -184,7 +206,11 @@ describe('<dk-domain-search>', () => {
     const clock = new FakeClock();
     search.clock = clock;
     search.search('coffee');
-    (await stub.call(0)).respond(503, { error: { code: 'busy', message: 'Too many searches; try again in 3 s.', retry_after: 3 } }, { 'Retry-After': '3' });
+    (await stub.call(0)).respond(
+      503,
+      { error: { code: 'busy', message: 'Too many searches; try again in 3 s.', retry_after: 3 } },
+      { 'Retry-After': '3' },
+    );
     await untilState(search, 'busy');
     expect(text(part(search, '[part="error-message"]'))).to.equal('Busy right now. Trying again in 3 s…');
     expect(part(search, '[part="retry-button"]').hidden, 'no Retry while waiting').to.equal(true);
@@ -212,7 +238,11 @@ describe('<dk-domain-search>', () => {
     const clock = new FakeClock();
     search.clock = clock;
     search.search('coffee');
-    (await stub.call(0)).respond(429, { error: { code: 'rate_limited', message: 'Slow down.', retry_after: 2 } }, { 'Retry-After': '2' });
+    (await stub.call(0)).respond(
+      429,
+      { error: { code: 'rate_limited', message: 'Slow down.', retry_after: 2 } },
+      { 'Retry-After': '2' },
+    );
     await untilState(search, 'busy');
     clock.advance(2000);
     (await stub.call(1)).respond(200, { query: 'coffee', results: COFFEE });
@@ -225,7 +255,9 @@ describe('<dk-domain-search>', () => {
     type(search, 'coffee');
     (await stub.call(0)).failNetwork();
     await untilState(search, 'offline');
-    expect(text(part(search, '[part="error-message"]'))).to.equal('Could not reach the domain service. Check your connection.');
+    expect(text(part(search, '[part="error-message"]'))).to.equal(
+      'Could not reach the domain service. Check your connection.',
+    );
     expect((await errorEvent).detail.code).to.equal('network_error');
 
     window.dispatchEvent(new Event('online'));
@@ -239,7 +271,9 @@ describe('<dk-domain-search>', () => {
     try {
       type(search, 'coffee');
       await untilState(search, 'offline');
-      expect(text(part(search, '[part="error-message"]'))).to.equal('You are offline. The search resumes once you are back.');
+      expect(text(part(search, '[part="error-message"]'))).to.equal(
+        'You are offline. The search resumes once you are back.',
+      );
       expect(stub.calls).to.have.length(0);
     } finally {
       delete (navigator as { onLine?: boolean }).onLine;
@@ -276,8 +310,12 @@ describe('<dk-domain-search>', () => {
     const search = await fixture('dk-domain-search', { debounce: '0' });
     const input = part<HTMLInputElement>(search, '[part="input"]');
     input.value = 'こーひー';
-    input.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, isComposing: true, inputType: 'insertCompositionText' }));
-    input.dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true, composed: true }));
+    input.dispatchEvent(
+      new InputEvent('input', { bubbles: true, composed: true, isComposing: true, inputType: 'insertCompositionText' }),
+    );
+    input.dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true, composed: true }),
+    );
     await sleep(20);
     expect(stub.calls, 'nothing sent mid-composition').to.have.length(0);
     input.dispatchEvent(new CompositionEvent('compositionend', { data: 'こーひー', bubbles: true, composed: true }));
@@ -297,7 +335,9 @@ describe('<dk-domain-search>', () => {
   it('searches at once on Enter, without waiting for the debounce', async () => {
     const search = await fixture('dk-domain-search', { debounce: '60000' });
     type(search, 'coffee');
-    part(search, '[part="input"]').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }));
+    part(search, '[part="input"]').dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Enter', bubbles: true, composed: true }),
+    );
     expect((await stub.call(0)).url.searchParams.get('q')).to.equal('coffee');
   });
 
@@ -323,10 +363,14 @@ describe('<dk-domain-search>', () => {
     await untilState(search, 'results');
 
     const checkoutStart = new Promise<DkCheckoutStartEvent>((resolve) =>
-      document.addEventListener('dk-checkout-start', (event) => {
-        event.preventDefault(); // synchronously, while dispatching: the test page must not navigate
-        resolve(event);
-      }, { once: true }),
+      document.addEventListener(
+        'dk-checkout-start',
+        (event) => {
+          event.preventDefault(); // synchronously, while dispatching: the test page must not navigate
+          resolve(event);
+        },
+        { once: true },
+      ),
     );
     const selected = nextEvent(document, 'dk-select');
     rows(search)[1]!.querySelector<HTMLButtonElement>('[part="buy-button"]')!.click();
@@ -338,6 +382,9 @@ describe('<dk-domain-search>', () => {
 
     const event = await checkoutStart;
     expect(event.target, 'retargeted to the search element').to.equal(search);
-    expect(event.detail).to.deep.equal({ domain: 'coffeebeans.io', checkoutUrl: 'https://market.example/checkout?pt=t1' });
+    expect(event.detail).to.deep.equal({
+      domain: 'coffeebeans.io',
+      checkoutUrl: 'https://market.example/checkout?pt=t1',
+    });
   });
 });

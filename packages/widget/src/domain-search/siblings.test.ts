@@ -11,15 +11,49 @@ const COFFEE: DomainResult[] = [
 ];
 
 const SIBLINGS: Sibling[] = [
-  { domain: 'coffee.net', tld: 'net', status: 'for_sale', available: true, price_cents: null, currency: null, kind: 'listing' },
-  { domain: 'coffee.io', tld: 'io', status: 'available', available: true, price_cents: 3900, currency: 'USD', kind: 'registration' },
+  {
+    domain: 'coffee.net',
+    tld: 'net',
+    status: 'for_sale',
+    available: true,
+    price_cents: null,
+    currency: null,
+    kind: 'listing',
+  },
+  {
+    domain: 'coffee.io',
+    tld: 'io',
+    status: 'available',
+    available: true,
+    price_cents: 3900,
+    currency: 'USD',
+    kind: 'registration',
+  },
   // Also among the partner results: not listed twice.
-  { domain: 'coffee.shop', tld: 'shop', status: 'available', available: true, price_cents: 2900, currency: 'USD', kind: 'registration' },
-  { domain: 'coffee.dev', tld: 'dev', status: 'for_sale', available: true, price_cents: 120000, currency: 'USD', kind: 'listing' },
+  {
+    domain: 'coffee.shop',
+    tld: 'shop',
+    status: 'available',
+    available: true,
+    price_cents: 2900,
+    currency: 'USD',
+    kind: 'registration',
+  },
+  {
+    domain: 'coffee.dev',
+    tld: 'dev',
+    status: 'for_sale',
+    available: true,
+    price_cents: 120000,
+    currency: 'USD',
+    kind: 'listing',
+  },
 ];
 
 /** The "Also available" list items, or none. */
-const items = (search: DkDomainSearch): HTMLElement[] => [...search.shadowRoot!.querySelectorAll<HTMLElement>('[part="sibling"]')];
+const items = (search: DkDomainSearch): HTMLElement[] => [
+  ...search.shadowRoot!.querySelectorAll<HTMLElement>('[part="sibling"]'),
+];
 
 describe('<dk-domain-search siblings>', () => {
   let stub: FetchStub;
@@ -92,10 +126,22 @@ describe('<dk-domain-search siblings>', () => {
   });
 
   for (const [name, answer] of [
-    ['a 502', (call: Awaited<ReturnType<FetchStub['call']>>) => call.respond(502, { error: { code: 'upstream_error', message: 'The marketplace could not be reached.' } })],
-    ['a 404 (siblings off in the BFF)', (call: Awaited<ReturnType<FetchStub['call']>>) => call.respond(404, { error: { code: 'not_found', message: 'No such endpoint' } })],
+    [
+      'a 502',
+      (call: Awaited<ReturnType<FetchStub['call']>>) =>
+        call.respond(502, { error: { code: 'upstream_error', message: 'The marketplace could not be reached.' } }),
+    ],
+    [
+      'a 404 (siblings off in the BFF)',
+      (call: Awaited<ReturnType<FetchStub['call']>>) =>
+        call.respond(404, { error: { code: 'not_found', message: 'No such endpoint' } }),
+    ],
     ['a network failure', (call: Awaited<ReturnType<FetchStub['call']>>) => call.failNetwork()],
-    ['an answer of the wrong shape', (call: Awaited<ReturnType<FetchStub['call']>>) => call.respond(200, { query: 'coffee', siblings: [{ domain: 'coffee.io', price_cents: -1 }] })],
+    [
+      'an answer of the wrong shape',
+      (call: Awaited<ReturnType<FetchStub['call']>>) =>
+        call.respond(200, { query: 'coffee', siblings: [{ domain: 'coffee.io', price_cents: -1 }] }),
+    ],
   ] as const) {
     it(`keeps the results as they are after ${name} for the siblings`, async () => {
       const search = await fixture('dk-domain-search', { locale: 'en-US', siblings: '' });
@@ -124,7 +170,10 @@ describe('<dk-domain-search siblings>', () => {
     search.search('tea');
     const tea = await stub.call(2);
     expect(older.signal?.aborted).to.equal(true);
-    tea.respond(200, { query: 'tea', results: [{ domain: 'teahouse.com', available: true, price_cents: 5000, currency: 'USD' }] });
+    tea.respond(200, {
+      query: 'tea',
+      results: [{ domain: 'teahouse.com', available: true, price_cents: 5000, currency: 'USD' }],
+    });
     await untilState(search, 'results');
     const teaSiblings = await stub.call(3);
     expect(teaSiblings.url.searchParams.get('q')).to.equal('tea');
@@ -133,7 +182,20 @@ describe('<dk-domain-search siblings>', () => {
     await settle(search);
     expect(items(search), 'the siblings of "coffee" never show under "tea"').to.have.length(0);
 
-    teaSiblings.respond(200, { query: 'tea', siblings: [{ domain: 'tea.io', tld: 'io', status: 'available', available: true, price_cents: 3900, currency: 'USD', kind: 'registration' }] });
+    teaSiblings.respond(200, {
+      query: 'tea',
+      siblings: [
+        {
+          domain: 'tea.io',
+          tld: 'io',
+          status: 'available',
+          available: true,
+          price_cents: 3900,
+          currency: 'USD',
+          kind: 'registration',
+        },
+      ],
+    });
     await until(() => items(search).length === 1, 'the siblings of "tea" are shown');
     expect(items(search)[0]!.dataset.domain).to.equal('tea.io');
   });
@@ -161,7 +223,9 @@ describe('<dk-domain-search siblings>', () => {
     (await stub.call(1)).respond(200, { query: 'coffee', siblings: SIBLINGS });
     await until(() => items(search).length === 3, 'the siblings are shown');
 
-    part(search, '[part="input"]').dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }));
+    part(search, '[part="input"]').dispatchEvent(
+      new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, composed: true }),
+    );
     await search.updateComplete;
 
     expect(search.shadowRoot!.querySelector('[part="siblings"]')).to.equal(null);
@@ -169,13 +233,21 @@ describe('<dk-domain-search siblings>', () => {
 
   it('takes its texts from strings', async () => {
     const search = await fixture('dk-domain-search', { locale: 'de-DE', siblings: '' });
-    search.strings = { siblingsTitle: 'Auch verfügbar', siblingRegistration: 'Neu registrieren', siblingListing: 'Zum Verkauf' };
+    search.strings = {
+      siblingsTitle: 'Auch verfügbar',
+      siblingRegistration: 'Neu registrieren',
+      siblingListing: 'Zum Verkauf',
+    };
     await searchCoffee(search);
     (await stub.call(1)).respond(200, { query: 'coffee', siblings: SIBLINGS });
     await until(() => items(search).length === 3, 'the siblings are shown');
 
     expect(text(part(search, '[part="siblings-title"]'))).to.equal('Auch verfügbar');
-    expect(items(search).map((li) => text(li.querySelector('[part="sibling-status"]')))).to.deep.equal(['Zum Verkauf', 'Neu registrieren', 'Zum Verkauf']);
+    expect(items(search).map((li) => text(li.querySelector('[part="sibling-status"]')))).to.deep.equal([
+      'Zum Verkauf',
+      'Neu registrieren',
+      'Zum Verkauf',
+    ]);
     expect(text(items(search)[1]!.querySelector('[part="sibling-price"]'))).to.match(/^39\s\$$/);
   });
 });

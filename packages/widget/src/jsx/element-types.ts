@@ -15,7 +15,9 @@ import type { DkSelectEvent } from '../events/dk-select.ts';
 type Common = 'api' | 'mode' | 'target' | 'locale' | 'size' | 'theme' | 'strings' | 'clock' | 'navigate';
 
 /** Properties (also settable as attributes where they are strings or numbers) of `<dk-domain-search>`. */
-export type DkDomainSearchProps = Partial<Pick<DkDomainSearch, Common | 'label' | 'placeholder' | 'debounce' | 'minLength'>> & {
+export type DkDomainSearchProps = Partial<
+  Pick<DkDomainSearch, Common | 'label' | 'placeholder' | 'debounce' | 'minLength'>
+> & {
   'min-length'?: number | string;
 };
 

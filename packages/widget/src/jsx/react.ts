@@ -10,7 +10,12 @@
 import type { DetailedHTMLProps, HTMLAttributes } from 'react';
 import type { DkBuyButton } from '../buy-button/buy-button.component.ts';
 import type { DkDomainSearch } from '../domain-search/domain-search.component.ts';
-import type { DkBuyButtonEvents, DkBuyButtonProps, DkDomainSearchEvents, DkDomainSearchProps } from './element-types.ts';
+import type {
+  DkBuyButtonEvents,
+  DkBuyButtonProps,
+  DkDomainSearchEvents,
+  DkDomainSearchProps,
+} from './element-types.ts';
 
 /** `on<event>` props for an event map. */
 type ReactEvents<Events> = { [K in keyof Events & string as `on${K}`]?: (event: Events[K]) => void };

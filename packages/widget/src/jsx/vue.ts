@@ -11,7 +11,12 @@
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
 import type { DkBuyButton } from '../buy-button/buy-button.component.ts';
 import type { DkDomainSearch } from '../domain-search/domain-search.component.ts';
-import type { DkBuyButtonEvents, DkBuyButtonProps, DkDomainSearchEvents, DkDomainSearchProps } from './element-types.ts';
+import type {
+  DkBuyButtonEvents,
+  DkBuyButtonProps,
+  DkDomainSearchEvents,
+  DkDomainSearchProps,
+} from './element-types.ts';
 
 /** A custom element as a Vue component type: its props, and its events as emits. */
 type DefineCustomElement<E extends HTMLElement, Props, Events> = new () => E & {

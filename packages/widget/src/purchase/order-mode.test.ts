@@ -7,7 +7,17 @@ import type { DkOrderCreatedEvent } from '../events/dk-order-created.ts';
 import type { DkQuoteEvent } from '../events/dk-quote.ts';
 import { FakeClock } from '../test-support/fake-clock.ts';
 import { FetchStub, type FetchCall } from '../test-support/fetch-stub.ts';
-import { cleanup, fixture, nextEvent, part, rows, settle, text, untilPurchase, untilState } from '../test-support/fixtures.ts';
+import {
+  cleanup,
+  fixture,
+  nextEvent,
+  part,
+  rows,
+  settle,
+  text,
+  untilPurchase,
+  untilState,
+} from '../test-support/fixtures.ts';
 import type { OrderDetails } from '../types.ts';
 
 const T0 = Date.parse('2030-01-01T12:00:00Z');
@@ -71,7 +81,13 @@ describe('order mode (MoR)', () => {
     expect(post.json).to.deep.equal({ domain: 'coffeehouse.com' });
 
     const event: DkQuoteEvent = await quoteEvent;
-    expect(event.detail).to.deep.equal({ quoteId: 'q_1', domain: 'coffeehouse.com', priceCents: 250000, currency: 'USD', expiresAt: QUOTE.expires_at });
+    expect(event.detail).to.deep.equal({
+      quoteId: 'q_1',
+      domain: 'coffeehouse.com',
+      priceCents: 250000,
+      currency: 'USD',
+      expiresAt: QUOTE.expires_at,
+    });
     expect([event.bubbles, event.composed]).to.deep.equal([true, true]);
     expect(text(part(el, '[part="order-title"]'))).to.equal('coffeehouse.com for $2,500');
     expect(text(part(el, '[part="countdown"]'))).to.equal('Price locked for 10:00');
@@ -100,7 +116,13 @@ describe('order mode (MoR)', () => {
     expect(await el.placeOrder(DETAILS), 'a second submit while placing is ignored').to.equal(null);
     post.respond(201, ORDER);
 
-    const detail = { orderId: 'ord_1', status: 'EXTERNALLY_PAID', domain: 'coffeehouse.com', salePriceCents: 250000, currency: 'USD' };
+    const detail = {
+      orderId: 'ord_1',
+      status: 'EXTERNALLY_PAID',
+      domain: 'coffeehouse.com',
+      salePriceCents: 250000,
+      currency: 'USD',
+    };
     expect(await placing).to.deep.equal(detail);
     const event: DkOrderCreatedEvent = await created;
     expect(event.detail, 'no order token in the event').to.deep.equal(detail);
@@ -110,7 +132,11 @@ describe('order mode (MoR)', () => {
 
     clock.advance(5000);
     const poll = await stub.call(2);
-    expect([poll.method, poll.url.pathname, poll.headers.get('x-order-token')]).to.deep.equal(['GET', '/dk/orders/ord_1', 'tok_secret_1']);
+    expect([poll.method, poll.url.pathname, poll.headers.get('x-order-token')]).to.deep.equal([
+      'GET',
+      '/dk/orders/ord_1',
+      'tok_secret_1',
+    ]);
     poll.respond(200, { ...ORDER, status: 'TRANSFER_IN_PROGRESS', updated_at: '2030-01-01T12:02:00Z' });
     await settle(el);
     expect(text(part(el, '[part="order-status"]'))).to.equal('Order ord_1 for coffeehouse.com: Transfer in progress');
@@ -183,7 +209,9 @@ describe('order mode (MoR)', () => {
     const { el } = await orderButton();
     await quoted(stub, el);
     const result = el.placeOrder(DETAILS);
-    (await stub.call(1)).respond(422, { error: { code: 'price_mismatch', message: 'The price has changed.', price_cents: 270000 } });
+    (await stub.call(1)).respond(422, {
+      error: { code: 'price_mismatch', message: 'The price has changed.', price_cents: 270000 },
+    });
     expect(await result).to.equal(null);
     await untilPurchase(el, 'mismatch');
     expect(text(part(el, '[part="order-message"]'))).to.equal('The price is now $2,700. Nothing was charged.');
@@ -196,7 +224,11 @@ describe('order mode (MoR)', () => {
     expect(requote.url.pathname).to.equal('/dk/quotes');
     requote.respond(201, { ...QUOTE, quote_id: 'q_2', price_cents: 270000 });
     const order = await stub.call(3);
-    expect(order.json, 'the same buyer and payment, the new quote').to.deep.equal({ quote_id: 'q_2', buyer: DETAILS.buyer, payment: DETAILS.payment });
+    expect(order.json, 'the same buyer and payment, the new quote').to.deep.equal({
+      quote_id: 'q_2',
+      buyer: DETAILS.buyer,
+      payment: DETAILS.payment,
+    });
     order.respond(201, { ...ORDER, sale_price_cents: 270000 });
     await untilPurchase(el, 'ordered');
   });
@@ -205,7 +237,9 @@ describe('order mode (MoR)', () => {
     const { el } = await orderButton();
     await quoted(stub, el);
     void el.placeOrder(DETAILS);
-    (await stub.call(1)).respond(422, { error: { code: 'price_mismatch', message: 'The price has changed.', price_cents: 270000 } });
+    (await stub.call(1)).respond(422, {
+      error: { code: 'price_mismatch', message: 'The price has changed.', price_cents: 270000 },
+    });
     await untilPurchase(el, 'mismatch');
     part<HTMLButtonElement>(el, '[part="order-button"]').click();
     (await stub.call(2)).respond(201, { ...QUOTE, quote_id: 'q_2', price_cents: 290000 });
@@ -260,7 +294,10 @@ describe('order mode (MoR)', () => {
     form.slot = 'payment';
     search.append(form);
     search.search('coffee');
-    (await stub.call(0)).respond(200, { query: 'coffee', results: [{ domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' }] });
+    (await stub.call(0)).respond(200, {
+      query: 'coffee',
+      results: [{ domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' }],
+    });
     await untilState(search, 'results');
     rows(search)[0]!.click();
     const post = await stub.call(1);

@@ -93,7 +93,13 @@ export class PurchaseController extends DkController<PurchasePhase> {
       this.newPrice = 0;
       this.set('quoted');
       this.host.dispatchEvent(
-        new DkQuoteEvent({ quoteId: quote.quote_id, domain: quote.domain, priceCents: quote.price_cents, currency: quote.currency, expiresAt: quote.expires_at }),
+        new DkQuoteEvent({
+          quoteId: quote.quote_id,
+          domain: quote.domain,
+          priceCents: quote.price_cents,
+          currency: quote.currency,
+          expiresAt: quote.expires_at,
+        }),
       );
       this.#tick();
     } catch (error) {
@@ -119,14 +125,21 @@ export class PurchaseController extends DkController<PurchasePhase> {
       this.#token = order.order_token;
       this.#details = undefined;
       this.set('ordered');
-      const detail = { orderId: order.order_id, status: order.status, domain: order.domain, salePriceCents: order.sale_price_cents, currency: order.currency };
+      const detail = {
+        orderId: order.order_id,
+        status: order.status,
+        domain: order.domain,
+        salePriceCents: order.sale_price_cents,
+        currency: order.currency,
+      };
       this.host.dispatchEvent(new DkOrderCreatedEvent(detail));
       this.#poll(POLLS);
       return detail;
     } catch (error) {
       const { code, priceCents } = toApiError(error);
       if (code === 'price_mismatch') this.newPrice = priceCents ?? quote.price_cents;
-      if (this.fail(error, code === 'quote_expired' ? 'expired' : code === 'price_mismatch' ? 'mismatch' : 'quoted')) this.#tick();
+      if (this.fail(error, code === 'quote_expired' ? 'expired' : code === 'price_mismatch' ? 'mismatch' : 'quoted'))
+        this.#tick();
       return null;
     }
   }

@@ -22,7 +22,11 @@ export async function expectNoAxeViolations(element: Element, what = element.loc
     resultTypes: ['violations'],
   });
   if (results.violations.length > 0) {
-    const lines = results.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.failureSummary?.replace(/\s+/g, ' ')} at ${JSON.stringify(n.target)}`));
+    const lines = results.violations.flatMap((v) =>
+      v.nodes.map(
+        (n) => `${v.id} (${v.impact}): ${n.failureSummary?.replace(/\s+/g, ' ')} at ${JSON.stringify(n.target)}`,
+      ),
+    );
     throw new Error(`axe-core found ${results.violations.length} violation(s) in ${what}:\n${lines.join('\n')}`);
   }
 }

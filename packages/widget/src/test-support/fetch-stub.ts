@@ -69,7 +69,9 @@ export class FetchStub {
       };
       if (this.#honourAbort && signal) {
         if (signal.aborted) return reject(new DOMException('The operation was aborted.', 'AbortError'));
-        signal.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError')), { once: true });
+        signal.addEventListener('abort', () => reject(new DOMException('The operation was aborted.', 'AbortError')), {
+          once: true,
+        });
       }
       this.calls.push(call);
       const index = this.calls.length - 1;

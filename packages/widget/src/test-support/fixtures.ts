@@ -71,7 +71,9 @@ export function nextEvent<K extends keyof GlobalEventHandlersEventMap>(
   target: EventTarget,
   type: K,
 ): Promise<GlobalEventHandlersEventMap[K]> {
-  return new Promise((resolve) => target.addEventListener(type, (event) => resolve(event as GlobalEventHandlersEventMap[K]), { once: true }));
+  return new Promise((resolve) =>
+    target.addEventListener(type, (event) => resolve(event as GlobalEventHandlersEventMap[K]), { once: true }),
+  );
 }
 
 /** Waits `ms` milliseconds (only to show that something does NOT happen within a debounce). */
@@ -80,13 +82,19 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Text content with template whitespace collapsed (ASCII only: prices contain no-break spaces). */
-export const text = (element: Element | null | undefined): string => element?.textContent?.replace(/[ \t\r\n]+/g, ' ').trim() ?? '';
+export const text = (element: Element | null | undefined): string =>
+  element?.textContent?.replace(/[ \t\r\n]+/g, ' ').trim() ?? '';
 
 /** The result rows of `<dk-domain-search>`. */
-export const rows = (search: DkDomainSearch): HTMLElement[] => [...search.shadowRoot!.querySelectorAll<HTMLElement>('[part="option"]')];
+export const rows = (search: DkDomainSearch): HTMLElement[] => [
+  ...search.shadowRoot!.querySelectorAll<HTMLElement>('[part="option"]'),
+];
 
 /** Waits until an element reports purchase phase `phase` as its `data-purchase`, then for its render. */
 export async function untilPurchase(element: DkDomainSearch | DkBuyButton, phase: string): Promise<void> {
-  await until(() => element.dataset.purchase === phase, `data-purchase is "${phase}" (it is "${element.dataset.purchase}")`);
+  await until(
+    () => element.dataset.purchase === phase,
+    `data-purchase is "${phase}" (it is "${element.dataset.purchase}")`,
+  );
   await element.updateComplete;
 }

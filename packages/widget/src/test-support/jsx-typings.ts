@@ -21,7 +21,11 @@ export const search: SearchTag = {
   'ondk-quote': (event) => event.detail.expiresAt,
   'ondk-order-created': (event) => event.detail.orderId,
 };
-export const button: ButtonTag = { domain: 'coffeehouse.com', target: '_blank', 'ondk-checkout-start': (event) => event.detail.checkoutUrl };
+export const button: ButtonTag = {
+  domain: 'coffeehouse.com',
+  target: '_blank',
+  'ondk-checkout-start': (event) => event.detail.checkoutUrl,
+};
 
 // @ts-expect-error: mode is 'checkout' or 'order'
 export const badMode: SearchTag = { mode: 'mor' };

@@ -30,7 +30,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('price_cents', 'bigint', (c) => c.notNull())
     .addColumn('currency', 'text', (c) => c.notNull())
     .addColumn('buyer', 'text', (c) => c.notNull())
-    .addColumn('state', 'text', (c) => c.notNull().check(sql`state in ('created', 'paid', 'recorded', 'declined', 'rejected', 'abandoned')`))
+    .addColumn('state', 'text', (c) =>
+      c.notNull().check(sql`state in ('created', 'paid', 'recorded', 'declined', 'rejected', 'abandoned')`),
+    )
     .addColumn('payment_reference', 'text')
     .addColumn('request_body', 'text')
     .addColumn('order_id', 'text')
@@ -41,11 +43,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('lease_until', 'timestamptz', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
-    .addCheckConstraint('bff_order_intents_paid_has_body', sql`state not in ('paid', 'recorded') or request_body is not null`)
+    .addCheckConstraint(
+      'bff_order_intents_paid_has_body',
+      sql`state not in ('paid', 'recorded') or request_body is not null`,
+    )
     .execute();
   // One live intent per quote: a double-clicked "Pay" can charge the buyer only once.
-  await sql`create unique index bff_order_intents_live_quote on bff_order_intents (quote_id) where state in ('created', 'paid', 'recorded')`.execute(db);
-  await db.schema.createIndex('bff_order_intents_recovery').on('bff_order_intents').columns(['key_id', 'state', 'lease_until']).execute();
+  await sql`create unique index bff_order_intents_live_quote on bff_order_intents (quote_id) where state in ('created', 'paid', 'recorded')`.execute(
+    db,
+  );
+  await db.schema
+    .createIndex('bff_order_intents_recovery')
+    .on('bff_order_intents')
+    .columns(['key_id', 'state', 'lease_until'])
+    .execute();
   await db.schema.createIndex('bff_order_intents_order_id').on('bff_order_intents').column('order_id').execute();
 
   await db.schema
@@ -81,7 +92,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_error', 'text')
     .addPrimaryKeyConstraint('bff_events_pkey', ['key_id', 'event_id'])
     .execute();
-  await db.schema.createIndex('bff_events_work').on('bff_events').columns(['key_id', 'state', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('bff_events_work')
+    .on('bff_events')
+    .columns(['key_id', 'state', 'next_attempt_at'])
+    .execute();
 
   await db.schema
     .createTable('bff_buckets')

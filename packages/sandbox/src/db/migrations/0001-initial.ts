@@ -50,7 +50,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addPrimaryKeyConstraint('domains_pkey', ['environment', 'name'])
     .addCheckConstraint('domains_floor_below_price', sql`floor_price_cents <= price_cents`)
     .execute();
-  await db.schema.createIndex('domains_environment_label_idx').on('domains').columns(['environment', 'label']).execute();
+  await db.schema
+    .createIndex('domains_environment_label_idx')
+    .on('domains')
+    .columns(['environment', 'label'])
+    .execute();
 
   await db.schema
     .createTable('checkout_sessions')
@@ -66,7 +70,10 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addColumn('paid_at', 'timestamptz')
-    .addForeignKeyConstraint('checkout_sessions_domain_fkey', ['environment', 'domain'], 'domains', ['environment', 'name'])
+    .addForeignKeyConstraint('checkout_sessions_domain_fkey', ['environment', 'domain'], 'domains', [
+      'environment',
+      'name',
+    ])
     .execute();
 
   await db.schema

@@ -8,7 +8,8 @@
  */
 import { sql, type Kysely } from 'kysely';
 
-const ORDER_STATUSES = "'EXTERNALLY_PAID', 'HELD_FOR_REVIEW', 'TRANSFER_IN_PROGRESS', 'TRANSFER_COMPLETED', 'SETTLED', 'REFUNDED', 'CANCELLED'";
+const ORDER_STATUSES =
+  "'EXTERNALLY_PAID', 'HELD_FOR_REVIEW', 'TRANSFER_IN_PROGRESS', 'TRANSFER_COMPLETED', 'SETTLED', 'REFUNDED', 'CANCELLED'";
 
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
@@ -23,7 +24,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addColumn('order_id', 'text')
     .execute();
-  await db.schema.createIndex('quotes_domain_idx').on('quotes').columns(['environment', 'domain', 'expires_at']).execute();
+  await db.schema
+    .createIndex('quotes_domain_idx')
+    .on('quotes')
+    .columns(['environment', 'domain', 'expires_at'])
+    .execute();
 
   await db.schema
     .createTable('orders')
@@ -50,7 +55,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('settled_at', 'timestamptz')
     .addColumn('settlement_id', 'text')
     .execute();
-  await sql`create unique index orders_live_domain_idx on orders (environment, domain) where status not in ('REFUNDED', 'CANCELLED')`.execute(db);
+  await sql`create unique index orders_live_domain_idx on orders (environment, domain) where status not in ('REFUNDED', 'CANCELLED')`.execute(
+    db,
+  );
   await db.schema.createIndex('orders_key_seq_idx').on('orders').columns(['key_id', 'seq']).execute();
 
   await db.schema

@@ -43,7 +43,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .addColumn('delivered_at', 'timestamptz')
     .execute();
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
   await db.schema.createIndex('webhook_deliveries_event_idx').on('webhook_deliveries').column('event_seq').execute();
 
   await db.schema
@@ -58,5 +62,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('error', 'text')
     .addColumn('outcome', 'text', (c) => c.notNull().check(sql`outcome in ('delivered', 'failed')`))
     .execute();
-  await db.schema.createIndex('webhook_attempts_delivery_idx').on('webhook_attempts').columns(['delivery_id', 'attempt']).execute();
+  await db.schema
+    .createIndex('webhook_attempts_delivery_idx')
+    .on('webhook_attempts')
+    .columns(['delivery_id', 'attempt'])
+    .execute();
 }

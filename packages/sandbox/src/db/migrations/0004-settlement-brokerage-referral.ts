@@ -70,7 +70,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .addColumn('closed_at', 'timestamptz')
     .execute();
-  await sql`create unique index brokerage_open_domain_idx on brokerage_cases (environment, domain) where status not in ('CLOSED_DEAL', 'CLOSED_NO_DEAL')`.execute(db);
+  await sql`create unique index brokerage_open_domain_idx on brokerage_cases (environment, domain) where status not in ('CLOSED_DEAL', 'CLOSED_NO_DEAL')`.execute(
+    db,
+  );
 
   await db.schema
     .createTable('brokerage_timeline')
@@ -117,5 +119,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('currency', 'text', (c) => c.notNull())
     .addColumn('created_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('commission_ledger_affiliate_idx').on('commission_ledger').columns(['affiliate_id', 'id']).execute();
+  await db.schema
+    .createIndex('commission_ledger_affiliate_idx')
+    .on('commission_ledger')
+    .columns(['affiliate_id', 'id'])
+    .execute();
 }

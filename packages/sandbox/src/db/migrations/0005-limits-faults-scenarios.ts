@@ -29,9 +29,5 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   await sql`insert into fault_settings (id, updated_at) values (1, now())`.execute(db);
 
-  await db.schema
-    .alterTable('domains')
-    .addColumn('scenario', 'text')
-    .addColumn('repriced_at', 'timestamptz')
-    .execute();
+  await db.schema.alterTable('domains').addColumn('scenario', 'text').addColumn('repriced_at', 'timestamptz').execute();
 }

@@ -27,7 +27,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('expires_at', 'timestamptz', (c) => c.notNull())
     .addColumn('updated_at', 'timestamptz', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('sandbox_user_domains_user_idx').on('sandbox_user_domains').columns(['user_id', 'name']).execute();
+  await db.schema
+    .createIndex('sandbox_user_domains_user_idx')
+    .on('sandbox_user_domains')
+    .columns(['user_id', 'name'])
+    .execute();
 
   await db.schema
     .createTable('oauth_clients')
@@ -93,12 +97,24 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 
   // Aftermarket listings are paged newest first on (listed_at, name) (keyset pagination).
-  await db.schema.createIndex('domains_listing_order_idx').on('domains').columns(['environment', 'status', 'listed_at', 'name']).execute();
+  await db.schema
+    .createIndex('domains_listing_order_idx')
+    .on('domains')
+    .columns(['environment', 'status', 'listed_at', 'name'])
+    .execute();
 }
 
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropIndex('domains_listing_order_idx').ifExists().execute();
-  for (const table of ['public_rate_windows', 'oauth_tokens', 'oauth_grants', 'oauth_codes', 'oauth_clients', 'sandbox_user_domains', 'sandbox_users']) {
+  for (const table of [
+    'public_rate_windows',
+    'oauth_tokens',
+    'oauth_grants',
+    'oauth_codes',
+    'oauth_clients',
+    'sandbox_user_domains',
+    'sandbox_users',
+  ]) {
     await db.schema.dropTable(table).ifExists().execute();
   }
 }
