@@ -1,6 +1,7 @@
 /**
  * Every refusal of the OAuth 2.1 authorization server (spec 5.2, 8; OAuth 2.1, RFC 7636, RFC 7591, RFC 9700): a
- * reused code (which also revokes what it issued), an expired code (moved clock), a wrong verifier, `plain` and
+ * reused code (which also revokes what it issued), an expired code (moved clock), a wrong verifier (which changes
+ * nothing), refused refreshes that spend nothing, the 30-day family limit, `plain` and
  * missing PKCE, redirect URI mismatches, refresh token reuse revoking the whole family, an expired access token,
  * scope widening, unacceptable redirect URIs at registration, a wrong password, a denial — and tokens at rest
  * only as hashes.
@@ -85,7 +86,7 @@ describe('authorization codes', () => {
     expect((await exchangeCode(t, client, code, verifier)).status).toBe(200);
   });
 
-  it('a wrong code verifier is refused, and the code is spent', async () => {
+  it('a wrong code verifier is invalid_grant and nothing more: the code stays redeemable by its owner', async () => {
     const client = await registerTestClient(t);
     const { code, verifier } = await authorize(t, client, user);
     const wrong = await exchangeCode(t, client, code, pkce().verifier);
@@ -95,7 +96,31 @@ describe('authorization codes', () => {
       error_description: 'code_verifier does not match the code_challenge of the authorization request.',
     });
     const right = await exchangeCode(t, client, code, verifier);
-    expect(right.json.error).toBe('invalid_grant');
+    expect(right.status).toBe(200);
+    expect((await priceWith(right.json.access_token)).status).toBe(200);
+  });
+
+  it('replaying a used code without its verifier (or from another client) revokes nothing', async () => {
+    const client = await registerTestClient(t);
+    const other = await registerTestClient(t);
+    const { code, verifier } = await authorize(t, client, user);
+    const first = await exchangeCode(t, client, code, verifier);
+    expect(first.status).toBe(200);
+
+    // Whoever saw the code in a URL but lacks the verifier cannot sign the user out.
+    const wrong = await exchangeCode(t, client, code, pkce().verifier);
+    expect(wrong.json).toEqual({
+      error: 'invalid_grant',
+      error_description: 'code_verifier does not match the code_challenge of the authorization request.',
+    });
+    const foreign = await exchangeCode(t, { ...other, redirect_uri: client.redirect_uri }, code, verifier);
+    expect(foreign.json.error_description).toBe('The authorization code was issued to another client.');
+    const redirect = await exchangeCode(t, client, code, verifier, { redirect_uri: 'http://127.0.0.1:9/elsewhere' });
+    expect(redirect.json.error).toBe('invalid_grant');
+
+    expect((await priceWith(first.json.access_token)).json.prices_masked).toBe(false);
+    const rotated = await refresh(t, client, first.json.refresh_token);
+    expect(rotated.status).toBe(200);
   });
 
   it('a missing verifier is an invalid_request; a code of another client is refused', async () => {
@@ -296,14 +321,31 @@ describe('refresh tokens and access tokens', () => {
     expect(full.json.scope).toBe('pricing:read domains:manage');
   });
 
-  it('a refresh token presented by another client is refused', async () => {
-    const { tokens } = await signIn(t, user);
+  it('a refused wider-scope refresh spends nothing: the next ordinary refresh works', async () => {
+    const { client, tokens } = await signIn(t, user, 'pricing:read');
+    const widen = await refresh(t, client, tokens.refresh_token, { scope: 'pricing:read domains:manage' });
+    expect(widen.json.error).toBe('invalid_scope');
+    const malformed = await refresh(t, client, tokens.refresh_token, { scope: '   ' });
+    expect(malformed.json.error).toBe('invalid_scope');
+
+    const ordinary = await refresh(t, client, tokens.refresh_token);
+    expect(ordinary.status).toBe(200);
+    expect((await priceWith(ordinary.json.access_token)).json.prices_masked).toBe(false);
+    expect((await priceWith(tokens.access_token)).status).toBe(200);
+  });
+
+  it('a refresh token presented by another client is refused, and stays usable by its own client', async () => {
+    const { client, tokens } = await signIn(t, user);
     const other = await registerTestClient(t);
     const answer = await refresh(t, other, tokens.refresh_token);
     expect(answer.json).toEqual({
       error: 'invalid_grant',
       error_description: 'The refresh token was issued to another client.',
     });
+    expect((await priceWith(tokens.access_token)).status).toBe(200);
+    const own = await refresh(t, client, tokens.refresh_token);
+    expect(own.status).toBe(200);
+    expect((await priceWith(own.json.access_token)).json.prices_masked).toBe(false);
   });
 
   it('a refresh token older than 30 days is refused', async () => {
@@ -311,6 +353,29 @@ describe('refresh tokens and access tokens', () => {
     t.clock.advance(30 * 86_400 + 1);
     const answer = await refresh(t, client, tokens.refresh_token);
     expect(answer.json).toEqual({ error: 'invalid_grant', error_description: expect.stringMatching(/expired/) });
+  });
+
+  it('a token family expires 30 days after the authorization, however often it was rotated', async () => {
+    const { client, tokens } = await signIn(t, user);
+    let refreshToken = tokens.refresh_token;
+    // Rotations on days 10, 20 and 29: each works, none extends the sign-in.
+    for (const days of [10, 10, 9]) {
+      t.clock.advance(days * 86_400);
+      const rotated = await refresh(t, client, refreshToken);
+      expect(rotated.status).toBe(200);
+      refreshToken = rotated.json.refresh_token;
+    }
+    t.clock.advance(86_400 - 60);
+    const lastMinute = await refresh(t, client, refreshToken);
+    expect(lastMinute.status).toBe(200);
+    refreshToken = lastMinute.json.refresh_token;
+    t.clock.advance(61);
+    const after = await refresh(t, client, refreshToken);
+    expect(after.status).toBe(400);
+    expect(after.json).toEqual({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/expired.*30 days from its authorization/),
+    });
   });
 });
 

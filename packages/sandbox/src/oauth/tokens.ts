@@ -2,10 +2,12 @@
  * Authorization codes, grants and tokens of the OAuth 2.1 authorization server (spec 5.2, 8; OAuth 2.1 4.1 and 4.3,
  * RFC 7636, RFC 9700 2.2.2 and 4.14):
  *
- * - a code lives 60 seconds and is single use; presenting it again revokes every token it issued;
+ * - a code lives 60 seconds and is single use; redeeming it a second time (with every check passing, the PKCE
+ *   verifier included) revokes every token it issued; a refused presentation changes nothing;
  * - the PKCE verifier must hash (S256) to the challenge of the authorization request;
- * - an access token lives 30 minutes, a refresh token 30 days; every refresh returns a new refresh token and
- *   spends the old one; presenting a spent refresh token revokes the whole family (the grant);
+ * - an access token lives 30 minutes; a refresh token family 30 days from the authorization, whatever the
+ *   rotations; every refresh returns a new refresh token and spends the old one; presenting a spent refresh token
+ *   revokes the whole family (the grant); a refused refresh (another client, a wider scope) spends nothing;
  * - a refresh may narrow the scope, never widen it.
  *
  * Codes and tokens are opaque random strings stored as SHA-256 hashes; every check is one atomic UPDATE … RETURNING,
@@ -14,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_CODE_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '@domainkit/protocol';
 import { randomId } from '../ids.ts';
-import type { OAuthGrantRow, PublicDb, PublicExecutor } from '../public-api/tables.ts';
+import type { OAuthCodeRow, OAuthGrantRow, PublicDb, PublicExecutor } from '../public-api/tables.ts';
 import { OAuthError } from './errors.ts';
 import { formatScope, isSubset, parseScope } from './scopes.ts';
 import { hashSecret, newOpaqueSecret, safeEqual } from './secrets.ts';
@@ -67,6 +69,11 @@ export async function createAuthorizationCode(
   return code;
 }
 
+/** When a grant's refresh-token family expires (epoch ms): 30 days after the authorization (spec 8). */
+export function familyExpiresAt(grant: Pick<OAuthGrantRow, 'created_at'>): number {
+  return grant.created_at.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000;
+}
+
 async function issueTokens(
   db: PublicExecutor,
   grant: OAuthGrantRow,
@@ -94,7 +101,8 @@ async function issueTokens(
         kind: 'refresh',
         scope: grant.scope,
         created_at: now,
-        expires_at: new Date(nowMs + REFRESH_TOKEN_TTL_SECONDS * 1000),
+        // Spec 8's 30 days count from the original authorization: a rotation never extends the family.
+        expires_at: new Date(familyExpiresAt(grant)),
       },
     ])
     .execute();
@@ -132,72 +140,80 @@ export interface CodeExchange {
 }
 
 /**
- * Exchanges an authorization code for tokens (OAuth 2.1 4.1.3). The code is spent by the first presentation,
- * whatever its outcome.
- * @throws {OAuthError} `invalid_grant` for an unknown, expired, reused (which also revokes the tokens it issued) or
- *   foreign code, a redirect URI that differs, or a verifier that does not match; `invalid_request` for a missing
- *   or malformed verifier; `invalid_target` for a resource other than the one authorized.
+ * The checks that bind a code to its authorization request (client, redirect URI, PKCE verifier, resource): a
+ * presentation that fails one of them proves nothing and changes nothing.
+ */
+function checkCodeBinding(code: OAuthCodeRow, input: CodeExchange): OAuthError | undefined {
+  if (code.client_id !== input.clientId)
+    return new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
+  if (input.redirectUri !== undefined && input.redirectUri !== code.redirect_uri)
+    return new OAuthError(
+      'invalid_grant',
+      'redirect_uri does not match the redirect_uri of the authorization request.',
+    );
+  if (input.codeVerifier === undefined)
+    return new OAuthError('invalid_request', 'code_verifier is required (PKCE, RFC 7636).');
+  if (!VERIFIER_RE.test(input.codeVerifier)) {
+    return new OAuthError(
+      'invalid_request',
+      'code_verifier must be 43 to 128 characters of letters, digits and "-._~" (RFC 7636 4.1).',
+    );
+  }
+  if (!safeEqual(s256(input.codeVerifier), code.code_challenge))
+    return new OAuthError(
+      'invalid_grant',
+      'code_verifier does not match the code_challenge of the authorization request.',
+    );
+  if (input.resource !== undefined && code.resource !== null && input.resource !== code.resource)
+    return new OAuthError('invalid_target', 'resource does not match the resource of the authorization request.');
+  return undefined;
+}
+
+/** Revokes the grant a spent code issued and answers the reuse refusal (RFC 6749 4.1.2, RFC 9700 4.2.4). */
+async function refuseCodeReuse(trx: PublicExecutor, codeHash: string, nowMs: number): Promise<OAuthError> {
+  const grant = await trx.selectFrom('oauth_grants').select('id').where('code_hash', '=', codeHash).executeTakeFirst();
+  if (grant !== undefined) await revokeGrant(trx, grant.id, 'authorization_code_reuse', nowMs);
+  return new OAuthError(
+    'invalid_grant',
+    'The authorization code was already used. Codes are single use: the tokens it issued have been revoked. Start a new authorization.',
+  );
+}
+
+/**
+ * Exchanges an authorization code for tokens (OAuth 2.1 4.1.3). A refused presentation (another client, another
+ * redirect URI, a missing or wrong verifier, another resource, an expired code) changes nothing: the code stays
+ * redeemable by its owner. Only a second presentation that passes every check (a second *successful* redemption,
+ * which only a holder of the verifier can make) is treated as reuse and revokes the grant the code issued
+ * (RFC 6749 4.1.2, OAuth 2.1 4.1.3).
+ * @throws {OAuthError} `invalid_grant` for an unknown, expired, reused or foreign code, a redirect URI that
+ *   differs, or a verifier that does not match; `invalid_request` for a missing or malformed verifier;
+ *   `invalid_target` for a resource other than the one authorized.
  */
 export async function exchangeAuthorizationCode(db: PublicDb, input: CodeExchange, nowMs: number): Promise<TokenSet> {
   const codeHash = hashSecret(input.code);
   const outcome = await db.transaction().execute(async (trx) => {
-    const code = await trx
-      .updateTable('oauth_codes')
-      .set({ used_at: new Date(nowMs) })
-      .where('code_hash', '=', codeHash)
-      .where('used_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
-    if (code === undefined) {
-      const spent = await trx
-        .selectFrom('oauth_codes')
-        .select(['code_hash', 'client_id'])
-        .where('code_hash', '=', codeHash)
-        .executeTakeFirst();
-      if (spent === undefined)
-        return new OAuthError('invalid_grant', 'The authorization code is not valid: start a new authorization.');
-      const grant = await trx
-        .selectFrom('oauth_grants')
-        .select('id')
-        .where('code_hash', '=', codeHash)
-        .executeTakeFirst();
-      if (grant !== undefined) await revokeGrant(trx, grant.id, 'authorization_code_reuse', nowMs);
-      return new OAuthError(
-        'invalid_grant',
-        'The authorization code was already used. Codes are single use: the tokens it issued have been revoked. Start a new authorization.',
-      );
-    }
-    if (code.client_id !== input.clientId)
-      return new OAuthError('invalid_grant', 'The authorization code was issued to another client.');
+    const code = await trx.selectFrom('oauth_codes').selectAll().where('code_hash', '=', codeHash).executeTakeFirst();
+    if (code === undefined)
+      return new OAuthError('invalid_grant', 'The authorization code is not valid: start a new authorization.');
+    const refusal = checkCodeBinding(code, input);
+    if (refusal !== undefined) return refusal;
+    if (code.used_at !== null) return refuseCodeReuse(trx, codeHash, nowMs);
     if (code.expires_at.getTime() <= nowMs) {
       return new OAuthError(
         'invalid_grant',
         `The authorization code expired: codes are valid for ${OAUTH_CODE_TTL_SECONDS} seconds. Start a new authorization.`,
       );
     }
-    if (input.redirectUri !== undefined && input.redirectUri !== code.redirect_uri) {
-      return new OAuthError(
-        'invalid_grant',
-        'redirect_uri does not match the redirect_uri of the authorization request.',
-      );
-    }
-    if (input.codeVerifier === undefined)
-      return new OAuthError('invalid_request', 'code_verifier is required (PKCE, RFC 7636).');
-    if (!VERIFIER_RE.test(input.codeVerifier)) {
-      return new OAuthError(
-        'invalid_request',
-        'code_verifier must be 43 to 128 characters of letters, digits and "-._~" (RFC 7636 4.1).',
-      );
-    }
-    if (!safeEqual(s256(input.codeVerifier), code.code_challenge)) {
-      return new OAuthError(
-        'invalid_grant',
-        'code_verifier does not match the code_challenge of the authorization request.',
-      );
-    }
-    if (input.resource !== undefined && code.resource !== null && input.resource !== code.resource) {
-      return new OAuthError('invalid_target', 'resource does not match the resource of the authorization request.');
-    }
+    // The atomic claim: of two concurrent redemptions that both passed the checks, one spends the code here and the
+    // other finds it spent (a reuse).
+    const claimed = await trx
+      .updateTable('oauth_codes')
+      .set({ used_at: new Date(nowMs) })
+      .where('code_hash', '=', codeHash)
+      .where('used_at', 'is', null)
+      .returning('code_hash')
+      .executeTakeFirst();
+    if (claimed === undefined) return refuseCodeReuse(trx, codeHash, nowMs);
     const grant = await trx
       .insertInto('oauth_grants')
       .values({
@@ -213,7 +229,7 @@ export async function exchangeAuthorizationCode(db: PublicDb, input: CodeExchang
       .executeTakeFirstOrThrow();
     return issueTokens(trx, grant, grant.scope, nowMs);
   });
-  // Errors are returned, not thrown, so that spending the code (and revoking on reuse) is committed.
+  // Errors are returned, not thrown, so that a revocation on reuse is committed.
   if (outcome instanceof OAuthError) throw outcome;
   return outcome;
 }
@@ -225,9 +241,35 @@ export interface RefreshExchange {
   readonly scope: string | undefined;
 }
 
+/** Revokes a refresh token's family after a reuse and answers the refusal (RFC 9700 4.14.2). */
+async function refuseRefreshReuse(trx: PublicExecutor, grantId: string, nowMs: number): Promise<OAuthError> {
+  await revokeGrant(trx, grantId, 'refresh_token_reuse', nowMs);
+  return new OAuthError(
+    'invalid_grant',
+    'The refresh token was already used. Refresh tokens rotate on every use; a reused one means it may have leaked, so every token of this sign-in has been revoked. Sign in again.',
+  );
+}
+
+/** The access scope a refresh asks for: the grant's, or a subset of it (RFC 6749 6). */
+function refreshScope(requestedScope: string | undefined, grantScope: string): string | OAuthError {
+  if (requestedScope === undefined) return grantScope;
+  const requested = parseScope(requestedScope);
+  if (requested === undefined || requested.length === 0)
+    return new OAuthError('invalid_scope', `scope ${JSON.stringify(requestedScope)} is not valid.`);
+  if (!isSubset(requested, grantScope.split(' '))) {
+    return new OAuthError(
+      'invalid_scope',
+      `A refresh cannot widen the scope: this sign-in grants "${grantScope}" only. Sign in again to ask for more.`,
+    );
+  }
+  return formatScope(requested);
+}
+
 /**
  * Rotates a refresh token (OAuth 2.1 4.3, RFC 9700 4.14.2): spends it and answers a new access token and a new
- * refresh token of the same family.
+ * refresh token of the same family. A refused refresh (another client, a wider scope, an expired token) changes
+ * nothing: the token stays usable by its client. A token family lives 30 days from the original authorization
+ * (spec 8), whatever the rotations: every rotated refresh token expires when the family does.
  * @throws {OAuthError} `invalid_grant` for an unknown, expired or revoked token, one of another client, or one
  *   already spent (which revokes the whole family); `invalid_scope` for a scope wider than the grant's.
  */
@@ -235,62 +277,42 @@ export async function refreshTokens(db: PublicDb, input: RefreshExchange, nowMs:
   const tokenHash = hashSecret(input.refreshToken);
   const outcome = await db.transaction().execute(async (trx) => {
     const token = await trx
-      .updateTable('oauth_tokens')
-      .set({ used_at: new Date(nowMs) })
+      .selectFrom('oauth_tokens')
+      .selectAll()
       .where('token_hash', '=', tokenHash)
       .where('kind', '=', 'refresh')
-      .where('used_at', 'is', null)
-      .where('revoked_at', 'is', null)
-      .returningAll()
       .executeTakeFirst();
-    if (token === undefined) {
-      const spent = await trx
-        .selectFrom('oauth_tokens')
-        .select(['grant_id', 'used_at'])
-        .where('token_hash', '=', tokenHash)
-        .where('kind', '=', 'refresh')
-        .executeTakeFirst();
-      if (spent === undefined) return new OAuthError('invalid_grant', 'The refresh token is not valid: sign in again.');
-      if (spent.used_at !== null) {
-        await revokeGrant(trx, spent.grant_id, 'refresh_token_reuse', nowMs);
-        return new OAuthError(
-          'invalid_grant',
-          'The refresh token was already used. Refresh tokens rotate on every use; a reused one means it may have leaked, so every token of this sign-in has been revoked. Sign in again.',
-        );
-      }
-      return new OAuthError('invalid_grant', 'The refresh token was revoked: sign in again.');
-    }
+    if (token === undefined) return new OAuthError('invalid_grant', 'The refresh token is not valid: sign in again.');
     const grant = await trx
       .selectFrom('oauth_grants')
       .selectAll()
       .where('id', '=', token.grant_id)
       .executeTakeFirstOrThrow();
-    if (grant.revoked_at !== null) return new OAuthError('invalid_grant', 'This sign-in was revoked: sign in again.');
-    if (grant.client_id !== input.clientId) {
-      // A refresh token presented by another client is treated as stolen: the family is revoked.
-      await revokeGrant(trx, grant.id, 'refresh_token_wrong_client', nowMs);
+    // Another client's presentation proves nothing about the token's owner: refused, nothing spent or revoked.
+    if (grant.client_id !== input.clientId)
       return new OAuthError('invalid_grant', 'The refresh token was issued to another client.');
-    }
-    if (token.expires_at.getTime() <= nowMs) {
+    if (grant.revoked_at !== null) return new OAuthError('invalid_grant', 'This sign-in was revoked: sign in again.');
+    if (token.used_at !== null) return refuseRefreshReuse(trx, grant.id, nowMs);
+    if (token.revoked_at !== null)
+      return new OAuthError('invalid_grant', 'The refresh token was revoked: sign in again.');
+    if (token.expires_at.getTime() <= nowMs || familyExpiresAt(grant) <= nowMs) {
       return new OAuthError(
         'invalid_grant',
-        `The refresh token expired (refresh tokens last ${REFRESH_TOKEN_TTL_SECONDS / 86_400} days): sign in again.`,
+        `The refresh token expired (a sign-in lasts ${REFRESH_TOKEN_TTL_SECONDS / 86_400} days from its authorization, whatever the refreshes): sign in again.`,
       );
     }
-    let accessScope = grant.scope;
-    if (input.scope !== undefined) {
-      const requested = parseScope(input.scope);
-      const granted = grant.scope.split(' ');
-      if (requested === undefined || requested.length === 0)
-        return new OAuthError('invalid_scope', `scope ${JSON.stringify(input.scope)} is not valid.`);
-      if (!isSubset(requested, granted)) {
-        return new OAuthError(
-          'invalid_scope',
-          `A refresh cannot widen the scope: this sign-in grants "${grant.scope}" only. Sign in again to ask for more.`,
-        );
-      }
-      accessScope = formatScope(requested);
-    }
+    const accessScope = refreshScope(input.scope, grant.scope);
+    if (accessScope instanceof OAuthError) return accessScope;
+    // The atomic claim: of two concurrent refreshes with one token, one spends it here, the other is a reuse.
+    const claimed = await trx
+      .updateTable('oauth_tokens')
+      .set({ used_at: new Date(nowMs) })
+      .where('token_hash', '=', tokenHash)
+      .where('used_at', 'is', null)
+      .where('revoked_at', 'is', null)
+      .returning('token_hash')
+      .executeTakeFirst();
+    if (claimed === undefined) return refuseRefreshReuse(trx, grant.id, nowMs);
     return issueTokens(trx, grant, accessScope, nowMs);
   });
   if (outcome instanceof OAuthError) throw outcome;
