@@ -137,11 +137,17 @@ function isBodyParserError(error: unknown): error is BodyParserError {
   );
 }
 
+/** The SQLSTATE of a PostgreSQL data exception (class 22) or constraint violation (class 23), from `pg` or PGlite. */
+export function clientDataSqlState(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code) ? code : undefined;
+}
+
 /** Turns anything a route raised into the answer to send (and whether it deserves a log line). */
 export function toAnswer(
   error: unknown,
   limits: { bodyLimitKb: number },
-): { answer: BffHttpError; log: 'none' | 'warn' | 'error' } {
+): { answer: BffHttpError; log: 'none' | 'warn' | 'error' | 'defect' } {
   if (error instanceof BffHttpError) return { answer: error, log: 'none' };
   if (error instanceof UpstreamBusyError) return { answer: busyAnswer(error), log: 'warn' };
   if (error instanceof PaymentInputError)
@@ -197,6 +203,17 @@ export function toAnswer(
       log: 'none',
     };
   }
+  // The database refused a value the input policy let through: the visitor's input is at fault (4xx), the BFF's
+  // validation has a defect (logged at error).
+  if (clientDataSqlState(error) !== undefined) {
+    return {
+      answer: new BffHttpError(
+        'validation_error',
+        'A value in the request cannot be stored: text must not hold control characters, numbers and dates must be within their ranges.',
+      ),
+      log: 'defect',
+    };
+  }
   return { answer: new BffHttpError('internal_error', 'Something went wrong on our side; try again.'), log: 'error' };
 }
 
@@ -223,7 +240,13 @@ export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): E
     const cause = error instanceof BffHttpError && error.cause !== undefined ? error.cause : error;
     const { answer, log } = toAnswer(error, limits);
     const route = `${req.method} ${req.originalUrl.split('?', 1)[0]}`;
-    if (log === 'error')
+    if (log === 'defect') {
+      const e = cause as { code?: unknown; message?: unknown };
+      logger.error(
+        { route, status: answer.status, defect: true, sqlstate: e.code, db_message: e.message },
+        'defect: the database refused a value that input validation let through',
+      );
+    } else if (log === 'error')
       logger.error(
         { route, status: answer.status, ...upstreamLogFields(cause) },
         answer.code === 'upstream_error' ? 'marketplace request failed' : 'unexpected error',

@@ -21,10 +21,18 @@ import { orderStatusRoute, placeOrderRoute } from './routes/orders.ts';
 import { quoteRoute } from './routes/quotes.ts';
 import { searchRoute } from './routes/search.ts';
 import { siblingsRoute } from './routes/siblings.ts';
-import { rawBody, webhookRoute } from './routes/webhooks.ts';
+import { WEBHOOK_BODY_LIMIT_BYTES, rawBody, webhookRoute } from './routes/webhooks.ts';
 import { BFF_VERSION, BffRuntime } from './runtime.ts';
 import { SearchCache } from './search-cache.ts';
-import { JSON_BODY_LIMIT_BYTES, cors, jsonBody, noStore, requireJson, securityHeaders } from './security.ts';
+import {
+  JSON_BODY_LIMIT_BYTES,
+  cors,
+  declaredBodyLimit,
+  jsonBody,
+  noStore,
+  requireJson,
+  securityHeaders,
+} from './security.ts';
 import { visitorLimiters } from './visitor-limits.ts';
 
 export { BFF_VERSION };
@@ -182,16 +190,16 @@ export function createBff(options: BffOptions): BffRouter {
   router.route('/domains/:name').get(limits.search, domainRoute(ctx)).all(methodNotAllowed('GET'));
   router
     .route('/checkout')
-    .post(limits.write, requireJson, jsonBody(), checkoutRoute(ctx))
+    .post(limits.write, declaredBodyLimit(JSON_BODY_LIMIT_BYTES), requireJson, jsonBody(), checkoutRoute(ctx))
     .all(methodNotAllowed('POST'));
   if (mor) {
     router
       .route('/quotes')
-      .post(limits.write, requireJson, jsonBody(), quoteRoute(runtime))
+      .post(limits.write, declaredBodyLimit(JSON_BODY_LIMIT_BYTES), requireJson, jsonBody(), quoteRoute(runtime))
       .all(methodNotAllowed('POST'));
     router
       .route('/orders')
-      .post(limits.write, requireJson, jsonBody(), placeOrderRoute(runtime))
+      .post(limits.write, declaredBodyLimit(JSON_BODY_LIMIT_BYTES), requireJson, jsonBody(), placeOrderRoute(runtime))
       .all(methodNotAllowed('POST'));
     router.route('/orders/:id').get(limits.search, orderStatusRoute(runtime)).all(methodNotAllowed('GET'));
   }
@@ -199,7 +207,11 @@ export function createBff(options: BffOptions): BffRouter {
     // The raw body parser is this route's own, so the signature is checked on the exact bytes received.
     router
       .route('/webhooks')
-      .post(rawBody(), webhookRoute(runtime, { secret: webhook.secret, headerPrefix: o.marketplace?.headerPrefix }))
+      .post(
+        declaredBodyLimit(WEBHOOK_BODY_LIMIT_BYTES),
+        rawBody(),
+        webhookRoute(runtime, { secret: webhook.secret, headerPrefix: o.marketplace?.headerPrefix }),
+      )
       .all(methodNotAllowed('POST'));
   }
   router.use(paths, errorHandler(logger, { bodyLimitKb: JSON_BODY_LIMIT_BYTES / 1024 }));

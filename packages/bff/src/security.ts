@@ -72,6 +72,39 @@ export const requireJson: RequestHandler = function domainkitBffRequireJson(req,
   next();
 };
 
+/** Timeouts of the standalone server, in milliseconds (docs/spec-decisions.md "Input policy, limits and timeouts"). */
+export const SERVER_TIMEOUTS_MS = {
+  /** Until the request line and headers are in. */
+  headers: 10_000,
+  /** Until the whole request (headers and body) is in. */
+  request: 30_000,
+  /** An idle keep-alive connection is closed after this long. */
+  keepAlive: 5_000,
+} as const;
+
+/**
+ * 413 `payload_too_large` at once when the declared `Content-Length` is over `maxBytes`: nothing of the body is
+ * read, and the connection is closed after the answer (a body parser would first read, and discard, the whole
+ * declared length, holding the socket until the request timeout).
+ */
+export function declaredBodyLimit(maxBytes: number): RequestHandler {
+  return function domainkitBffDeclaredBodyLimit(req, res, next) {
+    const raw = req.headers['content-length'];
+    if (raw === undefined || !/^\d{1,20}$/.test(raw) || Number(raw) <= maxBytes) {
+      next();
+      return;
+    }
+    res.setHeader('Connection', 'close');
+    res.on('finish', () => req.socket.destroySoon());
+    next(
+      new BffHttpError(
+        'payload_too_large',
+        `The body is larger than ${Math.floor(maxBytes / 1024)} kB (declared ${raw} bytes): send only the documented fields.`,
+      ),
+    );
+  };
+}
+
 /** Parses a JSON object body up to {@link JSON_BODY_LIMIT_BYTES}; errors become 400/413/415 in the error handler. */
 export function jsonBody(): RequestHandler {
   return express.json({ limit: JSON_BODY_LIMIT_BYTES, type: 'application/json', strict: true });

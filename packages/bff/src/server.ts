@@ -10,6 +10,8 @@ import { sendError, BffHttpError } from './errors.ts';
 import { bffLogger } from './logger.ts';
 import { BffOptionsError, type BffOptions } from './options.ts';
 import { createBff, type BffRouter } from './router.ts';
+import { WEBHOOK_BODY_LIMIT_BYTES } from './routes/webhooks.ts';
+import { JSON_BODY_LIMIT_BYTES, SERVER_TIMEOUTS_MS, declaredBodyLimit, noStore, securityHeaders } from './security.ts';
 
 /** Default port of the standalone server. */
 export const DEFAULT_PORT = 8787;
@@ -77,6 +79,8 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
   const app = express();
   app.disable('x-powered-by');
   if (trustProxy !== undefined) app.set('trust proxy', trustProxy);
+  // Every answer of this server carries the security headers, 404s and errors outside the routes included.
+  app.use(securityHeaders(), noStore, declaredBodyLimit(Math.max(JSON_BODY_LIMIT_BYTES, WEBHOOK_BODY_LIMIT_BYTES)));
   app.use(path, router);
   app.use(function domainkitBffNotFound(req, res) {
     sendError(res, new BffHttpError('not_found', `No such endpoint: ${req.method} ${req.path}.`));
@@ -88,6 +92,7 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
     next: express.NextFunction,
   ) {
     if (res.headersSent) return next(error);
+    if (error instanceof BffHttpError) return sendError(res, error);
     const status = (error as { status?: unknown })?.status;
     if (status === 400 || error instanceof URIError)
       return sendError(
@@ -105,6 +110,9 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
   });
 
   const server = createServer(app);
+  server.headersTimeout = SERVER_TIMEOUTS_MS.headers;
+  server.requestTimeout = SERVER_TIMEOUTS_MS.request;
+  server.keepAliveTimeout = SERVER_TIMEOUTS_MS.keepAlive;
   server.listen(port, host);
   try {
     await once(server, 'listening');

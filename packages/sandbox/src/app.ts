@@ -12,10 +12,12 @@ import { landerRouter } from './checkout/lander-router.ts';
 import type { Clock } from './clock.ts';
 import type { DemoCredential } from './credentials/demo-credential.ts';
 import type { SandboxDb } from './db/tables.ts';
-import { jsonErrorHandler, notFoundHandler } from './http/errors.ts';
+import { jsonErrorHandler, notFoundHandler, sendError } from './http/errors.ts';
+import { declaredBodyLimit, MAX_DECLARED_BODY_BYTES } from './http/hardening.ts';
 import { parseQueryString } from './http/query.ts';
 import { requestContext } from './http/request-context.ts';
 import { sandboxLogger } from './logger.ts';
+import { MAX_BODY_BYTES } from './http/body.ts';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.ts';
 import { partnerApiRouter } from './partner/router.ts';
 import { startPartnerServices } from './partner/services.ts';
@@ -64,6 +66,17 @@ export async function buildSandboxApp(
   app.set('etag', false);
   app.set('query parser', (raw: string | null | undefined) => parseQueryString(raw ?? ''));
   app.use(requestContext(logger));
+  // A declared body over the largest any route takes is refused before it is read (413, connection closed).
+  app.use(
+    declaredBodyLimit(MAX_DECLARED_BODY_BYTES, (_req, res) =>
+      sendError(
+        res,
+        413,
+        'validation_error',
+        `The request body is too large: at most ${MAX_DECLARED_BODY_BYTES} bytes (the Partner API takes at most ${MAX_BODY_BYTES}).`,
+      ),
+    ),
+  );
   app.use(
     helmet({
       contentSecurityPolicy: {

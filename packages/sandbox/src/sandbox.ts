@@ -5,6 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildSandboxApp, requestBaseUrl, type SandboxApp } from './app.ts';
 import { sandboxLogger } from './logger.ts';
+import { applyServerTimeouts } from './http/hardening.ts';
 import { resolveOptions, type StartSandboxOptions } from './options.ts';
 
 /** A running sandbox. */
@@ -76,6 +77,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   let publicUrl: string | undefined = resolved.publicUrl;
   const sandbox = await buildSandboxApp(resolved, logger, (req) => publicUrl ?? requestBaseUrl(req));
   const server = createServer(sandbox.app);
+  applyServerTimeouts(server);
   try {
     await listen(server, resolved.port, resolved.host);
   } catch (err) {

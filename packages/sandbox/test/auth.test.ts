@@ -474,13 +474,13 @@ describe('other requests under the Partner API', () => {
     expectError(answer, 400, 'validation_error');
   });
 
-  it('answers 400 validation_error (not 500) for an oversized body', async () => {
+  it('answers 413 validation_error (not 500) for an oversized body', async () => {
     const answer = await client.request({
       method: 'POST',
       path: '/api/partner/v1/checkout-session',
       json: { domain: 'coffee.com', padding: 'x'.repeat(200_000) },
     });
-    expectError(answer, 400, 'validation_error');
+    expectError(answer, 413, 'validation_error');
   });
 });
 

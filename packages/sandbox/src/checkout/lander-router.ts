@@ -15,7 +15,8 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { CheckoutSessionRow, SandboxDb } from '../db/tables.ts';
-import { describeBodyParserError } from '../http/errors.ts';
+import { describeBodyParserError, logDefect } from '../http/errors.ts';
+import { classifyClientFault } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain } from '../inventory/catalog.ts';
 import { completeSale, findCheckoutSession } from './sessions.ts';
@@ -191,6 +192,14 @@ export function landerRouter(options: LanderOptions): Router {
     }
   });
 
+  /** A fault of the request (malformed path, a value the database refuses): a 4xx page, never a 500. */
+  const answerClientFault = (err: unknown, req: Request, res: Response): boolean => {
+    const fault = classifyClientFault(err);
+    if (fault === undefined) return false;
+    if (fault.defect) logDefect(logger, err, requestState(res).requestId, req.method);
+    send(res, fault.status, messagePage(viewContext(req), { title: 'This link is not valid', message: fault.message }));
+    return true;
+  };
   const answerHtmlError: ErrorRequestHandler = (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
     const bodyProblem = describeBodyParserError(err);
@@ -200,6 +209,7 @@ export function landerRouter(options: LanderOptions): Router {
         400,
         messagePage(viewContext(req), { title: 'The payment form could not be read', message: bodyProblem }),
       );
+    if (answerClientFault(err, req, res)) return;
     logger.error({ err, req_id: requestState(res).requestId }, 'unexpected lander error');
     send(
       res,

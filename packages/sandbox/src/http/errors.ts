@@ -7,6 +7,7 @@ import { ProtocolError } from '@domainkit/protocol';
 import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, SpecError } from './api-error.ts';
+import { classifyClientFault } from './hardening.ts';
 import { splitRawUrl } from './query.ts';
 import { requestState } from './request-context.ts';
 
@@ -84,6 +85,25 @@ export function describeBodyParserError(err: unknown): string | undefined {
   }
 }
 
+/**
+ * Logs a database refusal that validation let through: the answer is a 4xx, but the input policy missed a value.
+ */
+export function logDefect(logger: Logger, err: unknown, requestId: string, method: string): void {
+  const e = err as { code?: unknown; message?: unknown; column?: unknown; constraint?: unknown };
+  logger.error(
+    {
+      defect: true,
+      sqlstate: e.code,
+      db_message: e.message,
+      column: e.column,
+      constraint: e.constraint,
+      req_id: requestId,
+      method,
+    },
+    'defect: the database refused a value that input validation let through',
+  );
+}
+
 /** The last error handler of a JSON area: spec errors as their status, everything else as 500 `internal_error`. */
 export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
   return function answerJsonError(err: unknown, req, res, next): void {
@@ -108,7 +128,13 @@ export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     const bodyProblem = describeBodyParserError(err);
     if (bodyProblem !== undefined) {
-      sendError(res, 400, 'validation_error', bodyProblem);
+      sendError(res, (err as BodyParserError).type === 'entity.too.large' ? 413 : 400, 'validation_error', bodyProblem);
+      return;
+    }
+    const fault = classifyClientFault(err);
+    if (fault !== undefined) {
+      if (fault.defect) logDefect(logger, err, requestState(res).requestId, req.method);
+      sendError(res, fault.status, fault.code, fault.message);
       return;
     }
     logger.error({ err, req_id: requestState(res).requestId, method: req.method }, 'unexpected error');

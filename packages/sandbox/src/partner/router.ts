@@ -19,7 +19,8 @@ import type { SandboxDb } from '../db/tables.ts';
 import { eventsRouter, webhookRegistrationRouter } from '../events/routes.ts';
 import { injectFaults } from '../faults/faults.ts';
 import { MAX_BODY_BYTES } from '../http/body.ts';
-import { jsonErrorHandler, notFoundHandler } from '../http/errors.ts';
+import { jsonErrorHandler, notFoundHandler, sendError } from '../http/errors.ts';
+import { declaredBodyLimit } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { hitRateLimit, sweepRateLimits } from '../limits/rate-limit.ts';
 import { morRouter } from '../mor/routes.ts';
@@ -44,6 +45,11 @@ export function partnerApiRouter(options: PartnerApiOptions): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
   // Keep the body as the exact bytes received: the signature covers their SHA-256 (spec 5.1 line 6).
+  router.use(
+    declaredBodyLimit(MAX_BODY_BYTES, (_req, res) =>
+      sendError(res, 413, 'validation_error', `The request body is too large: at most ${MAX_BODY_BYTES} bytes.`),
+    ),
+  );
   router.use(express.raw({ type: () => true, limit: MAX_BODY_BYTES, inflate: false }));
   let lastSweep = Number.NEGATIVE_INFINITY;
   router.use((_req, res, next) => {

@@ -27,6 +27,7 @@ import { oauthUrls } from '../oauth/metadata.ts';
 import type { AccessGrant } from '../oauth/tokens.ts';
 import { bearerChallenge, requireScope, resolveAccess } from './access.ts';
 import { batchCatalogue, runBatch } from './batch.ts';
+import { hasMalformedEscape } from '../http/hardening.ts';
 import { checkBulkParams, listOwnedDomains, runBulk } from './bulk.ts';
 import type { PublicContext } from './context.ts';
 import { listListings } from './listings.ts';
@@ -212,6 +213,14 @@ export function publicApiRouter(ctx: PublicContext): Router {
     sendParsed(res, ownedDomainsPageSchema, await listOwnedDomains(ctx.db, grant.userId, limit, cursor));
   });
 
+  // Authentication comes first on bulk operations: without a token, a malformed escape in {op} is a 401, not a 400.
+  router.use('/api/domains/bulk', async (req, _res, next) => {
+    if (hasMalformedEscape(req.path)) {
+      const base = ctx.baseUrl(req);
+      requireScope(await resolveAccess(req, { db: ctx.db, clock: ctx.clock, base }), 'domains:manage', base);
+    }
+    next();
+  });
   router.post('/api/domains/bulk/:op', json, caller({ bucket: 'bulk' }), async (req, res) => {
     const { access, base } = callerOf(res);
     const grant = requireScope(access, 'domains:manage', base);

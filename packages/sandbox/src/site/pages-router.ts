@@ -23,7 +23,8 @@ import { escapeHtml, formatMoney, page } from '../checkout/views.ts';
 import { unixSeconds, type Clock } from '../clock.ts';
 import type { Environment } from '../credentials/scopes.ts';
 import type { ReferralLinkRow, SandboxDb } from '../db/tables.ts';
-import { describeBodyParserError } from '../http/errors.ts';
+import { describeBodyParserError, logDefect } from '../http/errors.ts';
+import { classifyClientFault } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain, searchDomains } from '../inventory/catalog.ts';
 import { reservationConflict } from '../mor/reservations.ts';
@@ -276,6 +277,15 @@ ${deal}<p class="hint">${row.tier === 'managed' ? 'Managed: a broker negotiates 
     );
   });
 
+  /** A fault of the request (malformed path, a value the database refuses): a 4xx page, never a 500. */
+  const answerClientFault = (err: unknown, req: Request, res: Response): boolean => {
+    const fault = classifyClientFault(err);
+    if (fault === undefined) return false;
+    if (fault.defect) logDefect(logger, err, requestState(res).requestId, req.method);
+    const body = `<h1 data-testid="page-error">This address is not valid</h1><p>${escapeHtml(fault.message)}</p>`;
+    send(res, fault.status, page(ctx(req), 'This address is not valid', body, 'Marketplace'));
+    return true;
+  };
   router.use((err: unknown, req: Request, res: Response, next: (err?: unknown) => void) => {
     if (res.headersSent) return next(err);
     const bodyProblem = describeBodyParserError(err);
@@ -290,6 +300,7 @@ ${deal}<p class="hint">${row.tier === 'managed' ? 'Managed: a broker negotiates 
           'Marketplace',
         ),
       );
+    if (answerClientFault(err, req, res)) return;
     logger.error({ err, req_id: requestState(res).requestId }, 'unexpected page error');
     send(
       res,

@@ -1,0 +1,120 @@
+/**
+ * Server-level defences of the sandbox (docs/spec-decisions.md "Input policy, limits and timeouts"):
+ *
+ * - a body whose declared `Content-Length` is over the limit answers 413 at once, before a byte of it is read, and
+ *   the connection is closed (body parsers would otherwise read, and discard, the whole declared length first);
+ * - short header, request and keep-alive timeouts, so a silent client holds a socket for seconds, not minutes;
+ * - faults a client caused that surface as exceptions (a malformed percent-escape in the path, a value the database
+ *   refuses) are classified as 4xx answers, never 500; a database refusal is also logged as a defect, since the
+ *   input policy should have refused the value first.
+ */
+import type { Server } from 'node:http';
+import type { Request, RequestHandler, Response } from 'express';
+
+/** Largest body any sandbox route accepts (the Public API's batch and the MCP server: 256 kB). */
+export const MAX_DECLARED_BODY_BYTES = 256 * 1024;
+
+/** Timeouts of the sandbox's HTTP server, in milliseconds. */
+export const SERVER_TIMEOUTS_MS = {
+  /** Until the request line and headers are in. */
+  headers: 10_000,
+  /** Until the whole request (headers and body) is in. */
+  request: 30_000,
+  /** An idle keep-alive connection is closed after this long. */
+  keepAlive: 5_000,
+} as const;
+
+/** Applies {@link SERVER_TIMEOUTS_MS} to a Node HTTP server. */
+export function applyServerTimeouts(server: Server, timeouts: typeof SERVER_TIMEOUTS_MS = SERVER_TIMEOUTS_MS): void {
+  server.headersTimeout = timeouts.headers;
+  server.requestTimeout = timeouts.request;
+  server.keepAliveTimeout = timeouts.keepAlive;
+}
+
+/** The declared `Content-Length` of a request in bytes, or `undefined` when absent or unreadable. */
+export function declaredLength(req: Request): number | undefined {
+  const raw = req.headers['content-length'];
+  if (raw === undefined || !/^\d{1,20}$/.test(raw)) return undefined;
+  return Number(raw);
+}
+
+/**
+ * Answers 413 at once when the declared body length is over `maxBytes`, and closes the connection afterwards so
+ * the unread body is never waited for.
+ * @param answer - sends the 413 in the area's own shape (JSON error body or HTML page).
+ */
+export function declaredBodyLimit(maxBytes: number, answer: (req: Request, res: Response) => void): RequestHandler {
+  return function refuseOversizedBody(req, res, next) {
+    const length = declaredLength(req);
+    if (length === undefined || length <= maxBytes) {
+      next();
+      return;
+    }
+    res.setHeader('Connection', 'close');
+    res.on('finish', () => req.socket.destroySoon());
+    answer(req, res);
+  };
+}
+
+/** True when a raw path holds a percent-escape that does not decode (`%`, `%zz`, `%C3%28`). */
+export function hasMalformedEscape(rawPath: string): boolean {
+  try {
+    decodeURIComponent(rawPath);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A fault of the client's request, as the answer to give. */
+export interface ClientFault {
+  readonly status: 400 | 404 | 409 | 413;
+  readonly code: 'validation_error' | 'not_found' | 'conflict';
+  readonly message: string;
+  /** True when validation should have caught it first: log it as a defect. */
+  readonly defect: boolean;
+}
+
+/** SQLSTATE classes 22 (data exception) and 23 (integrity constraint violation), from `pg` or PGlite. */
+function sqlState(err: unknown): string | undefined {
+  const code = typeof err === 'object' && err !== null ? (err as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code) ? code : undefined;
+}
+
+/**
+ * Classifies an exception caused by the request rather than by the sandbox, or returns `undefined`.
+ *
+ * - the router's `Failed to decode param` (a malformed percent-escape in the path) → 400 `validation_error`;
+ * - PostgreSQL 23505 (unique violation) → 409 `conflict`;
+ * - PostgreSQL 23503 (foreign key) → 404 `not_found`;
+ * - any other data exception or constraint violation (NUL byte, number or date out of range, check) → 400.
+ */
+export function classifyClientFault(err: unknown): ClientFault | undefined {
+  if (err instanceof URIError || (err instanceof Error && /^Failed to decode param/.test(err.message))) {
+    return {
+      status: 400,
+      code: 'validation_error',
+      message:
+        'The path holds a malformed percent-escape (such as "%" or "%C3%28"): encode each path segment with encodeURIComponent.',
+      defect: false,
+    };
+  }
+  const state = sqlState(err);
+  if (state === undefined) return undefined;
+  if (state === '23505')
+    return { status: 409, code: 'conflict', message: 'This conflicts with an existing record.', defect: true };
+  if (state === '23503')
+    return {
+      status: 404,
+      code: 'not_found',
+      message: 'The request refers to a record that does not exist.',
+      defect: true,
+    };
+  return {
+    status: 400,
+    code: 'validation_error',
+    message:
+      'A value in the request cannot be stored: text must not hold NUL or other control characters, numbers and dates must be within their documented ranges.',
+    defect: true,
+  };
+}
