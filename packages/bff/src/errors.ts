@@ -16,6 +16,8 @@ export const BFF_ERROR_CODES = {
   validation_error: 400,
   /** 402: the payment provider declined the payment; nothing was charged. */
   payment_declined: 402,
+  /** 403: a cross-site write (an `Origin` that is neither the BFF's own nor an allowed one). */
+  forbidden: 403,
   /** 404: the domain is not listed, or the quote or order is unknown (or its order token does not match). */
   not_found: 404,
   /** 405: the path exists but not with this method. */

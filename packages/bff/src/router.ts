@@ -28,6 +28,7 @@ import {
   JSON_BODY_LIMIT_BYTES,
   cors,
   declaredBodyLimit,
+  refuseCrossSiteWrites,
   jsonBody,
   noStore,
   requireJson,
@@ -182,6 +183,7 @@ export function createBff(options: BffOptions): BffRouter {
           : true,
   );
   router.use(paths, accessLog(logger), securityHeaders(), cors(o.allowedOrigins ?? []), noStore);
+  const sameSite = refuseCrossSiteWrites(o.allowedOrigins ?? []);
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
   router.route('/readyz').get(readyRoute(runtime)).all(methodNotAllowed('GET'));
   router.route('/search').get(limits.search, searchRoute(ctx)).all(methodNotAllowed('GET'));
@@ -190,16 +192,30 @@ export function createBff(options: BffOptions): BffRouter {
   router.route('/domains/:name').get(limits.search, domainRoute(ctx)).all(methodNotAllowed('GET'));
   router
     .route('/checkout')
-    .post(limits.write, declaredBodyLimit(JSON_BODY_LIMIT_BYTES), requireJson, jsonBody(), checkoutRoute(ctx))
+    .post(sameSite, limits.write, declaredBodyLimit(JSON_BODY_LIMIT_BYTES), requireJson, jsonBody(), checkoutRoute(ctx))
     .all(methodNotAllowed('POST'));
   if (mor) {
     router
       .route('/quotes')
-      .post(limits.write, declaredBodyLimit(JSON_BODY_LIMIT_BYTES), requireJson, jsonBody(), quoteRoute(runtime))
+      .post(
+        sameSite,
+        limits.write,
+        declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
+        requireJson,
+        jsonBody(),
+        quoteRoute(runtime),
+      )
       .all(methodNotAllowed('POST'));
     router
       .route('/orders')
-      .post(limits.write, declaredBodyLimit(JSON_BODY_LIMIT_BYTES), requireJson, jsonBody(), placeOrderRoute(runtime))
+      .post(
+        sameSite,
+        limits.write,
+        declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
+        requireJson,
+        jsonBody(),
+        placeOrderRoute(runtime),
+      )
       .all(methodNotAllowed('POST'));
     router.route('/orders/:id').get(limits.search, orderStatusRoute(runtime)).all(methodNotAllowed('GET'));
   }

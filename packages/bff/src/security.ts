@@ -51,6 +51,40 @@ export function cors(allowedOrigins: readonly string[]): RequestHandler {
   };
 }
 
+/**
+ * Refuses cross-site writes (403 `forbidden`): a state-changing request whose `Origin` is neither the BFF's own
+ * origin (scheme and Host of the request) nor one of `allowedOrigins`, including `Origin: null` and an allowed host
+ * over another scheme; without `Origin`, a request a browser marks `Sec-Fetch-Site: cross-site`. A request with
+ * neither header (a server, curl) passes. CORS alone only stops a browser from reading the answer, not the write.
+ * @see https://fetch.spec.whatwg.org/#origin-header
+ * @see https://www.w3.org/TR/fetch-metadata/#sec-fetch-site-header
+ */
+export function refuseCrossSiteWrites(allowedOrigins: readonly string[]): RequestHandler {
+  const allowed = new Set(allowedOrigins);
+  return function domainkitBffRefuseCrossSiteWrites(req, _res, next) {
+    const origin = req.headers.origin;
+    if (origin !== undefined) {
+      const own = `${req.protocol}://${req.get('host') ?? ''}`;
+      if (origin === own || allowed.has(origin)) {
+        next();
+        return;
+      }
+      next(
+        new BffHttpError(
+          'forbidden',
+          `Cross-site writes are refused: the origin ${JSON.stringify(origin.slice(0, 100))} is not allowed to use this shop's API.`,
+        ),
+      );
+      return;
+    }
+    if (req.headers['sec-fetch-site'] === 'cross-site') {
+      next(new BffHttpError('forbidden', 'Cross-site writes are refused: this request came from another site.'));
+      return;
+    }
+    next();
+  };
+}
+
 /** `Cache-Control: no-store`: answers hold live prices and single-use checkout URLs. */
 export const noStore: RequestHandler = function domainkitBffNoStore(_req, res, next) {
   res.setHeader('Cache-Control', 'no-store');
