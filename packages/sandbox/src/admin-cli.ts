@@ -3,12 +3,13 @@
  * admin/lifecycle-router.ts) and prints its JSON answer on stdout. Trigger commands name, in their help, the event
  * they cause, and print it (the answer's `events`). A refused call prints the error message on stderr and exits 1.
  *
- * Where the sandbox is: `--url` [`SANDBOX_URL`, default http://127.0.0.1:4010]. The admin token: `--admin-token`
- * [`SANDBOX_ADMIN_TOKEN`], else read from `{--data-dir}/credentials.json` [`SANDBOX_DATA_DIR`, default
- * `.data/sandbox`].
+ * Where the sandbox is: `--url` [`SANDBOX_URL`], else the URL the sandbox wrote in `{--data-dir}/server.json` when
+ * it started, else http://127.0.0.1:4010. The admin token: `--admin-token` [`SANDBOX_ADMIN_TOKEN`], else read from
+ * `{--data-dir}/credentials.json` [`SANDBOX_DATA_DIR`, default `.data/sandbox`]. Every error names the URL called.
  */
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { readDemoCredential } from './credentials/demo-credential.ts';
+import { BROKERAGE_CASE_STATUSES, ORDER_STATUSES } from '@domainkit/protocol';
+import { createSandboxAdmin, readSandboxUrl, type SandboxAdmin, SERVER_FILE } from './admin-client.ts';
 import { DEFAULT_DATA_DIR, DEFAULT_HOST, DEFAULT_PORT } from './options.ts';
 
 interface Target {
@@ -20,9 +21,10 @@ interface Target {
 function withTarget(command: Command): Command {
   return command
     .addOption(
-      new Option('--url <url>', 'the running sandbox')
-        .env('SANDBOX_URL')
-        .default(`http://${DEFAULT_HOST}:${DEFAULT_PORT}`),
+      new Option(
+        '--url <url>',
+        `the running sandbox (default: the URL it wrote in {data-dir}/${SERVER_FILE}, else http://${DEFAULT_HOST}:${DEFAULT_PORT})`,
+      ).env('SANDBOX_URL'),
     )
     .addOption(
       new Option('--admin-token <token>', 'admin token (default: read from the data folder)').env(
@@ -46,41 +48,22 @@ function numberIn(name: string, min: number, max: number, integer = true) {
   };
 }
 
-/** Calls the admin API and prints the answer; exits 1 with the error message on a refusal. */
+/**
+ * Calls the admin API and prints the answer; a refusal raises a {@link SandboxAdminError} whose message names the URL
+ * called (the program prints it on stderr and exits 1).
+ */
 async function call(target: Target, method: string, path: string, body?: unknown): Promise<void> {
-  const token = target.adminToken ?? readDemoCredential(target.dataDir ?? DEFAULT_DATA_DIR).admin_token;
-  const base = (target.url ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, '');
-  let res: Response;
-  try {
-    res = await fetch(`${base}/admin${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    });
-  } catch (err) {
-    throw new Error(
-      `cannot reach the sandbox at ${base} (${(err as Error).message}): is it running? (--url, SANDBOX_URL)`,
-    );
-  }
-  const text = await res.text();
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  if (!res.ok) {
-    const error = (json as { error?: { code?: string; message?: string } } | undefined)?.error;
-    process.stderr.write(
-      `domainkit-sandbox: ${res.status} ${error?.code ?? ''}: ${error?.message ?? text.slice(0, 300)}\n`,
-    );
-    process.exitCode = 1;
-    return;
-  }
+  const json = await adminFor(target).request(method, `/admin${path}`, body);
   process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
+}
+
+/** The admin client of a target: `--url`, else the URL the sandbox wrote in its data folder, else the default. */
+export function adminFor(target: Target): SandboxAdmin {
+  return createSandboxAdmin({
+    url: target.url,
+    adminToken: target.adminToken,
+    dataDir: target.dataDir ?? DEFAULT_DATA_DIR,
+  });
 }
 
 const ORDER_TRIGGERS: ReadonlyArray<[string, string]> = [
@@ -249,4 +232,102 @@ export function addAdminCommands(program: Command): void {
       .command('reset')
       .description('reset the world: orders, events, deliveries, settlements, cases, links, sales; inventory restored'),
   ).action((o: Target) => call(o, 'POST', '/reset', {}));
+
+  const fixture = program
+    .command('fixture')
+    .description('create a record directly in any state, emitting every event of its history');
+  withTarget(fixture.command('order <status>').description(`an MoR order in <status> (${ORDER_STATUSES.join(', ')})`))
+    .option('--domain <domain>', 'the domain sold (default: a random ordinary listing)')
+    .option('--key-id <key_id>', 'the credential (default: the demo credential)')
+    .option('--via-review', 'hold and clear a manual review first')
+    .action((status: string, o: Target & { domain?: string; keyId?: string; viaReview?: boolean }) =>
+      call(o, 'POST', '/fixtures/orders', {
+        status,
+        ...(o.domain ? { domain: o.domain } : {}),
+        ...(o.keyId ? { key_id: o.keyId } : {}),
+        ...(o.viaReview ? { via_review: true } : {}),
+      }),
+    );
+  withTarget(
+    fixture
+      .command('brokerage-case <status>')
+      .description(`a brokerage case in <status> (${BROKERAGE_CASE_STATUSES.join(', ')})`),
+  )
+    .option('--domain <domain>', 'the domain (default: a fresh unlisted name)')
+    .option('--key-id <key_id>', 'the credential (default: the demo credential)')
+    .option('--price <cents>', 'the deal price of CLOSED_DEAL in minor units', numberIn('price', 1, 1e12))
+    .action((status: string, o: Target & { domain?: string; keyId?: string; price?: number }) =>
+      call(o, 'POST', '/fixtures/brokerage-cases', {
+        status,
+        ...(o.domain ? { domain: o.domain } : {}),
+        ...(o.keyId ? { key_id: o.keyId } : {}),
+        ...(o.price !== undefined ? { deal_price_cents: o.price } : {}),
+      }),
+    );
+  withTarget(fixture.command('referral-sale').description('a domain link, its clicks and a sale through it'))
+    .option('--domain <domain>', 'the domain sold (default: a random ordinary listing)')
+    .option('--key-id <key_id>', 'the credential (default: the demo credential)')
+    .option('--clicks <n>', 'clicks recorded before the sale', numberIn('clicks', 0, 10_000))
+    .option('--refunded', 'refund the sale (reverses the commission)')
+    .action((o: Target & { domain?: string; keyId?: string; clicks?: number; refunded?: boolean }) =>
+      call(o, 'POST', '/fixtures/referral-sales', {
+        ...(o.domain ? { domain: o.domain } : {}),
+        ...(o.keyId ? { key_id: o.keyId } : {}),
+        ...(o.clicks !== undefined ? { clicks: o.clicks } : {}),
+        ...(o.refunded ? { status: 'REFUNDED' } : {}),
+      }),
+    );
+
+  withTarget(
+    program.command('events').description("list every credential's events; --follow prints them as they happen"),
+  )
+    .option('--key-id <key_id>', 'only this credential')
+    .option('--after-id <id>', 'only events after this one')
+    .option('--follow', 'keep running and print each new event as one JSON line')
+    .action(async (o: Target & { keyId?: string; afterId?: string; follow?: boolean }) => {
+      const admin = adminFor(o);
+      if (!o.follow) {
+        const page = await admin.events.list({ key_id: o.keyId, after_id: o.afterId });
+        process.stdout.write(`${JSON.stringify(page, null, 2)}\n`);
+        return;
+      }
+      const stop = new AbortController();
+      process.once('SIGINT', () => stop.abort());
+      process.once('SIGTERM', () => stop.abort());
+      for await (const event of admin.events.follow({ key_id: o.keyId, after_id: o.afterId, signal: stop.signal }))
+        process.stdout.write(`${JSON.stringify(event)}\n`);
+    });
+
+  withTarget(
+    program
+      .command('webhook-ping')
+      .description("send one signed webhook.ping to a credential's endpoint now and print its answer"),
+  )
+    .option('--key-id <key_id>', 'the credential (default: the demo credential)')
+    .action(async (o: Target & { keyId?: string }) => {
+      const result = await adminFor(o).webhooks.ping(o.keyId ? { key_id: o.keyId } : {});
+      process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+      if (!result.ok) process.exitCode = 1;
+    });
+
+  withTarget(
+    program.command('wait').description('wait until the sandbox answers GET /healthz (exit 1 after --timeout seconds)'),
+  )
+    .option('--timeout <seconds>', 'give up after this long', numberIn('timeout', 1, 3600), 60)
+    .action(async (o: Target & { timeout: number }) => {
+      const deadline = Date.now() + o.timeout * 1000;
+      const dataDir = o.dataDir ?? DEFAULT_DATA_DIR;
+      // The URL is looked up again on every round: a sandbox started with --port 0 writes it once it listens.
+      for (;;) {
+        const url = (o.url ?? readSandboxUrl(dataDir) ?? `http://${DEFAULT_HOST}:${DEFAULT_PORT}`).replace(/\/+$/, '');
+        const admin = createSandboxAdmin({ url, adminToken: 'not-needed-for-healthz' });
+        if (await admin.healthy()) {
+          process.stdout.write(`${url}\n`);
+          return;
+        }
+        if (Date.now() >= deadline)
+          throw new Error(`the sandbox at ${url} did not answer GET /healthz within ${o.timeout} s`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    });
 }

@@ -112,7 +112,19 @@ export async function buildSandboxApp(
       publicUrl,
     }),
   );
-  app.use('/admin', adminRouter({ db, clock, logger, adminToken: demo.admin_token, publicUrl }));
+  app.use(
+    '/admin',
+    adminRouter({
+      db,
+      clock,
+      logger,
+      adminToken: demo.admin_token,
+      demoKeyId: demo.key_id,
+      headerPrefix: resolved.headerPrefix,
+      webhookTimeoutMs: resolved.webhookTimeoutMs,
+      publicUrl,
+    }),
+  );
   app.use('/checkout', landerRouter({ db, clock, logger, tokenKey: landerKey }));
   // Tracked referral links (/r), the storefront (/market) and brokerage progress pages (/brokerage/progress).
   app.use(sitePagesRouter({ db, clock, logger, tokenKey: landerKey }));

@@ -5,9 +5,11 @@
  *   domainkit-sandbox start [--port 4010] [--host 127.0.0.1] [--data-dir .data/sandbox] [--database-url URL]
  *                           [--schema public] [--public-url URL] [--seed 1] [--webhook-time-scale 1]
  *                           [--webhook-timeout-ms 5000] [--fault-error-rate 0] [--fault-latency-ms 0]
- *                           [--fault-duplicate-rate 0] [--fault-out-of-order-rate 0]
+ *                           [--fault-duplicate-rate 0] [--fault-out-of-order-rate 0] [--ready-file PATH]
  *   domainkit-sandbox credentials [--data-dir .data/sandbox]
- *   domainkit-sandbox orders | trigger <…> | referral <…> | set-price | deliveries | faults | reset   (admin-cli.ts)
+ *   domainkit-sandbox wait [--timeout 60]            (exits 0 once GET /healthz answers; prints the URL)
+ *   domainkit-sandbox orders | trigger <…> | fixture <…> | referral <…> | set-price | deliveries | faults | events
+ *                     [--follow] | webhook-ping | reset   (admin-cli.ts)
  *
  * `start` runs until SIGINT or SIGTERM, then shuts down gracefully. `credentials` prints the demo credential as JSON
  * on stdout (initialising the data folder when it has none), so a CI job can read it with no person involved:
@@ -18,7 +20,7 @@
  * DATABASE_URL, SANDBOX_DB_SCHEMA, SANDBOX_WEBHOOK_TIME_SCALE, SANDBOX_WEBHOOK_TIMEOUT_MS, LOG_LEVEL; admin commands:
  * SANDBOX_URL, SANDBOX_ADMIN_TOKEN.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { pino } from 'pino';
 import { addAdminCommands } from './admin-cli.ts';
@@ -101,6 +103,11 @@ program
       .argParser(integer('webhook-timeout-ms', 10, 60_000)),
   )
   .addOption(
+    new Option('--ready-file <path>', 'once listening, write the URL to this file (CI waits for it to appear)').env(
+      'SANDBOX_READY_FILE',
+    ),
+  )
+  .addOption(
     new Option('--fault-error-rate <share>', 'share of Partner API requests answering 500').argParser(
       share('fault-error-rate'),
     ),
@@ -135,8 +142,19 @@ program
       faultLatencyMs?: number;
       faultDuplicateRate?: number;
       faultOutOfOrderRate?: number;
+      readyFile?: string;
     }) => {
       const logger = pino({ name: 'domainkit-sandbox', level: process.env.LOG_LEVEL ?? 'info' });
+      // A new embedded database takes several seconds to initialise: say so, and keep saying it is still going.
+      const startedAt = Date.now();
+      logger.info(
+        { data_dir: opts.dataDir, database: opts.databaseUrl ? 'postgres' : 'pglite' },
+        'starting: opening the database (a new embedded data folder takes a few seconds)',
+      );
+      const ticker = setInterval(
+        () => logger.info({ elapsed_s: Math.round((Date.now() - startedAt) / 1000) }, 'still starting'),
+        2000,
+      );
       const { startSandbox } = await import('./sandbox.ts');
       const faults = {
         ...(opts.faultErrorRate !== undefined ? { error_rate: opts.faultErrorRate } : {}),
@@ -156,7 +174,8 @@ program
         ...(opts.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
         ...(Object.keys(faults).length > 0 ? { faults } : {}),
         logger,
-      });
+      }).finally(() => clearInterval(ticker));
+      if (opts.readyFile !== undefined) writeFileSync(opts.readyFile, `${sandbox.url}\n`);
       let stopping = false;
       const stop = (signal: NodeJS.Signals) => {
         if (stopping) {

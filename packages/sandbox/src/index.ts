@@ -13,6 +13,27 @@
 export { startSandbox, type RunningSandbox } from './sandbox.ts';
 export { createSandboxApp, type SandboxApp } from './app.ts';
 export {
+  createSandboxAdmin,
+  readSandboxUrl,
+  SandboxAdminError,
+  SERVER_FILE,
+  ORDER_TRIGGERS,
+  type SandboxAdmin,
+  type SandboxAdminOptions,
+  type AdminOrder,
+  type AdminBrokerageCase,
+  type AdminReferralLink,
+  type AdminReferralSale,
+  type AdminEvent,
+  type AdminDelivery,
+  type AdminCredential,
+  type OrderMove,
+  type CaseMove,
+  type OrderTrigger,
+  type WebhookPingResult,
+} from './admin-client.ts';
+export { ORDER_FIXTURE_PATHS } from './admin/fixtures.ts';
+export {
   DEFAULT_DATA_DIR,
   DEFAULT_HOST,
   DEFAULT_PORT,

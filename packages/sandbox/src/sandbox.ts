@@ -1,8 +1,11 @@
 /**
  * `startSandbox`: the sandbox app listening on a port, as the demo launcher, end-to-end tests and the CLI run it.
  */
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { SERVER_FILE } from './admin-client.ts';
 import { buildSandboxApp, requestBaseUrl, type SandboxApp } from './app.ts';
 import { sandboxLogger } from './logger.ts';
 import { applyServerTimeouts } from './http/hardening.ts';
@@ -63,6 +66,26 @@ function closeServer(server: Server): Promise<void> {
 }
 
 /**
+ * Writes `{dataDir}/server.json` `{url, pid, started_at}`, so the admin CLI and client find a sandbox started with
+ * `--port 0` from its data folder alone.
+ */
+function writeServerFile(dataDir: string, url: string): string {
+  const path = join(dataDir, SERVER_FILE);
+  writeFileSync(path, `${JSON.stringify({ url, pid: process.pid, started_at: new Date().toISOString() }, null, 2)}\n`);
+  return path;
+}
+
+/** Removes the server file when it is still this process's. */
+function removeServerFile(path: string): void {
+  try {
+    const info = JSON.parse(readFileSync(path, 'utf8')) as { pid?: number };
+    if (info.pid === process.pid) rmSync(path, { force: true });
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
  * Starts the sandbox: prepares the data folder (first start: database, demo credential, inventory; later starts
  * reuse them) and listens.
  *
@@ -87,6 +110,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const { port } = server.address() as AddressInfo;
   const url = `http://${urlHost(resolved.host)}:${port}`;
   publicUrl ??= url;
+  const serverFile = writeServerFile(sandbox.dataDir, url);
   logger.info(
     { url, key_id: sandbox.demo.key_id, credentials_file: sandbox.credentialsFile, database: sandbox.databaseKind },
     'sandbox listening',
@@ -102,6 +126,7 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     close() {
       closing ??= (async () => {
         await closeServer(server);
+        removeServerFile(serverFile);
         await sandbox.close();
         logger.info('sandbox stopped');
       })();

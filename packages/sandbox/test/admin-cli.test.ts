@@ -3,10 +3,22 @@
  * `deliveries`, `referral`, `set-price`, `reset`), run as a child process against a running sandbox.
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInventory } from '../src/index.ts';
-import { admin, newPartner, send, startTestSandbox, type PartnerTestClient, type TestSandbox } from './helpers.ts';
+import {
+  admin,
+  newPartner,
+  removeDir,
+  send,
+  startTestSandbox,
+  tempDir,
+  type PartnerTestClient,
+  type TestSandbox,
+  waitFor,
+} from './helpers.ts';
 
 const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const V1 = '/api/partner/v1';
@@ -25,13 +37,22 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string; json: any }> {
+function cli(
+  args: string[],
+  options: { target?: boolean } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; json: any }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    SANDBOX_URL: t.sandbox.url,
-    SANDBOX_ADMIN_TOKEN: t.sandbox.demo.admin_token,
+    ...(options.target === false
+      ? {}
+      : { SANDBOX_URL: t.sandbox.url, SANDBOX_ADMIN_TOKEN: t.sandbox.demo.admin_token }),
   };
   delete env.DATABASE_URL;
+  if (options.target === false) {
+    delete env.SANDBOX_URL;
+    delete env.SANDBOX_ADMIN_TOKEN;
+    delete env.SANDBOX_DATA_DIR;
+  }
   const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
@@ -157,4 +178,90 @@ describe('other admin commands', () => {
     expect(answer.status).toBe(401);
     expect((await admin(t.sandbox, 'GET', '/faults')).status).toBe(200);
   });
+});
+
+describe('finding the sandbox', () => {
+  it('reads the URL and the token from the data folder the sandbox wrote, and names the URL in every error', async () => {
+    const made = await cli(['fixture', 'order', 'SETTLED', '--data-dir', t.dataDir], { target: false });
+    expect(made.code).toBe(0);
+    expect(made.json.order.status).toBe('SETTLED');
+    expect(made.json.events.map((e: { type: string }) => e.type)).toEqual([
+      'order.recorded',
+      'order.transfer_started',
+      'order.transfer_completed',
+      'order.settled',
+    ]);
+
+    const refused = await cli(['faults', '--url', t.sandbox.url, '--admin-token', 'wrong-token-for-this-sandbox'], {
+      target: false,
+    });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${t.sandbox.url}/admin/faults`);
+    expect(refused.stderr).toMatch(/401 unauthorized/);
+
+    const nowhere = await cli(['reset', '--url', 'http://127.0.0.1:9', '--admin-token', 'x'], { target: false });
+    expect(nowhere.code).toBe(1);
+    expect(nowhere.stderr).toContain('http://127.0.0.1:9/admin/reset');
+  });
+
+  it('events --follow prints each new event as one JSON line', async () => {
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SANDBOX_URL: t.sandbox.url,
+      SANDBOX_ADMIN_TOKEN: t.sandbox.demo.admin_token,
+    };
+    const before = await cli(['fixture', 'order', 'EXTERNALLY_PAID']);
+    const after = before.json.events.at(-1).id as string;
+    const child = spawn(process.execPath, [CLI, 'events', '--follow', '--after-id', after], {
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    try {
+      const made = await cli(['fixture', 'order', 'TRANSFER_IN_PROGRESS']);
+      const lines = await waitFor('two followed events', () => {
+        const parsed = stdout
+          .split('\n')
+          .filter(Boolean)
+          .map((l) => JSON.parse(l) as { type: string; data: { order: { public_id: string } } });
+        return parsed.length >= 2 ? parsed : undefined;
+      });
+      expect(lines.map((e) => [e.type, e.data.order.public_id])).toEqual([
+        ['order.recorded', made.json.order.public_id],
+        ['order.transfer_started', made.json.order.public_id],
+      ]);
+    } finally {
+      child.kill('SIGTERM');
+    }
+  });
+
+  it('start reports progress and writes --ready-file; wait returns once /healthz answers', async () => {
+    const dir = tempDir();
+    const readyFile = join(dir, 'ready.txt');
+    const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
+    delete env.DATABASE_URL;
+    delete env.SANDBOX_URL;
+    const child = spawn(
+      process.execPath,
+      [CLI, 'start', '--port', '0', '--data-dir', join(dir, 'data'), '--ready-file', readyFile],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    try {
+      const waited = await cli(['wait', '--data-dir', join(dir, 'data'), '--timeout', '120'], { target: false });
+      expect(waited.code).toBe(0);
+      const url = waited.stdout.trim();
+      expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      expect(readFileSync(readyFile, 'utf8').trim()).toBe(url);
+      expect(stdout).toMatch(/"msg":"starting: opening the database/);
+      expect(stdout).toContain('"msg":"sandbox listening"');
+    } finally {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('close', r));
+      removeDir(dir);
+    }
+  }, 180_000);
 });

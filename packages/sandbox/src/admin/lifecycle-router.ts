@@ -36,7 +36,7 @@ import { announceEvents, eventId, eventSeq, toWireEvent } from '../events/store.
 import { faultSettingsSchema, getFaults, updateFaults } from '../faults/faults.ts';
 import { apiError, parseOrThrow } from '../http/api-error.ts';
 import { orderTimeline, toOrderWire, transitionOrder, type OrderAction } from '../mor/orders.ts';
-import { recordClicks, recordReferralSale, refundSale } from '../referral/links.ts';
+import { recordClicks, refundSale, sellThroughLink } from '../referral/links.ts';
 import { runSettlement, toPayoutWire, toSettlementWire } from '../settlement/run.ts';
 import { resetWorld } from './reset.ts';
 
@@ -209,44 +209,15 @@ export function lifecycleAdminRouter(options: {
       body(req),
       'referral sale',
     );
-    const now = new Date(clock());
-    const result = await db.transaction().execute(async (trx) => {
-      const link = await trx
-        .selectFrom('referral_links')
-        .selectAll()
-        .where('link_id', '=', req.params.linkId)
-        .executeTakeFirst();
-      if (link === undefined) throw apiError('not_found', `No referral link ${req.params.linkId}.`);
-      const listing = await trx
-        .selectFrom('domains')
-        .selectAll()
-        .where('environment', '=', link.environment)
-        .where('name', '=', input.domain)
-        .forUpdate()
-        .executeTakeFirst();
-      let price = input.price_cents;
-      if (listing !== undefined && listing.status === 'listed') {
-        price = listing.price_cents;
-        await trx
-          .updateTable('domains')
-          .set({ status: 'sold', sold_at: now })
-          .where('environment', '=', listing.environment)
-          .where('name', '=', listing.name)
-          .execute();
-      } else if (listing !== undefined) {
-        throw apiError('conflict', `${input.domain} is already sold.`);
-      }
-      if (price === undefined)
-        throw apiError('validation_error', `${input.domain} is not listed: give price_cents for the sale.`);
-      return recordReferralSale(trx, {
-        link,
+    const result = await db.transaction().execute((trx) =>
+      sellThroughLink(trx, {
+        linkId: req.params.linkId,
         domain: input.domain,
-        priceCents: price,
-        currency: 'USD',
-        buyerEmail: input.buyer_email ?? null,
-        now,
-      });
-    });
+        priceCents: input.price_cents,
+        buyerEmail: input.buyer_email,
+        now: new Date(clock()),
+      }),
+    );
     res.status(201).json({
       sale: {
         sale_id: result.sale.id,

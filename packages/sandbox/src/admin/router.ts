@@ -8,6 +8,8 @@
  *
  * - Lifecycle triggers (review, transfer, settlement, refunds, brokerage, referral, faults, deliveries, reset): see
  *   lifecycle-router.ts.
+ * - Fixtures (an order, a brokerage case or a referral sale in any state, in one call): fixtures.ts.
+ * - Every credential's events and a webhook test ping: observe-router.ts.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type Request, type RequestHandler, type Router } from 'express';
@@ -19,7 +21,9 @@ import { approveCredential, createCredential } from '../credentials/store.ts';
 import type { CredentialRow, SandboxDb } from '../db/tables.ts';
 import { ApiError, apiError, parseOrThrow } from '../http/api-error.ts';
 import { jsonErrorHandler, notFoundHandler } from '../http/errors.ts';
+import { fixturesAdminRouter } from './fixtures.ts';
 import { lifecycleAdminRouter } from './lifecycle-router.ts';
+import { observeAdminRouter } from './observe-router.ts';
 
 /** Body of `POST /admin/credentials`. */
 export const createCredentialRequestSchema = z.strictObject({
@@ -75,6 +79,10 @@ export function adminRouter(options: {
   clock: Clock;
   adminToken: string;
   logger: Logger;
+  /** The demo credential's key id: the fixtures' and the ping's default credential. */
+  demoKeyId: string;
+  headerPrefix: string;
+  webhookTimeoutMs: number;
   publicUrl?: (req: Request) => string;
 }): Router {
   const { db, clock, logger } = options;
@@ -110,12 +118,18 @@ export function adminRouter(options: {
     res.json(publicView(row));
   });
 
+  const publicUrl =
+    options.publicUrl ?? ((req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}${req.app.path()}`);
+  router.use(lifecycleAdminRouter({ db, clock, logger, publicUrl }));
+  router.use(fixturesAdminRouter({ db, clock, logger, demoKeyId: options.demoKeyId, publicUrl }));
   router.use(
-    lifecycleAdminRouter({
+    observeAdminRouter({
       db,
       clock,
       logger,
-      publicUrl: options.publicUrl ?? ((req) => `${req.protocol}://${req.get('host') ?? 'localhost'}${req.app.path()}`),
+      demoKeyId: options.demoKeyId,
+      headerPrefix: options.headerPrefix,
+      webhookTimeoutMs: options.webhookTimeoutMs,
     }),
   );
 

@@ -155,6 +155,60 @@ export async function recordReferralSale(
 }
 
 /**
+ * Records a referral sale through a link as the back office would (admin API, fixtures): a listed domain is marked
+ * sold at its listing price; a domain that is not listed needs `priceCents`.
+ * @throws {ProtocolError} `not_found` (no such link), `conflict` (the domain is already sold), `validation_error`
+ *   (an unlisted domain without a price).
+ */
+export async function sellThroughLink(
+  trx: SandboxTrx,
+  input: {
+    linkId: string;
+    domain: string;
+    priceCents?: number | undefined;
+    buyerEmail?: string | undefined;
+    now: Date;
+  },
+): Promise<{ sale: SaleRow; entry: CommissionLedgerRow }> {
+  const { now } = input;
+  const link = await trx
+    .selectFrom('referral_links')
+    .selectAll()
+    .where('link_id', '=', input.linkId)
+    .executeTakeFirst();
+  if (link === undefined) throw apiError('not_found', `No referral link ${input.linkId}.`);
+  const listing = await trx
+    .selectFrom('domains')
+    .selectAll()
+    .where('environment', '=', link.environment)
+    .where('name', '=', input.domain)
+    .forUpdate()
+    .executeTakeFirst();
+  let price = input.priceCents;
+  if (listing !== undefined && listing.status === 'listed') {
+    price = listing.price_cents;
+    await trx
+      .updateTable('domains')
+      .set({ status: 'sold', sold_at: now })
+      .where('environment', '=', listing.environment)
+      .where('name', '=', listing.name)
+      .execute();
+  } else if (listing !== undefined) {
+    throw apiError('conflict', `${input.domain} is already sold.`);
+  }
+  if (price === undefined)
+    throw apiError('validation_error', `${input.domain} is not listed: give price_cents for the sale.`);
+  return recordReferralSale(trx, {
+    link,
+    domain: input.domain,
+    priceCents: price,
+    currency: 'USD',
+    buyerEmail: input.buyerEmail ?? null,
+    now,
+  });
+}
+
+/**
  * Refunds a completed sale (admin): the sale becomes `REFUNDED`, its domain goes back on sale, and a referral
  * commission is reversed (a negative `reversed` line; the accrual's status becomes `reversed`).
  * @throws {ProtocolError} `not_found`, `conflict` (already refunded).

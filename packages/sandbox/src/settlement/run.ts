@@ -30,10 +30,12 @@ const sum = (values: readonly number[]) => values.reduce((a, b) => a + b, 0);
 /**
  * Runs settlement for one credential (`keyId`) or all.
  * @param now - the end of the period.
+ * @param orderIds - settle only these orders (a statement of their own) and pay nothing out: the fixtures
+ *   (admin/fixtures.ts) settle one order without touching the rest of the world.
  */
 export async function runSettlement(
   db: SandboxDb,
-  input: { keyId?: string | undefined; now: Date },
+  input: { keyId?: string | undefined; now: Date; orderIds?: readonly string[] },
 ): Promise<SettlementRunResult> {
   const { now } = input;
   return db.transaction().execute(async (trx) => {
@@ -57,15 +59,17 @@ export async function runSettlement(
       );
       const periodStart = last.rows[0]?.end ?? credential.created_at;
 
-      const orders = await trx
+      let ordersQuery = trx
         .selectFrom('orders')
         .selectAll()
         .where('key_id', '=', keyId)
         .where('status', '=', 'TRANSFER_COMPLETED')
-        .where('transfer_completed_at', '<=', now)
-        .orderBy('seq')
-        .forUpdate()
-        .execute();
+        .where('transfer_completed_at', '<=', now);
+      if (input.orderIds !== undefined) {
+        if (input.orderIds.length === 0) continue;
+        ordersQuery = ordersQuery.where('public_id', 'in', input.orderIds);
+      }
+      const orders = await ordersQuery.orderBy('seq').forUpdate().execute();
       if (orders.length > 0) {
         const gross = sum(orders.map((o) => o.sale_price_cents));
         const commission = sum(orders.map((o) => o.commission_cents));
@@ -97,6 +101,7 @@ export async function runSettlement(
           events.push(moved.event);
         }
       }
+      if (input.orderIds !== undefined) continue;
 
       const sales = await trx
         .selectFrom('sales')
