@@ -5,9 +5,10 @@
  * 1. esbuild bundles and minifies: Lit itself included, Lit's `html` and `css` templates minified by
  *    {@link minifyTemplatesPlugin}, internal `_x` members renamed short;
  * 2. terser compresses the result once more;
- * 3. the license comments of what is bundled (Lit's) go to `domainkit.min.js.LEGAL.txt` next to the file, which a
- *    one-line banner names.
+ * 3. the license comments of what is bundled (Lit's) go to `domainkit.min.js.LEGAL.txt` next to the file; a
+ *    one-line banner gives the package's version and license and names that file.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build, type BuildOptions, type Metafile } from 'esbuild';
 import { minify } from 'terser';
@@ -36,6 +37,20 @@ export function scriptTagOptions(root: string): BuildOptions {
     write: false,
     plugins: [minifyTemplatesPlugin(join(root, 'src'))],
   };
+}
+
+/**
+ * The one-line banner every script-tag file starts with: the package, its version (from `package.json`) and its
+ * license, and where the licenses of what it bundles are (when it bundles any).
+ */
+export function versionBanner(root: string, bundlesLit = true): string {
+  const { name, version, license } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+    license: string;
+  };
+  const legal = bundlesLit ? ` | bundles Lit (BSD-3-Clause); licenses: ${SCRIPT_TAG_FILE}.LEGAL.txt` : '';
+  return `/*! ${name} ${version} (${license})${legal} */`;
 }
 
 /** A script-tag file: its code and the license comments of what it bundles. */
@@ -71,7 +86,7 @@ export async function bundleScriptTag(
     compress: { passes: 3 },
     format: {
       comments: false,
-      preamble: legal ? `/*! Bundles Lit (BSD-3-Clause); licenses: ${SCRIPT_TAG_FILE}.LEGAL.txt */` : '',
+      preamble: versionBanner(root, legal !== ''),
     },
   });
   return { code: `${code}\n`, legal, metafile: result.metafile };

@@ -18,6 +18,7 @@ import { createRequire } from 'node:module';
 import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
+import { rewriteDeclarationSpecifiers } from '../../scripts/declarations.ts';
 import { bundleScriptTag, SCRIPT_TAG_FILE, target } from './build-options.ts';
 import { writeManifest } from './manifest.ts';
 
@@ -60,11 +61,7 @@ await build({
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
 // tsc rewrites `.ts` specifiers in emitted JS only (rewriteRelativeImportExtensions), not in declarations.
-const relativeTs = /((?:from|import)\s*\(?\s*)(['"])(\.{1,2}\/[^'"]+)\.ts\2/g;
-for (const file of (await readdir(dist, { recursive: true })).filter((f) => f.endsWith('.d.ts'))) {
-  const path = join(dist, file);
-  await writeFile(path, (await readFile(path, 'utf8')).replace(relativeTs, '$1$2$3.js$2'));
-}
+await rewriteDeclarationSpecifiers(dist);
 
 // 2. script-tag build (and the license comments of the bundled Lit, which its banner points to)
 const { code, legal, metafile } = await bundleScriptTag(root, { entry: join(src, 'script-tag.ts') });
