@@ -11,6 +11,7 @@ export default defineConfig({
       'packages/bff',
       'packages/sandbox',
       'packages/widget',
+      'packages/widget/vitest.frameworks.config.ts',
       'examples/express-app',
       'test',
     ],

@@ -1,9 +1,10 @@
 /**
  * Nimbus Names, a React single-page app selling marketplace domains with the domainkit widget. It shows how an
- * SPA uses the two elements: properties and `dk-*` event props (React 19 passes both to custom elements),
- * a payment form in the search's `payment` slot for MoR order mode, and a live log of every widget event.
+ * SPA uses the two elements through their React components (`@domainkit/widget/react`): properties and typed
+ * `onDk*` event props, a payment form in the search's `payment` slot for MoR order mode, and a live log of every widget event.
  */
 import type { DkDomainSearch, DkMode, OrderDetails } from '@domainkit/widget';
+import { BuyButton, DomainSearch } from '@domainkit/widget/react';
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 
 /** One line of the event log. */
@@ -78,20 +79,20 @@ export function App() {
             </label>
           </fieldset>
 
-          <dk-domain-search
+          <DomainSearch
             ref={search}
             api="/dk"
             mode={mode}
             theme={theme}
             size="large"
             placeholder="Try “cloud”, “data” or “coffee”"
-            ondk-search={record}
-            ondk-results={record}
-            ondk-select={record}
-            ondk-checkout-start={record}
-            ondk-quote={record}
-            ondk-order-created={record}
-            ondk-error={record}
+            onDkSearch={record}
+            onDkResults={record}
+            onDkSelect={record}
+            onDkCheckoutStart={record}
+            onDkQuote={record}
+            onDkOrderCreated={record}
+            onDkError={record}
           >
             <span slot="label">Search domains</span>
             <form slot="payment" className="payment" onSubmit={pay}>
@@ -115,23 +116,23 @@ export function App() {
                 {paying ? 'Paying…' : 'Pay now'}
               </button>
             </form>
-          </dk-domain-search>
+          </DomainSearch>
         </section>
 
         <section className="featured" aria-labelledby="featured-title">
           <h2 id="featured-title">Featured: coffeehouse.com</h2>
           <p>A single Buy button for one domain, in the same buying flow.</p>
-          <dk-buy-button
+          <BuyButton
             api="/dk"
             domain="coffeehouse.com"
             mode={mode}
             theme={theme}
-            ondk-checkout-start={record}
-            ondk-quote={record}
-            ondk-error={record}
+            onDkCheckoutStart={record}
+            onDkQuote={record}
+            onDkError={record}
           >
             Buy coffeehouse.com
-          </dk-buy-button>
+          </BuyButton>
         </section>
 
         <section className="log" aria-labelledby="log-title">

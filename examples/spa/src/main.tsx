@@ -1,9 +1,7 @@
 /**
- * Entry of the SPA example: imports the widget from npm (the workspace's `@domainkit/widget`), which defines
- * <dk-domain-search> and <dk-buy-button>, and opts into its React 19 JSX typings.
+ * Entry of the SPA example: renders the app, whose React components (`@domainkit/widget/react`, from npm: the
+ * workspace's `@domainkit/widget`) define <dk-domain-search> and <dk-buy-button>.
  */
-import '@domainkit/widget';
-import type {} from '@domainkit/widget/react';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';

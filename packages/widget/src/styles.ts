@@ -25,8 +25,23 @@ export const shared = css`
     --_gap: var(--dk-spacing, 0.5rem);
     color-scheme: light;
     display: block;
-    font: var(--dk-font-size, 1rem) var(--dk-font-family, inherit);
+    /* Longhands: a shorthand with a var() defaulting to inherit is invalid, and would inherit the page's font. */
+    font-size: var(--dk-font-size, 1rem);
+    font-family: var(--dk-font-family, inherit);
     color: var(--_fg);
+    /* Inherited text properties a host page sets (a centred body, a reset's bold, letter-spacing or uppercase)
+       stop here. Direction still inherits (RTL pages). */
+    font-weight: normal;
+    font-style: normal;
+    line-height: normal;
+    text-align: start;
+    text-indent: 0;
+    text-transform: none;
+    letter-spacing: normal;
+    word-spacing: normal;
+    white-space: normal;
+    text-shadow: none;
+    font-variant: normal;
   }
   :host([theme='dark']) {
     --_fg: var(--dk-color-text, #e6e9ef);

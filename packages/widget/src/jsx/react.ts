@@ -23,12 +23,17 @@ type ReactEvents<Events> = { [K in keyof Events & string as `on${K}`]?: (event: 
 /** Everything a JSX tag of element `E` accepts. */
 type Tag<E extends HTMLElement, Props, Events> = DetailedHTMLProps<HTMLAttributes<E>, E> & Props & ReactEvents<Events>;
 
+/** What the raw `<dk-domain-search>` JSX tag accepts. */
+export type DkDomainSearchTag = Tag<DkDomainSearch, DkDomainSearchProps, DkDomainSearchEvents>;
+/** What the raw `<dk-buy-button>` JSX tag accepts. */
+export type DkBuyButtonTag = Tag<DkBuyButton, DkBuyButtonProps, DkBuyButtonEvents>;
+
 declare module 'react' {
   // eslint-disable-next-line @typescript-eslint/no-namespace -- React's JSX typings live in this namespace.
   namespace JSX {
     interface IntrinsicElements {
-      'dk-domain-search': Tag<DkDomainSearch, DkDomainSearchProps, DkDomainSearchEvents>;
-      'dk-buy-button': Tag<DkBuyButton, DkBuyButtonProps, DkBuyButtonEvents>;
+      'dk-domain-search': DkDomainSearchTag;
+      'dk-buy-button': DkBuyButtonTag;
     }
   }
 }

@@ -6,7 +6,7 @@
  * ```ts
  * import type {} from '@domainkit/widget/vue';
  * ```
- * Tell Vue's compiler the tags are custom elements: `compilerOptions.isCustomElement: (tag) => tag.startsWith('dk-')`.
+ * Tell Vue's compiler the tags are custom elements with the preset of `@domainkit/widget/vue` (`compilerOptions`).
  */
 import type { EmitFn, HTMLAttributes, PublicProps } from 'vue';
 import type { DkBuyButton } from '../buy-button/buy-button.component.ts';
@@ -24,9 +24,14 @@ type DefineCustomElement<E extends HTMLElement, Props, Events> = new () => E & {
   $emit: EmitFn<{ [K in keyof Events]: (event: Events[K]) => void }>;
 };
 
+/** `<dk-domain-search>` as Vue's template type-checker sees it. */
+export type DkDomainSearchComponent = DefineCustomElement<DkDomainSearch, DkDomainSearchProps, DkDomainSearchEvents>;
+/** `<dk-buy-button>` as Vue's template type-checker sees it. */
+export type DkBuyButtonComponent = DefineCustomElement<DkBuyButton, DkBuyButtonProps, DkBuyButtonEvents>;
+
 declare module 'vue' {
   interface GlobalComponents {
-    'dk-domain-search': DefineCustomElement<DkDomainSearch, DkDomainSearchProps, DkDomainSearchEvents>;
-    'dk-buy-button': DefineCustomElement<DkBuyButton, DkBuyButtonProps, DkBuyButtonEvents>;
+    'dk-domain-search': DkDomainSearchComponent;
+    'dk-buy-button': DkBuyButtonComponent;
   }
 }

@@ -24,7 +24,6 @@ import type { DkQuoteEvent } from '../events/dk-quote.ts';
 import type { DkResultsEvent } from '../events/dk-results.ts';
 import type { DkSearchEvent } from '../events/dk-search.ts';
 import type { DkSelectEvent } from '../events/dk-select.ts';
-import type {} from '../jsx/react.ts';
 
 /** The `dk-*` events every element fires in a purchase, as React props. */
 const purchaseEvents = {
@@ -61,3 +60,6 @@ export const BuyButton = createComponent({
 export type DomainSearchProps = React.ComponentProps<typeof DomainSearch>;
 /** Props of {@link BuyButton}. */
 export type BuyButtonProps = React.ComponentProps<typeof BuyButton>;
+
+/** The raw tags' JSX typings (this re-export also brings their `JSX.IntrinsicElements` entries into the app). */
+export type { DkBuyButtonTag, DkDomainSearchTag } from '../jsx/react.ts';

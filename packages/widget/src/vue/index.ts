@@ -22,7 +22,6 @@
 import type { App, Plugin } from 'vue';
 import '../buy-button/buy-button.ts';
 import '../domain-search/domain-search.ts';
-import type {} from '../jsx/vue.ts';
 
 /** Whether a template tag is one of the widget's custom elements (`dk-` prefix), for `compilerOptions.isCustomElement`. */
 export function isCustomElement(tag: string): boolean {
@@ -43,3 +42,6 @@ export const DomainkitVue: Plugin = {
     app.config.compilerOptions.isCustomElement = (tag: string) => isCustomElement(tag) || previous?.(tag) === true;
   },
 };
+
+/** The elements as Vue components for type-checking (this re-export also registers them in `GlobalComponents`). */
+export type { DkBuyButtonComponent, DkDomainSearchComponent } from '../jsx/vue.ts';
