@@ -61,7 +61,7 @@ export {
   type BffUpstreamBudget,
 } from './budget.ts';
 export type { EventHandler, EventContext } from './events/inbox.ts';
-export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './events/order-status.ts';
+export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './orders/status.ts';
 export { PROCESSING_STATUS, type WidgetOrder } from './orders/place-order.ts';
 export type { RecoveryReport } from './orders/recovery.ts';
 export type { CatchUpReport } from './events/catch-up.ts';

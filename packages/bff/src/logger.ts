@@ -34,3 +34,14 @@ export function bffLogger(option: Logger | false | undefined, headerPrefix?: str
   if (option === undefined) return pino({ name: 'domainkit-bff', redact });
   return option.child({ component: 'domainkit-bff' }, { redact });
 }
+
+/** An error as log fields (`{error: {name, message, code?}}`): never its stack, never its other properties. */
+export function errorFields(error: unknown): Record<string, unknown> {
+  if (error instanceof Error) {
+    const fields: Record<string, unknown> = { name: error.name, message: error.message };
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === 'string') fields.code = code;
+    return { error: fields };
+  }
+  return { error: String(error) };
+}

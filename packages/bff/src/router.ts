@@ -14,7 +14,7 @@ import { bffLogger } from './logger.ts';
 import { validateBffOptions, type BffOptions } from './options.ts';
 import type { RecoveryReport } from './orders/recovery.ts';
 import { checkoutRoute } from './routes/checkout.ts';
-import { methodNotAllowed, type BffContext } from './routes/context.ts';
+import { methodNotAllowed } from './routes/context.ts';
 import { domainRoute } from './routes/domain.ts';
 import { healthRoute, readyRoute } from './routes/health.ts';
 import { orderStatusRoute, placeOrderRoute } from './routes/orders.ts';
@@ -22,6 +22,7 @@ import { quoteRoute } from './routes/quotes.ts';
 import { searchRoute } from './routes/search.ts';
 import { siblingsRoute } from './routes/siblings.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES, rawBody, webhookRoute } from './routes/webhooks.ts';
+import { resolveBffOptions } from './resolved-options.ts';
 import { BFF_VERSION, BffRuntime } from './runtime.ts';
 import { SearchCache } from './search-cache.ts';
 import {
@@ -111,20 +112,14 @@ function accessLog(logger: Logger): RequestHandler {
  * @throws {BffOptionsError} at creation, listing every bad option with the fix.
  */
 export function createBff(options: BffOptions): BffRouter {
-  const o = validateBffOptions(options);
-  const logger = bffLogger(o.logger, o.marketplace?.headerPrefix);
+  const o = resolveBffOptions(validateBffOptions(options));
+  const logger = bffLogger(o.logger, o.headerPrefix);
   const runtime = new BffRuntime(o, logger);
-  const now = o.now ?? Date.now;
-  const returnOrigins = o.checkoutReturnOrigins ?? [
-    ...(o.allowedOrigins ?? []),
-    ...[o.returnUrl, o.cancelUrl].filter((u): u is string => u !== undefined).map((u) => new URL(u).origin),
-  ];
+  const { client, database, domainChanges, inbox } = runtime;
+  const domainChanged = (domain: string) => domainChanges.changed(domain);
   const cacheSettings = (what: string) => ({
-    ttlMs: (o.searchCache?.ttlSeconds ?? 30) * 1000,
-    staleWhileRevalidateMs: (o.searchCache?.staleWhileRevalidateSeconds ?? 270) * 1000,
-    staleIfErrorMs: (o.searchCache?.staleIfErrorSeconds ?? 600) * 1000,
-    maxEntries: o.searchCache?.maxEntries ?? 1000,
-    now,
+    ...o.searchCache,
+    now: o.now,
     onBackgroundError: (_key: string, error: unknown) =>
       logger.debug(
         { error: error instanceof Error ? error.message : String(error) },
@@ -132,38 +127,29 @@ export function createBff(options: BffOptions): BffRouter {
       ),
   });
   const searchCache = new SearchCache<DomainSearchResponse>(cacheSettings('search'));
-  const ctx: BffContext = {
-    client: runtime.client,
-    searchCache,
-    domainChanged: (domain) => runtime.domainChanged(domain),
-    returnUrl: o.returnUrl,
-    cancelUrl: o.cancelUrl,
-    checkoutReturnOrigins: new Set(returnOrigins),
-    searchMaxWaitMs: o.upstreamBudget?.maxWaitMs ?? 1_500,
-  };
   const limits = visitorLimiters(o.visitorLimits);
   const mor = o.payments !== undefined;
   const webhook = o.webhook;
   const m = o.marketplace;
   // The Public API is unsigned: an anonymous client of its own (no credential), created once.
   const siblings =
-    o.siblings === false || m === undefined
+    !o.siblings || m === undefined
       ? undefined
       : {
           client: new PublicClient({
             baseUrl: m.baseUrl,
             dispatcher: m.dispatcher,
-            timeoutMs: m.timeoutMs ?? 10_000,
-            maxRetries: m.maxRetries ?? 2,
+            timeoutMs: o.upstream.timeoutMs,
+            maxRetries: o.upstream.maxRetries,
             // A visitor is waiting: a longer Retry-After is answered "busy" at once.
-            maxRetryAfterSeconds: 2,
+            maxRetryAfterSeconds: o.publicApiMaxRetryAfterSeconds,
           }),
           cache: new SearchCache<DomainSearchResult>(cacheSettings('siblings')),
         };
 
   // Whatever the BFF learns about a domain (an order, a 409/404 upstream, an order event, an unavailable detail)
   // drops every cached answer listing it, so no visitor keeps seeing a sold domain as available.
-  runtime.onDomainChanged((domain) => {
+  domainChanges.listen((domain) => {
     searchCache.evict((answer) => answer.domains.some((d) => d.domain.toLowerCase() === domain));
     siblings?.cache.evict(
       (answer) =>
@@ -172,6 +158,7 @@ export function createBff(options: BffOptions): BffRouter {
     );
   });
 
+  const dbOf = () => database.db();
   const router = express.Router();
   const paths = BFF_PATHS.filter((p) =>
     p === '/quotes' || p === '/orders'
@@ -182,17 +169,37 @@ export function createBff(options: BffOptions): BffRouter {
           ? siblings !== undefined
           : true,
   );
-  router.use(paths, accessLog(logger), securityHeaders(), cors(o.allowedOrigins ?? []), noStore);
-  const sameSite = refuseCrossSiteWrites(o.allowedOrigins ?? []);
+  router.use(paths, accessLog(logger), securityHeaders(), cors(o.allowedOrigins), noStore);
+  const sameSite = refuseCrossSiteWrites(o.allowedOrigins);
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
-  router.route('/readyz').get(readyRoute(runtime)).all(methodNotAllowed('GET'));
-  router.route('/search').get(limits.search, searchRoute(ctx)).all(methodNotAllowed('GET'));
+  router.route('/readyz').get(readyRoute(database)).all(methodNotAllowed('GET'));
+  router
+    .route('/search')
+    .get(limits.search, searchRoute({ client, searchCache, maxWaitMs: o.budgetMaxWaitMs }))
+    .all(methodNotAllowed('GET'));
   if (siblings !== undefined)
     router.route('/siblings').get(limits.siblings, siblingsRoute(siblings)).all(methodNotAllowed('GET'));
-  router.route('/domains/:name').get(limits.search, domainRoute(ctx)).all(methodNotAllowed('GET'));
+  router
+    .route('/domains/:name')
+    .get(limits.search, domainRoute({ client, maxWaitMs: o.budgetMaxWaitMs, domainChanged }))
+    .all(methodNotAllowed('GET'));
+  const checkout = {
+    client,
+    returnUrl: o.returnUrl,
+    cancelUrl: o.cancelUrl,
+    checkoutReturnOrigins: o.checkoutReturnOrigins,
+    domainChanged,
+  };
   router
     .route('/checkout')
-    .post(sameSite, limits.write, declaredBodyLimit(JSON_BODY_LIMIT_BYTES), requireJson, jsonBody(), checkoutRoute(ctx))
+    .post(
+      sameSite,
+      limits.write,
+      declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
+      requireJson,
+      jsonBody(),
+      checkoutRoute(checkout),
+    )
     .all(methodNotAllowed('POST'));
   if (mor) {
     router
@@ -203,7 +210,7 @@ export function createBff(options: BffOptions): BffRouter {
         declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
         requireJson,
         jsonBody(),
-        quoteRoute(runtime),
+        quoteRoute({ db: dbOf, client, now: o.now, domainChanged }),
       )
       .all(methodNotAllowed('POST'));
     router
@@ -214,28 +221,37 @@ export function createBff(options: BffOptions): BffRouter {
         declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
         requireJson,
         jsonBody(),
-        placeOrderRoute(runtime),
+        placeOrderRoute({ orderFlow: () => runtime.orderFlow() }),
       )
       .all(methodNotAllowed('POST'));
-    router.route('/orders/:id').get(limits.search, orderStatusRoute(runtime)).all(methodNotAllowed('GET'));
+    router
+      .route('/orders/:id')
+      .get(limits.search, orderStatusRoute({ db: dbOf }))
+      .all(methodNotAllowed('GET'));
   }
   if (webhook !== undefined) {
     // The raw body parser is this route's own, so the signature is checked on the exact bytes received.
+    const receiver = webhookRoute({
+      secret: webhook.secret,
+      headerPrefix: o.headerPrefix,
+      db: dbOf,
+      keyId: o.keyId,
+      now: o.now,
+      logger,
+      domainChanged,
+      eventsStored: () => void inbox.kick(),
+    });
     router
       .route('/webhooks')
-      .post(
-        declaredBodyLimit(WEBHOOK_BODY_LIMIT_BYTES),
-        rawBody(),
-        webhookRoute(runtime, { secret: webhook.secret, headerPrefix: o.marketplace?.headerPrefix }),
-      )
+      .post(declaredBodyLimit(WEBHOOK_BODY_LIMIT_BYTES), rawBody(), receiver)
       .all(methodNotAllowed('POST'));
   }
   router.use(paths, errorHandler(logger, { bodyLimitKb: JSON_BODY_LIMIT_BYTES / 1024 }));
 
   const bff = router as BffRouter;
   Object.defineProperties(bff, {
-    ready: { value: runtime.ready },
-    databaseKind: { get: () => runtime.databaseKind },
+    ready: { value: database.ready },
+    databaseKind: { get: () => database.kind },
   });
   return Object.assign(bff, {
     on(type: string, handler: EventHandler) {
@@ -249,10 +265,10 @@ export function createBff(options: BffOptions): BffRouter {
     recover: () => runtime.recover(),
     catchUp: () => runtime.catchUp(),
     processInbox: async () => {
-      await runtime.kickInbox();
-      await runtime.idle();
+      await inbox.kick();
+      await runtime.jobs.idle();
     },
-    idle: () => runtime.idle(),
+    idle: () => runtime.jobs.idle(),
     close: () => runtime.close(),
   });
 }

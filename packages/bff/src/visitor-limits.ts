@@ -7,6 +7,7 @@ import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { BffHttpError } from './errors.ts';
 import type { VisitorLimitOptions } from './options.ts';
+import type { ResolvedVisitorLimits } from './resolved-options.ts';
 
 /** Default searches per visitor per minute. */
 export const DEFAULT_VISITOR_SEARCHES_PER_MINUTE = 30;
@@ -17,16 +18,21 @@ const pass: RequestHandler = function domainkitBffNoVisitorLimit(_req, _res, nex
   next();
 };
 
-function limiter(perMinute: number, what: string, keyGenerator: VisitorLimitOptions['keyGenerator']): RequestHandler {
+function limiter(
+  perMinute: number,
+  windowMs: number,
+  what: string,
+  keyGenerator: VisitorLimitOptions['keyGenerator'],
+): RequestHandler {
   return rateLimit({
-    windowMs: 60_000,
+    windowMs,
     limit: perMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     ...(keyGenerator !== undefined && { keyGenerator, validate: { keyGeneratorIpFallback: false } }),
     handler(req, _res, next) {
       const reset = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
-      const retryAfter = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + 60_000) - Date.now()) / 1000));
+      const retryAfter = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
       next(new BffHttpError('rate_limited', `Too many ${what} from you; retry in ${retryAfter} s.`, { retryAfter }));
     },
   });
@@ -37,20 +43,16 @@ function limiter(perMinute: number, what: string, keyGenerator: VisitorLimitOpti
  * of `searchesPerMinute`, so the widget's sibling lookups never use up the visitor's searches), `write` for
  * checkout, quotes and orders.
  */
-export function visitorLimiters(options: VisitorLimitOptions | false | undefined): {
+export function visitorLimiters(limits: ResolvedVisitorLimits): {
   search: RequestHandler;
   siblings: RequestHandler;
   write: RequestHandler;
 } {
-  if (options === false) return { search: pass, siblings: pass, write: pass };
-  const searches = options?.searchesPerMinute ?? DEFAULT_VISITOR_SEARCHES_PER_MINUTE;
+  if (limits === false) return { search: pass, siblings: pass, write: pass };
+  const { searchesPerMinute, writesPerMinute, windowMs, keyGenerator } = limits;
   return {
-    search: limiter(searches, 'searches', options?.keyGenerator),
-    siblings: limiter(searches, 'searches', options?.keyGenerator),
-    write: limiter(
-      options?.writesPerMinute ?? DEFAULT_VISITOR_WRITES_PER_MINUTE,
-      'purchase requests',
-      options?.keyGenerator,
-    ),
+    search: limiter(searchesPerMinute, windowMs, 'searches', keyGenerator),
+    siblings: limiter(searchesPerMinute, windowMs, 'searches', keyGenerator),
+    write: limiter(writesPerMinute, windowMs, 'purchase requests', keyGenerator),
   };
 }

@@ -11,7 +11,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
-import type { BffDb } from './tables.ts';
+import type { BffDb, BffTables } from './tables.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit or rename one that has shipped. */
 export const BFF_MIGRATIONS: Readonly<Record<string, Migration>> = { '0001_initial': m0001 };
@@ -66,7 +66,7 @@ export interface BffDatabase {
  * migration lock.
  * @throws {Error} naming the migration that failed, with the database error as `cause`.
  */
-export async function migrateBffDatabase(db: Kysely<any>, schema: string): Promise<void> {
+export async function migrateBffDatabase(db: Kysely<BffTables>, schema: string): Promise<void> {
   const provider: MigrationProvider = { getMigrations: async () => ({ ...BFF_MIGRATIONS }) };
   const migrator = new Migrator({
     db,
@@ -119,7 +119,7 @@ async function openPostgres(url: string, schema: string): Promise<BffDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
   // An idle client that errors must not crash the process; the next query reports the problem.
   pool.on('error', () => {});
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<BffTables>({ dialect: new PostgresDialect({ pool }) });
   try {
     // Processes starting together take turns: creating a schema or the migration tables concurrently races.
     await db.connection().execute(async (conn) => {
@@ -140,7 +140,7 @@ async function openPostgres(url: string, schema: string): Promise<BffDatabase> {
     );
   }
   let closed: Promise<void> | undefined;
-  return { db: db as BffDb, kind: 'postgres', schema, close: () => (closed ??= db.destroy()) };
+  return { db, kind: 'postgres', schema, close: () => (closed ??= db.destroy()) };
 }
 
 async function openPglite(dataDir: string | undefined): Promise<BffDatabase> {
@@ -149,10 +149,10 @@ async function openPglite(dataDir: string | undefined): Promise<BffDatabase> {
     mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     releaseLock = lockDataDir(dataDir);
   }
-  let db: Kysely<any> | undefined;
+  let db: Kysely<BffTables> | undefined;
   try {
     const pglite = await PGlite.create(dataDir === undefined ? undefined : join(dataDir, 'pgdata'));
-    db = new Kysely<any>({ dialect: new PGliteDialect(pglite) });
+    db = new Kysely<BffTables>({ dialect: new PGliteDialect(pglite) });
     await migrateBffDatabase(db, 'public');
   } catch (cause) {
     await db?.destroy();
@@ -162,7 +162,7 @@ async function openPglite(dataDir: string | undefined): Promise<BffDatabase> {
   const opened = db;
   let closed: Promise<void> | undefined;
   return {
-    db: opened as BffDb,
+    db: opened,
     kind: 'pglite',
     schema: 'public',
     close: () =>
@@ -215,4 +215,9 @@ function lockDataDir(dataDir: string): () => void {
 /** Empties every BFF table (tests, between cases sharing one database). */
 export async function truncateBffTables(database: BffDatabase): Promise<void> {
   await sql`truncate ${sql.join(BFF_TABLES.map((t) => sql.id(t)))}`.execute(database.db);
+}
+
+/** Checks the database answers (`select 1`). @throws the driver's error when it does not. */
+export async function pingDatabase(db: BffDb): Promise<void> {
+  await db.selectNoFrom((eb) => eb.lit(1).as('ok')).execute();
 }

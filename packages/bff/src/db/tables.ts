@@ -71,7 +71,7 @@ export interface OrderTable {
   status: string;
   sale_price_cents: Cents;
   currency: string;
-  /** Rank of `status` (see `events/order-status.ts`). */
+  /** Rank of `status` (see `orders/status.ts`). */
   status_rank: number;
   /** `created_at` of the last event applied; an older event never moves the order back. */
   last_event_at: Timestamp | null;

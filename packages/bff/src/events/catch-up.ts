@@ -7,46 +7,9 @@ import type { MarketplaceEvent } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import type { BffDb } from '../db/tables.ts';
 import type { MarketplaceApi } from '../options.ts';
-import { eventDomains, storeEvents } from './inbox.ts';
-
-/** The `bff_meta` key of a credential's event cursor (the id of the last event stored by catch-up). */
-export function eventsCursorKey(keyId: string): string {
-  return `events_cursor:${keyId}`;
-}
-
-/** Reads a credential's stored cursor; undefined before its first catch-up. */
-export async function readEventsCursor(db: BffDb, keyId: string): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('bff_meta')
-    .select('value')
-    .where('key', '=', eventsCursorKey(keyId))
-    .executeTakeFirst();
-  return row?.value;
-}
-
-/**
- * Moves the cursor from `from` to `to`; false when another process moved it meanwhile.
- */
-async function advanceCursor(db: BffDb, keyId: string, from: string | undefined, to: string): Promise<boolean> {
-  const key = eventsCursorKey(keyId);
-  if (from === undefined) {
-    const inserted = await db
-      .insertInto('bff_meta')
-      .values({ key, value: to })
-      .onConflict((oc) => oc.column('key').doNothing())
-      .returning('key')
-      .executeTakeFirst();
-    return inserted !== undefined;
-  }
-  const updated = await db
-    .updateTable('bff_meta')
-    .set({ value: to })
-    .where('key', '=', key)
-    .where('value', '=', from)
-    .returning('key')
-    .executeTakeFirst();
-  return updated !== undefined;
-}
+import { advanceEventsCursor, readEventsCursor } from './cursor-store.ts';
+import { eventDomains } from './inbox.ts';
+import { storeEvents } from './inbox-store.ts';
 
 /** What one catch-up did. */
 export interface CatchUpReport {
@@ -60,7 +23,7 @@ export interface CatchUpReport {
 
 /**
  * Fetches and stores every event after the stored cursor.
- * @param pageLimit - `limit` of each `GET /events` page (1–100).
+ * @param options.pageLimit - `limit` of each `GET /events` page (1–100).
  * @throws {MarketplaceError} when a page cannot be fetched (the cursor stays at the last stored page).
  */
 export async function catchUpEvents(
@@ -72,12 +35,12 @@ export async function catchUpEvents(
     now: () => number;
     domainChanged?: ((domain: string) => void) | undefined;
   },
-  options: { pageLimit?: number; signal?: AbortSignal } = {},
+  options: { pageLimit: number; signal?: AbortSignal },
 ): Promise<CatchUpReport> {
   let cursor = await readEventsCursor(deps.db, deps.keyId);
   const report: CatchUpReport = { fetched: 0, stored: 0, cursor };
   const pages = deps.client.events.list(
-    { ...(cursor !== undefined && { after_id: cursor }), limit: options.pageLimit ?? 100 },
+    { ...(cursor !== undefined && { after_id: cursor }), limit: options.pageLimit },
     { signal: options.signal, context: { maxWaitMs: 0 } },
   );
   for await (const page of pages.pages()) {
@@ -87,7 +50,7 @@ export async function catchUpEvents(
     report.stored += await storeEvents(deps.db, deps.keyId, events, 'catch_up', new Date(deps.now()));
     for (const domain of eventDomains(events)) deps.domainChanged?.(domain);
     const last = events[events.length - 1]!.id;
-    if (!(await advanceCursor(deps.db, deps.keyId, cursor, last))) {
+    if (!(await advanceEventsCursor(deps.db, deps.keyId, cursor, last))) {
       deps.logger.debug({ cursor, last }, 'event cursor moved by another process; stopping this catch-up');
       break;
     }

@@ -6,13 +6,15 @@
  *
  * A handler that throws is retried with back-off (up to `maxAttempts`); a process that dies while handling an
  * event leaves a lease that expires, after which the event is handled again: handlers get the event id to stay
- * idempotent across such crashes (at least once across crashes, exactly once otherwise).
+ * idempotent across such crashes (at least once across crashes, exactly once otherwise). The table is
+ * `inbox-store.ts`.
  */
 import { eventOrderSchema, type MarketplaceEvent } from '@domainkit/protocol';
-import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { BffDb, EventSource } from '../db/tables.ts';
-import { applyOrderEvent, findOrder, type StoredOrder } from '../orders/store.ts';
+import type { StoredOrder } from '../orders/store.ts';
+import type { ResolvedInbox } from '../resolved-options.ts';
+import { applyEventToOrder, claimNextEvent, markEventDone, markEventFailed } from './inbox-store.ts';
 
 /** What a handler is told beside the event. */
 export interface EventContext {
@@ -49,36 +51,6 @@ export class EventHandlers {
   }
 }
 
-/** Stores a credential's events; an id already stored is left as it is. @returns how many were new. */
-export async function storeEvents(
-  db: BffDb,
-  keyId: string,
-  events: readonly MarketplaceEvent[],
-  source: EventSource,
-  now: Date,
-): Promise<number> {
-  if (events.length === 0) return 0;
-  const rows = events.map((event) => ({
-    key_id: keyId,
-    event_id: event.id,
-    type: event.type,
-    order_id: event.data.order?.public_id ?? null,
-    event_created_at: event.created_at,
-    payload: JSON.stringify(event),
-    source,
-    received_at: now,
-    state: 'pending' as const,
-    next_attempt_at: now,
-  }));
-  const inserted = await db
-    .insertInto('bff_events')
-    .values(rows)
-    .onConflict((oc) => oc.columns(['key_id', 'event_id']).doNothing())
-    .returning('event_id')
-    .execute();
-  return inserted.length;
-}
-
 /**
  * The distinct domains the events' orders name (`data.order.domain`), lowercased; events without one are skipped.
  * An order event means its domain's availability may have changed.
@@ -100,45 +72,13 @@ export interface InboxSettings {
   readonly handlers: EventHandlers;
   readonly logger: Logger;
   readonly now: () => number;
-  /** How long one process may work on an event before another may take it over (ms); default 5 minutes. */
-  readonly leaseMs?: number | undefined;
-  /** Runs of a failing event's handlers before it is marked `failed`; default 8. */
-  readonly maxAttempts?: number | undefined;
+  /** Lease, attempts and back-off of the worker. */
+  readonly timings: Pick<ResolvedInbox, 'leaseMs' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'>;
 }
 
-/** Back-off between runs of a failing event: 2 s, 4 s, 8 s … capped at 10 minutes. */
-export function eventRetryDelayMs(attempt: number): number {
-  return Math.min(600_000, 2_000 * 2 ** Math.min(attempt - 1, 12));
-}
-
-/** Takes the oldest due event and leases it; undefined when none is due. */
-async function claimNext(db: BffDb, keyId: string, now: Date, leaseUntil: Date) {
-  return db.transaction().execute(async (trx) => {
-    const next = await trx
-      .selectFrom('bff_events')
-      .select('event_id')
-      .where('key_id', '=', keyId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('state', '=', 'pending'), eb('next_attempt_at', '<=', now)]),
-          eb.and([eb('state', '=', 'processing'), eb('lease_until', '<=', now)]),
-        ]),
-      )
-      .orderBy('event_created_at')
-      .orderBy('event_id')
-      .limit(1)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst();
-    if (next === undefined) return undefined;
-    return trx
-      .updateTable('bff_events')
-      .set({ state: 'processing', lease_until: leaseUntil, attempts: sql`attempts + 1` })
-      .where('key_id', '=', keyId)
-      .where('event_id', '=', next.event_id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  });
+/** Back-off between runs of a failing event: `baseMs` (2 s), doubled per attempt, capped at `maxMs` (10 minutes). */
+export function eventRetryDelayMs(attempt: number, baseMs: number, maxMs: number): number {
+  return Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 12));
 }
 
 /**
@@ -149,13 +89,11 @@ export async function processInbox(
   settings: InboxSettings,
   options: { signal?: AbortSignal; limit?: number } = {},
 ): Promise<number> {
-  const { db, logger } = settings;
-  const leaseMs = settings.leaseMs ?? 300_000;
-  const maxAttempts = settings.maxAttempts ?? 8;
+  const { db, logger, timings } = settings;
   const now = () => new Date(settings.now());
   let handled = 0;
   while (!options.signal?.aborted && handled < (options.limit ?? Infinity)) {
-    const row = await claimNext(db, settings.keyId, now(), new Date(settings.now() + leaseMs));
+    const row = await claimNextEvent(db, settings.keyId, now(), new Date(settings.now() + timings.leaseMs));
     if (row === undefined) break;
     handled++;
     const event = JSON.parse(row.payload) as MarketplaceEvent;
@@ -164,47 +102,26 @@ export async function processInbox(
       let order: StoredOrder | undefined;
       const parsedOrder = eventOrderSchema.safeParse(event.data?.order);
       if (parsedOrder.success) {
-        const o = parsedOrder.data;
-        const result = await db.transaction().execute(async (trx) => {
-          const moved = await applyOrderEvent(
-            trx,
-            { id: event.id, createdAt: new Date(event.created_at), order: o },
-            now(),
-          );
-          if (applied === null)
-            await trx
-              .updateTable('bff_events')
-              .set({ applied: moved })
-              .where('key_id', '=', row.key_id)
-              .where('event_id', '=', row.event_id)
-              .execute();
-          return { moved, order: await findOrder(trx, o.public_id) };
-        });
+        const result = await applyEventToOrder(
+          db,
+          row,
+          { id: event.id, createdAt: new Date(event.created_at), order: parsedOrder.data },
+          now(),
+        );
         applied ??= result.moved;
         order = result.order;
       }
       const context: EventContext = { order, applied: applied ?? false, source: row.source, attempt: row.attempts };
       for (const handler of settings.handlers.for(event.type)) await handler(event, context);
-      await db
-        .updateTable('bff_events')
-        .set({ state: 'done', processed_at: now(), lease_until: null, last_error: null })
-        .where('key_id', '=', row.key_id)
-        .where('event_id', '=', row.event_id)
-        .execute();
+      await markEventDone(db, row, now());
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-      const failed = row.attempts >= maxAttempts;
-      await db
-        .updateTable('bff_events')
-        .set({
-          state: failed ? 'failed' : 'pending',
-          lease_until: null,
-          last_error: message.slice(0, 500),
-          next_attempt_at: new Date(settings.now() + eventRetryDelayMs(row.attempts)),
-        })
-        .where('key_id', '=', row.key_id)
-        .where('event_id', '=', row.event_id)
-        .execute();
+      const failed = row.attempts >= timings.maxAttempts;
+      await markEventFailed(db, row, {
+        failed,
+        error: message,
+        retryAt: new Date(settings.now() + eventRetryDelayMs(row.attempts, timings.retryBaseMs, timings.retryMaxMs)),
+      });
       logger[failed ? 'error' : 'warn'](
         { event: row.event_id, type: row.type, attempt: row.attempts, error: message },
         failed ? 'event handler failed for good' : 'event handler failed; will retry',

@@ -12,11 +12,13 @@ import { UpstreamBusyError, type BffUpstreamBudget } from '../budget.ts';
 import { toCents, type BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
 import type { MarketplaceApi } from '../options.ts';
-import type { PaymentAdapter } from '../payments.ts';
+import type { PaymentAdapter, PaymentResult } from '../payments.ts';
+import { quoteIsPayable } from '../quotes/quote.ts';
+import { findQuote } from '../quotes/store.ts';
+import type { ResolvedOrderTimings } from '../resolved-options.ts';
 import {
   createIntent,
   findLiveIntentForQuote,
-  findQuote,
   markClosed,
   markPaid,
   markRecorded,
@@ -37,10 +39,8 @@ export interface OrderFlowDeps {
   readonly logger: Logger;
   /** Clock, ms since the epoch. */
   readonly now: () => number;
-  /** How long one process may work on an intent before recovery may take it over (ms). */
-  readonly leaseMs: number;
-  /** A quote must have at least this long left (ms) to be paid for: the record must reach upstream in time. */
-  readonly quoteMarginMs: number;
+  /** Leases, waits, back-off and the quote margin (ms). */
+  readonly timings: ResolvedOrderTimings;
   /** Told the domain of an order recorded, or refused as sold or unlisted, upstream (drops cached searches). */
   readonly domainChanged?: ((domain: string) => void) | undefined;
 }
@@ -84,9 +84,15 @@ function describe(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
 }
 
-/** Back-off of the recovery pass for one intent: 5 s, 10 s, 20 s … capped at 10 minutes. */
-export function retryDelayMs(attempts: number): number {
-  return Math.min(600_000, 5_000 * 2 ** Math.min(attempts, 10));
+/**
+ * Back-off of the recovery pass for one intent: `timings.retryBaseMs` (5 s), doubled per attempt, capped at
+ * `timings.retryMaxMs` (10 minutes).
+ */
+export function retryDelayMs(
+  attempts: number,
+  timings: Pick<ResolvedOrderTimings, 'retryBaseMs' | 'retryMaxMs'>,
+): number {
+  return Math.min(timings.retryMaxMs, timings.retryBaseMs * 2 ** Math.min(attempts, 10));
 }
 
 /** Builds the exact upstream body of `POST /orders` for a paid intent (both field sets of spec 2.1). */
@@ -108,7 +114,7 @@ export function orderRequestBody(intent: Intent, buyer: Buyer, reference: string
 export async function recordIntent(
   deps: OrderFlowDeps,
   intent: Intent,
-  options: { budgetAcquired?: boolean; maxWaitMs?: number } = {},
+  options: { budgetAcquired?: boolean; maxWaitMs: number },
 ): Promise<RecordOutcome> {
   const now = () => new Date(deps.now());
   const body = JSON.parse(intent.request_body!) as CreateOrderRequest;
@@ -116,7 +122,7 @@ export async function recordIntent(
     const order = await deps.client.orders.create(body, {
       idempotencyKey: intent.idempotency_key,
       budgetAcquired: options.budgetAcquired,
-      context: { maxWaitMs: options.maxWaitMs ?? 10_000 },
+      context: { maxWaitMs: options.maxWaitMs },
     });
     await markRecorded(deps.db, intent.intent_id, order, now());
     deps.domainChanged?.(order.domain);
@@ -138,7 +144,7 @@ export async function recordIntent(
     }
     await releaseForRetry(deps.db, intent.intent_id, {
       error: describe(error),
-      retryAt: new Date(deps.now() + retryDelayMs(intent.attempts)),
+      retryAt: new Date(deps.now() + retryDelayMs(intent.attempts, deps.timings)),
       now: now(),
     });
     deps.logger.warn(
@@ -184,7 +190,7 @@ export async function placeOrder(
   const now = () => new Date(deps.now());
   const quote = await findQuote(db, input.quoteId);
   if (quote === undefined) throw new BffHttpError('not_found', 'Unknown quote_id: ask for a new quote (POST /quotes).');
-  if (quote.expires_at.getTime() - deps.now() < deps.quoteMarginMs) {
+  if (!quoteIsPayable(quote, deps.now(), deps.timings.quoteMarginMs)) {
     throw new BffHttpError('quote_expired', 'This price quote has expired: ask for a new quote (POST /quotes).');
   }
   if (await findLiveIntentForQuote(db, quote.quote_id)) {
@@ -194,7 +200,7 @@ export async function placeOrder(
     );
   }
   // Reserve the upstream write before charging: a buyer is never charged for an order the BFF cannot send now.
-  await deps.budget.reserve('write', 3_000);
+  await deps.budget.reserve('write', deps.timings.reserveWaitMs);
 
   const { token, hash } = newOrderToken();
   const intent = await createIntent(db, {
@@ -202,7 +208,7 @@ export async function placeOrder(
     quote,
     buyer: input.buyer,
     tokenHash: hash,
-    leaseUntil: new Date(deps.now() + deps.leaseMs),
+    leaseUntil: new Date(deps.now() + deps.timings.leaseMs),
     now: now(),
   });
   if (intent === undefined) {
@@ -212,7 +218,7 @@ export async function placeOrder(
     );
   }
 
-  let payment;
+  let payment: PaymentResult;
   try {
     payment = await deps.payments.confirmPayment({
       intentId: intent.intent_id,
@@ -226,7 +232,7 @@ export async function placeOrder(
     // The outcome is unknown: the intent stays `created`; recovery asks the provider (retrievePayment) later.
     await releaseForRetry(db, intent.intent_id, {
       error: `payment: ${describe(error)}`,
-      retryAt: new Date(deps.now() + deps.leaseMs),
+      retryAt: new Date(deps.now() + deps.timings.leaseMs),
       now: now(),
     });
     deps.logger.error(
@@ -249,14 +255,14 @@ export async function placeOrder(
   const paid = await markPaid(db, intent.intent_id, {
     reference: payment.reference,
     requestBody: JSON.stringify(orderRequestBody(intent, input.buyer, payment.reference)),
-    leaseUntil: new Date(deps.now() + deps.leaseMs),
+    leaseUntil: new Date(deps.now() + deps.timings.leaseMs),
     now: now(),
   });
   deps.logger.debug(
     { intent: intent.intent_id, domain: intent.domain },
     'payment confirmed; recording the order upstream',
   );
-  const outcome = await recordIntent(deps, paid, { budgetAcquired: true, maxWaitMs: 5_000 });
+  const outcome = await recordIntent(deps, paid, { budgetAcquired: true, maxWaitMs: deps.timings.recordWaitMs });
   const created = intent.created_at.toISOString();
   if (outcome.kind === 'recorded') {
     const o = outcome.order;
@@ -308,7 +314,7 @@ async function refusalAnswer(
       );
     }
     try {
-      const current = await deps.client.getDomain(domain, { context: { maxWaitMs: 2_000 } });
+      const current = await deps.client.getDomain(domain, { context: { maxWaitMs: deps.timings.priceLookupWaitMs } });
       return new BffHttpError(
         'price_mismatch',
         `The price of ${domain} has changed. ${money} Review the new price and confirm again.`,

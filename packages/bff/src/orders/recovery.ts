@@ -30,10 +30,6 @@ export interface RecoveryReport {
 export interface RecoveryOptions {
   /** Take intents created before this instant whatever their lease (embedded PGlite at start: their lease holder is dead). */
   readonly ignoreLeasesBefore?: Date | undefined;
-  /** A `created` intent whose payment outcome stays unknown this long (ms) is abandoned; default 1 hour. */
-  readonly abandonAfterMs?: number | undefined;
-  /** Most intents per pass; default 25. */
-  readonly limit?: number | undefined;
 }
 
 /**
@@ -46,8 +42,8 @@ export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptio
   const claimed = await claimForRecovery(deps.db, {
     keyId: deps.keyId,
     now: now(),
-    leaseUntil: new Date(deps.now() + deps.leaseMs),
-    limit: options.limit ?? 25,
+    leaseUntil: new Date(deps.now() + deps.timings.leaseMs),
+    limit: deps.timings.recoveryBatch,
     ignoreLeasesBefore: options.ignoreLeasesBefore,
   });
   for (let intent of claimed) {
@@ -58,7 +54,7 @@ export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptio
           : undefined;
         if (payment === undefined) {
           const age = deps.now() - intent.created_at.getTime();
-          if (age >= (options.abandonAfterMs ?? 3_600_000) || deps.payments.retrievePayment === undefined) {
+          if (age >= deps.timings.abandonAfterMs || deps.payments.retrievePayment === undefined) {
             await markClosed(deps.db, intent.intent_id, 'abandoned', { error: 'payment outcome unknown', now: now() });
             deps.logger.warn(
               { intent: intent.intent_id, adapter: deps.payments.name },
@@ -68,7 +64,7 @@ export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptio
           } else {
             await releaseForRetry(deps.db, intent.intent_id, {
               error: 'payment outcome not known yet',
-              retryAt: new Date(deps.now() + deps.leaseMs),
+              retryAt: new Date(deps.now() + deps.timings.leaseMs),
               now: now(),
             });
             report.pending++;
@@ -87,11 +83,11 @@ export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptio
         intent = await markPaid(deps.db, intent.intent_id, {
           reference: payment.reference,
           requestBody: JSON.stringify(orderRequestBody(intent, buyer, payment.reference)),
-          leaseUntil: new Date(deps.now() + deps.leaseMs),
+          leaseUntil: new Date(deps.now() + deps.timings.leaseMs),
           now: now(),
         });
       }
-      const outcome = await recordIntent(deps, intent, { maxWaitMs: 10_000 });
+      const outcome = await recordIntent(deps, intent, { maxWaitMs: deps.timings.recoveryRecordWaitMs });
       report[outcome.kind === 'recorded' ? 'recorded' : outcome.kind === 'rejected' ? 'rejected' : 'pending']++;
     } catch (error) {
       report.pending++;

@@ -1,5 +1,5 @@
 /**
- * Quotes, order intents and orders in the BFF database.
+ * Order intents and orders in the BFF database (quotes are in `quotes/store.ts`).
  *
  * An intent moves `created` (stored with its Idempotency-Key before the buyer is charged) → `paid` (payment
  * confirmed; the exact upstream body fixed) → `recorded` (the marketplace has the order). Side exits: `declined`
@@ -9,7 +9,8 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { sql, type Selectable, type Transaction } from 'kysely';
-import { movesForward, statusRank } from '../events/order-status.ts';
+import type { StoredQuote } from '../quotes/store.ts';
+import { movesForward, statusRank } from './status.ts';
 import {
   toCents,
   type BffDb,
@@ -17,15 +18,12 @@ import {
   type IntentState,
   type OrderIntentTable,
   type OrderTable,
-  type QuoteTable,
 } from '../db/tables.ts';
 
 /** An intent as read. */
 export type Intent = Selectable<OrderIntentTable>;
 /** An order as read. */
 export type StoredOrder = Selectable<OrderTable>;
-/** A quote as read. */
-export type StoredQuote = Selectable<QuoteTable>;
 
 /** True for PostgreSQL's unique-violation error (SQLSTATE 23505), from `pg` or PGlite. */
 export function isUniqueViolation(error: unknown): boolean {
@@ -49,24 +47,6 @@ export function tokenMatches(token: string | undefined, hash: string): boolean {
   const given = Buffer.from(hashToken(token), 'hex');
   const expected = Buffer.from(hash, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-/** Stores a quote obtained upstream (`POST /quotes`). */
-export async function insertQuote(
-  db: BffDb,
-  quote: { quote_id: string; domain: string; price_cents: number; currency: string; expires_at: string },
-  now: Date,
-): Promise<void> {
-  await db
-    .insertInto('bff_quotes')
-    .values({ ...quote, created_at: now })
-    .onConflict((oc) => oc.column('quote_id').doNothing())
-    .execute();
-}
-
-/** A stored quote, or undefined. */
-export async function findQuote(db: BffDb, quoteId: string): Promise<StoredQuote | undefined> {
-  return db.selectFrom('bff_quotes').selectAll().where('quote_id', '=', quoteId).executeTakeFirst();
 }
 
 /** The live intent (created, paid or recorded) of a quote, if any. */

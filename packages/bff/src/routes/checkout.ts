@@ -8,8 +8,22 @@ import { MarketplaceResponseError } from '@domainkit/client';
 import { widgetCheckoutRequestSchema, type WidgetCheckoutResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { BffHttpError } from '../errors.ts';
+import type { MarketplaceApi } from '../options.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema, upstreamSaysGone, type BffContext } from './context.ts';
+import { noQuerySchema, upstreamSaysGone } from './context.ts';
+
+/** What the checkout route uses. */
+export interface CheckoutRouteDeps {
+  readonly client: Pick<MarketplaceApi, 'createCheckoutSession'>;
+  /** The partner's configured return URL (option `returnUrl`). */
+  readonly returnUrl: string | undefined;
+  /** The partner's configured cancel URL (option `cancelUrl`). */
+  readonly cancelUrl: string | undefined;
+  /** Origins a widget may name in `return_url` / `cancel_url`. */
+  readonly checkoutReturnOrigins: ReadonlySet<string>;
+  /** Told a domain the marketplace says is sold, reserved or unlisted (drops cached searches). */
+  readonly domainChanged: (domain: string) => void;
+}
 
 const HELP = {
   domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' },
@@ -28,7 +42,7 @@ const HELP = {
 };
 
 function onAllowedOrigin(
-  ctx: BffContext,
+  ctx: CheckoutRouteDeps,
   field: 'return_url' | 'cancel_url',
   url: string | undefined,
 ): string | undefined {
@@ -47,13 +61,13 @@ function onAllowedOrigin(
 }
 
 /** The checkout route handler (after the JSON body checks). */
-export function checkoutRoute(ctx: BffContext): RequestHandler {
+export function checkoutRoute(ctx: CheckoutRouteDeps): RequestHandler {
   return async function domainkitBffCheckout(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
     const input = parseInput(widgetCheckoutRequestSchema, req.body, 'body', HELP);
     const returnUrl = onAllowedOrigin(ctx, 'return_url', input.return_url) ?? ctx.returnUrl;
     const cancelUrl = onAllowedOrigin(ctx, 'cancel_url', input.cancel_url) ?? ctx.cancelUrl;
-    let session;
+    let session: Awaited<ReturnType<CheckoutRouteDeps['client']['createCheckoutSession']>>;
     try {
       session = await ctx.client.createCheckoutSession({
         domain: input.domain,

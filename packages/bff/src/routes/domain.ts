@@ -5,20 +5,30 @@
 import { domainNameSchema, type WidgetDomain } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
+import type { MarketplaceApi } from '../options.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema, toWidgetDomain, upstreamSaysGone, type BffContext } from './context.ts';
+import { noQuerySchema, toWidgetDomain, upstreamSaysGone } from './context.ts';
 
 const paramsSchema = z.strictObject({ name: domainNameSchema });
 const HELP = { name: { label: 'The domain in the path', hint: 'a domain name', example: 'coffeehouse.com' } };
 
+/** What the domain route uses. */
+export interface DomainRouteDeps {
+  readonly client: Pick<MarketplaceApi, 'getDomain'>;
+  /** How long the lookup waits for the upstream budget (ms) before answering 503 `busy`. */
+  readonly maxWaitMs: number;
+  /** Told a domain that is unavailable or unlisted (drops cached searches). */
+  readonly domainChanged: (domain: string) => void;
+}
+
 /** The domain route handler. */
-export function domainRoute(ctx: BffContext): RequestHandler {
+export function domainRoute(ctx: DomainRouteDeps): RequestHandler {
   return async function domainkitBffDomain(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
     const { name } = parseInput(paramsSchema, { name: req.params.name }, 'path', HELP);
-    let detail;
+    let detail: Awaited<ReturnType<DomainRouteDeps['client']['getDomain']>>;
     try {
-      detail = await ctx.client.getDomain(name, { context: { maxWaitMs: ctx.searchMaxWaitMs } });
+      detail = await ctx.client.getDomain(name, { context: { maxWaitMs: ctx.maxWaitMs } });
     } catch (error) {
       if (upstreamSaysGone(error)) ctx.domainChanged(name);
       throw error;

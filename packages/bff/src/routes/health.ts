@@ -4,17 +4,24 @@
  * else 503 `unavailable`.
  */
 import type { RequestHandler } from 'express';
-import type { BffRuntime } from '../runtime.ts';
 
 /** The liveness handler. */
 export const healthRoute: RequestHandler = function domainkitBffHealthz(_req, res) {
   res.json({ status: 'ok' });
 };
 
+/** What the readiness route uses. */
+export interface ReadyRouteDeps {
+  /** `pglite`, `postgres`, or `none`. */
+  readonly kind: 'pglite' | 'postgres' | 'none';
+  /** Checks the database answers. @throws {BffHttpError} 503 `unavailable` when it does not. */
+  check(): Promise<void>;
+}
+
 /** The readiness handler. */
-export function readyRoute(runtime: BffRuntime): RequestHandler {
+export function readyRoute(database: ReadyRouteDeps): RequestHandler {
   return async function domainkitBffReadyz(_req, res) {
-    if (runtime.databaseKind !== 'none') await runtime.checkDatabase();
-    res.json({ status: 'ready', database: runtime.databaseKind });
+    if (database.kind !== 'none') await database.check();
+    res.json({ status: 'ready', database: database.kind });
   };
 }

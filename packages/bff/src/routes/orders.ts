@@ -14,9 +14,9 @@ import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { toCents } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
-import { PROCESSING_STATUS, placeOrder } from '../orders/place-order.ts';
+import type { BffDb } from '../db/tables.ts';
+import { PROCESSING_STATUS, placeOrder, type OrderFlowDeps } from '../orders/place-order.ts';
 import { findIntentForView, tokenMatches, type Intent } from '../orders/store.ts';
-import type { BffRuntime } from '../runtime.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema } from './context.ts';
 
@@ -29,12 +29,18 @@ const HELP = {
   payment: { label: '`payment`', hint: 'the payment provider payload', example: '' },
 };
 
+/** What the order placement route uses. */
+export interface PlaceOrderRouteDeps {
+  /** What the order flow needs. @throws {BffHttpError} 503 `unavailable` when the database is not available. */
+  readonly orderFlow: () => Promise<OrderFlowDeps>;
+}
+
 /** The order placement handler (after the JSON body checks). */
-export function placeOrderRoute(runtime: BffRuntime): RequestHandler {
+export function placeOrderRoute(route: PlaceOrderRouteDeps): RequestHandler {
   return async function domainkitBffPlaceOrder(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
     const input = parseInput(widgetOrderRequestSchema, req.body, 'body', HELP);
-    const deps = await runtime.orderDeps();
+    const deps = await route.orderFlow();
     const payment = deps.payments.parsePayment ? deps.payments.parsePayment(input.payment) : input.payment;
     const { status, body } = await placeOrder(deps, {
       quoteId: input.quote_id,
@@ -67,15 +73,21 @@ const paramsSchema = z.strictObject({
 });
 const NOT_FOUND = 'No such order for this order token.';
 
+/** What the order view route uses. */
+export interface OrderStatusRouteDeps {
+  /** The open database. @throws {BffHttpError} 503 `unavailable` when it is not available. */
+  readonly db: () => Promise<BffDb>;
+}
+
 /** The order view handler. */
-export function orderStatusRoute(runtime: BffRuntime): RequestHandler {
+export function orderStatusRoute(deps: OrderStatusRouteDeps): RequestHandler {
   return async function domainkitBffOrderStatus(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
     const { id } = parseInput(paramsSchema, { id: req.params.id }, 'path', {
       id: { label: 'The order id in the path', hint: 'the order_id from POST /orders', example: 'ord_…' },
     });
     const token = req.get(ORDER_TOKEN_HEADER);
-    const db = await runtime.db();
+    const db = await deps.db();
     const found = await findIntentForView(db, id);
     if (found === undefined || !tokenMatches(token, found.intent.token_hash))
       throw new BffHttpError('not_found', NOT_FOUND);

@@ -6,21 +6,32 @@
  * else 503 `busy` with the seconds to wait.
  */
 import { widgetSearchQuerySchema, type WidgetSearchResponse } from '@domainkit/protocol';
+import type { DomainSearchResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
-import { normaliseQuery } from '../search-cache.ts';
+import type { MarketplaceApi } from '../options.ts';
+import { normaliseQuery, type SearchCache } from '../search-cache.ts';
 import { parseInput } from '../validate.ts';
-import { toWidgetDomain, type BffContext } from './context.ts';
+import { toWidgetDomain } from './context.ts';
 
 const HELP = { q: { label: '`q`', hint: 'a word or a domain to search for, 1–100 characters', example: 'coffee' } };
 
+/** What the search route uses. */
+export interface SearchRouteDeps {
+  readonly client: Pick<MarketplaceApi, 'searchDomains'>;
+  /** Upstream answers by normalised query. */
+  readonly searchCache: SearchCache<DomainSearchResponse>;
+  /** How long a visitor's search waits for the upstream budget (ms) before answering 503 `busy`. */
+  readonly maxWaitMs: number;
+}
+
 /** The search route handler. */
-export function searchRoute(ctx: BffContext): RequestHandler {
+export function searchRoute(ctx: SearchRouteDeps): RequestHandler {
   return async function domainkitBffSearch(req, res) {
     const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', HELP);
     const query = normaliseQuery(q);
     const { value } = await ctx.searchCache.get(query, (mode) =>
       // A refresh in the background never waits for a token: it takes one if there is one, else keeps the stale answer.
-      ctx.client.searchDomains(query, { context: { maxWaitMs: mode === 'background' ? 0 : ctx.searchMaxWaitMs } }),
+      ctx.client.searchDomains(query, { context: { maxWaitMs: mode === 'background' ? 0 : ctx.maxWaitMs } }),
     );
     const body: WidgetSearchResponse = { query, results: value.domains.map(toWidgetDomain) };
     res.json(body);

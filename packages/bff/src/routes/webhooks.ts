@@ -6,9 +6,11 @@
  */
 import { WebhookPayloadError, WebhookSignatureError, createWebhookVerifier } from '@domainkit/client';
 import express, { type RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import type { BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
-import { eventDomains, storeEvents } from '../events/inbox.ts';
-import type { BffRuntime } from '../runtime.ts';
+import { eventDomains } from '../events/inbox.ts';
+import { storeEvents } from '../events/inbox-store.ts';
 
 /** Largest webhook body accepted (an event is under 2 kB). */
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
@@ -18,26 +20,41 @@ export function rawBody(): RequestHandler {
   return express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES });
 }
 
+/** What the webhook route uses. */
+export interface WebhookRouteDeps {
+  /** The webhook secret deliveries are signed with. */
+  readonly secret: string;
+  /** Signing header prefix; the client's default when undefined. */
+  readonly headerPrefix: string | undefined;
+  /** The open database. @throws {BffHttpError} 503 `unavailable` when it is not available. */
+  readonly db: () => Promise<BffDb>;
+  /** The credential whose inbox the events go to. */
+  readonly keyId: string;
+  readonly now: () => number;
+  readonly logger: Logger;
+  /** Told each domain an event names (drops cached searches). */
+  readonly domainChanged: (domain: string) => void;
+  /** Told an event was stored: the inbox worker handles it after the answer. */
+  readonly eventsStored: () => void;
+}
+
 /** The webhook receiver. */
-export function webhookRoute(
-  runtime: BffRuntime,
-  options: { secret: string; headerPrefix?: string | undefined },
-): RequestHandler {
-  const verifier = createWebhookVerifier({ secret: options.secret, headerPrefix: options.headerPrefix });
+export function webhookRoute(deps: WebhookRouteDeps): RequestHandler {
+  const verifier = createWebhookVerifier({ secret: deps.secret, headerPrefix: deps.headerPrefix });
   return async function domainkitBffWebhook(req, res) {
     if (!Buffer.isBuffer(req.body)) {
-      runtime.logger.error(
+      deps.logger.error(
         { route: 'POST /webhooks' },
         'the webhook body was already parsed by another middleware: mount the domainkit BFF before express.json() (or exclude its path), so the signature can be checked on the raw bytes',
       );
       throw new BffHttpError('internal_error', 'The webhook receiver is misconfigured.');
     }
-    let event;
+    let event: ReturnType<typeof verifier.constructEvent>;
     try {
       event = verifier.constructEvent(req.body, req.headers);
     } catch (error) {
       if (error instanceof WebhookSignatureError || error instanceof WebhookPayloadError) {
-        runtime.logger.warn({ route: 'POST /webhooks', code: error.code }, 'webhook delivery refused');
+        deps.logger.warn({ route: 'POST /webhooks', code: error.code }, 'webhook delivery refused');
         throw new BffHttpError(
           'validation_error',
           error instanceof WebhookPayloadError ? 'The body is not an event.' : 'The webhook signature does not verify.',
@@ -45,11 +62,11 @@ export function webhookRoute(
       }
       throw error;
     }
-    const db = await runtime.db();
-    const stored = await storeEvents(db, runtime.keyId, [event], 'webhook', new Date(runtime.now()));
-    for (const domain of eventDomains([event])) runtime.domainChanged(domain);
+    const db = await deps.db();
+    const stored = await storeEvents(db, deps.keyId, [event], 'webhook', new Date(deps.now()));
+    for (const domain of eventDomains([event])) deps.domainChanged(domain);
     res.status(200).json({ received: true });
-    runtime.logger.debug({ event: event.id, type: event.type, duplicate: stored === 0 }, 'webhook event stored');
-    void runtime.kickInbox();
+    deps.logger.debug({ event: event.id, type: event.type, duplicate: stored === 0 }, 'webhook event stored');
+    deps.eventsStored();
   };
 }

@@ -1,0 +1,83 @@
+/**
+ * The inbox worker of one router: handles the due inbox events (`events/inbox.ts`) whenever a webhook stored one
+ * or catch-up fetched some, coalescing calls that arrive during a run, and sets a timer for the next event whose
+ * retry is due. Catch-up (`events/catch-up.ts`) feeds it from `GET /events` (Partner API spec 4.1, 6 rule 4).
+ */
+import type { Logger } from 'pino';
+import type { DatabaseHandle } from '../db/handle.ts';
+import { catchUpEvents, type CatchUpReport } from '../events/catch-up.ts';
+import { processInbox, type EventHandlers } from '../events/inbox.ts';
+import { nextPendingEventAt } from '../events/inbox-store.ts';
+import type { MarketplaceApi } from '../options.ts';
+import type { ResolvedInbox } from '../resolved-options.ts';
+import type { JobScheduler } from './jobs.ts';
+
+/** What the worker needs. */
+export interface InboxWorkerDeps {
+  readonly database: DatabaseHandle;
+  readonly jobs: JobScheduler;
+  readonly client: MarketplaceApi;
+  readonly handlers: EventHandlers;
+  readonly logger: Logger;
+  /** The credential whose events this worker handles. */
+  readonly keyId: string;
+  readonly now: () => number;
+  readonly timings: ResolvedInbox;
+  /** Told each domain an event names (drops cached searches). */
+  readonly domainChanged: (domain: string) => void;
+}
+
+/** Handles inbox events in the background. */
+export class InboxWorker {
+  readonly #deps: InboxWorkerDeps;
+  #running = false;
+  #again = false;
+
+  constructor(deps: InboxWorkerDeps) {
+    this.#deps = deps;
+  }
+
+  /** Handles the due inbox events now (coalesced: a call during a run makes the run go on). */
+  kick(): Promise<unknown> {
+    const { database, jobs } = this.#deps;
+    if (!database.configured || jobs.stopping) return Promise.resolve();
+    if (this.#running) {
+      this.#again = true;
+      return jobs.idle();
+    }
+    this.#running = true;
+    return jobs.track('inbox', async () => {
+      try {
+        const { keyId, handlers, logger, now, timings } = this.#deps;
+        do {
+          this.#again = false;
+          await processInbox(
+            { db: await database.db(), keyId, handlers, logger, now, timings },
+            { signal: jobs.signal },
+          );
+        } while (this.#again && !jobs.stopping);
+        await this.#scheduleNextRun();
+      } finally {
+        this.#running = false;
+      }
+    });
+  }
+
+  async #scheduleNextRun(): Promise<void> {
+    const { database, jobs, keyId, now, timings } = this.#deps;
+    const at = await nextPendingEventAt(await database.db(), keyId);
+    if (at === undefined) return;
+    jobs.after(Math.max(timings.minRescheduleMs, at.getTime() - now()), () => void this.kick());
+  }
+
+  /** Catches up with `GET /events`, then handles the new events. */
+  async catchUp(): Promise<CatchUpReport> {
+    const { database, jobs, keyId, client, logger, now, timings, domainChanged } = this.#deps;
+    const report = await catchUpEvents(
+      { db: await database.db(), keyId, client, logger, now, domainChanged },
+      { pageLimit: timings.catchUpPageLimit, signal: jobs.signal },
+    );
+    await this.kick();
+    return report;
+  }
+}

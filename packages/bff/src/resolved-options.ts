@@ -1,0 +1,267 @@
+/**
+ * The options of `createBff`, resolved once: every default filled in, every duration in milliseconds, frozen.
+ * The rest of the BFF reads from this object and never applies a default of its own (helmet's habit: parse once,
+ * at creation). Durations that are not `createBff` options yet are named here, with their default, so none hides
+ * in the module that uses it.
+ */
+import type { Logger } from 'pino';
+import { DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './budget.ts';
+import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
+import type { EventHandler } from './events/inbox.ts';
+import type {
+  MarketplaceApi,
+  MarketplaceOptions,
+  ValidBffOptions,
+  VisitorLimitOptions,
+  WebhookOptions,
+} from './options.ts';
+import type { PaymentAdapter } from './payments.ts';
+import { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './visitor-limits.ts';
+
+/** How the BFF calls the marketplace (ms): tuned for a visitor waiting on the answer. */
+export interface ResolvedUpstream {
+  /** Limit of one upstream attempt; option `marketplace.timeoutMs`, default 10 000. */
+  readonly timeoutMs: number;
+  /** Retries after the first attempt; option `marketplace.maxRetries`, default 2. */
+  readonly maxRetries: number;
+  /** First back-off between attempts; default 250. */
+  readonly initialRetryDelayMs: number;
+  /** Longest back-off, and the longest `Retry-After` honoured before answering busy; default 2 000. */
+  readonly maxRetryDelayMs: number;
+}
+
+/** The search (and siblings) cache, in ms; options `searchCache.*` (given in seconds). */
+export interface ResolvedSearchCache {
+  /** Default 30 s. */
+  readonly ttlMs: number;
+  /** Default 270 s. */
+  readonly staleWhileRevalidateMs: number;
+  /** Default 600 s. */
+  readonly staleIfErrorMs: number;
+  /** Default 1 000. */
+  readonly maxEntries: number;
+}
+
+/** Where the BFF's state lives. */
+export interface ResolvedDatabase {
+  /** `none` when no enabled feature (MoR, webhooks, an explicit `database`) needs one. */
+  readonly kind: 'pglite' | 'postgres' | 'none';
+  /** A handle passed in (the caller closes it), or the options to open one (the BFF closes it). */
+  readonly source: BffDatabase | BffDatabaseOptions | undefined;
+  /** Whether the BFF opened the database itself, and so closes it. */
+  readonly owned: boolean;
+}
+
+/** Per-visitor limits; `false` when turned off. */
+export type ResolvedVisitorLimits =
+  | false
+  | {
+      readonly searchesPerMinute: number;
+      readonly writesPerMinute: number;
+      readonly keyGenerator: VisitorLimitOptions['keyGenerator'];
+      /** The window the limits count in (ms); 60 000. */
+      readonly windowMs: number;
+    };
+
+/** Timings of the MoR order flow and its recovery pass (ms). */
+export interface ResolvedOrderTimings {
+  /** How long one process may work on an intent before recovery may take it over; option `background.leaseSeconds`, default 60 s. */
+  readonly leaseMs: number;
+  /** A quote must have at least this long left to be paid for (the record must reach upstream in time); default 30 s. */
+  readonly quoteMarginMs: number;
+  /** Longest wait for the upstream write token reserved before charging the buyer; default 3 s. */
+  readonly reserveWaitMs: number;
+  /** Longest budget wait of the record sent during the visitor's request; default 5 s. */
+  readonly recordWaitMs: number;
+  /** Longest budget wait of a record sent by the recovery pass; default 10 s. */
+  readonly recoveryRecordWaitMs: number;
+  /** Longest budget wait of the price lookup after a `price_mismatch` refusal; default 2 s. */
+  readonly priceLookupWaitMs: number;
+  /** First back-off of a record that failed (then doubled per attempt); default 5 s. */
+  readonly retryBaseMs: number;
+  /** Longest back-off of a record that failed; default 10 minutes. */
+  readonly retryMaxMs: number;
+  /** A `created` intent whose payment outcome stays unknown this long is abandoned; default 1 hour. */
+  readonly abandonAfterMs: number;
+  /** Most intents per recovery pass; default 25. */
+  readonly recoveryBatch: number;
+}
+
+/** Timings of the webhook inbox worker (ms). */
+export interface ResolvedInbox {
+  /** How long one process may work on an event before another may take it over; default 5 minutes. */
+  readonly leaseMs: number;
+  /** Runs of a failing event's handlers before it is marked `failed`; default 8. */
+  readonly maxAttempts: number;
+  /** First back-off of a failing event (then doubled per attempt); default 2 s. */
+  readonly retryBaseMs: number;
+  /** Longest back-off of a failing event; default 10 minutes. */
+  readonly retryMaxMs: number;
+  /** Shortest delay before the worker looks at the inbox again for the next due event; default 50 ms. */
+  readonly minRescheduleMs: number;
+  /** `limit` of each `GET /events` page of catch-up (1–100); default 100. */
+  readonly catchUpPageLimit: number;
+}
+
+/** The background work (ms). */
+export interface ResolvedBackground {
+  /** Run the start tasks and the timers; option `background.enabled`, default true. */
+  readonly enabled: boolean;
+  /** Between recovery passes (0: only at start); option `background.recoveryIntervalSeconds`, default 30 s. */
+  readonly recoveryIntervalMs: number;
+  /** Between catch-ups (0: only at start); option `background.catchUpIntervalSeconds`, default 60 s. */
+  readonly catchUpIntervalMs: number;
+  /** How long `close()` lets background work in flight finish; default 10 s. */
+  readonly closeGraceMs: number;
+}
+
+/** The options of `createBff` with every default applied. Frozen. */
+export interface ResolvedBffOptions {
+  /** Clock in ms since the epoch; default `Date.now`. */
+  readonly now: () => number;
+  readonly logger: Logger | false | undefined;
+  /** The credential, when the BFF creates its own client. */
+  readonly marketplace: MarketplaceOptions | undefined;
+  /** A ready client passed in instead of `marketplace`. */
+  readonly client: MarketplaceApi | undefined;
+  /** The credential's key id (order intents, the inbox and the event cursor are kept per credential). */
+  readonly keyId: string;
+  /** Signing header prefix, when set (the client's default otherwise). */
+  readonly headerPrefix: string | undefined;
+  readonly upstream: ResolvedUpstream;
+  /** The Public API client's longest honoured `Retry-After` (s) before answering busy; default 2. */
+  readonly publicApiMaxRetryAfterSeconds: number;
+  readonly searchCache: ResolvedSearchCache;
+  /** Token buckets of spec 8; option `upstreamBudget`. */
+  readonly budgetLimits: BudgetLimits;
+  /** Longest wait for an upstream token before a visitor is answered 503 `busy`; option `upstreamBudget.maxWaitMs`, default 1 500. */
+  readonly budgetMaxWaitMs: number;
+  readonly visitorLimits: ResolvedVisitorLimits;
+  readonly allowedOrigins: readonly string[];
+  readonly returnUrl: string | undefined;
+  readonly cancelUrl: string | undefined;
+  /** Origins a widget may name in `return_url` / `cancel_url`; default `allowedOrigins` plus those of the two URLs. */
+  readonly checkoutReturnOrigins: ReadonlySet<string>;
+  readonly database: ResolvedDatabase;
+  /** The payment adapter: MoR routes on when set. */
+  readonly payments: PaymentAdapter | undefined;
+  /** Webhook receiving: `POST /webhooks` on when set. */
+  readonly webhook: WebhookOptions | undefined;
+  /** Event handlers given as `onEvent`, flattened. */
+  readonly eventHandlers: ReadonlyArray<readonly [type: string, handler: EventHandler]>;
+  /** `GET /siblings` on (needs `marketplace`). */
+  readonly siblings: boolean;
+  readonly orders: ResolvedOrderTimings;
+  readonly inbox: ResolvedInbox;
+  readonly background: ResolvedBackground;
+}
+
+function isHandle(value: unknown): value is BffDatabase {
+  return (
+    typeof value === 'object' && value !== null && 'db' in value && typeof (value as BffDatabase).close === 'function'
+  );
+}
+
+function resolveDatabase(o: ValidBffOptions): ResolvedDatabase {
+  const needed = o.payments !== undefined || o.webhook !== undefined || o.database !== undefined;
+  const source = o.database as BffDatabase | BffDatabaseOptions | undefined;
+  if (!needed) return { kind: 'none', source: undefined, owned: false };
+  if (isHandle(source)) return { kind: source.kind, source, owned: false };
+  return { kind: source?.url ? 'postgres' : 'pglite', source: source ?? {}, owned: true };
+}
+
+/**
+ * Resolves validated options once (see {@link ResolvedBffOptions} for each default).
+ * @param o - the output of `validateBffOptions`.
+ */
+export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
+  const injectedKeyId = (o.client as { keyId?: unknown } | undefined)?.keyId;
+  const seconds = (value: number | undefined, fallback: number) => (value ?? fallback) * 1000;
+  const visitor = o.visitorLimits;
+  const eventHandlers: Array<readonly [string, EventHandler]> = [];
+  for (const [type, handler] of Object.entries(o.onEvent ?? {})) {
+    for (const h of Array.isArray(handler) ? handler : [handler]) eventHandlers.push([type, h as EventHandler]);
+  }
+  const resolved: ResolvedBffOptions = {
+    now: o.now ?? Date.now,
+    logger: o.logger,
+    marketplace: o.marketplace,
+    client: o.client,
+    keyId: o.marketplace?.keyId ?? (typeof injectedKeyId === 'string' ? injectedKeyId : 'injected-client'),
+    headerPrefix: o.marketplace?.headerPrefix,
+    upstream: {
+      timeoutMs: o.marketplace?.timeoutMs ?? 10_000,
+      maxRetries: o.marketplace?.maxRetries ?? 2,
+      initialRetryDelayMs: 250,
+      maxRetryDelayMs: 2_000,
+    },
+    publicApiMaxRetryAfterSeconds: 2,
+    searchCache: {
+      ttlMs: seconds(o.searchCache?.ttlSeconds, 30),
+      staleWhileRevalidateMs: seconds(o.searchCache?.staleWhileRevalidateSeconds, 270),
+      staleIfErrorMs: seconds(o.searchCache?.staleIfErrorSeconds, 600),
+      maxEntries: o.searchCache?.maxEntries ?? 1000,
+    },
+    budgetLimits: {
+      search: o.upstreamBudget?.search ?? DEFAULT_BUDGET_LIMITS.search,
+      write: o.upstreamBudget?.write ?? DEFAULT_BUDGET_LIMITS.write,
+    },
+    budgetMaxWaitMs: o.upstreamBudget?.maxWaitMs ?? 1_500,
+    visitorLimits:
+      visitor === false
+        ? false
+        : {
+            searchesPerMinute: visitor?.searchesPerMinute ?? DEFAULT_VISITOR_SEARCHES_PER_MINUTE,
+            writesPerMinute: visitor?.writesPerMinute ?? DEFAULT_VISITOR_WRITES_PER_MINUTE,
+            keyGenerator: visitor?.keyGenerator as VisitorLimitOptions['keyGenerator'],
+            windowMs: 60_000,
+          },
+    allowedOrigins: o.allowedOrigins ?? [],
+    returnUrl: o.returnUrl,
+    cancelUrl: o.cancelUrl,
+    checkoutReturnOrigins: new Set(
+      o.checkoutReturnOrigins ?? [
+        ...(o.allowedOrigins ?? []),
+        ...[o.returnUrl, o.cancelUrl].filter((u): u is string => u !== undefined).map((u) => new URL(u).origin),
+      ],
+    ),
+    database: resolveDatabase(o),
+    payments: o.payments,
+    webhook: o.webhook,
+    eventHandlers,
+    siblings: o.siblings !== false && o.marketplace !== undefined,
+    orders: {
+      leaseMs: seconds(o.background?.leaseSeconds, 60),
+      quoteMarginMs: 30_000,
+      reserveWaitMs: 3_000,
+      recordWaitMs: 5_000,
+      recoveryRecordWaitMs: 10_000,
+      priceLookupWaitMs: 2_000,
+      retryBaseMs: 5_000,
+      retryMaxMs: 600_000,
+      abandonAfterMs: 3_600_000,
+      recoveryBatch: 25,
+    },
+    inbox: {
+      leaseMs: 300_000,
+      maxAttempts: 8,
+      retryBaseMs: 2_000,
+      retryMaxMs: 600_000,
+      minRescheduleMs: 50,
+      catchUpPageLimit: 100,
+    },
+    background: {
+      enabled: o.background?.enabled !== false,
+      recoveryIntervalMs: seconds(o.background?.recoveryIntervalSeconds, 30),
+      catchUpIntervalMs: seconds(o.background?.catchUpIntervalSeconds, 60),
+      closeGraceMs: 10_000,
+    },
+  };
+  // The BFF's own settings are frozen; what belongs to the caller (handles, adapters, loggers, clients) is not.
+  for (const part of [resolved.upstream, resolved.searchCache, resolved.orders, resolved.inbox, resolved.background])
+    Object.freeze(part);
+  Object.freeze(resolved.database);
+  Object.freeze(resolved.eventHandlers);
+  if (resolved.visitorLimits !== false) Object.freeze(resolved.visitorLimits);
+  return Object.freeze(resolved);
+}

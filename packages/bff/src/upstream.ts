@@ -1,0 +1,53 @@
+/**
+ * The BFF's way to the marketplace: the upstream budget (Partner API spec 8, shared through the database when it
+ * is PostgreSQL) and the signed Partner API client that asks it before every attempt.
+ */
+import { CLIENT_VERSION, PartnerClient } from '@domainkit/client';
+import { createUpstreamBudget, MemoryBucketStore, SqlBucketStore, type BffUpstreamBudget } from './budget.ts';
+import type { BffDb } from './db/tables.ts';
+import { BffOptionsError, type MarketplaceApi } from './options.ts';
+import type { ResolvedBffOptions } from './resolved-options.ts';
+import { BFF_VERSION } from './version.ts';
+
+/**
+ * Creates the upstream budget and, unless one was passed in, the Partner API client.
+ * @param db - the open database (a shared budget lives there on PostgreSQL).
+ * @throws {BffOptionsError} when the client cannot be created from `marketplace`.
+ */
+export function createUpstream(
+  o: ResolvedBffOptions,
+  db: () => Promise<BffDb>,
+): { client: MarketplaceApi; budget: BffUpstreamBudget } {
+  const budget = createUpstreamBudget({
+    store: o.database.kind === 'postgres' ? new SqlBucketStore(db) : new MemoryBucketStore(),
+    namespace: o.keyId,
+    limits: o.budgetLimits,
+    maxWaitMs: o.budgetMaxWaitMs,
+    now: o.now,
+  });
+  return { client: o.client ?? createPartnerClient(o, budget), budget };
+}
+
+function createPartnerClient(o: ResolvedBffOptions, budget: BffUpstreamBudget): MarketplaceApi {
+  const m = o.marketplace!;
+  try {
+    return new PartnerClient({
+      baseUrl: m.baseUrl,
+      keyId: m.keyId,
+      secret: m.secret,
+      headerPrefix: m.headerPrefix,
+      dispatcher: m.dispatcher,
+      timeoutMs: o.upstream.timeoutMs,
+      maxRetries: o.upstream.maxRetries,
+      initialRetryDelayMs: o.upstream.initialRetryDelayMs,
+      // A visitor is waiting: a Retry-After over 2 s is answered "busy" at once instead of hanging the request.
+      maxRetryDelayMs: o.upstream.maxRetryDelayMs,
+      userAgent: `domainkit-bff/${BFF_VERSION} domainkit-client/${CLIENT_VERSION} node/${process.versions.node}`,
+      // The signing timestamp always uses the real clock (Partner API spec 5.1 ±300 s); `now` is the BFF's own
+      // clock only.
+      budget,
+    });
+  } catch (error) {
+    throw new BffOptionsError([`\`marketplace\`: ${(error as Error).message.replace(/^PartnerClient: /, '')}`]);
+  }
+}
