@@ -42,13 +42,18 @@ export {
 export type { BffTables, BffDb, IntentState } from './db/tables.ts';
 export {
   testCardPayments,
+  isTwoPhase,
   PaymentInputError,
+  PaymentCaptureError,
   TEST_CARD_NUMBERS,
   type PaymentAdapter,
+  type PaymentReference,
   type PaymentRequest,
   type PaymentResult,
+  type TestCardCharge,
   type TestCardPayment,
 } from './payments.ts';
+export { RECORD_DEADLINE_MS, type FailedOrderReport, type MoneyOutcome } from './orders/place-order.ts';
 export {
   createUpstreamBudget,
   MemoryBucketStore,

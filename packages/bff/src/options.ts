@@ -9,7 +9,8 @@ import { z } from 'zod';
 import type { BudgetLimits } from './budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
 import type { EventHandler } from './events/inbox.ts';
-import type { PaymentAdapter } from './payments.ts';
+import { isTwoPhase, type PaymentAdapter } from './payments.ts';
+import type { FailedOrderReport } from './orders/place-order.ts';
 
 /**
  * The Partner API calls the BFF makes; a {@link PartnerClient} satisfies it (tests may inject a fake). An injected
@@ -17,7 +18,7 @@ import type { PaymentAdapter } from './payments.ts';
  */
 export type MarketplaceApi = Pick<
   PartnerClient,
-  'searchDomains' | 'getDomain' | 'createCheckoutSession' | 'quotes' | 'orders' | 'events' | 'webhooks'
+  'searchDomains' | 'getDomain' | 'createCheckoutSession' | 'quotes' | 'orders' | 'refunds' | 'events' | 'webhooks'
 >;
 
 /** The Partner API credential and transport the BFF signs its upstream requests with (spec 5.1). */
@@ -79,7 +80,7 @@ export interface VisitorLimitOptions {
 
 /** Timings of the background work: recovery of order intents, event catch-up, leases. */
 export interface BackgroundOptions {
-  /** Seconds between recovery passes (0: only at start); default 30. */
+  /** Seconds between recovery passes (0: only at start); default 10 (a pass with nothing to do is one query). */
   readonly recoveryIntervalSeconds?: number | undefined;
   /** Seconds between catch-ups with `GET /events` (0: only at start); default 60. */
   readonly catchUpIntervalSeconds?: number | undefined;
@@ -119,8 +120,22 @@ export interface BffOptions {
    * for embedded PGlite. Default: embedded PGlite in `.data/bff`, opened only when MoR or webhooks are enabled.
    */
   readonly database?: BffDatabase | BffDatabaseOptions | undefined;
-  /** A payment-provider adapter: enables the MoR routes (`POST /quotes`, `POST /orders`, `GET /orders/:id`). */
+  /**
+   * A payment-provider adapter: enables the MoR routes (`POST /quotes`, `POST /orders`, `GET /orders/:id`).
+   * Two-phase (`authorizePayment`, `capturePayment`, `voidPayment`) where the provider offers manual capture, else
+   * one-phase (`confirmPayment`, `refundPayment`).
+   */
   readonly payments?: PaymentAdapter | undefined;
+  /**
+   * Called for every order whose payment was unwound: refused for good upstream, not recorded before the deadline
+   * (`orderDeadlineSeconds`), or its capture refused (the order then refunded upstream). Also logged at error.
+   */
+  readonly onOrderFailed?: ((report: FailedOrderReport) => void | Promise<void>) | undefined;
+  /**
+   * Seconds after a payment within which its order must be recorded upstream; past it the recovery pass gives up,
+   * voids (or refunds) the payment and reports the order. Default 30 (reported within about a minute).
+   */
+  readonly orderDeadlineSeconds?: number | undefined;
   /** Enables `POST /webhooks` (and, with `publicUrl`, registers it at start). */
   readonly webhook?: WebhookOptions | undefined;
   /** Event handlers by type (`order.settled`, …, or `*`); more can be added with `bff.on(type, handler)`. */
@@ -327,12 +342,21 @@ const optionsSchema = z.strictObject({
       (v) =>
         typeof v === 'object' &&
         v !== null &&
-        isFunction((v as PaymentAdapter).confirmPayment) &&
+        (isFunction((v as PaymentAdapter).confirmPayment) || isTwoPhase(v as PaymentAdapter)) &&
         typeof (v as PaymentAdapter).name === 'string',
       {
-        error: 'must be a payment adapter { name, confirmPayment(request) } (such as testCardPayments())',
+        error:
+          'must be a payment adapter { name, authorizePayment, capturePayment, voidPayment } or { name, confirmPayment } (such as testCardPayments())',
       },
     )
+    .optional(),
+  onOrderFailed: z
+    .custom<(report: FailedOrderReport) => void>(isFunction, { error: 'must be a function (report) => void' })
+    .optional(),
+  orderDeadlineSeconds: z
+    .number({ error: 'must be a number of seconds, such as 30' })
+    .min(5, 'must be at least 5 seconds')
+    .max(600, 'must be at most 600 seconds (a quote lives 10 minutes)')
     .optional(),
   webhook: z
     .strictObject({

@@ -15,6 +15,7 @@ import type {
   VisitorLimitOptions,
   WebhookOptions,
 } from './options.ts';
+import type { FailedOrderReport } from './orders/place-order.ts';
 import type { PaymentAdapter } from './payments.ts';
 import { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './visitor-limits.ts';
 
@@ -85,6 +86,11 @@ export interface ResolvedOrderTimings {
   readonly abandonAfterMs: number;
   /** Most intents per recovery pass; default 25. */
   readonly recoveryBatch: number;
+  /**
+   * How long after its intent was created an order may still be recorded; past it the recovery pass gives up, voids
+   * (or refunds) the payment and reports the intent; option `orderDeadlineSeconds`, default 30 s.
+   */
+  readonly recordDeadlineMs: number;
 }
 
 /** Timings of the webhook inbox worker (ms). */
@@ -145,6 +151,8 @@ export interface ResolvedBffOptions {
   readonly database: ResolvedDatabase;
   /** The payment adapter: MoR routes on when set. */
   readonly payments: PaymentAdapter | undefined;
+  /** Told of every order whose payment was unwound (option `onOrderFailed`). */
+  readonly onOrderFailed: ((report: FailedOrderReport) => void | Promise<void>) | undefined;
   /** Webhook receiving: `POST /webhooks` on when set. */
   readonly webhook: WebhookOptions | undefined;
   /** Event handlers given as `onEvent`, flattened. */
@@ -227,6 +235,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     ),
     database: resolveDatabase(o),
     payments: o.payments,
+    onOrderFailed: o.onOrderFailed,
     webhook: o.webhook,
     eventHandlers,
     siblings: o.siblings !== false && o.marketplace !== undefined,
@@ -241,6 +250,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
       retryMaxMs: 600_000,
       abandonAfterMs: 3_600_000,
       recoveryBatch: 25,
+      recordDeadlineMs: seconds(o.orderDeadlineSeconds, 30),
     },
     inbox: {
       leaseMs: 300_000,
@@ -252,7 +262,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     },
     background: {
       enabled: o.background?.enabled !== false,
-      recoveryIntervalMs: seconds(o.background?.recoveryIntervalSeconds, 30),
+      recoveryIntervalMs: seconds(o.background?.recoveryIntervalSeconds, 10),
       catchUpIntervalMs: seconds(o.background?.catchUpIntervalSeconds, 60),
       closeGraceMs: 10_000,
     },

@@ -106,6 +106,7 @@ export class BffRuntime {
       now: this.#options.now,
       timings: this.#options.orders,
       domainChanged: (domain) => this.domainChanges.changed(domain),
+      onOrderFailed: this.#options.onOrderFailed,
     };
   }
 

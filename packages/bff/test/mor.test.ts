@@ -160,7 +160,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
 
     const paid = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
     expect(paid.status).toBe(201);
-    expect([...payments.charges.values()].map((c) => c.status)).toEqual(['declined', 'succeeded']);
+    expect([...payments.charges.values()].map((c) => c.status)).toEqual(['declined', 'captured']);
     expect(stub.orders.size).toBe(1);
   });
 
@@ -237,7 +237,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
 
     const report = await bff.bff.recover();
 
-    expect(report).toEqual({ recorded: 1, rejected: 0, pending: 0, closed: 0, outstanding: 0 });
+    expect(report).toEqual({ recorded: 1, rejected: 0, gaveUp: 0, pending: 0, closed: 0, outstanding: 0 });
     const attempts = stub.callsTo('order');
     expect(attempts).toHaveLength(2);
     expect(attempts[1]!.headers['idempotency-key']).toBe(attempts[0]!.headers['idempotency-key']);
@@ -250,6 +250,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     await expect(bff.bff.recover()).resolves.toEqual({
       recorded: 0,
       rejected: 0,
+      gaveUp: 0,
       pending: 0,
       closed: 0,
       outstanding: 0,
@@ -280,7 +281,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     expect(view.json).toMatchObject({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID' });
   });
 
-  it('refunds the payment and answers 422 price_mismatch with the new price when the marketplace refuses the price', async () => {
+  it('voids the authorization and answers 422 price_mismatch with the new price when the marketplace refuses the price', async () => {
     const refunds: string[] = [];
     const adapter = testCardPayments();
     const payments: PaymentAdapter = { ...adapter, refundPayment: async (r) => void refunds.push(r.reference) };
@@ -298,9 +299,11 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       code: 'price_mismatch',
       price_cents: 250000,
       message:
-        'The price of coffeehouse.com has changed. Your payment was refunded. Review the new price and confirm again.',
+        'The price of coffeehouse.com has changed. Nothing was taken from your card. Review the new price and confirm again.',
     });
-    expect(refunds).toHaveLength(1);
+    expect([...adapter.charges.values()].map((c) => c.status)).toEqual(['voided']);
+    expect(adapter.calls.filter((c) => c.startsWith('capture'))).toEqual([]);
+    expect(refunds).toHaveLength(0);
     await expect(bff.bff.recover()).resolves.toMatchObject({ recorded: 0 });
   });
 

@@ -86,6 +86,7 @@ export type StubRoute =
   | 'checkout'
   | 'quote'
   | 'order'
+  | 'refund'
   | 'order-get'
   | 'events'
   | 'webhook-register'
@@ -369,6 +370,22 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
       price_cents: listed.price_cents,
       currency: listed.currency,
       expires_at: new Date(expires).toISOString(),
+    });
+  });
+  app.post('/api/partner/v1/refunds', verify('refund'), (req, res) => {
+    const { order_id, reason } = json(req) as { order_id: string; reason?: string };
+    const order = orders.get(order_id);
+    if (!order) return void answer(res, 404, errorBody('not_found', `No order ${order_id}`));
+    order.status = 'REFUNDED';
+    emit(order, 'order.refunded');
+    answer(res, 201, {
+      refund_id: `re_${order_id}`,
+      order_id,
+      amount_cents: order.sale_price_cents,
+      currency: order.currency,
+      status: 'REFUNDED',
+      reason: reason ?? null,
+      created_at: new Date().toISOString(),
     });
   });
   app.post('/api/partner/v1/orders', verify('order'), (req, res) => {

@@ -11,10 +11,14 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
+import * as m0002 from './migrations/0002-two-phase-payments.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
 /** Every migration, by name; names sort in the order they run. Never edit or rename one that has shipped. */
-export const BFF_MIGRATIONS: Readonly<Record<string, Migration>> = { '0001_initial': m0001 };
+export const BFF_MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_initial': m0001,
+  '0002_two_phase_payments': m0002,
+};
 
 /** The tables the BFF owns, in an order safe for `truncate`. */
 export const BFF_TABLES = [

@@ -29,6 +29,9 @@ export interface QuoteTable {
 /** What happened to an order intent so far; see `orders/intents.ts` for the transitions. */
 export type IntentState = 'created' | 'paid' | 'recorded' | 'declined' | 'rejected' | 'abandoned';
 
+/** See {@link OrderIntentTable.payment_phase}. */
+export type PaymentPhase = 'authorized' | 'captured' | 'voided' | 'void_failed';
+
 /**
  * An order intent: stored with its Idempotency-Key before the buyer is charged, then marked paid, then recorded
  * upstream with that same key (by the visitor's request, or later by the recovery pass).
@@ -54,6 +57,11 @@ export interface OrderIntentTable {
   order_id: string | null;
   /** SHA-256 (hex) of the order-view token given to the visitor; the token itself is never stored. */
   token_hash: string;
+  /**
+   * Where the money of a two-phase payment is: `authorized` (held), `captured` (taken), `voided` (released, nothing
+   * taken), `void_failed` (the release failed: the hold lapses by itself); null for one-phase adapters.
+   */
+  payment_phase: PaymentPhase | null;
   /** Refund outcome for a paid intent the marketplace refused: `refunded`, `refund_failed`, `no_refund_adapter`. */
   refund_state: string | null;
   attempts: Generated<number>;

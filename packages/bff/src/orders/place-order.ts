@@ -1,9 +1,19 @@
 /**
  * The MoR order flow (spec 1, 2.1, 2.2, 4.1 "MoR"): a visitor pays for a quoted domain, the BFF records the order
- * upstream with an Idempotency-Key it stored before charging, and a paid order is recorded exactly once, by the
- * visitor's request or, after a crash or an upstream failure, by the recovery pass.
+ * upstream with an Idempotency-Key it stored before any payment step, and a paid order is recorded exactly once, by
+ * the visitor's request or, after a crash or a transient upstream failure, by the recovery pass.
  *
- * The price is always the stored quote's, never a figure from the browser.
+ * Money moves last: the whole order is validated first (the route parses it with the same protocol schema the
+ * marketplace uses). With a two-phase adapter the BFF authorizes, records the order upstream, then captures:
+ *
+ * - a permanent refusal upstream (any 4xx but 429, 408 and a 409 for a request still in flight) voids the
+ *   authorization at once and the visitor is told that nothing was taken;
+ * - a transient failure (network, 5xx, 429) leaves the intent to the recovery pass, which gives up
+ *   {@link RECORD_DEADLINE_MS} after the payment: it voids (or refunds) and reports the intent;
+ * - a capture refused after the order was recorded refunds the order upstream (`POST /refunds`) and voids.
+ *
+ * Every unwound payment is logged at error and reported to the `onOrderFailed` hook. The price is always the stored
+ * quote's, never a figure from the browser.
  */
 import { MarketplaceError } from '@domainkit/client';
 import type { Buyer, CreateOrderRequest } from '@domainkit/protocol';
@@ -12,13 +22,20 @@ import { UpstreamBusyError, type BffUpstreamBudget } from '../budget.ts';
 import { toCents, type BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
 import type { MarketplaceApi } from '../options.ts';
-import type { PaymentAdapter, PaymentResult } from '../payments.ts';
+import {
+  isTwoPhase,
+  PaymentCaptureError,
+  type PaymentAdapter,
+  type PaymentReference,
+  type PaymentResult,
+} from '../payments.ts';
 import { quoteIsPayable } from '../quotes/quote.ts';
 import { findQuote } from '../quotes/store.ts';
 import type { ResolvedOrderTimings } from '../resolved-options.ts';
 import {
   createIntent,
   findLiveIntentForQuote,
+  markCaptured,
   markClosed,
   markPaid,
   markRecorded,
@@ -43,6 +60,44 @@ export interface OrderFlowDeps {
   readonly timings: ResolvedOrderTimings;
   /** Told the domain of an order recorded, or refused as sold or unlisted, upstream (drops cached searches). */
   readonly domainChanged?: ((domain: string) => void) | undefined;
+  /** Told of every order whose payment was unwound (voided or refunded); see {@link FailedOrderReport}. */
+  readonly onOrderFailed?: ((report: FailedOrderReport) => void | Promise<void>) | undefined;
+}
+
+/** Default of the record deadline (option `orderDeadlineSeconds`): 30 s after the intent was created. */
+export const RECORD_DEADLINE_MS = 30_000;
+
+/** What became of the buyer's money when an order could not be completed. */
+export type MoneyOutcome =
+  /** The authorization was released: nothing was taken. */
+  | 'voided'
+  /** The release failed; the provider lets the hold lapse by itself. Nothing was taken. */
+  | 'void_failed'
+  /** A one-phase charge was refunded. */
+  | 'refunded'
+  /** A one-phase charge could not be refunded: refund it by hand. */
+  | 'refund_failed'
+  /** A one-phase adapter without `refundPayment`: refund it by hand. */
+  | 'no_refund_adapter';
+
+/** The report of an order whose payment was unwound (the `onOrderFailed` hook; also logged at error). */
+export interface FailedOrderReport {
+  readonly intentId: string;
+  /** The intent's Idempotency-Key of `POST /orders`, to reconcile with the marketplace. */
+  readonly idempotencyKey: string;
+  readonly domain: string;
+  /** Amount in minor units (cents). */
+  readonly amountCents: number;
+  readonly currency: string;
+  /** `refused` (a permanent refusal upstream), `gave_up` (transient failures until the deadline), `capture_failed`. */
+  readonly reason: 'refused' | 'gave_up' | 'capture_failed';
+  /** The last error, for the log (upstream code, status and message). */
+  readonly detail: string;
+  readonly money: MoneyOutcome;
+  /** The marketplace order, when one was recorded and then refunded upstream (`capture_failed`). */
+  readonly orderId?: string | undefined;
+  /** Outcome of `POST /refunds` for that order. */
+  readonly orderRefund?: 'refunded' | 'refund_failed' | undefined;
 }
 
 /** The visitor's `POST /orders` body, validated. */
@@ -70,12 +125,22 @@ export const PROCESSING_STATUS = 'PROCESSING';
 /** How recording an intent ended. */
 export type RecordOutcome =
   | { readonly kind: 'recorded'; readonly order: UpstreamOrder & { created_at?: string | undefined } }
-  | { readonly kind: 'rejected'; readonly error: MarketplaceError; readonly refundState: string }
+  | { readonly kind: 'rejected'; readonly error: MarketplaceError; readonly money: MoneyOutcome }
   | { readonly kind: 'pending'; readonly error: unknown };
 
-/** Upstream answers that will not change on a retry: the marketplace refused this order. */
-function isDefinitiveRefusal(error: unknown): error is MarketplaceError {
-  return error instanceof MarketplaceError && error.status !== undefined && [400, 404, 409, 422].includes(error.status);
+/** A 409 for a request with the same key still being processed (retry later), not a refusal. */
+function isInFlightConflict(error: MarketplaceError): boolean {
+  return error.retryAfter !== undefined || /in (?:progress|flight)|being processed|concurrent/i.test(error.message);
+}
+
+/**
+ * Upstream answers that will not change on a retry: the marketplace refused this order for good. Any 4xx except
+ * 408, 429 and a 409 for a request in flight; network errors, 5xx and answers that break the schema are transient.
+ */
+export function isPermanentRefusal(error: unknown): error is MarketplaceError {
+  if (!(error instanceof MarketplaceError) || error.status === undefined) return false;
+  if (error.status < 400 || error.status >= 500 || error.status === 408 || error.status === 429) return false;
+  return !(error.status === 409 && isInFlightConflict(error));
 }
 
 function describe(error: unknown): string {
@@ -132,19 +197,24 @@ export async function recordIntent(
     );
     return { kind: 'recorded', order };
   } catch (error) {
-    if (isDefinitiveRefusal(error)) {
+    if (isPermanentRefusal(error)) {
       if (error.status === 404 || error.status === 409) deps.domainChanged?.(intent.domain);
-      const refundState = await refund(deps, intent);
-      await markClosed(deps.db, intent.intent_id, 'rejected', { error: describe(error), refundState, now: now() });
-      deps.logger.error(
-        { intent: intent.intent_id, domain: intent.domain, upstream: error.toJSON(), refund: refundState },
-        'the marketplace refused a paid order',
-      );
-      return { kind: 'rejected', error, refundState };
+      const money = await unwindPayment(deps, intent);
+      await markClosed(deps.db, intent.intent_id, 'rejected', {
+        error: describe(error),
+        refundState: money,
+        phase: phaseAfter(money),
+        now: now(),
+      });
+      await reportFailure(deps, intent, { reason: 'refused', detail: describe(error), money });
+      return { kind: 'rejected', error, money };
     }
+    const deadline = intent.created_at.getTime() + deps.timings.recordDeadlineMs;
     await releaseForRetry(deps.db, intent.intent_id, {
       error: describe(error),
-      retryAt: new Date(deps.now() + retryDelayMs(intent.attempts, deps.timings)),
+      retryAt: new Date(
+        Math.min(deps.now() + retryDelayMs(intent.attempts, deps.timings), Math.max(deadline, deps.now())),
+      ),
       now: now(),
     });
     deps.logger.warn(
@@ -155,22 +225,153 @@ export async function recordIntent(
   }
 }
 
-async function refund(deps: OrderFlowDeps, intent: Intent): Promise<string> {
-  if (deps.payments.refundPayment === undefined || intent.payment_reference === null) return 'no_refund_adapter';
+function paymentReference(intent: Intent): PaymentReference {
+  return {
+    intentId: intent.intent_id,
+    reference: intent.payment_reference ?? '',
+    amountCents: toCents(intent.price_cents),
+    currency: intent.currency,
+  };
+}
+
+function phaseAfter(money: MoneyOutcome): 'voided' | 'void_failed' | undefined {
+  return money === 'voided' || money === 'void_failed' ? money : undefined;
+}
+
+/**
+ * Gives the buyer's money back for an intent that will not become an order: voids a two-phase authorization, or
+ * refunds a one-phase charge. Never throws.
+ */
+export async function unwindPayment(deps: OrderFlowDeps, intent: Intent): Promise<MoneyOutcome> {
+  const adapter = deps.payments;
+  if (intent.payment_phase === 'authorized' && adapter.voidPayment !== undefined) {
+    try {
+      await adapter.voidPayment(paymentReference(intent));
+      return 'voided';
+    } catch (error) {
+      deps.logger.error(
+        { intent: intent.intent_id, adapter: adapter.name, error: describe(error) },
+        'void failed: the authorization lapses by itself; release it by hand to free the buyer funds sooner',
+      );
+      return 'void_failed';
+    }
+  }
+  if (adapter.refundPayment === undefined || intent.payment_reference === null) return 'no_refund_adapter';
   try {
-    await deps.payments.refundPayment({
-      intentId: intent.intent_id,
-      reference: intent.payment_reference,
-      amountCents: toCents(intent.price_cents),
-      currency: intent.currency,
-    });
+    await adapter.refundPayment(paymentReference(intent));
     return 'refunded';
   } catch (error) {
     deps.logger.error(
-      { intent: intent.intent_id, error: describe(error) },
+      { intent: intent.intent_id, adapter: adapter.name, error: describe(error) },
       'refund failed: refund this payment by hand',
     );
     return 'refund_failed';
+  }
+}
+
+/** Logs an unwound order at error and tells the `onOrderFailed` hook (whose own failure is logged, not raised). */
+export async function reportFailure(
+  deps: OrderFlowDeps,
+  intent: Intent,
+  outcome: Pick<FailedOrderReport, 'reason' | 'detail' | 'money' | 'orderId' | 'orderRefund'>,
+): Promise<void> {
+  const report: FailedOrderReport = {
+    intentId: intent.intent_id,
+    idempotencyKey: intent.idempotency_key,
+    domain: intent.domain,
+    amountCents: toCents(intent.price_cents),
+    currency: intent.currency,
+    ...outcome,
+  };
+  deps.logger.error(
+    {
+      intent: report.intentId,
+      idempotency_key: report.idempotencyKey,
+      domain: report.domain,
+      reason: report.reason,
+      detail: report.detail,
+      money: report.money,
+      order: report.orderId,
+      order_refund: report.orderRefund,
+    },
+    report.reason === 'refused'
+      ? 'the marketplace refused a paid order; the payment was unwound'
+      : report.reason === 'capture_failed'
+        ? 'the payment could not be captured; the order was refunded upstream and the authorization voided'
+        : 'the order could not be recorded in time; gave up and unwound the payment',
+  );
+  try {
+    await deps.onOrderFailed?.(report);
+  } catch (error) {
+    deps.logger.error({ intent: report.intentId, error: describe(error) }, 'the onOrderFailed hook failed');
+  }
+}
+
+/** How capturing a recorded intent's authorization ended. */
+export type CaptureOutcome =
+  | { readonly kind: 'captured' }
+  /** Refused for good: the order was refunded upstream and the authorization voided. */
+  | { readonly kind: 'failed'; readonly orderRefund: 'refunded' | 'refund_failed' }
+  /** Outcome unknown (the provider failed): left to the recovery pass. */
+  | { readonly kind: 'pending' };
+
+/**
+ * Captures the authorization of a recorded two-phase intent. A refusal (PaymentCaptureError) refunds the order
+ * upstream (`POST /refunds`, with an Idempotency-Key derived from the intent's) and voids the authorization; any
+ * other failure leaves the intent to the recovery pass (or, past the deadline, is treated as a refusal).
+ */
+export async function captureIntent(
+  deps: OrderFlowDeps,
+  intent: Intent,
+  orderId: string,
+  options: { pastDeadline?: boolean } = {},
+): Promise<CaptureOutcome> {
+  const now = () => new Date(deps.now());
+  try {
+    await deps.payments.capturePayment!(paymentReference(intent));
+    await markCaptured(deps.db, intent.intent_id, now());
+    return { kind: 'captured' };
+  } catch (error) {
+    if (!(error instanceof PaymentCaptureError) && !options.pastDeadline) {
+      await releaseForRetry(deps.db, intent.intent_id, {
+        error: `capture: ${describe(error)}`,
+        retryAt: new Date(deps.now() + retryDelayMs(intent.attempts, deps.timings)),
+        now: now(),
+      });
+      deps.logger.warn(
+        { intent: intent.intent_id, adapter: deps.payments.name, error: describe(error) },
+        'capture failed; the recovery pass will retry it',
+      );
+      return { kind: 'pending' };
+    }
+    let orderRefund: 'refunded' | 'refund_failed' = 'refunded';
+    try {
+      await deps.client.refunds.create(
+        { order_id: orderId, reason: 'The payment could not be captured.' },
+        { idempotencyKey: `${intent.idempotency_key}:refund` },
+      );
+    } catch (refundError) {
+      orderRefund = 'refund_failed';
+      deps.logger.error(
+        { intent: intent.intent_id, order: orderId, error: describe(refundError) },
+        'refunding the order upstream failed: refund it by hand (POST /refunds)',
+      );
+    }
+    const money = await unwindPayment(deps, intent);
+    await markClosed(deps.db, intent.intent_id, 'rejected', {
+      error: `capture: ${describe(error)}`,
+      refundState: orderRefund === 'refunded' ? 'order_refunded' : 'order_refund_failed',
+      phase: phaseAfter(money),
+      now: now(),
+    });
+    await reportFailure(deps, intent, {
+      reason: 'capture_failed',
+      detail: describe(error),
+      money,
+      orderId,
+      orderRefund,
+    });
+    return { kind: 'failed', orderRefund };
   }
 }
 
@@ -218,16 +419,18 @@ export async function placeOrder(
     );
   }
 
+  const twoPhase = isTwoPhase(deps.payments);
+  const request = {
+    intentId: intent.intent_id,
+    amountCents: toCents(quote.price_cents),
+    currency: quote.currency,
+    payment: input.payment,
+    domain: quote.domain,
+    buyer: input.buyer,
+  };
   let payment: PaymentResult;
   try {
-    payment = await deps.payments.confirmPayment({
-      intentId: intent.intent_id,
-      amountCents: toCents(quote.price_cents),
-      currency: quote.currency,
-      payment: input.payment,
-      domain: quote.domain,
-      buyer: input.buyer,
-    });
+    payment = twoPhase ? await deps.payments.authorizePayment!(request) : await deps.payments.confirmPayment!(request);
   } catch (error) {
     // The outcome is unknown: the intent stays `created`; recovery asks the provider (retrievePayment) later.
     await releaseForRetry(db, intent.intent_id, {
@@ -257,15 +460,25 @@ export async function placeOrder(
     requestBody: JSON.stringify(orderRequestBody(intent, input.buyer, payment.reference)),
     leaseUntil: new Date(deps.now() + deps.timings.leaseMs),
     now: now(),
+    phase: twoPhase ? 'authorized' : undefined,
   });
   deps.logger.debug(
-    { intent: intent.intent_id, domain: intent.domain },
-    'payment confirmed; recording the order upstream',
+    { intent: intent.intent_id, domain: intent.domain, phase: twoPhase ? 'authorized' : 'captured' },
+    'payment secured; recording the order upstream',
   );
   const outcome = await recordIntent(deps, paid, { budgetAcquired: true, maxWaitMs: deps.timings.recordWaitMs });
   const created = intent.created_at.toISOString();
   if (outcome.kind === 'recorded') {
     const o = outcome.order;
+    if (twoPhase) {
+      const captured = await captureIntent(deps, paid, o.public_id);
+      if (captured.kind === 'failed') {
+        throw new BffHttpError(
+          'payment_declined',
+          `Your payment could not be completed, so the order for ${intent.domain} was cancelled. Nothing was taken from your card; try another payment method.`,
+        );
+      }
+    }
     return {
       status: 201,
       body: {
@@ -293,17 +506,30 @@ export async function placeOrder(
       },
     };
   }
-  throw await refusalAnswer(deps, outcome.error, outcome.refundState, intent.domain);
+  throw await refusalAnswer(deps, outcome.error, outcome.money, intent.domain);
 }
 
-/** The visitor's answer when the marketplace refused a paid order (its payment refunded). */
+/** What the visitor is told about their money when an order could not be recorded. */
+export function moneyMessage(outcome: MoneyOutcome): string {
+  switch (outcome) {
+    case 'voided':
+    case 'void_failed':
+      return 'Nothing was taken from your card.';
+    case 'refunded':
+      return 'Your payment was refunded.';
+    default:
+      return 'Your payment will be refunded.';
+  }
+}
+
+/** The visitor's answer when the marketplace refused an order for good (its payment voided or refunded). */
 async function refusalAnswer(
   deps: OrderFlowDeps,
   error: MarketplaceError,
-  refundState: string,
+  outcome: MoneyOutcome,
   domain: string,
 ): Promise<BffHttpError> {
-  const money = refundState === 'refunded' ? 'Your payment was refunded.' : 'Your payment will be refunded.';
+  const money = moneyMessage(outcome);
   if (error.code === 'price_mismatch') {
     const given = error.details?.price_cents;
     if (typeof given === 'number' && Number.isInteger(given) && given >= 0) {

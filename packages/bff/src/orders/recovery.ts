@@ -6,15 +6,25 @@
  */
 import { MarketplaceError } from '@domainkit/client';
 import type { Buyer } from '@domainkit/protocol';
-import { markClosed, markPaid, claimForRecovery, countUnfinished, releaseForRetry } from './store.ts';
-import { orderRequestBody, recordIntent, type OrderFlowDeps } from './place-order.ts';
+import { isTwoPhase } from '../payments.ts';
+import { markClosed, markPaid, claimForRecovery, countUnfinished, releaseForRetry, type Intent } from './store.ts';
+import {
+  captureIntent,
+  orderRequestBody,
+  recordIntent,
+  reportFailure,
+  unwindPayment,
+  type OrderFlowDeps,
+} from './place-order.ts';
 
 /** What one pass did. */
 export interface RecoveryReport {
   /** Intents recorded upstream. */
   recorded: number;
-  /** Intents the marketplace refused for good (their payments refunded). */
+  /** Intents the marketplace refused for good, or whose capture was refused (their payments voided or refunded). */
   rejected: number;
+  /** Intents given up after the record deadline (their payments voided or refunded, and reported). */
+  gaveUp: number;
   /** Intents still waiting (upstream failing or busy); retried later with back-off. */
   pending: number;
   /** `created` intents closed: payment declined, or its outcome unknowable. */
@@ -37,7 +47,8 @@ export interface RecoveryOptions {
  * @returns counts of what it did; errors of single intents are logged and counted as pending.
  */
 export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptions = {}): Promise<RecoveryReport> {
-  const report: RecoveryReport = { recorded: 0, rejected: 0, pending: 0, closed: 0, outstanding: 0 };
+  const report: RecoveryReport = { recorded: 0, rejected: 0, gaveUp: 0, pending: 0, closed: 0, outstanding: 0 };
+  const pastDeadline = (intent: Intent) => deps.now() >= intent.created_at.getTime() + deps.timings.recordDeadlineMs;
   const now = () => new Date(deps.now());
   const claimed = await claimForRecovery(deps.db, {
     keyId: deps.keyId,
@@ -85,10 +96,45 @@ export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptio
           requestBody: JSON.stringify(orderRequestBody(intent, buyer, payment.reference)),
           leaseUntil: new Date(deps.now() + deps.timings.leaseMs),
           now: now(),
+          phase: isTwoPhase(deps.payments) ? (payment.status === 'authorized' ? 'authorized' : 'captured') : undefined,
         });
       }
-      const outcome = await recordIntent(deps, intent, { maxWaitMs: deps.timings.recoveryRecordWaitMs });
-      report[outcome.kind === 'recorded' ? 'recorded' : outcome.kind === 'rejected' ? 'rejected' : 'pending']++;
+      let orderId = intent.order_id;
+      if (intent.state === 'paid') {
+        const outcome = await recordIntent(deps, intent, { maxWaitMs: deps.timings.recoveryRecordWaitMs });
+        if (outcome.kind === 'rejected') {
+          report.rejected++;
+          continue;
+        }
+        if (outcome.kind === 'pending') {
+          if (pastDeadline(intent)) {
+            // Transient failures until the deadline: give up, give the money back, report the intent.
+            const money = await unwindPayment(deps, intent);
+            await markClosed(deps.db, intent.intent_id, 'abandoned', {
+              error: 'not recorded before the deadline',
+              refundState: money,
+              phase: money === 'voided' || money === 'void_failed' ? money : undefined,
+              now: now(),
+            });
+            await reportFailure(deps, intent, { reason: 'gave_up', detail: String(intent.last_error ?? ''), money });
+            report.gaveUp++;
+          } else report.pending++;
+          continue;
+        }
+        orderId = outcome.order.public_id;
+      }
+      if (intent.payment_phase === 'authorized' && orderId !== null && isTwoPhase(deps.payments)) {
+        const captured = await captureIntent(deps, intent, orderId, { pastDeadline: pastDeadline(intent) });
+        if (captured.kind === 'failed') {
+          report.rejected++;
+          continue;
+        }
+        if (captured.kind === 'pending') {
+          report.pending++;
+          continue;
+        }
+      }
+      report.recorded++;
     } catch (error) {
       report.pending++;
       deps.logger.error(

@@ -8,7 +8,7 @@
  * recovery pass of another process leaves it alone until the lease has passed.
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
-import { sql, type Selectable, type Transaction } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable, type Transaction } from 'kysely';
 import type { StoredQuote } from '../quotes/store.ts';
 import { movesForward, statusRank } from './status.ts';
 import {
@@ -18,6 +18,7 @@ import {
   type IntentState,
   type OrderIntentTable,
   type OrderTable,
+  type PaymentPhase,
 } from '../db/tables.ts';
 
 /** An intent as read. */
@@ -106,12 +107,20 @@ export async function createIntent(db: BffDb, input: NewIntent): Promise<Intent 
 export async function markPaid(
   db: BffDb,
   intentId: string,
-  fields: { reference: string; requestBody: string; leaseUntil: Date; now: Date },
+  fields: {
+    reference: string;
+    requestBody: string;
+    leaseUntil: Date;
+    now: Date;
+    /** `authorized` for a two-phase payment (held, not taken); omitted for one-phase. */
+    phase?: PaymentPhase | undefined;
+  },
 ): Promise<Intent> {
   return db
     .updateTable('bff_order_intents')
     .set({
       state: 'paid',
+      payment_phase: fields.phase ?? null,
       payment_reference: fields.reference,
       request_body: fields.requestBody,
       lease_until: fields.leaseUntil,
@@ -123,18 +132,36 @@ export async function markPaid(
     .executeTakeFirstOrThrow();
 }
 
-/** Moves an intent to a final state without an order (`declined`, `rejected`, `abandoned`). */
+/**
+ * Moves an intent to a final state without a standing order (`declined`, `rejected`, `abandoned`). A recorded
+ * intent is closed only when its order was refunded upstream (capture failed); `phase` records the money's end.
+ */
 export async function markClosed(
   db: BffDb,
   intentId: string,
   state: Extract<IntentState, 'declined' | 'rejected' | 'abandoned'>,
-  fields: { error?: string; refundState?: string; now: Date },
+  fields: { error?: string; refundState?: string; phase?: PaymentPhase | undefined; now: Date },
 ): Promise<void> {
   await db
     .updateTable('bff_order_intents')
-    .set({ state, last_error: fields.error ?? null, refund_state: fields.refundState ?? null, updated_at: fields.now })
+    .set({
+      state,
+      last_error: fields.error?.slice(0, 500) ?? null,
+      refund_state: fields.refundState ?? null,
+      ...(fields.phase === undefined ? {} : { payment_phase: fields.phase }),
+      updated_at: fields.now,
+    })
     .where('intent_id', '=', intentId)
-    .where('state', 'in', ['created', 'paid'])
+    .where('state', 'in', ['created', 'paid', 'recorded'])
+    .execute();
+}
+
+/** Records that a two-phase payment was captured (the money is taken). */
+export async function markCaptured(db: BffDb, intentId: string, now: Date): Promise<void> {
+  await db
+    .updateTable('bff_order_intents')
+    .set({ payment_phase: 'captured', last_error: null, updated_at: now })
+    .where('intent_id', '=', intentId)
     .execute();
 }
 
@@ -192,6 +219,13 @@ export async function markRecorded(db: BffDb, intentId: string, order: UpstreamO
   });
 }
 
+/** An unfinished intent: `created`, `paid`, or `recorded` with its two-phase payment not captured yet. */
+const unfinished = (eb: ExpressionBuilder<BffTables, 'bff_order_intents'>) =>
+  eb.or([
+    eb('state', 'in', ['created', 'paid']),
+    eb.and([eb('state', '=', 'recorded'), eb('payment_phase', '=', 'authorized')]),
+  ]);
+
 /**
  * Takes up to `limit` intents the recovery pass should finish (`paid` ones, and `created` ones whose payment
  * outcome is unknown) whose lease has passed, and leases them to the caller until `leaseUntil`.
@@ -207,7 +241,7 @@ export async function claimForRecovery(
       .selectFrom('bff_order_intents')
       .select('intent_id')
       .where('key_id', '=', options.keyId)
-      .where('state', 'in', ['created', 'paid'])
+      .where(unfinished)
       .orderBy('created_at')
       .limit(options.limit)
       .forUpdate()
@@ -234,7 +268,7 @@ export async function countUnfinished(db: BffDb, keyId: string): Promise<number>
     .selectFrom('bff_order_intents')
     .select((eb) => eb.fn.countAll<string | number>().as('n'))
     .where('key_id', '=', keyId)
-    .where('state', 'in', ['created', 'paid'])
+    .where(unfinished)
     .executeTakeFirstOrThrow();
   return Number(row.n);
 }
