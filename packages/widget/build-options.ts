@@ -10,7 +10,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { build, type BuildOptions, type Metafile } from 'esbuild';
+import { build, type BuildOptions, type Metafile, type Plugin } from 'esbuild';
 import { minify } from 'terser';
 import { minifyTemplatesPlugin } from './minify-templates.ts';
 
@@ -19,6 +19,31 @@ export const target = ['es2022', 'chrome100', 'edge100', 'firefox100', 'safari15
 
 /** Name of the script-tag file in `dist/`. */
 export const SCRIPT_TAG_FILE = 'domainkit.min.js';
+
+/**
+ * The script-tag build's further files, beside {@link SCRIPT_TAG_FILE}: modules the entry imports on first use
+ * (`import('./domainkit-order.min.js')`, resolved against the entry's own URL), keyed by their source in `src/`.
+ * The MoR order flow loads on first use of `mode="order"`, the alternate-TLD list with the `siblings` attribute,
+ * the hosted-checkout flow on the first Buy (each prefetched when the browser is idle and the element will need it).
+ */
+export const LAZY_FILES: Readonly<Record<string, string>> = {
+  'purchase/checkout-flow.ts': 'domainkit-checkout.min.js',
+  'purchase/order-flow.ts': 'domainkit-order.min.js',
+  'domain-search/siblings.ts': 'domainkit-siblings.min.js',
+};
+
+/** Points the entry's dynamic imports of {@link LAZY_FILES} at the files beside it (never bundled into it). */
+const lazyExternal: Plugin = {
+  name: 'lazy-external',
+  setup(b) {
+    b.onResolve({ filter: /\.ts$/ }, (args) => {
+      if (args.kind !== 'dynamic-import') return undefined;
+      const source = Object.keys(LAZY_FILES).find((key) => join(args.resolveDir, args.path).endsWith(key));
+      if (!source) throw new Error(`${args.path}: a dynamic import must be one of LAZY_FILES in build-options.ts`);
+      return { path: `./${LAZY_FILES[source]}`, external: true };
+    });
+  },
+};
 
 /** The esbuild options: one self-contained minified ES module, Lit bundled, its templates and styles minified. */
 export function scriptTagOptions(root: string): BuildOptions {
@@ -35,7 +60,7 @@ export function scriptTagOptions(root: string): BuildOptions {
     logLevel: 'warning',
     outfile: join(root, 'dist', SCRIPT_TAG_FILE),
     write: false,
-    plugins: [minifyTemplatesPlugin(join(root, 'src'))],
+    plugins: [lazyExternal, minifyTemplatesPlugin(join(root, 'src'))],
   };
 }
 

@@ -19,7 +19,7 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 import { rewriteDeclarationSpecifiers } from '../../scripts/declarations.ts';
-import { bundleScriptTag, SCRIPT_TAG_FILE, target } from './build-options.ts';
+import { bundleScriptTag, LAZY_FILES, SCRIPT_TAG_FILE, target } from './build-options.ts';
 import { writeManifest } from './manifest.ts';
 
 const root = import.meta.dirname;
@@ -63,10 +63,26 @@ execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
 // tsc rewrites `.ts` specifiers in emitted JS only (rewriteRelativeImportExtensions), not in declarations.
 await rewriteDeclarationSpecifiers(dist);
 
-// 2. script-tag build (and the license comments of the bundled Lit, which its banner points to)
+// 2. script-tag build (and the license comments of the bundled Lit, which its banner points to): the entry, and
+// the modules beside it that the entry imports on first use (LAZY_FILES).
 const { code, legal, metafile } = await bundleScriptTag(root, { entry: join(src, 'script-tag.ts') });
 await writeFile(minFile, code);
 await writeFile(`${minFile}.LEGAL.txt`, legal);
+const lazyFiles: Array<[string, string]> = [];
+// A lazy file runs beside the entry's Lit and elements: it must not carry a second copy of anything with identity or
+// state (Lit's element and renderer, the widget's controllers and elements); it gets those through its caller.
+const stateful = /reactive-element|lit-element|lit-html|\/src\/(controller|element|purchase\/purchase-controller)\.ts$/;
+for (const [source, file] of Object.entries(LAZY_FILES)) {
+  const lazy = await bundleScriptTag(root, { entry: join(src, source) });
+  const bundled = Object.values(lazy.metafile.outputs).flatMap((output) =>
+    Object.entries(output.inputs).flatMap(([input, { bytesInOutput }]) => (bytesInOutput > 0 ? [input] : [])),
+  );
+  const doubled = bundled.filter((input) => stateful.test(input));
+  if (doubled.length) throw new Error(`${file} bundles ${doubled.join(', ')}: pass it in from the entry instead.`);
+  if (!code.includes(`"./${file}"`)) throw new Error(`${SCRIPT_TAG_FILE} does not import ./${file}.`);
+  await writeFile(join(dist, file), lazy.code);
+  lazyFiles.push([file, lazy.code]);
+}
 
 // 3. the custom-elements manifest, from the class headers
 const elements = await writeManifest(root);
@@ -76,8 +92,10 @@ const forbidden: Array<[RegExp, string]> = [
   [/process\.env/, 'a reference to process.env'],
   [/\beval\s*\(|new Function\s*\(/, 'code a strict Content-Security-Policy refuses (eval / new Function)'],
 ];
-for (const [pattern, what] of forbidden) {
-  if (pattern.test(code)) throw new Error(`dist/domainkit.min.js contains ${what} (${pattern}); refusing to ship it.`);
+for (const [file, text] of [[SCRIPT_TAG_FILE, code], ...lazyFiles]) {
+  for (const [pattern, what] of forbidden) {
+    if (pattern.test(text!)) throw new Error(`dist/${file} contains ${what} (${pattern}); refusing to ship it.`);
+  }
 }
 
 const kb = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KB`;
@@ -92,4 +110,5 @@ const inputs = Object.keys(metafile.inputs).length;
 console.log(`\n@domainkit/widget built into ${relative(process.cwd(), dist) || '.'}/`);
 console.log(`  npm ESM build (${npmFiles.length} modules, Lit external, not minified) ${sizeOf(npmCode)}`);
 console.log(`  domainkit.min.js (script tag, ${inputs} modules, Lit bundled)    ${sizeOf(code)}`);
+for (const [file, text] of lazyFiles) console.log(`  ${`${file} (loaded on first use)`.padEnd(58)}${sizeOf(text)}`);
 console.log(`  custom-elements.json (${elements} element classes)`);

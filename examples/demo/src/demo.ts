@@ -3,8 +3,12 @@
  * the widget's script-tag build at `/widget/`, the script-tag example page at `/` and the built React SPA example
  * at `/spa/`. `pnpm start` runs this; the end-to-end tests start exactly the same stack on free ports.
  */
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { constants } from 'node:zlib';
+import compression from 'compression';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
@@ -45,6 +49,32 @@ const examplePage = resolve(here, '../../script-tag');
 const spaDist = resolve(here, '../../spa/dist');
 const widgetDist = dirname(fileURLToPath(import.meta.resolve('@domainkit/widget/domainkit.min.js')));
 
+/**
+ * The version of the widget's script-tag files: the first 12 hex digits of the SHA-256 of every
+ * `domainkit*.min.js` in `dist/`. They are served under `/widget/<version>/`, cacheable for a year (a rebuilt
+ * widget gets a new path, so no visitor ever runs a stale mix of entry and chunks).
+ */
+export function widgetVersion(): string {
+  const hash = createHash('sha256');
+  for (const file of readdirSync(widgetDist)
+    .filter((f) => /^domainkit.*\.min\.js$/.test(f))
+    .sort()) {
+    hash.update(file).update(readFileSync(join(widgetDist, file)));
+  }
+  return hash.digest('hex').slice(0, 12);
+}
+
+/** Long-lived caching for content-versioned files (RFC 9111 `max-age`, RFC 8246 `immutable`). */
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/** The example page, pointing at the versioned widget. */
+function examplePageHtml(version: string): string {
+  return readFileSync(join(examplePage, 'index.html'), 'utf8').replaceAll(
+    '/widget/domainkit.min.js',
+    `/widget/${version}/domainkit.min.js`,
+  );
+}
+
 function listen(server: Server, port: number, host: string): Promise<string> {
   return new Promise((ok, fail) => {
     server.once('error', fail);
@@ -72,8 +102,33 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   });
   const partner = express();
   partner.disable('x-powered-by');
-  partner.use('/widget', express.static(widgetDist, { index: false }));
+  // The pages and the widget compressed (brotli when the browser takes it, else gzip), at their best ratio;
+  // the BFF's answers are left as the BFF sends them.
+  const compress = compression({ level: 9, brotli: { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } } });
+  partner.use((req, res, next) => (req.path.startsWith('/dk/') ? next() : compress(req, res, next)));
+  const version = widgetVersion();
+  partner.use(
+    `/widget/${version}`,
+    express.static(widgetDist, {
+      index: false,
+      cacheControl: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', IMMUTABLE),
+    }),
+  );
+  // The unversioned path (what the static example page names) is revalidated on every use.
+  partner.use(
+    '/widget',
+    express.static(widgetDist, {
+      index: false,
+      cacheControl: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+    }),
+  );
   partner.use('/spa', express.static(spaDist));
+  partner.get(['/', '/index.html'], (_req, res) => {
+    res.setHeader('Cache-Control', 'no-cache');
+    res.type('html').send(examplePageHtml(version));
+  });
   partner.use(express.static(examplePage));
   // The BFF is mounted once the server listens: it registers its own webhook URL, which needs the port.
   let bff: BffRouter | undefined;

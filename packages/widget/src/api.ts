@@ -69,9 +69,14 @@ export function isAbortError(error: unknown): boolean {
   return error instanceof DOMException && error.name === 'AbortError';
 }
 
-/** `error` as a {@link DkApiError} (anything else becomes `invalid_response`). */
+/**
+ * `error` as a {@link DkApiError} (anything else becomes `invalid_response`). An error named `DkApiError` is
+ * taken as one too: the script-tag build's order-flow file carries its own copy of the class.
+ */
 export function toApiError(error: unknown): DkApiError {
-  return error instanceof DkApiError ? error : new DkApiError('invalid_response', String(error), { cause: error });
+  return error instanceof DkApiError || (error instanceof Error && error.name === 'DkApiError')
+    ? (error as DkApiError)
+    : new DkApiError('invalid_response', String(error), { cause: error });
 }
 
 type Json = Record<string, unknown>;

@@ -85,8 +85,13 @@ export class DkController<S extends string> implements ReactiveController {
     if (isAbortError(caught)) return undefined;
     const error = (this.error = toApiError(caught));
     this.set(status);
-    this.host.dispatchEvent(new DkErrorEvent({ code: error.code, message: errorMessage(error, this.host.texts) }));
+    this.host.dispatchEvent(new DkErrorEvent({ code: error.code, message: this.describe(error) }));
     return error;
+  }
+
+  /** The message the element shows for `error` (the host's strings). */
+  describe(error: { code: string; message: string }): string {
+    return errorMessage(error, this.host.texts);
   }
 
   hostDisconnected(): void {

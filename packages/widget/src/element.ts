@@ -3,12 +3,22 @@
  * buying flow, theme, size, locale, strings, clock), the purchase flow and its public methods, and the
  * `dk-place-order` request event. Not an element itself; it defines nothing.
  */
-import { LitElement, type PropertyDeclarations, type PropertyValues } from 'lit';
+import { LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
 import { systemClock, type DkClock } from './clock.ts';
 import type { DkOrderCreatedDetail } from './events/dk-order-created.ts';
-import { PurchaseController, type DkMode, type PurchaseHost } from './purchase/purchase-controller.ts';
-import { defaultStrings, type DkStrings } from './strings.ts';
+import {
+  loadCheckoutFlow,
+  loadOrderFlow,
+  PurchaseController,
+  spinner,
+  type DkMode,
+  type PurchaseHost,
+} from './purchase/purchase-controller.ts';
+import { prefetch } from './lazy.ts';
+import { baseStrings, type DkStrings } from './strings.ts';
 import type { OrderDetails } from './types.ts';
+
+export { spinner };
 
 /** Base class of the widget's elements. */
 export class DkElement extends LitElement implements PurchaseHost {
@@ -41,18 +51,13 @@ export class DkElement extends LitElement implements PurchaseHost {
   declare clock: DkClock;
 
   /**
-   * Sends the visitor to the checkout page; runs when `dk-checkout-start` was not cancelled.
-   * Default: `location.assign(url)`, or `open(url, target, 'noopener')` when `target` is not `_self`.
+   * Sends the visitor to the checkout page; runs when `dk-checkout-start` was not cancelled. Unset (default):
+   * `location.assign(url)`, or `open(url, target, 'noopener')` when `target` is not `_self`.
    */
-  navigate: (url: string) => void = (url) => {
-    if (this.target === '_self') location.assign(url);
-    else open(url, this.target, 'noopener');
-  };
+  declare navigate: ((url: string) => void) | undefined;
 
   /** The purchase in progress (for rendering). */
   protected readonly purchase = new PurchaseController(this);
-
-  #hadQuote = false;
 
   constructor() {
     super();
@@ -63,13 +68,6 @@ export class DkElement extends LitElement implements PurchaseHost {
     this.size = 'medium';
     this.strings = {};
     this.clock = systemClock;
-    // The documented alternative to placeOrder(): the partner's form dispatches a bubbling `dk-place-order`
-    // CustomEvent with `detail: { buyer, payment }`.
-    this.addEventListener('dk-place-order', (event) => {
-      event.stopPropagation();
-      const detail = (event as CustomEvent<OrderDetails | undefined>).detail;
-      if (detail) void this.placeOrder(detail);
-    });
   }
 
   /**
@@ -86,9 +84,33 @@ export class DkElement extends LitElement implements PurchaseHost {
     this.purchase.cancel();
   }
 
-  /** The strings in use: the defaults with {@link strings} over them. */
+  override connectedCallback(): void {
+    super.connectedCallback();
+    globalThis.addEventListener('pageshow', this.#onShow);
+    document.addEventListener('visibilitychange', this.#onShow);
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    globalThis.removeEventListener('pageshow', this.#onShow);
+    document.removeEventListener('visibilitychange', this.#onShow);
+  }
+
+  /**
+   * Back from the checkout page (the back/forward cache restored the page, or the tab is shown again): the
+   * purchase that navigated away is over, so every Buy is usable again.
+   */
+  readonly #onShow = (event: Event): void => {
+    if (this.purchase.navigated && (event.type === 'pageshow' || document.visibilityState === 'visible'))
+      this.purchase.cancel();
+  };
+
+  /**
+   * The strings in use: the defaults with {@link strings} over them (the order flow's defaults join once the
+   * order flow is loaded, which is before any of them is shown).
+   */
   get texts(): DkStrings {
-    return { ...defaultStrings, ...this.strings };
+    return { ...baseStrings, ...this.purchase.flow?.orderStrings, ...this.strings } as DkStrings;
   }
 
   /** The locale of prices. */
@@ -97,21 +119,20 @@ export class DkElement extends LitElement implements PurchaseHost {
   }
 
   /** Where focus returns when the order panel closes. */
-  protected home(): HTMLElement | null {
+  home(): HTMLElement | null {
     return this.renderRoot.querySelector('button');
+  }
+
+  /** Order mode: the order panel (quote, countdown, payment slot, order status), or nothing without a quote. */
+  protected renderOrderPanel(): TemplateResult | typeof nothing {
+    const flow = this.purchase.flow;
+    return flow ? flow.renderOrderPanel(this.purchase, this.texts, this.priceLocale) : nothing;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    // Order mode will need the order flow: fetch it while the browser is idle, before the first Buy.
+    if (changed.has('mode')) prefetch(this.mode === 'order' ? loadOrderFlow : loadCheckoutFlow);
     this.dataset.purchase = this.purchase.status;
-  }
-
-  protected override updated(): void {
-    // Focus follows the order panel: into it when a quote appears (the payment form comes next), back after.
-    const hasQuote = !!this.purchase.quote;
-    if (hasQuote !== this.#hadQuote && this.matches(':focus-within')) {
-      (hasQuote ? this.renderRoot.querySelector<HTMLElement>('[part~="order"]') : this.home())?.focus();
-    }
-    this.#hadQuote = hasQuote;
   }
 }

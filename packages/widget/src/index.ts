@@ -11,7 +11,7 @@ export * from './events/events.ts';
 export { DkApiError } from './api.ts';
 export { systemClock, type DkClock } from './clock.ts';
 export { formatPrice, minorUnitExponent } from './format.ts';
-export { defaultStrings, type DkStrings } from './strings.ts';
+export { defaultStrings, type DkStrings } from './default-strings.ts';
 export type {
   Buyer,
   CheckoutSession,

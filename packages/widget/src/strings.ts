@@ -68,8 +68,30 @@ export interface DkStrings {
   readonly done: string;
 }
 
-/** The English defaults. */
-export const defaultStrings: DkStrings = {
+/** The strings of the siblings list (they are loaded with it, see `domain-search/siblings.ts`). */
+export type DkSiblingStringKey = 'siblingsTitle' | 'siblingRegistration' | 'siblingListing';
+
+/** The strings of the MoR order flow (they are loaded with it, see `purchase/order-strings.ts`). */
+export type DkOrderStringKey =
+  | 'quoteTitle'
+  | 'lockedFor'
+  | 'quoteExpired'
+  | 'newQuote'
+  | 'priceChanged'
+  | 'confirmPrice'
+  | 'paymentDeclined'
+  | 'placingOrder'
+  | 'orderPlaced'
+  | 'orderStatus'
+  | 'refreshStatus'
+  | 'cancel'
+  | 'done';
+
+/**
+ * The English defaults of everything but the order flow's and the siblings list's strings (which load with
+ * them; the package's `defaultStrings` export has all).
+ */
+export const baseStrings: Omit<DkStrings, DkOrderStringKey | DkSiblingStringKey> = {
   searchLabel: 'Find your domain',
   searchPlaceholder: 'Try “coffee” or “studio”',
   resultsLabel: 'Matching domains',
@@ -81,27 +103,10 @@ export const defaultStrings: DkStrings = {
   retry: 'Retry',
   buy: 'Buy',
   buyDomain: (domain) => `Buy ${domain}`,
-  siblingsTitle: 'Also available',
-  siblingRegistration: 'New registration',
-  siblingListing: 'Marketplace listing',
   networkError: 'Could not reach the domain service. Check your connection.',
   offline: 'You are offline. The search resumes once you are back.',
   busy: (seconds) => `Busy right now. Trying again in ${seconds} s…`,
   invalidResponse: 'The domain service sent an unexpected answer. Please retry.',
-  quoteTitle: (domain, price) => `${domain} for ${price}`,
-  lockedFor: (time) => `Price locked for ${time}`,
-  quoteExpired: 'The price lock has expired.',
-  newQuote: 'Get a new price',
-  priceChanged: (price) => `The price is now ${price}. Nothing was charged.`,
-  confirmPrice: (price) => `Buy for ${price}`,
-  paymentDeclined: 'Payment declined; nothing was charged. Check the details or try another card.',
-  placingOrder: 'Placing your order…',
-  orderPlaced: (orderId, domain, status) => `Order ${orderId} for ${domain}: ${status}`,
-  orderStatus: (status) =>
-    status === 'EXTERNALLY_PAID' ? 'Paid' : status[0] + status.slice(1).toLowerCase().replaceAll('_', ' '),
-  refreshStatus: 'Refresh status',
-  cancel: 'Cancel',
-  done: 'Done',
 };
 
 /** The message to show for a failed call: the BFF's own `message`, or a local string for local failures. */
@@ -112,7 +117,7 @@ export function errorMessage(error: { code: string; message: string }, strings: 
       ? strings.offline
       : error.code === 'invalid_response'
         ? strings.invalidResponse
-        : error.code === 'payment_declined'
+        : error.code === 'payment_declined' && strings.paymentDeclined
           ? strings.paymentDeclined
           : error.message;
 }

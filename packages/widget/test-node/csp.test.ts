@@ -52,6 +52,9 @@ const later = new Date(Date.now() + 600_000).toISOString();
 
 /** The stub BFF and the static files, by path. */
 async function route(path: string): Promise<[string, string | Buffer] | undefined> {
+  // The entry and the files it loads on first use (the order flow), from beside it.
+  if (/^\/domainkit(-[a-z]+)?\.min\.js$/.test(path))
+    return ['text/javascript', await readFile(`${dist}${path.slice(1)}`)];
   switch (path) {
     case '/':
       return ['text/html', PAGE];
@@ -59,8 +62,6 @@ async function route(path: string): Promise<[string, string | Buffer] | undefine
       return ['text/javascript', PROBE];
     case '/app.js':
       return ['text/javascript', APP];
-    case '/domainkit.min.js':
-      return ['text/javascript', await readFile(`${dist}domainkit.min.js`)];
     case '/dk/search':
       return json({
         query: 'coffee',

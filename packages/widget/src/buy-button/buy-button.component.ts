@@ -1,7 +1,6 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { DkElement } from '../element.ts';
+import { DkElement, spinner } from '../element.ts';
 import type { DkMode } from '../purchase/purchase-controller.ts';
-import { renderOrderPanel, spinner } from '../purchase/purchase-panel.ts';
 import { errorMessage } from '../strings.ts';
 import { styles } from './buy-button.styles.ts';
 
@@ -94,21 +93,6 @@ export class DkBuyButton extends DkElement {
     return this.purchase.buy(this.domain);
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    globalThis.addEventListener('pageshow', this.#onPageShow);
-  }
-
-  override disconnectedCallback(): void {
-    super.disconnectedCallback();
-    globalThis.removeEventListener('pageshow', this.#onPageShow);
-  }
-
-  /** Back from the checkout page through the back/forward cache: the button must be usable again. */
-  readonly #onPageShow = (event: PageTransitionEvent): void => {
-    if (event.persisted && this.purchase.status === 'pending') this.purchase.cancel();
-  };
-
   protected override willUpdate(changed: PropertyValues<this>): void {
     // Re-used for another domain (a list re-rendered): forget the old one's purchase.
     if (changed.get('domain')) this.purchase.cancel();
@@ -135,7 +119,7 @@ export class DkBuyButton extends DkElement {
         ${p.busy ? spinner : nothing}<slot>${s.buy}</slot>
       </button>
       ${error ? html`<span id="error" part="error" class="alert" role="alert">${error}</span>` : nothing}
-      ${renderOrderPanel(p, s, this.priceLocale)}
+      ${this.renderOrderPanel()}
     `;
   }
 }

@@ -1,13 +1,13 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
-import { DkElement } from '../element.ts';
+import { DkElement, spinner } from '../element.ts';
 import { DkSelectEvent } from '../events/dk-select.ts';
 import { formatPrice } from '../format.ts';
 import { highlight } from '../highlight.ts';
 import type { DkMode } from '../purchase/purchase-controller.ts';
-import { renderOrderPanel, spinner } from '../purchase/purchase-panel.ts';
 import { errorMessage, type DkStrings } from '../strings.ts';
-import type { DomainResult, Sibling } from '../types.ts';
-import { SearchController, type SearchStatus } from './search-controller.ts';
+import type { DomainResult } from '../types.ts';
+import { prefetch } from '../lazy.ts';
+import { loadSiblingsModule, SearchController, type SearchStatus } from './search-controller.ts';
 import { styles } from './domain-search.styles.ts';
 
 export type { DkMode };
@@ -237,10 +237,11 @@ export class DkDomainSearch extends DkElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    if (changed.has('siblings') && this.siblings) prefetch(loadSiblingsModule);
     this.dataset.state = this.#search.status;
   }
 
-  protected override home(): HTMLElement | null {
+  override home(): HTMLElement | null {
     return this.#input;
   }
 
@@ -294,32 +295,13 @@ export class DkDomainSearch extends DkElement {
           ${expanded ? results.map((result, i) => this.#renderRow(result, i, i === active, s, purchaseError)) : nothing}
         </div>
         <p part="message" class="mute" ?hidden=${!message}>${message}</p>
-        ${siblings.length ? this.#renderSiblings(siblings, s) : nothing}
+        ${siblings.length && this.#search.extras ? this.#search.extras.renderSiblings(this.purchase.lit, siblings, this.strings, this.priceLocale) : nothing}
         <div part="error" class="box alert row" ?hidden=${!problem}>
           <p part="error-message">${problem}</p>
           <button part="retry-button" class="quiet" type="button" ?hidden=${busy} @click=${() => this.retry()}>${s.retry}</button>
         </div>
-        ${renderOrderPanel(p, s, this.priceLocale)}
+        ${this.renderOrderPanel()}
         <div part="status" class="vh" role="status" aria-live="polite" aria-atomic="true">${announcement}</div>
-      </div>
-    `;
-  }
-
-  #renderSiblings(siblings: readonly Sibling[], s: DkStrings): TemplateResult {
-    return html`
-      <div part="siblings" class="box">
-        <p part="siblings-title" id="siblings" class="mute">${s.siblingsTitle}</p>
-        <ul aria-labelledby="siblings">
-          ${siblings.map(
-            ({ domain, kind, price_cents: cents, currency }) => html`
-              <li part="sibling" class="row" data-domain=${domain} data-kind=${kind}>
-                <span part="sibling-name" class="name">${domain}</span>
-                <span part="sibling-status" class="badge">${kind === 'listing' ? s.siblingListing : s.siblingRegistration}</span>
-                ${cents !== null && currency !== null ? html`<span part="sibling-price" class="price">${formatPrice(cents, currency, this.priceLocale)}</span>` : nothing}
-              </li>
-            `,
-          )}
-        </ul>
       </div>
     `;
   }

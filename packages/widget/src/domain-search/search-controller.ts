@@ -2,10 +2,11 @@
  * Search-as-you-type for `<dk-domain-search>`: debounce, minimum length, one request in flight, stale
  * answers dropped, a per-page cache, and the `busy` / `offline` waits (see {@link DkController}).
  */
-import { DkApiError, fetchSiblings, searchDomains, toApiError } from '../api.ts';
+import { DkApiError, searchDomains, toApiError } from '../api.ts';
 import { DkController, type DkHost } from '../controller.ts';
 import { DkResultsEvent } from '../events/dk-results.ts';
 import { DkSearchEvent } from '../events/dk-search.ts';
+import { lazy } from '../lazy.ts';
 import { LruCache } from '../lru.ts';
 import type { DomainResult, SearchResponse, Sibling } from '../types.ts';
 
@@ -24,6 +25,12 @@ type Answer = SearchResponse & { siblings?: readonly Sibling[] };
  * BFF could not be reached; the search is repeated when the browser is back online (or on Retry).
  */
 export type SearchStatus = 'initial' | 'loading' | 'results' | 'empty' | 'error' | 'busy' | 'offline';
+
+/** The siblings module (`siblings` attribute), loaded on first use. */
+export type SiblingsModule = typeof import('./siblings.ts');
+
+/** Loads the siblings module once (see {@link lazy}). */
+export const loadSiblingsModule = lazy(() => import('./siblings.ts'));
 
 /** How many answers the page keeps, and for how long (milliseconds). */
 const CACHE_SIZE = 20;
@@ -48,6 +55,8 @@ export class SearchController extends DkController<SearchStatus> {
   siblings: readonly Sibling[] = [];
   /** With `busy`: the clock time (ms) at which the search is repeated. */
   retryAt = 0;
+  /** The siblings module, once loaded (it renders the siblings). */
+  extras: SiblingsModule | undefined;
 
   declare protected readonly host: SearchHost;
   readonly #cache = new LruCache<Answer>(CACHE_SIZE, CACHE_TTL, () => this.host.clock);
@@ -110,10 +119,10 @@ export class SearchController extends DkController<SearchStatus> {
    */
   async #loadSiblings(query: string, answer: Answer, signal: AbortSignal): Promise<void> {
     try {
-      const found = await fetchSiblings(this.host.api, query, { signal });
+      this.extras ??= await loadSiblingsModule();
+      const found = await this.extras.loadSiblings(this.host.api, query, answer.results, signal);
       if (signal.aborted) return;
-      const shown = new Set(answer.results.map((result) => result.domain));
-      this.siblings = answer.siblings = found.filter((sibling) => !shown.has(sibling.domain));
+      this.siblings = answer.siblings = found;
       this.host.requestUpdate();
     } catch {
       // Extra information only: the results stay as they are.

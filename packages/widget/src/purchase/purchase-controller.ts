@@ -8,12 +8,17 @@
  *   `POST {api}/orders` records the paid order (`dk-order-created`), then `GET {api}/orders/:id` is polled a
  *   few times. An expired quote offers a fresh one; a changed price is shown and bought only once the
  *   visitor confirms it; a declined payment can be retried.
+ *
+ * The flows themselves live in modules loaded on demand, so that the first load is only what the search box
+ * needs: `checkout-flow.ts` (prefetched once the browser is idle) and `order-flow.ts` (calls, countdown,
+ * panel; loaded on first use of order mode and prefetched when an element has `mode="order"`, so pages that
+ * only use the hosted checkout never download it). In the script-tag build they are files beside
+ * `domainkit.min.js`.
  */
-import { createCheckoutSession, createOrder, createQuote, getOrder, toApiError } from '../api.ts';
+import { html, nothing, type TemplateResult } from 'lit';
 import { DkController, type DkHost } from '../controller.ts';
-import { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
-import { DkOrderCreatedEvent, type DkOrderCreatedDetail } from '../events/dk-order-created.ts';
-import { DkQuoteEvent } from '../events/dk-quote.ts';
+import { lazy } from '../lazy.ts';
+import type { DkOrderCreatedDetail } from '../events/dk-order-created.ts';
 import type { OrderDetails, OrderStatus, Quote } from '../types.ts';
 
 /** Buying flow: `checkout` (hosted checkout, non-MoR) or `order` (the partner is Merchant of Record). */
@@ -31,16 +36,44 @@ export interface PurchaseHost extends DkHost {
   readonly mode: DkMode;
   /** Where checkout pages open: `_self` (default) or a browsing context name such as `_blank`. */
   readonly target: string;
-  /** Sends the visitor to `url` (checkout mode). */
-  navigate(url: string): void;
+  /** Sends the visitor to `url` (checkout mode); unset: the checkout flow's default (same tab or `target`). */
+  readonly navigate: ((url: string) => void) | undefined;
+  /** Resolves once the host rendered its latest state (Lit's `updateComplete`). */
+  readonly updateComplete: Promise<boolean>;
+  /** Whether focus is inside the host (CSS `:focus-within`). */
+  matches(selector: string): boolean;
+  /** Where focus returns when the order panel closes. */
+  home(): HTMLElement | null;
+  /** The host's shadow root (or itself), where the order panel renders. */
+  readonly renderRoot: HTMLElement | DocumentFragment;
 }
 
-/** How often and how many times the order status is refreshed after the order was placed. */
-const POLL_MS = 5000;
-const POLLS = 3;
+/** Lit's `nothing` (renders nothing). */
+export type Nothing = typeof nothing;
+
+/** What the order-flow module (MoR, loaded on demand) gives the elements once a quote was asked for. */
+export type OrderFlow = typeof import('./order-flow.ts')['orderFlow'];
+
+/** Loads the checkout flow once (see {@link lazy}); elements prefetch it when the browser is idle. */
+export const loadCheckoutFlow = lazy(() => import('./checkout-flow.ts'));
+
+/** Loads the order flow once (see {@link lazy}). */
+export const loadOrderFlow = lazy(() => import('./order-flow.ts'));
+
+/** The Lit values the elements render with, handed to the modules loaded on demand (which bundle no Lit). */
+export interface LitKit {
+  readonly html: typeof html;
+  readonly nothing: Nothing;
+  readonly spinner: TemplateResult;
+}
+
+/** A spinner for busy buttons and the search box (decorative). */
+export const spinner = html`<span part="spinner" class="spin" aria-hidden="true"></span>`;
 
 /** Runs one purchase at a time for its host and holds its state for rendering (`status` is its phase). */
 export class PurchaseController extends DkController<PurchasePhase> {
+  /** The Lit the elements render with, for the order flow's panel (which never bundles a Lit of its own). */
+  readonly lit: LitKit = { html, nothing, spinner };
   /** The domain being bought. */
   domain = '';
   /** The current quote (order mode), kept while the order panel is shown. */
@@ -49,10 +82,16 @@ export class PurchaseController extends DkController<PurchasePhase> {
   order: OrderStatus | undefined;
   /** With `mismatch`: the new price in minor units of the quote's currency. */
   newPrice = 0;
+  /** Order mode: the order flow, once a quote was asked for (it renders the order panel). */
+  flow: OrderFlow | undefined;
+  /** Checkout mode: the visitor was sent to the checkout page (this page may come back from the bfcache). */
+  navigated = false;
+  /** Order mode: the placed order's token (`X-Order-Token`), never shown. */
+  orderToken = '';
+  /** Order mode: the buyer and payment of the last `placeOrder`, kept to confirm a changed price with. */
+  details: OrderDetails | undefined;
 
-  declare protected readonly host: PurchaseHost;
-  #token = '';
-  #details: OrderDetails | undefined;
+  declare readonly host: PurchaseHost;
 
   constructor(host: PurchaseHost) {
     super(host, 'idle');
@@ -71,39 +110,12 @@ export class PurchaseController extends DkController<PurchasePhase> {
     if (this.busy || !domain) return;
     this.cancel();
     this.domain = domain;
-    const host = this.host;
-    if (host.mode === 'order') return this.requestQuote();
     const signal = this.start('pending');
     try {
-      const { checkout_url: checkoutUrl } = await createCheckoutSession(host.api, domain, { signal });
-      const proceed = host.dispatchEvent(new DkCheckoutStartEvent({ domain, checkoutUrl }));
-      if (proceed) host.navigate(checkoutUrl);
-      // In the same tab, stay busy while the page unloads so a second click cannot start a second session.
-      if (!proceed || host.target !== '_self') this.set('idle');
+      const flow = await (this.host.mode === 'order' ? loadOrderFlow() : loadCheckoutFlow());
+      if (!signal.aborted) await flow.buy(this, signal);
     } catch (error) {
       this.fail(error, 'idle');
-    }
-  }
-
-  /** Order mode: locks the price of {@link domain} (again, after an expiry). Never rejects. */
-  async requestQuote(): Promise<void> {
-    const signal = this.start('pending');
-    try {
-      const quote = (this.quote = await createQuote(this.host.api, this.domain, { signal }));
-      this.newPrice = 0;
-      this.set('quoted');
-      this.host.dispatchEvent(
-        new DkQuoteEvent({
-          quoteId: quote.quote_id,
-          domain: quote.domain,
-          priceCents: quote.price_cents,
-          currency: quote.currency,
-          expiresAt: quote.expires_at,
-        }),
-      );
-      this.#tick();
-    } catch (error) {
-      this.fail(error, this.quote ? 'expired' : 'idle');
     }
   }
 
@@ -115,70 +127,15 @@ export class PurchaseController extends DkController<PurchasePhase> {
    *   quote), `price_mismatch` (it shows the new price and waits for the visitor's confirmation),
    *   `payment_declined` and other failures (it shows the message; the visitor may try again).
    */
-  async placeOrder(details: OrderDetails): Promise<DkOrderCreatedDetail | null> {
-    const quote = this.quote;
-    if (this.status !== 'quoted' || !quote) return null;
-    this.#details = details;
-    const signal = this.start('ordering');
-    try {
-      const order = (this.order = await createOrder(this.host.api, quote.quote_id, details, { signal }));
-      this.#token = order.order_token;
-      this.#details = undefined;
-      this.set('ordered');
-      const detail = {
-        orderId: order.order_id,
-        status: order.status,
-        domain: order.domain,
-        salePriceCents: order.sale_price_cents,
-        currency: order.currency,
-      };
-      this.host.dispatchEvent(new DkOrderCreatedEvent(detail));
-      this.#poll(POLLS);
-      return detail;
-    } catch (error) {
-      const { code, priceCents } = toApiError(error);
-      if (code === 'price_mismatch') this.newPrice = priceCents ?? quote.price_cents;
-      if (this.fail(error, code === 'quote_expired' ? 'expired' : code === 'price_mismatch' ? 'mismatch' : 'quoted'))
-        this.#tick();
-      return null;
-    }
-  }
-
-  /**
-   * Order mode, after `price_mismatch`: the visitor accepted the new price. Gets a fresh quote and, when it
-   * is at the price the visitor accepted, places the order with the same buyer and payment; otherwise shows
-   * the newer price and asks again.
-   */
-  async confirmPrice(): Promise<void> {
-    const accepted = this.newPrice;
-    const details = this.#details;
-    await this.requestQuote();
-    if (this.status !== 'quoted' || !details) return;
-    if (this.quote!.price_cents === accepted) {
-      await this.placeOrder(details);
-    } else {
-      this.newPrice = this.quote!.price_cents;
-      this.set('mismatch');
-    }
-  }
-
-  /** Order mode: asks the BFF for the order's current status (`GET /orders/:id` with its order token). */
-  async refresh(): Promise<void> {
-    const order = this.order;
-    if (this.status !== 'ordered' || !order) return;
-    try {
-      const { status } = await getOrder(this.host.api, order.order_id, this.#token, { signal: this.start('ordered') });
-      this.order = { ...order, status };
-      this.set('ordered');
-    } catch (error) {
-      this.fail(error, 'ordered');
-    }
+  placeOrder(details: OrderDetails): Promise<DkOrderCreatedDetail | null> {
+    return this.flow ? this.flow.placeOrder(this, details) : Promise.resolve(null);
   }
 
   /** Abandons the purchase (quote, pending request, polling) and returns to `idle`. */
   cancel(): void {
     this.stop();
-    this.quote = this.order = this.error = this.#details = undefined;
+    this.quote = this.order = this.error = this.details = undefined;
+    this.navigated = false;
     this.newPrice = 0;
     this.set('idle');
   }
@@ -187,25 +144,5 @@ export class PurchaseController extends DkController<PurchasePhase> {
     // The element is gone: never navigate or update for it later.
     super.hostDisconnected();
     if (this.busy) this.set(this.quote ? 'quoted' : 'idle');
-  }
-
-  /** Milliseconds left on the current quote's price lock. */
-  remaining(): number {
-    return this.quote ? Date.parse(this.quote.expires_at) - this.host.clock.now() : 0;
-  }
-
-  /** While quoted: re-renders every second (the countdown) and expires the quote when its lock ends. */
-  #tick(): void {
-    if (this.status !== 'quoted') return;
-    this.countdown(Date.parse(this.quote!.expires_at), () => {
-      if (this.status !== 'quoted') return;
-      this.error = undefined;
-      this.set('expired');
-    });
-  }
-
-  /** Refreshes the order status `times` more times, {@link POLL_MS} apart. */
-  #poll(times: number): void {
-    if (times > 0) this.wait(() => void this.refresh().then(() => this.#poll(times - 1)), POLL_MS);
   }
 }

@@ -1,0 +1,9 @@
+/** Every English default string of the widget, in one object (the npm build's `defaultStrings` export). */
+import { siblingStrings } from './domain-search/siblings.ts';
+import { orderStrings } from './purchase/order-strings.ts';
+import { baseStrings, type DkStrings } from './strings.ts';
+
+export type { DkStrings };
+
+/** The English defaults of every string (see {@link DkStrings}). */
+export const defaultStrings: DkStrings = { ...baseStrings, ...siblingStrings, ...orderStrings };

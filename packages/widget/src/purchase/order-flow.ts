@@ -1,0 +1,221 @@
+/**
+ * The MoR order flow (order mode), loaded on first use by {@link PurchaseController}: the quote with its price
+ * lock and countdown, the order, its status polling, and the order panel both elements render (the locked
+ * price, the partner's `payment` slot, the order's status, and what to do when the quote expired, the price
+ * changed or a call failed).
+ *
+ * In the script-tag build this module is its own file (`domainkit-order.min.js`, beside `domainkit.min.js`),
+ * so it imports nothing with identity or state from the rest of the widget or from Lit: only the pure
+ * formatting helpers, the events and the calls of `api.ts`. Lit's `html` and `nothing` (the entry's own) and
+ * everything else it reaches through the controller.
+ */
+import type { TemplateResult } from 'lit';
+import { createOrder, createQuote, getOrder, toApiError } from '../api.ts';
+import { mmss } from '../clock.ts';
+import { DkOrderCreatedEvent, type DkOrderCreatedDetail } from '../events/dk-order-created.ts';
+import { DkQuoteEvent } from '../events/dk-quote.ts';
+import { formatPrice } from '../format.ts';
+import type { DkStrings } from '../strings.ts';
+import type { OrderDetails } from '../types.ts';
+
+import { orderStrings } from './order-strings.ts';
+import type { Nothing, PurchaseController } from './purchase-controller.ts';
+
+/** How often and how many times the order status is refreshed after the order was placed. */
+const POLL_MS = 5000;
+const POLLS = 3;
+
+/** Order mode's Buy: the first quote of `p.domain`; the element renders the order panel from now on. Never rejects. */
+export function buy(p: PurchaseController): Promise<void> {
+  p.flow = orderFlow;
+  return requestQuote(p);
+}
+
+/** Order mode: locks the price of `p.domain` (again, after an expiry). Never rejects. */
+export async function requestQuote(p: PurchaseController): Promise<void> {
+  const fresh = !p.quote;
+  const signal = p.start('pending');
+  try {
+    const quote = await createQuote(p.host.api, p.domain, { signal });
+    p.quote = quote;
+    listen(p);
+    p.newPrice = 0;
+    p.set('quoted');
+    p.host.dispatchEvent(
+      new DkQuoteEvent({
+        quoteId: quote.quote_id,
+        domain: quote.domain,
+        priceCents: quote.price_cents,
+        currency: quote.currency,
+        expiresAt: quote.expires_at,
+      }),
+    );
+    tick(p);
+    // Focus follows the panel: into it when a quote appears (the payment form comes next).
+    if (fresh) void moveFocus(p, () => p.host.renderRoot.querySelector<HTMLElement>('[part~="order"]'));
+  } catch (error) {
+    p.fail(error, p.quote ? 'expired' : 'idle');
+  }
+}
+
+const listening = new WeakSet<EventTarget>();
+
+/**
+ * The documented alternative to `placeOrder()`: the partner's form (in the `payment` slot) dispatches a
+ * bubbling `dk-place-order` CustomEvent with `detail: { buyer, payment }`. Listened to from the first quote on
+ * (no payment form is shown before).
+ */
+function listen(p: PurchaseController): void {
+  if (listening.has(p.host)) return;
+  listening.add(p.host);
+  p.host.addEventListener('dk-place-order', (event) => {
+    event.stopPropagation();
+    const detail = (event as CustomEvent<OrderDetails | undefined>).detail;
+    if (detail) void p.placeOrder(detail);
+  });
+}
+
+/** Once the host rendered, moves focus to `target()` if focus was inside the host. */
+async function moveFocus(p: PurchaseController, target: () => HTMLElement | null): Promise<void> {
+  const inside = p.host.matches(':focus-within');
+  await p.host.updateComplete;
+  if (inside) target()?.focus();
+}
+
+/** Abandons the purchase from the panel (Cancel, Done), focus back to where it was before the panel. */
+function close(p: PurchaseController): void {
+  void moveFocus(p, () => p.host.home());
+  p.cancel();
+}
+
+/** Order mode: places the order for the current quote (see `PurchaseController.placeOrder`). */
+export async function placeOrder(p: PurchaseController, details: OrderDetails): Promise<DkOrderCreatedDetail | null> {
+  const quote = p.quote;
+  if (p.status !== 'quoted' || !quote) return null;
+  p.details = details;
+  const signal = p.start('ordering');
+  try {
+    const order = await createOrder(p.host.api, quote.quote_id, details, { signal });
+    p.order = order;
+    p.orderToken = order.order_token;
+    p.details = undefined;
+    p.set('ordered');
+    const detail = {
+      orderId: order.order_id,
+      status: order.status,
+      domain: order.domain,
+      salePriceCents: order.sale_price_cents,
+      currency: order.currency,
+    };
+    p.host.dispatchEvent(new DkOrderCreatedEvent(detail));
+    poll(p, POLLS);
+    return detail;
+  } catch (error) {
+    const { code, priceCents } = toApiError(error);
+    if (code === 'price_mismatch') p.newPrice = priceCents ?? quote.price_cents;
+    if (p.fail(error, code === 'quote_expired' ? 'expired' : code === 'price_mismatch' ? 'mismatch' : 'quoted'))
+      tick(p);
+    return null;
+  }
+}
+
+/**
+ * After `price_mismatch`: the visitor accepted the new price. Gets a fresh quote and, when it is at the price
+ * the visitor accepted, places the order with the same buyer and payment; otherwise shows the newer price and
+ * asks again.
+ */
+export async function confirmPrice(p: PurchaseController): Promise<void> {
+  const accepted = p.newPrice;
+  const details = p.details;
+  await requestQuote(p);
+  if (p.status !== 'quoted' || !details) return;
+  if (p.quote!.price_cents === accepted) {
+    await placeOrder(p, details);
+  } else {
+    p.newPrice = p.quote!.price_cents;
+    p.set('mismatch');
+  }
+}
+
+/** Asks the BFF for the placed order's current status (`GET /orders/:id` with its order token). */
+export async function refresh(p: PurchaseController): Promise<void> {
+  const order = p.order;
+  if (p.status !== 'ordered' || !order) return;
+  try {
+    const { status } = await getOrder(p.host.api, order.order_id, p.orderToken, { signal: p.start('ordered') });
+    p.order = { ...order, status };
+    p.set('ordered');
+  } catch (error) {
+    p.fail(error, 'ordered');
+  }
+}
+
+/** Milliseconds left on the current quote's price lock. */
+const remaining = (p: PurchaseController): number =>
+  p.quote ? Date.parse(p.quote.expires_at) - p.host.clock.now() : 0;
+
+/** While quoted: re-renders every second (the countdown) and expires the quote when its lock ends. */
+function tick(p: PurchaseController): void {
+  if (p.status !== 'quoted') return;
+  p.countdown(Date.parse(p.quote!.expires_at), () => {
+    if (p.status !== 'quoted') return;
+    p.error = undefined;
+    p.set('expired');
+  });
+}
+
+/** Refreshes the order status `times` more times, {@link POLL_MS} apart. */
+function poll(p: PurchaseController, times: number): void {
+  if (times > 0) p.wait(() => void refresh(p).then(() => poll(p, times - 1)), POLL_MS);
+}
+
+/**
+ * Renders the order panel, or nothing when there is no quote. The panel has `tabindex="-1"` so the element
+ * can move focus to it when a quote arrives.
+ */
+export function renderOrderPanel(
+  p: PurchaseController,
+  s: DkStrings,
+  locale: string | undefined,
+): TemplateResult | Nothing {
+  const { status: phase, quote, order, error, newPrice } = p;
+  const { html, spinner } = p.lit;
+  const nothing: Nothing = p.lit.nothing;
+  if (!quote) return nothing;
+  const price = (cents: number): string => formatPrice(cents, quote.currency, locale);
+  const paying = phase === 'quoted' || phase === 'ordering';
+  const pending = phase === 'pending'; // a fresh quote is on its way (after an expiry or a changed price)
+  // What to say, and the panel's main action if any.
+  const [message, label, run]: [string, string?, (() => unknown)?] =
+    phase === 'ordered'
+      ? [s.orderPlaced(order!.order_id, order!.domain, s.orderStatus(order!.status)), s.refreshStatus, () => refresh(p)]
+      : phase === 'mismatch' || (pending && newPrice)
+        ? [s.priceChanged(price(newPrice)), s.confirmPrice(price(newPrice)), () => confirmPrice(p)]
+        : phase === 'expired' || pending
+          ? [s.quoteExpired, s.newQuote, () => requestQuote(p)]
+          : [phase === 'ordering' ? s.placingOrder : ''];
+  return html`
+    <div part="order" class="box" role="group" aria-labelledby="order-title" tabindex="-1">
+      <p id="order-title" part="order-title" class="name">${s.quoteTitle(quote.domain, price(quote.price_cents))}</p>
+      <p part="countdown" class="mute" ?hidden=${!paying}>${s.lockedFor(mmss(remaining(p)))}</p>
+      <p part=${phase === 'ordered' ? 'order-status' : 'order-message'} role="status">${message}</p>
+      ${error ? html`<p part="order-error" class="alert" role="alert">${p.describe(error)}</p>` : nothing}
+      <div part="payment" ?hidden=${!paying}><slot name="payment"></slot></div>
+      <div class="row">
+        ${
+          label
+            ? html`<button part="order-button" type="button" aria-disabled=${pending} @click=${() => pending || run!()}>
+              ${pending ? spinner : nothing}${label}
+            </button>`
+            : nothing
+        }
+        <button part="cancel-button" class="quiet" type="button" ?hidden=${phase === 'ordering'} @click=${() => close(p)}>
+          ${phase === 'ordered' ? s.done : s.cancel}
+        </button>
+      </div>
+    </div>
+  `;
+}
+
+/** What the elements use once a quote was asked for (`PurchaseController.flow`). */
+export const orderFlow = { renderOrderPanel, placeOrder, orderStrings };
