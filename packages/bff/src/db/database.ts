@@ -7,15 +7,26 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
+import { Migrator, type MigrationProvider } from 'kysely/migration';
 import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-two-phase-payments.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
+/**
+ * One schema migration: Kysely's `Migration`, spelled out so the published types do not import `kysely/migration`
+ * (a subpath that projects on `moduleResolution: node` cannot resolve).
+ */
+export interface BffMigration {
+  // biome-ignore lint/suspicious/noExplicitAny: a migration runs before any table type exists, as Kysely's does.
+  up(db: Kysely<any>): Promise<void>;
+  // biome-ignore lint/suspicious/noExplicitAny: as above.
+  down?(db: Kysely<any>): Promise<void>;
+}
+
 /** Every migration, by name; names sort in the order they run. Never edit or rename one that has shipped. */
-export const BFF_MIGRATIONS: Readonly<Record<string, Migration>> = {
+export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0001_initial': m0001,
   '0002_two_phase_payments': m0002,
 };

@@ -1,0 +1,207 @@
+/**
+ * The packages as a partner gets them from npm: every publishable package is packed with `pnpm pack` and the
+ * tarballs are installed with npm into one temporary project outside the workspace (no workspace links; their
+ * third-party dependencies come from the npm registry). In that project:
+ *
+ * - `npx domainkit-sandbox --help` runs, `credentials` prints the CI credential and `start` serves the marketplace;
+ * - a ten-line Express 5 app mounting the BFF (`consumer/src/server.ts`) answers a search from that sandbox, and a
+ *   Node script on `@domainkit/client` searches it too;
+ * - a React 19 + TypeScript file and a Vue 3 single-file component using the elements with typed events (and a
+ *   mistake each that must be rejected) type-check with `vue-tsc` under `moduleResolution` bundler, node16 and
+ *   node, with `skipLibCheck` off (bundler, node) so the shipped declarations are checked too.
+ *
+ * The widget's `dist/` must be built first (`pnpm test` does); the other packages are built here.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = join(import.meta.dirname, '..', '..');
+const run = promisify(execFile);
+const PACKAGES = ['protocol', 'client', 'bff', 'sandbox', 'widget'] as const;
+
+let project: string;
+const timings: Record<string, number> = {};
+const children: ChildProcess[] = [];
+
+/** Runs a command in the consumer project; resolves with its stdout, rejects with its output on failure. */
+async function inProject(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  try {
+    const { stdout } = await run(command, args, {
+      cwd: project,
+      env: { ...process.env, ...env, NODE_OPTIONS: '' },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+    return stdout;
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}\n${stderr ?? ''}`);
+  }
+}
+
+/** Starts a long-running command in the project; resolves once `ready(output)` returns a value. */
+function startInProject<T>(
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: (output: string) => T | undefined,
+): Promise<T> {
+  const child = spawn(command, args, { cwd: project, env: { ...process.env, ...env, NODE_OPTIONS: '' } });
+  children.push(child);
+  let output = '';
+  return new Promise((resolve, reject) => {
+    const check = (chunk: Buffer) => {
+      output += chunk.toString();
+      const value = ready(output);
+      if (value !== undefined) resolve(value);
+    };
+    child.stdout.on('data', check);
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited (${code}):\n${output}`)));
+  });
+}
+
+async function timed<T>(label: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    timings[label] = Math.round(performance.now() - started);
+  }
+}
+
+describe('the packages installed from their tarballs, outside the workspace', () => {
+  beforeAll(async () => {
+    if (!existsSync(join(root, 'packages/widget/dist/index.js'))) {
+      throw new Error('Build the widget first: pnpm --filter @domainkit/widget build');
+    }
+    project = await mkdtemp(join(tmpdir(), 'domainkit-consumer-'));
+    const tarballs = join(project, 'tarballs');
+    await mkdir(tarballs);
+    // The widget's dist/ is built by `pnpm test` before any suite runs (other suites read it meanwhile).
+    await timed('build', () =>
+      run(
+        'pnpm',
+        ['-r', ...PACKAGES.filter((p) => p !== 'widget').flatMap((p) => ['--filter', `./packages/${p}`]), 'build'],
+        {
+          cwd: root,
+        },
+      ),
+    );
+    await timed('pack', () =>
+      Promise.all(
+        PACKAGES.map((name) =>
+          run('pnpm', ['pack', '--pack-destination', tarballs], { cwd: join(root, 'packages', name) }),
+        ),
+      ),
+    );
+    const files = await readdir(tarballs);
+    const local: Record<string, string> = {};
+    for (const name of PACKAGES) {
+      const file = files.find((f) => f.startsWith(`domainkit-${name}-`) && f.endsWith('.tgz'));
+      if (!file) throw new Error(`pnpm pack left no tarball for @domainkit/${name}`);
+      local[`@domainkit/${name}`] = `file:tarballs/${file}`;
+    }
+    await cp(join(root, 'test/packaging/consumer'), project, { recursive: true });
+    // The consumer's own dependencies are in consumer/package.json; the tarballs depend on each other by version,
+    // so overrides take those from the tarballs too, never from the registry.
+    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
+    manifest.dependencies = { ...(manifest.dependencies as object), ...local };
+    manifest.overrides = local;
+    await writeFile(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await timed('npm install', () =>
+      inProject('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']),
+    );
+  }, 600_000);
+
+  afterAll(async () => {
+    for (const child of children) child.kill('SIGTERM');
+    await Promise.all(
+      children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : undefined)),
+    );
+    if (project) await rm(project, { recursive: true, force: true });
+    console.log(`packaging test timings (ms): ${JSON.stringify(timings)}`);
+  }, 30_000);
+
+  it('installs real files: no workspace link, dist/ with types, src/ for the source maps', async () => {
+    for (const name of PACKAGES) {
+      const dir = join(project, 'node_modules/@domainkit', name);
+      const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+      const entries = JSON.stringify([manifest.exports, manifest.main, manifest.types, manifest.bin]);
+      expect(entries, `${name}: entry points in dist/, never src/`).not.toMatch(/\.\/src\//);
+      const ranges = JSON.stringify([manifest.dependencies, manifest.peerDependencies]);
+      expect(ranges, `${name}: real version ranges`).not.toContain('workspace:');
+      expect(manifest.engines, `${name}: engines`).toEqual({ node: '>=22.19' });
+      expect(existsSync(join(dir, 'LICENSE')) && existsSync(join(dir, 'README.md')), `${name}: LICENSE, README`).toBe(
+        true,
+      );
+      expect(existsSync(join(dir, 'dist/index.d.ts')), `${name}: types`).toBe(true);
+      const map = JSON.parse(await readFile(join(dir, 'dist/index.js.map'), 'utf8')) as { sources: string[] };
+      expect(existsSync(join(dir, 'dist', map.sources[0]!)), `${name}: the source map's source is shipped`).toBe(true);
+    }
+    const banner = (
+      await readFile(join(project, 'node_modules/@domainkit/widget/dist/domainkit.min.js'), 'utf8')
+    ).split('\n')[0];
+    expect(banner).toMatch(/^\/\*! @domainkit\/widget \d+\.\d+\.\d+ \(MIT\)/);
+  });
+
+  it('npx domainkit-sandbox: --help, credentials and start; the Express app and a Node script search it', async () => {
+    const help = await timed('sandbox --help', () => inProject('npx', ['--no-install', 'domainkit-sandbox', '--help']));
+    expect(help).toContain('start');
+    expect(help).toContain('credentials');
+    const dataDir = join(project, '.data/sandbox');
+    const credential = JSON.parse(
+      await inProject('npx', ['--no-install', 'domainkit-sandbox', 'credentials', '--data-dir', dataDir]),
+    ) as { key_id: string; secret: string; webhook_secret: string };
+    const readyFile = join(project, 'sandbox-ready');
+    const sandboxUrl = await timed('sandbox start', async () => {
+      const sandbox = startInProject(
+        'npx',
+        ['--no-install', 'domainkit-sandbox', 'start', '--port', '0', '--data-dir', dataDir, '--ready-file', readyFile],
+        { LOG_LEVEL: 'warn' },
+        () => undefined,
+      );
+      let exited: unknown;
+      sandbox.catch((error: unknown) => (exited = error));
+      while (!existsSync(readyFile)) {
+        if (exited) throw exited;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return (await readFile(readyFile, 'utf8')).trim();
+    });
+    expect(sandboxUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const env = {
+      DOMAINKIT_API_BASE_URL: sandboxUrl,
+      DOMAINKIT_KEY_ID: credential.key_id,
+      DOMAINKIT_API_SECRET: credential.secret,
+      DOMAINKIT_WEBHOOK_SECRET: credential.webhook_secret,
+    };
+
+    const bffUrl = await timed('express app start', () =>
+      startInProject('node', ['src/server.ts'], env, (output) => {
+        const port = /listening .*"port":(\d+)/.exec(output)?.[1];
+        return port ? `http://127.0.0.1:${port}/dk` : undefined;
+      }),
+    );
+    const answer = await fetch(`${bffUrl}/search?q=coffee`);
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { results: Array<{ domain: string }> };
+    expect(body.results.length).toBeGreaterThan(0);
+    expect(body.results[0]!.domain).toMatch(/^[a-z0-9-]+\.[a-z]+$/);
+
+    const first = JSON.parse(await inProject('node', ['src/client.ts'], env)) as { domain: string };
+    expect(first.domain).toMatch(/\./);
+  }, 120_000);
+
+  for (const resolution of ['bundler', 'node16', 'node']) {
+    it.concurrent(`type-checks the React and Vue files with vue-tsc under moduleResolution ${resolution}`, async () => {
+      await timed(`vue-tsc ${resolution}`, () =>
+        inProject(join(project, 'node_modules/.bin/vue-tsc'), ['-p', `tsconfig.${resolution}.json`]),
+      );
+    }, 120_000);
+  }
+});
