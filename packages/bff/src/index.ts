@@ -67,7 +67,7 @@ export {
 } from './budget.ts';
 export type { EventHandler, EventContext } from './events/inbox.ts';
 export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './orders/status.ts';
-export { PROCESSING_STATUS, type WidgetOrder } from './orders/place-order.ts';
+export { PROCESSING_STATUS } from './orders/place-order.ts';
 export type { RecoveryReport } from './orders/recovery.ts';
 export type { CatchUpReport } from './events/catch-up.ts';
 export { ORDER_TOKEN_HEADER } from './routes/orders.ts';

@@ -3,7 +3,7 @@
  * existing app (DESIGN "The widget ↔ BFF API"). It holds the Partner API secret and exposes only a narrow,
  * purpose-built API to the widget; it is never a generic signing proxy.
  */
-import { PublicClient, type DomainSearchResult } from '@domainkit/client';
+import { PublicClient, type PublicDomainSearchResponseLenient } from '@domainkit/client';
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import express, { type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
@@ -144,7 +144,7 @@ export function createBff(options: BffOptions): BffRouter {
             // A visitor is waiting: a longer Retry-After is answered "busy" at once.
             maxRetryAfterSeconds: o.publicApiMaxRetryAfterSeconds,
           }),
-          cache: new SearchCache<DomainSearchResult>(cacheSettings('siblings')),
+          cache: new SearchCache<PublicDomainSearchResponseLenient>(cacheSettings('siblings')),
         };
 
   // Whatever the BFF learns about a domain (an order, a 409/404 upstream, an order event, an unavailable detail)

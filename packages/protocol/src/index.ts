@@ -16,3 +16,4 @@ export * from './schemas/lists.ts';
 export * from './schemas/orders.ts';
 export * from './schemas/events.ts';
 export * from './schemas/reporting.ts';
+export * from './schemas/public/index.ts';

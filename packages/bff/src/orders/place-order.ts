@@ -16,7 +16,7 @@
  * quote's, never a figure from the browser.
  */
 import { MarketplaceError } from '@domainkit/client';
-import type { Buyer, CreateOrderRequest } from '@domainkit/protocol';
+import type { Buyer, CreateOrderRequest, WidgetOrderResponse } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import { UpstreamBusyError, type BffUpstreamBudget } from '../budget.ts';
 import { toCents, type BffDb } from '../db/tables.ts';
@@ -106,17 +106,6 @@ export interface PlaceOrderInput {
   readonly buyer: Buyer;
   /** The provider payload, as returned by the adapter's `parsePayment`. */
   readonly payment: unknown;
-}
-
-/** The widget's order answer (DESIGN "Widget ↔ BFF API, MoR order mode"). */
-export interface WidgetOrder {
-  readonly order_id: string;
-  readonly order_token: string;
-  readonly status: string;
-  readonly domain: string;
-  readonly sale_price_cents: number;
-  readonly currency: string;
-  readonly created_at: string;
 }
 
 /** The status the widget sees while a paid order waits to be recorded upstream. */
@@ -386,7 +375,7 @@ export async function captureIntent(
 export async function placeOrder(
   deps: OrderFlowDeps,
   input: PlaceOrderInput,
-): Promise<{ status: 201 | 202; body: WidgetOrder }> {
+): Promise<{ status: 201 | 202; body: WidgetOrderResponse }> {
   const { db } = deps;
   const now = () => new Date(deps.now());
   const quote = await findQuote(db, input.quoteId);

@@ -9,7 +9,7 @@
  * identical calls in flight share one upstream request. A query that cannot be a label answers no siblings without
  * calling upstream.
  */
-import type { DomainResult, DomainSearchResult, PublicClient } from '@domainkit/client';
+import type { PublicDomainResultLenient, PublicDomainSearchResponseLenient, PublicClient } from '@domainkit/client';
 import {
   WIDGET_SIBLINGS_MAX,
   widgetSiblingsQuerySchema,
@@ -31,7 +31,7 @@ export interface SiblingsDeps {
   /** The anonymous Public API client (created once from `marketplace.baseUrl`). */
   readonly client: Pick<PublicClient, 'searchDomain'>;
   /** Public API answers by label. */
-  readonly cache: SearchCache<DomainSearchResult>;
+  readonly cache: SearchCache<PublicDomainSearchResponseLenient>;
 }
 
 /**
@@ -48,7 +48,7 @@ export function siblingLabel(query: string): string | undefined {
 }
 
 /** One Public API result as the widget shows it, or `undefined` when it cannot be bought. */
-function toSibling(result: DomainResult): WidgetSibling | undefined {
+function toSibling(result: PublicDomainResultLenient): WidgetSibling | undefined {
   if (!result.available || (result.status !== 'available' && result.status !== 'for_sale')) return undefined;
   const kind = result.status === 'available' ? 'registration' : 'listing';
   const price = kind === 'registration' ? result.registration : result.listing;
@@ -74,7 +74,7 @@ function toSibling(result: DomainResult): WidgetSibling | undefined {
  * out), never the very domain the visitor typed, in the Public API's order (most popular TLD first), at most
  * {@link WIDGET_SIBLINGS_MAX}.
  */
-export function toWidgetSiblings(answer: DomainSearchResult, query: string): WidgetSibling[] {
+export function toWidgetSiblings(answer: PublicDomainSearchResponseLenient, query: string): WidgetSibling[] {
   const typed = query.replace(/\s+/g, '').replace(/^www\./, '');
   const out: WidgetSibling[] = [];
   for (const result of answer.siblings) {

@@ -27,29 +27,29 @@ import {
 } from '../errors.ts';
 import { PageIterator } from '../pagination.ts';
 import {
-  apiIndexSchema,
-  batchCatalogueSchema,
-  batchResponseSchema,
-  bulkResponseSchema,
-  domainSearchResultSchema,
-  listingsPageSchema,
-  ownedDomainsPageSchema,
-  tldMetadataSchema,
-  tldPriceSchema,
-  whoisRecordSchema,
-  type ApiIndex,
-  type BatchCatalogue,
-  type BatchResult,
-  type BulkResult,
-  type DomainSearchResult,
-  type Listing,
-  type ListingsPage,
-  type OwnedDomain,
-  type TldMetadata,
+  publicApiIndexLenientSchema,
+  publicBatchCatalogueLenientSchema,
+  publicBatchResponseLenientSchema,
+  publicBulkResponseLenientSchema,
+  publicDomainSearchResponseLenientSchema,
+  publicListingsPageLenientSchema,
+  publicOwnedDomainsPageLenientSchema,
+  publicTldMetadataLenientSchema,
+  publicTldPriceLenientSchema,
+  publicWhoisRecordLenientSchema,
+  type PublicApiIndexLenient,
+  type PublicBatchCatalogueLenient,
+  type PublicBatchResultLenient,
+  type PublicBulkResponseLenient,
+  type PublicDomainSearchResponseLenient,
+  type PublicListingLenient,
+  type PublicListingsPageLenient,
+  type PublicOwnedDomainLenient,
+  type PublicTldMetadataLenient,
   type TldOperation,
-  type TldPrice,
-  type WhoisRecord,
-} from './schemas.ts';
+  type PublicTldPriceLenient,
+  type PublicWhoisRecordLenient,
+} from '@domainkit/protocol';
 
 /** The OpenAPI document, as far as the client checks it. */
 const openApiSchema = z.looseObject({ openapi: z.string() });
@@ -252,7 +252,7 @@ export class PublicClient {
    * Availability of a domain (`coffee.io`) or a label (`coffee`) with its alternate-TLD siblings
    * (`POST /api/domain/search`). Marketplace prices are masked (`price_cents: null`) unless signed in.
    */
-  async searchDomain(q: string): Promise<DomainSearchResult> {
+  async searchDomain(q: string): Promise<PublicDomainSearchResponseLenient> {
     if (q.trim() === '')
       throw new MarketplaceValidationError({
         message: 'searchDomain needs a domain or a label',
@@ -262,38 +262,38 @@ export class PublicClient {
       method: 'POST',
       path: '/api/domain/search',
       body: { q },
-      schema: domainSearchResultSchema,
+      schema: publicDomainSearchResponseLenientSchema,
       safe: true,
     });
   }
 
   /** WHOIS/RDAP details of a domain (`POST /api/tools/whois`). */
-  whois(domain: string): Promise<WhoisRecord> {
+  whois(domain: string): Promise<PublicWhoisRecordLenient> {
     return this.#send({
       method: 'POST',
       path: '/api/tools/whois',
       body: { domain },
-      schema: whoisRecordSchema,
+      schema: publicWhoisRecordLenientSchema,
       safe: true,
     });
   }
 
   /** The USD price of an operation under a TLD (`GET /api/pricing/tld`), in cents. */
-  tldPrice(tld: string, op: TldOperation = 'register'): Promise<TldPrice> {
+  tldPrice(tld: string, op: TldOperation = 'register'): Promise<PublicTldPriceLenient> {
     return this.#send({
       method: 'GET',
       path: `/api/pricing/tld${query({ tld, op })}`,
-      schema: tldPriceSchema,
+      schema: publicTldPriceLenientSchema,
       safe: true,
     });
   }
 
   /** Term range, organisation rules and nameserver rules of a TLD (`GET /api/tlds/{tld}/metadata`). */
-  tldMetadata(tld: string): Promise<TldMetadata> {
+  tldMetadata(tld: string): Promise<PublicTldMetadataLenient> {
     return this.#send({
       method: 'GET',
       path: `/api/tlds/${encodeURIComponent(tld.replace(/^\./, ''))}/metadata`,
-      schema: tldMetadataSchema,
+      schema: publicTldMetadataLenientSchema,
       safe: true,
     });
   }
@@ -301,11 +301,11 @@ export class PublicClient {
   /** One page of aftermarket listings (`GET /api/market/listings`): by `cursor` (stable) or by `offset`. */
   listingsPage(
     options: { tld?: string; limit?: number; cursor?: string; offset?: number } = {},
-  ): Promise<ListingsPage> {
+  ): Promise<PublicListingsPageLenient> {
     return this.#send({
       method: 'GET',
       path: `/api/market/listings${query({ tld: options.tld, limit: options.limit, cursor: options.cursor, offset: options.offset })}`,
-      schema: listingsPageSchema,
+      schema: publicListingsPageLenientSchema,
       safe: true,
     });
   }
@@ -313,8 +313,8 @@ export class PublicClient {
   /** Every aftermarket listing, newest first, fetched page by page through `page.next_cursor` as you iterate. */
   listings(
     options: { tld?: string; pageSize?: number; signal?: AbortSignal } = {},
-  ): PageIterator<Listing, ListingsPage> {
-    return new PageIterator<Listing, ListingsPage>(
+  ): PageIterator<PublicListingLenient, PublicListingsPageLenient> {
+    return new PageIterator<PublicListingLenient, PublicListingsPageLenient>(
       async (cursor) => {
         const page = await this.listingsPage({
           ...(options.tld ? { tld: options.tld } : {}),
@@ -329,8 +329,8 @@ export class PublicClient {
   }
 
   /** The batchable operations and their params (`GET /api/batch`). */
-  batchCatalogue(): Promise<BatchCatalogue> {
-    return this.#send({ method: 'GET', path: '/api/batch', schema: batchCatalogueSchema, safe: true });
+  batchCatalogue(): Promise<PublicBatchCatalogueLenient> {
+    return this.#send({ method: 'GET', path: '/api/batch', schema: publicBatchCatalogueLenientSchema, safe: true });
   }
 
   /**
@@ -339,7 +339,7 @@ export class PublicClient {
    * @throws {MarketplaceValidationError} for duplicate ids (nothing is sent); when a chunk
    *   fails as a whole (`MarketplaceError`; results of earlier chunks are lost: the reads are safe to repeat).
    */
-  async batch(operations: readonly BatchOperation[]): Promise<BatchResult[]> {
+  async batch(operations: readonly BatchOperation[]): Promise<PublicBatchResultLenient[]> {
     const ids = new Set<string>();
     for (const { id } of operations) {
       if (ids.has(id))
@@ -349,13 +349,13 @@ export class PublicClient {
         });
       ids.add(id);
     }
-    const byId = new Map<string, BatchResult>();
+    const byId = new Map<string, PublicBatchResultLenient>();
     for (const part of chunk(operations, BATCH_MAX_OPERATIONS)) {
       const answer = await this.#send({
         method: 'POST',
         path: '/api/batch',
         body: { operations: part },
-        schema: batchResponseSchema,
+        schema: publicBatchResponseLenientSchema,
         safe: true,
       });
       for (const result of answer.results) byId.set(result.id, result);
@@ -372,13 +372,13 @@ export class PublicClient {
   }
 
   /** The signed-in user's domains (`GET /api/domains`, scope `domains:manage`), page by page as you iterate. */
-  ownedDomains(options: { pageSize?: number; signal?: AbortSignal } = {}): PageIterator<OwnedDomain> {
-    return new PageIterator<OwnedDomain>(
+  ownedDomains(options: { pageSize?: number; signal?: AbortSignal } = {}): PageIterator<PublicOwnedDomainLenient> {
+    return new PageIterator<PublicOwnedDomainLenient>(
       async (cursor) => {
         const page = await this.#send({
           method: 'GET',
           path: `/api/domains${query({ limit: options.pageSize, cursor })}`,
-          schema: ownedDomainsPageSchema,
+          schema: publicOwnedDomainsPageLenientSchema,
           safe: true,
         });
         return { items: page.domains, nextCursor: page.next_cursor ?? null, raw: page };
@@ -398,14 +398,14 @@ export class PublicClient {
     op: BulkOperation,
     domains: readonly string[],
     params: { years?: number; nameservers?: readonly string[] } = {},
-  ): Promise<BulkResult> {
-    const results: BulkResult['results'] = [];
+  ): Promise<PublicBulkResponseLenient> {
+    const results: PublicBulkResponseLenient['results'] = [];
     for (const part of chunk(domains, BULK_MAX_DOMAINS)) {
       const answer = await this.#send({
         method: 'POST',
         path: `/api/domains/bulk/${encodeURIComponent(op)}`,
         body: { domains: part, ...params },
-        schema: bulkResponseSchema,
+        schema: publicBulkResponseLenientSchema,
         safe: false,
       });
       results.push(...answer.results);
@@ -415,8 +415,8 @@ export class PublicClient {
   }
 
   /** `GET /api`: what the access token grants (401 without one). */
-  apiIndex(): Promise<ApiIndex> {
-    return this.#send({ method: 'GET', path: '/api', schema: apiIndexSchema, safe: true });
+  apiIndex(): Promise<PublicApiIndexLenient> {
+    return this.#send({ method: 'GET', path: '/api', schema: publicApiIndexLenientSchema, safe: true });
   }
 
   /** The OpenAPI 3.1 document of the Public API (`GET /openapi.json`, spec 9.3). */

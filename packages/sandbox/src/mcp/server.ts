@@ -27,13 +27,13 @@ import { BATCH_OPERATIONS } from '../public-api/batch.ts';
 import type { PublicContext } from '../public-api/context.ts';
 import { ipSubject } from '../public-api/rate-limit.ts';
 import {
-  domainSearchResponseSchema,
-  searchDomainParamsSchema,
-  tldPriceParamsSchema,
-  tldPriceSchema,
-  whoisParamsSchema,
-  whoisRecordSchema,
-} from '../public-api/schemas.ts';
+  publicDomainSearchResponseSchema,
+  publicSearchDomainParamsSchema,
+  publicTldPriceParamsSchema,
+  publicTldPriceSchema,
+  publicWhoisParamsSchema,
+  publicWhoisRecordSchema,
+} from '@domainkit/protocol';
 import type { Viewer } from '../public-api/search.ts';
 
 /** The MCP server's name and version, as `initialize` reports them. */
@@ -70,8 +70,8 @@ export function createMcpServer(ctx: PublicContext, viewer: Viewer): McpServer {
     {
       title: 'Search a domain',
       description: `${BATCH_OPERATIONS.search_domain.description} Pass q: a domain such as "coffee.io" or a label such as "coffee".`,
-      inputSchema: searchDomainParamsSchema,
-      outputSchema: domainSearchResponseSchema,
+      inputSchema: publicSearchDomainParamsSchema,
+      outputSchema: publicDomainSearchResponseSchema,
       annotations,
     },
     (args) => toolResult(() => BATCH_OPERATIONS.search_domain.run(batch, args as never)),
@@ -81,8 +81,8 @@ export function createMcpServer(ctx: PublicContext, viewer: Viewer): McpServer {
     {
       title: 'TLD price',
       description: `${BATCH_OPERATIONS.tld_registration_price.description} Pass tld (such as "com") and op (register, renew, transfer or restore; default register).`,
-      inputSchema: tldPriceParamsSchema,
-      outputSchema: tldPriceSchema,
+      inputSchema: publicTldPriceParamsSchema,
+      outputSchema: publicTldPriceSchema,
       annotations,
     },
     (args) => toolResult(() => BATCH_OPERATIONS.tld_registration_price.run(batch, args as never)),
@@ -92,8 +92,8 @@ export function createMcpServer(ctx: PublicContext, viewer: Viewer): McpServer {
     {
       title: 'WHOIS lookup',
       description: `${BATCH_OPERATIONS.whois_lookup.description} Pass domain, such as "coffee.io".`,
-      inputSchema: whoisParamsSchema,
-      outputSchema: whoisRecordSchema,
+      inputSchema: publicWhoisParamsSchema,
+      outputSchema: publicWhoisRecordSchema,
       annotations,
     },
     (args) => toolResult(() => BATCH_OPERATIONS.whois_lookup.run(batch, args as never)),

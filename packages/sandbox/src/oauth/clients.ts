@@ -5,7 +5,7 @@
  */
 import type { z } from 'zod';
 import { randomId } from '../ids.ts';
-import { clientRegistrationRequestSchema } from '../public-api/schemas.ts';
+import { clientRegistrationRequestSchema } from '@domainkit/protocol';
 import type { OAuthClientRow, PublicExecutor } from '../public-api/tables.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirect-uris.ts';

@@ -10,15 +10,15 @@ import type { Clock } from '../clock.ts';
 import { ApiError, describeZodError } from '../http/api-error.ts';
 import {
   BATCH_OPS,
-  searchDomainParamsSchema,
-  tldPriceParamsSchema,
-  whoisParamsSchema,
+  publicSearchDomainParamsSchema,
+  publicTldPriceParamsSchema,
+  publicWhoisParamsSchema,
   type BatchOp,
-  type BatchResult,
-  type DomainSearchResponse,
-  type TldPrice,
-  type WhoisRecord,
-} from './schemas.ts';
+  type PublicBatchResult,
+  type PublicDomainSearchResponse,
+  type PublicTldPrice,
+  type PublicWhoisRecord,
+} from '@domainkit/protocol';
 import { searchDomain, type Viewer } from './search.ts';
 import type { PublicExecutor } from './tables.ts';
 import { tldPrice } from './tld-info.ts';
@@ -27,7 +27,7 @@ import { whoisLookup } from './whois.ts';
 interface OpDefinition {
   readonly description: string;
   readonly params: z.ZodType;
-  run(ctx: BatchContext, params: never): Promise<DomainSearchResponse | TldPrice | WhoisRecord>;
+  run(ctx: BatchContext, params: never): Promise<PublicDomainSearchResponse | PublicTldPrice | PublicWhoisRecord>;
 }
 
 /** What operations need. */
@@ -43,18 +43,18 @@ export const BATCH_OPERATIONS: Readonly<Record<BatchOp, OpDefinition>> = {
   search_domain: {
     description:
       'Availability of a domain or label with its alternate-TLD siblings (POST /api/domain/search). Marketplace prices are masked unless signed in.',
-    params: searchDomainParamsSchema,
-    run: (ctx, params: z.output<typeof searchDomainParamsSchema>) => searchDomain(ctx.db, params.q, ctx.viewer),
+    params: publicSearchDomainParamsSchema,
+    run: (ctx, params: z.output<typeof publicSearchDomainParamsSchema>) => searchDomain(ctx.db, params.q, ctx.viewer),
   },
   tld_registration_price: {
     description: 'The USD price to register, renew, transfer or restore under a TLD (GET /api/pricing/tld).',
-    params: tldPriceParamsSchema,
-    run: async (_ctx, params: z.output<typeof tldPriceParamsSchema>) => tldPrice(params.tld, params.op),
+    params: publicTldPriceParamsSchema,
+    run: async (_ctx, params: z.output<typeof publicTldPriceParamsSchema>) => tldPrice(params.tld, params.op),
   },
   whois_lookup: {
     description: 'WHOIS/RDAP details of a domain: registrar, registrant, dates, nameservers (POST /api/tools/whois).',
-    params: whoisParamsSchema,
-    run: (ctx, params: z.output<typeof whoisParamsSchema>) => whoisLookup(ctx.db, params.domain, ctx.clock),
+    params: publicWhoisParamsSchema,
+    run: (ctx, params: z.output<typeof publicWhoisParamsSchema>) => whoisLookup(ctx.db, params.domain, ctx.clock),
   },
 };
 
@@ -80,7 +80,7 @@ function isBatchOp(op: string): op is BatchOp {
 async function runOne(
   ctx: BatchContext,
   operation: { id: string; op: string; params?: Record<string, unknown> | undefined },
-): Promise<BatchResult> {
+): Promise<PublicBatchResult> {
   const { id, op } = operation;
   if (!isBatchOp(op)) {
     return {
@@ -131,8 +131,8 @@ async function runOne(
 export async function runBatch(
   ctx: BatchContext,
   operations: ReadonlyArray<{ id: string; op: string; params?: Record<string, unknown> | undefined }>,
-): Promise<BatchResult[]> {
-  const results: BatchResult[] = [];
+): Promise<PublicBatchResult[]> {
+  const results: PublicBatchResult[] = [];
   for (const operation of operations) results.push(await runOne(ctx, operation));
   return results;
 }

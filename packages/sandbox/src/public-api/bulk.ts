@@ -11,12 +11,12 @@
 import { domainNameSchema } from '@domainkit/protocol';
 import { sql } from 'kysely';
 import { apiError } from '../http/api-error.ts';
-import type { BulkOp, BulkResponse, OwnedDomain } from './schemas.ts';
+import type { BulkOp, PublicBulkResponse, PublicOwnedDomain } from '@domainkit/protocol';
 import type { PublicDb, SandboxUserDomainRow } from './tables.ts';
 import { findTld } from './tlds.ts';
 
 /** The wire shape of a registration. */
-export function toOwnedDomain(row: SandboxUserDomainRow): OwnedDomain {
+export function toOwnedDomain(row: SandboxUserDomainRow): PublicOwnedDomain {
   return {
     domain: row.name,
     tld: row.tld,
@@ -36,7 +36,7 @@ export interface BulkInput {
   readonly nameservers?: readonly string[] | undefined;
 }
 
-type ItemResult = BulkResponse['results'][number];
+type ItemResult = PublicBulkResponse['results'][number];
 
 function addYears(date: Date, years: number): Date {
   const d = new Date(date.getTime());
@@ -73,7 +73,12 @@ export function checkBulkParams(input: BulkInput): void {
  * Applies a bulk operation to the user's domains.
  * @returns one result per requested domain, in request order, and a summary.
  */
-export async function runBulk(db: PublicDb, userId: string, input: BulkInput, nowMs: number): Promise<BulkResponse> {
+export async function runBulk(
+  db: PublicDb,
+  userId: string,
+  input: BulkInput,
+  nowMs: number,
+): Promise<PublicBulkResponse> {
   const now = new Date(nowMs);
   const names = input.domains.map((d) => {
     const parsed = domainNameSchema.safeParse(d);
@@ -195,7 +200,7 @@ export async function listOwnedDomains(
   userId: string,
   limit: number,
   cursor: string | undefined,
-): Promise<{ domains: OwnedDomain[]; next_cursor: string | null }> {
+): Promise<{ domains: PublicOwnedDomain[]; next_cursor: string | null }> {
   let after: string | undefined;
   if (cursor !== undefined) {
     const decoded = Buffer.from(cursor, 'base64url').toString('utf8');

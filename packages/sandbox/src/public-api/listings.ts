@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { apiError } from '../http/api-error.ts';
 import { PUBLIC_ENVIRONMENT } from './registry-state.ts';
-import type { ListingsPage } from './schemas.ts';
+import type { PublicListingsPage } from '@domainkit/protocol';
 import type { Viewer } from './search.ts';
 import type { PublicExecutor } from './tables.ts';
 
@@ -63,7 +63,11 @@ export interface ListingsQuery {
  * @throws {ProtocolError} `validation_error` when both `cursor` and `offset` are given, or the cursor is malformed
  *   or was issued under another filter.
  */
-export async function listListings(db: PublicExecutor, query: ListingsQuery, viewer: Viewer): Promise<ListingsPage> {
+export async function listListings(
+  db: PublicExecutor,
+  query: ListingsQuery,
+  viewer: Viewer,
+): Promise<PublicListingsPage> {
   if (query.cursor !== undefined && query.offset !== undefined) {
     throw apiError('validation_error', 'Use either cursor (follow page.next_cursor) or offset, not both.');
   }

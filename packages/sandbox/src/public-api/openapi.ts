@@ -1,7 +1,7 @@
 /**
  * `GET /openapi.json`: the OpenAPI 3.1 document of the Public API and its OAuth endpoints (spec 9.3: the contract
  * of the unversioned Public API), generated from the zod schemas the handlers parse and answer with
- * (`schemas.ts`, rendered by zod's JSON Schema generator as JSON Schema 2020-12, the dialect of OpenAPI 3.1).
+ * (`@domainkit/protocol`'s `schemas/public/`, rendered by zod's JSON Schema generator as JSON Schema 2020-12, the dialect of OpenAPI 3.1).
  */
 import { BATCH_MAX_OPERATIONS, BULK_MAX_DOMAINS } from '@domainkit/protocol';
 import { z } from 'zod';
@@ -10,14 +10,14 @@ import { OAUTH_SCOPES, SCOPE_DESCRIPTIONS } from '../oauth/scopes.ts';
 import { PUBLIC_RATE_LIMITS } from './rate-limit.ts';
 import {
   BULK_OPS,
-  listingsQuerySchema,
-  ownedDomainsQuerySchema,
-  requestSchemas,
-  responseSchemas,
-  schemaDescriptions,
-  tldPriceQuerySchema,
-  type SchemaMeta,
-} from './schemas.ts';
+  publicListingsQuerySchema,
+  publicOwnedDomainsQuerySchema,
+  publicRequestSchemas,
+  publicResponseSchemas,
+  publicSchemaDescriptions,
+  publicTldPriceQuerySchema,
+  type PublicSchemaMeta,
+} from '@domainkit/protocol';
 import { TLD_NAMES } from './tlds.ts';
 
 type Json = Record<string, unknown>;
@@ -25,7 +25,7 @@ type Json = Record<string, unknown>;
 const REF = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 /** Renders a registry's schemas as OpenAPI components (without `$schema` and `$id`). */
-function components(registry: z.core.$ZodRegistry<SchemaMeta>, io: 'input' | 'output'): Record<string, Json> {
+function components(registry: z.core.$ZodRegistry<PublicSchemaMeta>, io: 'input' | 'output'): Record<string, Json> {
   const { schemas } = z.toJSONSchema(registry, {
     target: 'draft-2020-12',
     io,
@@ -38,7 +38,7 @@ function components(registry: z.core.$ZodRegistry<SchemaMeta>, io: 'input' | 'ou
   }
   // Descriptions live in the registries' metadata.
   for (const [id, schema] of Object.entries(out)) {
-    const description = schemaDescriptions.get(id);
+    const description = publicSchemaDescriptions.get(id);
     if (schema.description === undefined && description !== undefined) schema.description = description;
   }
   return out;
@@ -192,7 +192,7 @@ export function buildOpenApiDocument(base: string): Json {
           operationId: 'getTldPrice',
           summary: 'The current USD price to register, renew, transfer or restore under a TLD.',
           security: OPTIONAL_SIGN_IN,
-          parameters: queryParameters(tldPriceQuerySchema),
+          parameters: queryParameters(publicTldPriceQuerySchema),
           responses: {
             200: { description: 'The price.', content: jsonContent('TldPrice') },
             ...errors(400, 401, 404, 429),
@@ -227,7 +227,7 @@ export function buildOpenApiDocument(base: string): Json {
           summary:
             'Aftermarket listings, newest first: follow `page.next_cursor` (stable under concurrent inserts) or page by `offset`.',
           security: OPTIONAL_SIGN_IN,
-          parameters: queryParameters(listingsQuerySchema),
+          parameters: queryParameters(publicListingsQuerySchema),
           responses: {
             200: { description: 'One page.', content: jsonContent('ListingsPage') },
             ...errors(400, 401, 429),
@@ -259,7 +259,7 @@ export function buildOpenApiDocument(base: string): Json {
           operationId: 'listOwnedDomains',
           summary: 'The signed-in user\u2019s domains.',
           security: [{ oauth2: ['domains:manage'] }],
-          parameters: queryParameters(ownedDomainsQuerySchema),
+          parameters: queryParameters(publicOwnedDomainsQuerySchema),
           responses: {
             200: { description: 'One page, by name.', content: jsonContent('OwnedDomainsPage') },
             ...errors(400, 401, 403, 429),
@@ -337,7 +337,7 @@ export function buildOpenApiDocument(base: string): Json {
       },
     },
     components: {
-      schemas: { ...components(responseSchemas, 'output'), ...components(requestSchemas, 'input') },
+      schemas: { ...components(publicResponseSchemas, 'output'), ...components(publicRequestSchemas, 'input') },
       securitySchemes: {
         oauth2: {
           type: 'oauth2',

@@ -15,7 +15,7 @@
  *
  * Every route reads the optional Bearer token first: an unknown, expired or revoked one answers 401 `invalid_token`
  * (never a silent fallback to anonymous). Every request spends from the caller's rate budget. Responses are built
- * with the zod schemas of `schemas.ts` (the OpenAPI document's source); errors are
+ * with the zod schemas of `@domainkit/protocol` (`schemas/public/`, the OpenAPI document's source); errors are
  * `{"error": {"code", "message", "request_id"}}`.
  */
 import { BATCH_MAX_OPERATIONS, BULK_MAX_DOMAINS } from '@domainkit/protocol';
@@ -34,25 +34,25 @@ import { listListings } from './listings.ts';
 import { ipSubject, type RateBucket } from './rate-limit.ts';
 import {
   BULK_OPS,
-  apiIndexSchema,
-  batchCatalogueSchema,
-  batchRequestSchema,
-  batchResponseSchema,
-  bulkRequestSchema,
-  bulkResponseSchema,
-  domainSearchRequestSchema,
-  domainSearchResponseSchema,
-  listingsPageSchema,
-  listingsQuerySchema,
-  ownedDomainsPageSchema,
-  ownedDomainsQuerySchema,
-  tldMetadataSchema,
-  tldPriceQuerySchema,
-  tldPriceSchema,
-  whoisRecordSchema,
-  whoisRequestSchema,
+  publicApiIndexSchema,
+  publicBatchCatalogueSchema,
+  publicBatchRequestSchema,
+  publicBatchResponseSchema,
+  publicBulkRequestSchema,
+  publicBulkResponseSchema,
+  publicDomainSearchRequestSchema,
+  publicDomainSearchResponseSchema,
+  publicListingsPageSchema,
+  publicListingsQuerySchema,
+  publicOwnedDomainsPageSchema,
+  publicOwnedDomainsQuerySchema,
+  publicTldMetadataSchema,
+  publicTldPriceQuerySchema,
+  publicTldPriceSchema,
+  publicWhoisRecordSchema,
+  publicWhoisRequestSchema,
   type BulkOp,
-} from './schemas.ts';
+} from '@domainkit/protocol';
 import { searchDomain, type Viewer } from './search.ts';
 import { tldMetadata, tldPrice } from './tld-info.ts';
 import { whoisLookup } from './whois.ts';
@@ -129,7 +129,7 @@ export function publicApiRouter(ctx: PublicContext): Router {
       );
     }
     const u = oauthUrls(base);
-    sendParsed(res, apiIndexSchema, {
+    sendParsed(res, publicApiIndexSchema, {
       resource: u.resource,
       openapi_url: u.openapi,
       auth_url: u.documentation,
@@ -143,18 +143,18 @@ export function publicApiRouter(ctx: PublicContext): Router {
   });
 
   router.post('/api/domain/search', json, caller(), async (req, res) => {
-    const { q } = parseOrThrow(domainSearchRequestSchema, jsonBody(req), 'search request');
-    sendParsed(res, domainSearchResponseSchema, await searchDomain(ctx.db, q, callerOf(res).viewer));
+    const { q } = parseOrThrow(publicDomainSearchRequestSchema, jsonBody(req), 'search request');
+    sendParsed(res, publicDomainSearchResponseSchema, await searchDomain(ctx.db, q, callerOf(res).viewer));
   });
 
   router.post('/api/tools/whois', json, caller(), async (req, res) => {
-    const { domain } = parseOrThrow(whoisRequestSchema, jsonBody(req), 'WHOIS request');
-    sendParsed(res, whoisRecordSchema, await whoisLookup(ctx.db, domain, ctx.clock));
+    const { domain } = parseOrThrow(publicWhoisRequestSchema, jsonBody(req), 'WHOIS request');
+    sendParsed(res, publicWhoisRecordSchema, await whoisLookup(ctx.db, domain, ctx.clock));
   });
 
   router.get('/api/pricing/tld', caller(), (req, res) => {
-    const { tld, op } = parseOrThrow(tldPriceQuerySchema, req.query, 'query');
-    sendParsed(res, tldPriceSchema, tldPrice(tld, op));
+    const { tld, op } = parseOrThrow(publicTldPriceQuerySchema, req.query, 'query');
+    sendParsed(res, publicTldPriceSchema, tldPrice(tld, op));
   });
 
   router.get('/api/tlds/:tld/metadata', caller(), (req, res) => {
@@ -164,16 +164,16 @@ export function publicApiRouter(ctx: PublicContext): Router {
         'validation_error',
         'The TLD in the path must be a TLD such as "com" (letters, digits and hyphens).',
       );
-    sendParsed(res, tldMetadataSchema, tldMetadata(tld));
+    sendParsed(res, publicTldMetadataSchema, tldMetadata(tld));
   });
 
   router.get('/api/market/listings', caller(), async (req, res) => {
-    const query = parseOrThrow(listingsQuerySchema, req.query, 'query');
-    sendParsed(res, listingsPageSchema, await listListings(ctx.db, query, callerOf(res).viewer));
+    const query = parseOrThrow(publicListingsQuerySchema, req.query, 'query');
+    sendParsed(res, publicListingsPageSchema, await listListings(ctx.db, query, callerOf(res).viewer));
   });
 
   router.get('/api/batch', caller(), (_req, res) => {
-    sendParsed(res, batchCatalogueSchema, batchCatalogue() as z.input<typeof batchCatalogueSchema>);
+    sendParsed(res, publicBatchCatalogueSchema, batchCatalogue() as z.input<typeof publicBatchCatalogueSchema>);
   });
 
   const batchSize = (req: Request): number => {
@@ -189,7 +189,7 @@ export function publicApiRouter(ctx: PublicContext): Router {
         `A batch holds at most ${BATCH_MAX_OPERATIONS} operations; this one has ${body.operations.length}. Split it into batches of ${BATCH_MAX_OPERATIONS}.`,
       );
     }
-    const { operations } = parseOrThrow(batchRequestSchema, body, 'batch');
+    const { operations } = parseOrThrow(publicBatchRequestSchema, body, 'batch');
     const seen = new Set<string>();
     for (const { id } of operations) {
       if (seen.has(id))
@@ -203,14 +203,14 @@ export function publicApiRouter(ctx: PublicContext): Router {
       { db: ctx.db, clock: ctx.clock, logger: ctx.logger, viewer: callerOf(res).viewer },
       operations,
     );
-    sendParsed(res, batchResponseSchema, { results });
+    sendParsed(res, publicBatchResponseSchema, { results });
   });
 
   router.get('/api/domains', caller({ bucket: 'bulk' }), async (req, res) => {
     const { access, base } = callerOf(res);
     const grant = requireScope(access, 'domains:manage', base);
-    const { limit, cursor } = parseOrThrow(ownedDomainsQuerySchema, req.query, 'query');
-    sendParsed(res, ownedDomainsPageSchema, await listOwnedDomains(ctx.db, grant.userId, limit, cursor));
+    const { limit, cursor } = parseOrThrow(publicOwnedDomainsQuerySchema, req.query, 'query');
+    sendParsed(res, publicOwnedDomainsPageSchema, await listOwnedDomains(ctx.db, grant.userId, limit, cursor));
   });
 
   // Authentication comes first on bulk operations: without a token, a malformed escape in {op} is a 401, not a 400.
@@ -238,14 +238,14 @@ export function publicApiRouter(ctx: PublicContext): Router {
         `A bulk request holds at most ${BULK_MAX_DOMAINS.toLocaleString('en-US')} domains; this one has ${body.domains.length.toLocaleString('en-US')}. Split the list into requests of ${BULK_MAX_DOMAINS.toLocaleString('en-US')}.`,
       );
     }
-    const input = { op: op as BulkOp, ...parseOrThrow(bulkRequestSchema, body, 'bulk request') };
+    const input = { op: op as BulkOp, ...parseOrThrow(publicBulkRequestSchema, body, 'bulk request') };
     checkBulkParams(input);
     const result = await runBulk(ctx.db, grant.userId, input, ctx.clock());
     ctx.logger.info(
       { op, user_id: grant.userId, succeeded: result.summary.succeeded, failed: result.summary.failed },
       'bulk operation',
     );
-    sendParsed(res, bulkResponseSchema, result);
+    sendParsed(res, publicBulkResponseSchema, result);
   });
 
   router.use('/api', jsonErrorHandler(ctx.logger));

@@ -5,7 +5,7 @@
  * `pricing:read` (spec 5.2): `price_cents: null, price_masked: true`.
  */
 import { apiError } from '../http/api-error.ts';
-import type { DomainResult, DomainSearchResponse } from './schemas.ts';
+import type { PublicDomainResult, PublicDomainSearchResponse } from '@domainkit/protocol';
 import { loadKnownNames, standingOf, type KnownNames } from './registry-state.ts';
 import type { PublicExecutor } from './tables.ts';
 import { TLD_NAMES, TLDS, findTld, operationPeriodYears, operationPriceCents, type TldInfo } from './tlds.ts';
@@ -39,7 +39,7 @@ export function unknownTldMessage(tld: string): string {
 }
 
 /** One domain's result for a viewer. */
-export function domainResult(label: string, tld: TldInfo, known: KnownNames, viewer: Viewer): DomainResult {
+export function domainResult(label: string, tld: TldInfo, known: KnownNames, viewer: Viewer): PublicDomainResult {
   const standing = standingOf(label, tld, known);
   const domain = `${label}.${tld.tld}`;
   switch (standing.kind) {
@@ -80,7 +80,7 @@ export function domainResult(label: string, tld: TldInfo, known: KnownNames, vie
  * @returns the exact domain (null for a bare label) and its siblings under every other known TLD, most popular first.
  * @throws {ProtocolError} `validation_error` for a TLD the service does not know.
  */
-export async function searchDomain(db: PublicExecutor, q: string, viewer: Viewer): Promise<DomainSearchResponse> {
+export async function searchDomain(db: PublicExecutor, q: string, viewer: Viewer): Promise<PublicDomainSearchResponse> {
   const { label, tld } = parseQuery(q);
   const names = TLDS.map((t) => `${label}.${t.tld}`);
   const known = await loadKnownNames(db, names);

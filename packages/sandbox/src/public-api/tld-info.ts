@@ -3,16 +3,9 @@
  * MCP tool `tld_registration_price`) over the bundled TLD list.
  */
 import { apiError } from '../http/api-error.ts';
-import type { TldMetadata, TldPrice } from './schemas.ts';
+import { TLD_OPERATIONS, type PublicTldMetadata, type PublicTldPrice, type TldOperation } from '@domainkit/protocol';
 import { unknownTldMessage } from './search.ts';
-import {
-  TLD_OPERATIONS,
-  findTld,
-  operationPeriodYears,
-  operationPriceCents,
-  type TldInfo,
-  type TldOperation,
-} from './tlds.ts';
+import { findTld, operationPeriodYears, operationPriceCents, type TldInfo } from './tlds.ts';
 
 function requireTld(tld: string): TldInfo {
   const name = tld.replace(/^\./, '').toLowerCase();
@@ -25,7 +18,7 @@ function requireTld(tld: string): TldInfo {
  * The price of one operation under a TLD.
  * @throws {ProtocolError} `not_found` for a TLD outside the list.
  */
-export function tldPrice(tld: string, op: TldOperation): TldPrice {
+export function tldPrice(tld: string, op: TldOperation): PublicTldPrice {
   const info = requireTld(tld);
   return {
     tld: info.tld,
@@ -40,7 +33,7 @@ export function tldPrice(tld: string, op: TldOperation): TldPrice {
  * A TLD's registration rules.
  * @throws {ProtocolError} `not_found` for a TLD outside the list.
  */
-export function tldMetadata(tld: string): TldMetadata {
+export function tldMetadata(tld: string): PublicTldMetadata {
   const info = requireTld(tld);
   return {
     tld: info.tld,

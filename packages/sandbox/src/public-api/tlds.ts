@@ -4,10 +4,7 @@
  * minor units) and registration rules. The prices and rules are the sandbox's own: good enough to build and test
  * against, never a quote of a real registrar.
  */
-
-/** The four priced operations of spec 4.2 (`GET /api/pricing/tld`, batch op `tld_registration_price`). */
-export const TLD_OPERATIONS = ['register', 'renew', 'transfer', 'restore'] as const;
-export type TldOperation = (typeof TLD_OPERATIONS)[number];
+import type { TldOperation } from '@domainkit/protocol';
 
 /** One TLD: registry, prices and rules. */
 export interface TldInfo {

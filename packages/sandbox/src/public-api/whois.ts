@@ -8,7 +8,7 @@
 import type { Clock } from '../clock.ts';
 import { apiError } from '../http/api-error.ts';
 import { pick, randomInt } from '../inventory/prng.ts';
-import type { WhoisRecord } from './schemas.ts';
+import type { PublicWhoisRecord } from '@domainkit/protocol';
 import { loadKnownNames, standingOf, streamFor } from './registry-state.ts';
 import { unknownTldMessage } from './search.ts';
 import type { PublicExecutor } from './tables.ts';
@@ -98,7 +98,7 @@ function nextExpiry(createdMs: number, nowMs: number, extraYears: number): numbe
  * @returns the record; an unregistered domain answers `registered: false` with empty fields (not an error).
  * @throws {ProtocolError} `validation_error` when the name is not a second-level domain under a known TLD.
  */
-export async function whoisLookup(db: PublicExecutor, domain: string, clock: Clock): Promise<WhoisRecord> {
+export async function whoisLookup(db: PublicExecutor, domain: string, clock: Clock): Promise<PublicWhoisRecord> {
   const parts = domain.split('.');
   const tldName = parts.at(-1)!;
   const tld = findTld(tldName);
