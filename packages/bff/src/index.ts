@@ -65,7 +65,7 @@ export {
   type BucketStore,
   type BffUpstreamBudget,
 } from './budget.ts';
-export type { EventHandler, EventContext } from './events/inbox.ts';
+export type { EventHandler, EventHandlerMap, EventHandlerType, EventContext } from './events/inbox.ts';
 export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './orders/status.ts';
 export { PROCESSING_STATUS } from './orders/place-order.ts';
 export type { RecoveryReport } from './orders/recovery.ts';

@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { BudgetLimits } from './budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
-import type { EventHandler } from './events/inbox.ts';
+import { type EventHandler, type EventHandlerMap, HANDLER_TYPES } from './events/inbox.ts';
 import { isTwoPhase, type PaymentAdapter } from './payments.ts';
 import type { FailedOrderReport } from './orders/place-order.ts';
 
@@ -138,8 +138,11 @@ export interface BffOptions {
   readonly orderDeadlineSeconds?: number | undefined;
   /** Enables `POST /webhooks` (and, with `publicUrl`, registers it at start). */
   readonly webhook?: WebhookOptions | undefined;
-  /** Event handlers by type (`order.settled`, …, or `*`); more can be added with `bff.on(type, handler)`. */
-  readonly onEvent?: Readonly<Record<string, EventHandler | readonly EventHandler[]>> | undefined;
+  /**
+   * Event handlers by type (`order.settled`, …, or `*`), each receiving its own event type; more can be added with
+   * `bff.on(type, handler)`. An unknown type is refused at creation, with the likely intended one.
+   */
+  readonly onEvent?: EventHandlerMap | undefined;
   /** Upstream budget settings. */
   readonly upstreamBudget?: UpstreamBudgetOptions | undefined;
   /** Per-visitor limits, or `false` to turn them off (for example behind a gateway that limits already). */
@@ -597,6 +600,24 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   if (typeof secret === 'string' && secret === webhookSecret) {
     problems.push('`webhook.secret` must differ from `marketplace.secret`: choose a separate webhook signing secret');
   }
+  if (typeof value.onEvent === 'object' && value.onEvent !== null) {
+    for (const type of Object.keys(value.onEvent)) {
+      const problem = unknownEventTypeProblem(type);
+      if (problem) problems.push(`\`onEvent\` ${problem}`);
+    }
+  }
   if (problems.length > 0) throw new BffOptionsError(problems, where);
   return parsed.data!;
+}
+
+/**
+ * Why `type` cannot take an event handler (it is neither a known event type of spec 6 nor `*`), with the likely
+ * intended type, or `undefined` when it can.
+ */
+export function unknownEventTypeProblem(type: string): string | undefined {
+  if ((HANDLER_TYPES as readonly string[]).includes(type)) return undefined;
+  const hint = didYouMean(type, HANDLER_TYPES);
+  return hint
+    ? `received event type \`${type}\`; did you mean \`${hint}\`?`
+    : `received unknown event type \`${type}\`; known types: ${HANDLER_TYPES.join(', ')}`;
 }

@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
-import type { EventHandler } from './events/inbox.ts';
+import type { EventHandler, EventHandlerType } from './events/inbox.ts';
 import type {
   MarketplaceApi,
   MarketplaceOptions,
@@ -156,7 +156,7 @@ export interface ResolvedBffOptions {
   /** Webhook receiving: `POST /webhooks` on when set. */
   readonly webhook: WebhookOptions | undefined;
   /** Event handlers given as `onEvent`, flattened. */
-  readonly eventHandlers: ReadonlyArray<readonly [type: string, handler: EventHandler]>;
+  readonly eventHandlers: ReadonlyArray<readonly [type: EventHandlerType, handler: EventHandler]>;
   /** `GET /siblings` on (needs `marketplace`). */
   readonly siblings: boolean;
   readonly orders: ResolvedOrderTimings;
@@ -186,9 +186,11 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
   const injectedKeyId = (o.client as { keyId?: unknown } | undefined)?.keyId;
   const seconds = (value: number | undefined, fallback: number) => (value ?? fallback) * 1000;
   const visitor = o.visitorLimits;
-  const eventHandlers: Array<readonly [string, EventHandler]> = [];
+  const eventHandlers: Array<readonly [EventHandlerType, EventHandler]> = [];
   for (const [type, handler] of Object.entries(o.onEvent ?? {})) {
-    for (const h of Array.isArray(handler) ? handler : [handler]) eventHandlers.push([type, h as EventHandler]);
+    // validateBffOptions refused any other type.
+    for (const h of Array.isArray(handler) ? handler : [handler])
+      eventHandlers.push([type as EventHandlerType, h as EventHandler]);
   }
   const resolved: ResolvedBffOptions = {
     now: o.now ?? Date.now,

@@ -9,9 +9,9 @@ import express, { type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
 import { errorHandler } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
-import type { EventHandler } from './events/inbox.ts';
+import type { EventHandler, EventHandlerType } from './events/inbox.ts';
 import { bffLogger } from './logger.ts';
-import { validateBffOptions, type BffOptions } from './options.ts';
+import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
 import type { RecoveryReport } from './orders/recovery.ts';
 import { checkoutRoute } from './routes/checkout.ts';
 import { methodNotAllowed } from './routes/context.ts';
@@ -58,8 +58,12 @@ export interface BffRouter extends Router {
   readonly ready: Promise<void>;
   /** `pglite`, `postgres`, or `none` when no enabled feature needs a database. */
   readonly databaseKind: 'pglite' | 'postgres' | 'none';
-  /** Adds an event handler for a type (`order.settled`, …) or `*`; returns the router. */
-  on(type: string, handler: EventHandler): BffRouter;
+  /**
+   * Adds an event handler for a type (`order.settled`, …; the handler receives exactly that event) or `*`; returns
+   * the router.
+   * @throws {TypeError} for an unknown event type (with the likely intended one) or a handler that is no function.
+   */
+  on<T extends EventHandlerType>(type: T, handler: EventHandler<T>): BffRouter;
   /** Runs one recovery pass of unfinished order intents now. */
   recover(): Promise<RecoveryReport>;
   /** Catches up with `GET /events` now, then handles the new events. */
@@ -255,11 +259,13 @@ export function createBff(options: BffOptions): BffRouter {
   });
   return Object.assign(bff, {
     on(type: string, handler: EventHandler) {
+      const unknownType = unknownEventTypeProblem(String(type));
+      if (unknownType) throw new TypeError(`bff.on(${JSON.stringify(type)}, handler): ${unknownType}`);
       if (typeof handler !== 'function')
         throw new TypeError(
           `bff.on(${JSON.stringify(type)}, handler): handler must be a function (event, context) => void`,
         );
-      runtime.on(type, handler);
+      runtime.on(type as EventHandlerType, handler);
       return bff;
     },
     recover: () => runtime.recover(),

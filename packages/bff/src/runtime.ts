@@ -16,7 +16,7 @@ import { DatabaseHandle } from './db/handle.ts';
 import { DomainChanges } from './domain-changes.ts';
 import { BffHttpError } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
-import { EventHandlers, type EventHandler } from './events/inbox.ts';
+import { EventHandlers, type EventHandler, type EventHandlerType } from './events/inbox.ts';
 import { errorFields } from './logger.ts';
 import type { MarketplaceApi } from './options.ts';
 import type { OrderFlowDeps } from './orders/place-order.ts';
@@ -111,7 +111,7 @@ export class BffRuntime {
   }
 
   /** Registers an event handler. */
-  on(type: string, handler: EventHandler): void {
+  on(type: EventHandlerType, handler: EventHandler): void {
     this.handlers.on(type, handler);
   }
 

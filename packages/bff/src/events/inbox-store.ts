@@ -23,7 +23,8 @@ export async function storeEvents(
     key_id: keyId,
     event_id: event.id,
     type: event.type,
-    order_id: event.data.order?.public_id ?? null,
+    // A newer event type than this package knows may carry no order.
+    order_id: (event.data as { order?: { public_id?: string } }).order?.public_id ?? null,
     event_created_at: event.created_at,
     payload: JSON.stringify(event),
     source,

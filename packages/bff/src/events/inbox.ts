@@ -9,7 +9,13 @@
  * idempotent across such crashes (at least once across crashes, exactly once otherwise). The table is
  * `inbox-store.ts`.
  */
-import { eventOrderSchema, type MarketplaceEvent } from '@domainkit/protocol';
+import {
+  EVENT_TYPES,
+  eventOrderSchema,
+  type EventType,
+  type MarketplaceEvent,
+  type MarketplaceEventOf,
+} from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import type { BffDb, EventSource } from '../db/tables.ts';
 import type { StoredOrder } from '../orders/store.ts';
@@ -28,18 +34,33 @@ export interface EventContext {
   readonly attempt: number;
 }
 
+/** What a handler may be registered for: a known event type (spec 6), or `*` for every event. */
+export type EventHandlerType = EventType | '*';
+
 /**
- * A partner's event handler. Runs after the event is stored and applied; a throw makes the BFF run the event's
- * handlers again later.
+ * A partner's event handler for `T`: for an event type it receives exactly that event (`order.settled`: a required
+ * `event.data.order`), for `*` any {@link MarketplaceEvent}. Runs after the event is stored and applied; a throw
+ * makes the BFF run the event's handlers again later.
  */
-export type EventHandler = (event: MarketplaceEvent, context: EventContext) => void | Promise<void>;
+export type EventHandler<T extends EventHandlerType = EventHandlerType> = (
+  event: T extends EventType ? MarketplaceEventOf<T> : MarketplaceEvent,
+  context: EventContext,
+) => void | Promise<void>;
+
+/** `onEvent`: handlers (one, or an array) by event type or `*`, each typed for its event. */
+export type EventHandlerMap = {
+  readonly [T in EventHandlerType]?: EventHandler<T> | readonly EventHandler<T>[];
+};
+
+/** The types a handler may be registered for: {@link EVENT_TYPES} and `*`. */
+export const HANDLER_TYPES: readonly EventHandlerType[] = [...EVENT_TYPES, '*'];
 
 /** Handlers by event type; `*` receives every event. */
 export class EventHandlers {
   readonly #byType = new Map<string, EventHandler[]>();
 
-  /** Adds a handler for `type` (`order.settled`, …) or `*`. */
-  on(type: string, handler: EventHandler): void {
+  /** Adds a handler for `type` (`order.settled`, …) or `*` (the caller checked the type: {@link HANDLER_TYPES}). */
+  on(type: EventHandlerType, handler: EventHandler): void {
     const list = this.#byType.get(type) ?? [];
     list.push(handler);
     this.#byType.set(type, list);
@@ -112,7 +133,7 @@ export async function processInbox(
         order = result.order;
       }
       const context: EventContext = { order, applied: applied ?? false, source: row.source, attempt: row.attempts };
-      for (const handler of settings.handlers.for(event.type)) await handler(event, context);
+      for (const handler of settings.handlers.for(event.type)) await handler(event as never, context);
       await markEventDone(db, row, now());
     } catch (error) {
       const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);

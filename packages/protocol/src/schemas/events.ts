@@ -39,18 +39,66 @@ export const eventCaseSchema = z.looseObject({
   currency: currencySchema.optional(),
 });
 
+/** The order event types (spec 6): each carries the order it is about in `data.order`. */
+export type OrderEventType = Extract<EventType, `order.${string}`>;
+
+/** An event envelope (spec 2.5) of one `type`, with its `data`. */
+function eventOf<T extends EventType, D extends z.ZodType>(type: T, data: D) {
+  return z.looseObject({
+    id: z.string(),
+    type: z.literal(type),
+    created_at: timestampSchema,
+    /** Present in delivered payloads and, in the sandbox, in the history too. */
+    partner_id: z.string().optional(),
+    data,
+  });
+}
+
+/** An order event: `data.order` is required (spec 2.5, 6). */
+const orderEvent = <T extends OrderEventType>(type: T) => eventOf(type, z.looseObject({ order: eventOrderSchema }));
+
 /**
- * An event (spec 2.5). `type` is kept as a string so a client meets newer types; `partner_id` is present in
- * delivered payloads and, in the sandbox, in the history too.
+ * Every known event (spec 2.5, 6), a union discriminated on `type`: order events carry a required `data.order`,
+ * `brokerage.case_completed` its `data.case`. Use it to validate an event whose type you know; the wire schema
+ * {@link eventSchema} also lets through types newer than this package.
  */
-export const eventSchema = z.looseObject({
+export const marketplaceEventSchema = z.discriminatedUnion('type', [
+  orderEvent('order.recorded'),
+  orderEvent('order.held_for_review'),
+  orderEvent('order.manual_review_cleared'),
+  orderEvent('order.transfer_started'),
+  orderEvent('order.transfer_completed'),
+  orderEvent('order.settled'),
+  orderEvent('order.refunded'),
+  eventOf('brokerage.case_completed', z.looseObject({ case: eventCaseSchema })),
+]);
+
+/**
+ * A marketplace event (spec 2.5), discriminated on `type`: `if (event.type === 'order.settled')
+ * event.data.order.domain`. A marketplace newer than this package may send a type not in this union: give a
+ * `switch` over `type` a `default` branch.
+ */
+export type MarketplaceEvent = z.infer<typeof marketplaceEventSchema>;
+
+/** The event of one type: `MarketplaceEventOf<'order.settled'>`. */
+export type MarketplaceEventOf<T extends EventType> = Extract<MarketplaceEvent, { type: T }>;
+
+/**
+ * An event as read from the wire (spec 2.5): the envelope is checked and `type` is any string, so a client meets
+ * newer types; `data.order` and `data.case` are checked when present. Typed as {@link MarketplaceEvent}.
+ */
+export const eventSchema: z.ZodType<MarketplaceEvent> = z.looseObject({
   id: z.string(),
   type: z.string(),
   created_at: timestampSchema,
   partner_id: z.string().optional(),
   data: z.looseObject({ order: eventOrderSchema.optional(), case: eventCaseSchema.optional() }),
-});
-export type MarketplaceEvent = z.infer<typeof eventSchema>;
+}) as unknown as z.ZodType<MarketplaceEvent>;
+
+/** Whether `type` is one of the {@link EVENT_TYPES} this package knows. */
+export function isEventType(type: unknown): type is EventType {
+  return typeof type === 'string' && (EVENT_TYPES as readonly string[]).includes(type);
+}
 
 /**
  * Query of `GET /events`: `after_id` (exclusive) and `limit` (1–100, default 50; spec 8 does not show the maximum:
