@@ -2,7 +2,8 @@
  * Wire types of the widget ↔ BFF API (DESIGN.md, "The widget ↔ BFF API").
  *
  * The widget declares its own small interfaces instead of importing `@domainkit/protocol`: it must not
- * depend on any of our packages at run time, and these are the only shapes it reads. Money is integer
+ * depend on any of our packages at run time, and these are the only shapes it reads. `test-node/wire-types.test-d.ts`
+ * pins each of them to protocol's schema of the same answer, so the two cannot drift. Money is integer
  * minor units (`price_cents`) plus an ISO 4217 `currency` code; only the widget formats it.
  */
 
@@ -36,13 +37,13 @@ export interface Sibling {
   readonly domain: string;
   readonly tld: string;
   /** `available` (can be registered) or `for_sale` (listed on the marketplace). */
-  readonly status: string;
+  readonly status: 'available' | 'for_sale';
   readonly available: boolean;
   /** Price in minor units of `currency`; `null` when unknown or hidden. */
   readonly price_cents: number | null;
   readonly currency: string | null;
-  /** `registration` or `listing`. */
-  readonly kind: string;
+  /** `registration` (a new registration at the registry price) or `listing` (a marketplace listing). */
+  readonly kind: 'registration' | 'listing';
 }
 
 /** Body of `POST {api}/checkout` (201): a hosted checkout session on the marketplace (non-MoR). */
@@ -50,7 +51,7 @@ export interface CheckoutSession {
   /** The marketplace's hosted checkout page (the lander) for this session; the visitor is sent there. */
   readonly checkout_url: string;
   /** ISO 8601 UTC time after which `checkout_url` no longer works (7 days, spec section 8). */
-  readonly expires_at: string | null;
+  readonly expires_at: string;
 }
 
 /** Error body of every BFF route answering 4xx/5xx: `{"error": {"code", "message"}}`. */
@@ -107,11 +108,24 @@ export interface OrderStatus {
   /** What the buyer paid, in minor units of `currency`. */
   readonly sale_price_cents: number;
   readonly currency: string;
+  /** ISO 8601 UTC time of the order's last change. */
+  readonly updated_at: string;
 }
 
-/** Body of `POST {api}/orders` (201): the recorded order, plus the token that lets this visitor read it. */
-export interface Order extends OrderStatus {
+/**
+ * Body of `POST {api}/orders` (201, or 202 with `status` `PROCESSING` while the paid order is still being recorded):
+ * the order, plus the token that lets this visitor read it.
+ */
+export interface Order {
+  readonly order_id: string;
   /** Sent as `X-Order-Token` to `GET /orders/:id`; only this visitor has it. */
   readonly order_token: string;
+  /** `EXTERNALLY_PAID` once recorded (spec section 3), `PROCESSING` while the BFF still retries the record. */
+  readonly status: string;
+  readonly domain: string;
+  /** What the buyer paid, in minor units of `currency`. */
+  readonly sale_price_cents: number;
+  readonly currency: string;
+  /** ISO 8601 UTC time the order was created. */
   readonly created_at: string;
 }

@@ -1,0 +1,71 @@
+/**
+ * The widget's hand-written wire types (`src/types.ts`) are the widget ↔ BFF API of `@domainkit/protocol`
+ * (`schemas/widget-api.ts`), which the BFF answers with. The widget cannot import protocol at run time, so this
+ * type-level test (vitest typecheck mode) pins each of its types to protocol's: a field added, removed, renamed,
+ * made nullable or retyped on either side fails here.
+ */
+import type {
+  Buyer as ProtocolBuyer,
+  WidgetCheckoutResponse,
+  WidgetDomain,
+  WidgetError,
+  WidgetOrderRequest,
+  WidgetOrderResponse,
+  WidgetOrderStatus,
+  WidgetQuoteResponse,
+  WidgetSearchResponse,
+  WidgetSibling,
+} from '@domainkit/protocol';
+import { describe, expectTypeOf, it } from 'vitest';
+import type {
+  BffErrorBody,
+  Buyer,
+  CheckoutSession,
+  DomainResult,
+  Order,
+  OrderDetails,
+  OrderStatus,
+  Quote,
+  SearchResponse,
+  Sibling,
+} from '../src/types.ts';
+
+/** The widget reads answers as read-only: protocol's `z.infer` types, every property and array made readonly. */
+type ReadOnlyWire<T> = T extends readonly (infer U)[]
+  ? readonly ReadOnlyWire<U>[]
+  : T extends object
+    ? { readonly [K in keyof T]: ReadOnlyWire<T[K]> }
+    : T;
+
+describe("the widget's wire types equal protocol's widget ↔ BFF API", () => {
+  it('GET /search', () => {
+    expectTypeOf<DomainResult>().toEqualTypeOf<ReadOnlyWire<WidgetDomain>>();
+    expectTypeOf<SearchResponse>().toEqualTypeOf<ReadOnlyWire<WidgetSearchResponse>>();
+  });
+
+  it('GET /siblings', () => {
+    expectTypeOf<Sibling>().toEqualTypeOf<ReadOnlyWire<WidgetSibling>>();
+  });
+
+  it('POST /checkout', () => {
+    expectTypeOf<CheckoutSession>().toEqualTypeOf<ReadOnlyWire<WidgetCheckoutResponse>>();
+  });
+
+  it('error answers', () => {
+    expectTypeOf<BffErrorBody>().toEqualTypeOf<ReadOnlyWire<WidgetError>>();
+  });
+
+  it('POST /quotes', () => {
+    expectTypeOf<Quote>().toEqualTypeOf<ReadOnlyWire<WidgetQuoteResponse>>();
+  });
+
+  it('POST /orders: the body the widget sends, and the answer', () => {
+    expectTypeOf<Buyer>().toEqualTypeOf<ReadOnlyWire<ProtocolBuyer>>();
+    expectTypeOf<OrderDetails>().toEqualTypeOf<ReadOnlyWire<Omit<WidgetOrderRequest, 'quote_id'>>>();
+    expectTypeOf<Order>().toEqualTypeOf<ReadOnlyWire<WidgetOrderResponse>>();
+  });
+
+  it('GET /orders/:id', () => {
+    expectTypeOf<OrderStatus>().toEqualTypeOf<ReadOnlyWire<WidgetOrderStatus>>();
+  });
+});
