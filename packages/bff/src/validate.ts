@@ -2,6 +2,7 @@
  * zod at the trust boundary: every query, path segment and body the browser sends is parsed here, and a failure
  * becomes a 400 `validation_error` whose message names the field and says what to fix.
  */
+import { findTextViolation } from '@domainkit/protocol';
 import type { z } from 'zod';
 import { BffHttpError } from './errors.ts';
 
@@ -49,6 +50,10 @@ function describeIssue(
     )}.`;
   }
   const name = String(field);
+  if (issue.path.length > 1 && issue.code === 'custom') {
+    // A nested field (`buyer.name`): name it whole, with the schema's own message.
+    return `\`${issue.path.map(String).join('.')}\` ${issue.message.replace(/^\S+ (?=must )/, '')}.`;
+  }
   const h = help[name] ?? { label: `\`${name}\``, hint: 'a value', example: '' };
   const example = h.example ? ` such as ${JSON.stringify(h.example)}` : '';
   const value = typeof input === 'object' && input !== null ? (input as Record<string, unknown>)[name] : undefined;
@@ -75,6 +80,16 @@ export function parseInput<S extends z.ZodType>(
   source: InputSource,
   help: Readonly<Record<string, FieldHelp>> = {},
 ): z.output<S> {
+  // The input policy first (protocol input-policy.ts): no NUL, control character or unpaired surrogate anywhere.
+  // A query's tab or line break counts as a space (the search query collapses whitespace).
+  const violation = findTextViolation(input, '', { multiline: source === 'query' });
+  if (violation !== undefined) {
+    const where = source === 'body' ? violation.field : `The ${NOUN[source]} \`${violation.field}\``;
+    throw new BffHttpError(
+      'validation_error',
+      `${source === 'body' ? `\`${where}\`` : where} ${violation.problem}: remove it and send the request again.`,
+    );
+  }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const messages = [...new Set(result.error.issues.map((issue) => describeIssue(issue, input, source, help)))];

@@ -57,6 +57,19 @@ async function shop(options: { now?: () => number } = {}) {
 }
 
 describe('input the marketplace would refuse is refused before any payment step', () => {
+  it.each([
+    ['a NUL in the buyer name', { ...BUYER, name: 'a\u0000b' }, 'buyer.name'],
+    ['an unpaired surrogate in the buyer name', { ...BUYER, name: 'a\ud800b' }, 'buyer.name'],
+    ['a control character in the email', { ...BUYER, email: 'ada\u0007@example.com' }, 'buyer.email'],
+  ])('%s: 400 validation_error naming the field, and the adapter saw no call', async (_name, buyer, field) => {
+    const { bff, payments, quoteId } = await shop();
+    const res = await postJson(`${bff.url}/orders`, { quote_id: quoteId, buyer, payment: GOOD_CARD });
+    expect([res.status, res.json.error.code]).toEqual([400, 'validation_error']);
+    expect(res.json.error.message).toContain(field);
+    expect(payments.calls).toEqual([]);
+    expect(stub.callsTo('order')).toHaveLength(0);
+  });
+
   it('a NUL in quote_id is a 400, not a 500 from the BFF database', async () => {
     const { bff, payments } = await shop();
     const res = await postJson(`${bff.url}/orders`, { quote_id: 'qt_\u0000', buyer: BUYER, payment: GOOD_CARD });

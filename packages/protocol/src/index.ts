@@ -9,6 +9,7 @@ export * from './sign.ts';
 export * from './verify.ts';
 export * from './webhook-signature.ts';
 export * from './schemas/common.ts';
+export * from './schemas/input-policy.ts';
 export * from './schemas/discovery.ts';
 export * from './schemas/checkout.ts';
 export * from './schemas/widget-api.ts';

@@ -49,7 +49,7 @@ function header(headers: HeaderBag, name: string): string | undefined {
  * @returns the header values once all four are present and the timestamp is fresh.
  * @throws {ProtocolError} `missing_credentials` when the key id header is absent; `missing_signature_headers`
  *   when the key id is present but the timestamp, nonce or signature is absent; `invalid_timestamp` when the
- *   timestamp is not whole Unix seconds (milliseconds are named as such) or drifts beyond the tolerance.
+ *   timestamp is empty or not whole Unix seconds (milliseconds are named as such) or drifts beyond the tolerance.
  */
 export function readSignatureHeaders(headers: HeaderBag, options: ReadSignatureHeadersOptions = {}): SignatureHeaders {
   const names = headerNames(options.headerPrefix ?? DEFAULT_HEADER_PREFIX);
@@ -59,7 +59,10 @@ export function readSignatureHeaders(headers: HeaderBag, options: ReadSignatureH
       'missing_credentials',
       `The ${names.keyId} header is missing: send your public key id (pk_…).`,
     );
-  const missing = [names.timestamp, names.nonce, names.signature].filter((n) => !header(headers, n)?.trim());
+  // A timestamp header that is present but empty is a malformed timestamp (`invalid_timestamp`), not a missing one.
+  const missing = [names.timestamp, names.nonce, names.signature].filter((n) =>
+    n === names.timestamp ? header(headers, n) === undefined : !header(headers, n)?.trim(),
+  );
   if (missing.length > 0) {
     throw new ProtocolError(
       'missing_signature_headers',

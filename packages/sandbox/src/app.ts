@@ -13,7 +13,7 @@ import type { Clock } from './clock.ts';
 import type { DemoCredential } from './credentials/demo-credential.ts';
 import type { SandboxDb } from './db/tables.ts';
 import { jsonErrorHandler, notFoundHandler, sendError } from './http/errors.ts';
-import { declaredBodyLimit, MAX_DECLARED_BODY_BYTES } from './http/hardening.ts';
+import { declaredBodyLimit, MAX_DECLARED_BODY_BYTES, unsafeTextIn } from './http/hardening.ts';
 import { parseQueryString } from './http/query.ts';
 import { requestContext } from './http/request-context.ts';
 import { sandboxLogger } from './logger.ts';
@@ -95,6 +95,13 @@ export async function buildSandboxApp(
     }),
   );
 
+  // The text policy on every path and query outside the Partner API (which checks them after authentication).
+  app.use((req, res, next) => {
+    if (req.path.startsWith('/api/partner/')) return next();
+    const problem = unsafeTextIn(req, 'path') ?? unsafeTextIn(req, 'query');
+    if (problem === undefined) return next();
+    sendError(res, 400, 'validation_error', problem);
+  });
   app.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'ok' });

@@ -2,6 +2,7 @@
  * Shared field schemas: domain names, money in minor units, currency codes, timestamps (DESIGN "Contracts").
  */
 import { z } from 'zod';
+import { boundedTimestampSchema, urlProblem } from './input-policy.ts';
 
 const LABEL = '[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?';
 const DOMAIN_RE = new RegExp(`^(?=.{1,253}$)(?:${LABEL}\\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$`);
@@ -26,8 +27,13 @@ export const centsSchema = z.number().int('must be an integer amount in minor un
 /** An ISO 4217 three-letter currency code, such as `USD`. */
 export const currencySchema = z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter ISO 4217 code such as "USD"');
 
-/** An ISO 8601 UTC timestamp string. */
-export const timestampSchema = z.string().datetime({ offset: true });
+/** An ISO 8601 timestamp string with an offset, in the years 0001–9999 (the input policy, input-policy.ts). */
+export const timestampSchema = boundedTimestampSchema;
 
-/** An absolute http(s) URL. */
-export const httpUrlSchema = z.url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' });
+/** An absolute http(s) URL whose host is a valid DNS name or IP literal (the input policy, input-policy.ts). */
+export const httpUrlSchema = z
+  .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
+  .superRefine((value, ctx) => {
+    const problem = urlProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+  });

@@ -2,6 +2,7 @@
  * Events, webhook registration and the event history (spec 2.4, 2.5, 4.1 "Webhooks and events", 6).
  */
 import { z } from 'zod';
+import { policyText, urlProblem } from './input-policy.ts';
 import { centsSchema, currencySchema, timestampSchema } from './common.ts';
 import { pageLimitSchema } from './lists.ts';
 
@@ -119,8 +120,11 @@ export type EventList = z.infer<typeof eventListSchema>;
 
 /** Body of `PUT /api/partner/webhooks` (spec 2.4): HTTPS URL (loopback http allowed in the sandbox) and secret. */
 export const webhookRegistrationRequestSchema = z.strictObject({
-  url: z.url({ protocol: /^https?$/, error: 'url must be an absolute https URL' }),
-  secret: z.string().min(16, 'secret must be at least 16 characters').max(200),
+  url: z.url({ protocol: /^https?$/, error: 'url must be an absolute https URL' }).superRefine((value, ctx) => {
+    const problem = urlProblem(value);
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `url ${problem}` });
+  }),
+  secret: policyText(z.string().min(16, 'secret must be at least 16 characters').max(200)),
 });
 export type WebhookRegistrationRequest = z.input<typeof webhookRegistrationRequestSchema>;
 

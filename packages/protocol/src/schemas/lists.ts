@@ -4,6 +4,7 @@
  * spec's own `after_id` and `limit`.
  */
 import { z } from 'zod';
+import { policyText } from './input-policy.ts';
 
 /** Default page size of every cursor list. */
 export const DEFAULT_PAGE_LIMIT = 50;
@@ -19,7 +20,7 @@ export const pageLimitSchema = z.coerce
   .default(DEFAULT_PAGE_LIMIT);
 
 /** The `cursor` query parameter: an opaque string from a previous page's `next_cursor`. */
-export const cursorSchema = z.string().min(1).max(200);
+export const cursorSchema = policyText(z.string().min(1).max(200));
 
 /**
  * A list answer holding `key` items; `next_cursor` is null on the last page. Unknown fields are kept.

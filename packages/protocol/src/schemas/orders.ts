@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { centsSchema, currencySchema, domainNameSchema, httpUrlSchema, timestampSchema } from './common.ts';
 import { cursorSchema, listSchema, pageLimitSchema } from './lists.ts';
+import { policyText, safeTextSchema } from './input-policy.ts';
 
 /**
  * Order statuses. The spec names `EXTERNALLY_PAID`, `TRANSFER_IN_PROGRESS`, `TRANSFER_COMPLETED` and `SETTLED`;
@@ -57,8 +58,8 @@ export type Quote = z.infer<typeof quoteSchema>;
 
 /** The buyer of a partner-collected sale (spec 2.1). */
 export const buyerSchema = z.strictObject({
-  email: z.email('buyer.email must be an email address'),
-  name: z.string().trim().min(1).max(200).optional(),
+  email: policyText(z.string()).pipe(z.email('buyer.email must be an email address')),
+  name: safeTextSchema({ max: 200 }).optional(),
   country: z
     .string()
     .regex(/^[A-Za-z]{2}$/, 'buyer.country must be a two-letter ISO 3166-1 code such as "US"')
@@ -76,13 +77,13 @@ export type Buyer = z.input<typeof buyerSchema>;
 export const createOrderRequestSchema = z
   .strictObject({
     domain: domainNameSchema.optional(),
-    quote_id: z.string().min(1).max(500).optional(),
+    quote_id: policyText(z.string().min(1).max(500)).optional(),
     expected_price: centsSchema.optional(),
     currency: currencySchema.optional(),
     buyer: buyerSchema.optional(),
     return_url: httpUrlSchema.optional(),
     cancel_url: httpUrlSchema.optional(),
-    external_payment_ref: z.string().min(1).max(200).optional(),
+    external_payment_ref: policyText(z.string().min(1).max(200)).optional(),
   })
   .superRefine((body, ctx) => {
     if (body.domain === undefined && body.quote_id === undefined) {
@@ -153,8 +154,8 @@ export type OrderList = z.infer<typeof orderListSchema>;
 
 /** Body of `POST /refunds`: a refund or clawback before `TRANSFER_COMPLETED` (spec 3, 4.1). */
 export const refundRequestSchema = z.strictObject({
-  order_id: z.string().min(1),
-  reason: z.string().max(500).optional(),
+  order_id: policyText(z.string().min(1).max(200)),
+  reason: safeTextSchema({ min: 0, max: 500, multiline: true }).optional(),
 });
 export type RefundRequest = z.input<typeof refundRequestSchema>;
 

@@ -3,6 +3,7 @@
  * beyond their descriptions; these names are domainkit's (docs/spec-decisions.md). Responses keep unknown fields.
  */
 import { z } from 'zod';
+import { boundedIntSchema } from './input-policy.ts';
 import { centsSchema, currencySchema, domainNameSchema, timestampSchema } from './common.ts';
 import { cursorSchema, listSchema, pageLimitSchema } from './lists.ts';
 
@@ -78,7 +79,7 @@ export const createBrokerageCaseRequestSchema = z.strictObject({
   domain: domainNameSchema,
   tier: z.enum(BROKERAGE_TIERS, { error: 'tier must be "managed" or "self_serve"' }),
   buyer_email: z.email('buyer_email must be an email address'),
-  budget: centsSchema,
+  budget: boundedIntSchema({ min: 1, unit: 'cents of USD' }),
   currency: z.literal('USD').optional(),
 });
 

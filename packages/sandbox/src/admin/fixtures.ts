@@ -23,7 +23,13 @@
  *
  * `via_review: true` holds and clears the order first (`order.held_for_review`, `order.manual_review_cleared`).
  */
-import { BROKERAGE_CASE_STATUSES, domainNameSchema, type OrderStatus, orderStatusSchema } from '@domainkit/protocol';
+import {
+  BROKERAGE_CASE_STATUSES,
+  domainNameSchema,
+  type OrderStatus,
+  orderStatusSchema,
+  boundedIntSchema,
+} from '@domainkit/protocol';
 import express, { type Request, type Router } from 'express';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
@@ -69,8 +75,8 @@ export const brokerageFixtureSchema = z.strictObject({
   key_id: keyIdSchema.optional(),
   tier: z.enum(['managed', 'self_serve']).optional(),
   buyer_email: emailSchema.optional(),
-  budget_cents: z.number().int().positive().max(1e12).optional(),
-  deal_price_cents: z.number().int().positive().max(1e12).optional(),
+  budget_cents: boundedIntSchema({ min: 1, unit: 'cents' }).optional(),
+  deal_price_cents: boundedIntSchema({ min: 1, unit: 'cents' }).optional(),
 });
 
 /** Body of `POST /admin/fixtures/referral-sales`. */

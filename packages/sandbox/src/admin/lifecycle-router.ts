@@ -24,7 +24,7 @@
  *
  * Illegal moves answer 409 `conflict` with a message naming the status; unknown ids 404 `not_found`.
  */
-import { domainNameSchema, orderStatusSchema } from '@domainkit/protocol';
+import { domainNameSchema, orderStatusSchema, boundedIntSchema } from '@domainkit/protocol';
 import express, { type Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -159,7 +159,7 @@ export function lifecycleAdminRouter(options: {
       z
         .strictObject({
           deal: z.boolean(),
-          price_cents: z.number().int().positive().optional(),
+          price_cents: boundedIntSchema({ min: 1, unit: 'cents' }).optional(),
           note: z.string().trim().min(1).max(500).optional(),
         })
         .refine((b) => !b.deal || b.price_cents !== undefined, {
@@ -203,7 +203,7 @@ export function lifecycleAdminRouter(options: {
     const input = parseOrThrow(
       z.strictObject({
         domain: domainNameSchema,
-        price_cents: z.number().int().positive().optional(),
+        price_cents: boundedIntSchema({ min: 1, unit: 'cents' }).optional(),
         buyer_email: z.email().optional(),
       }),
       body(req),
@@ -254,7 +254,10 @@ export function lifecycleAdminRouter(options: {
   router.post('/domains/:name/price', async (req, res) => {
     const name = parseOrThrow(domainNameSchema, req.params.name, 'domain name');
     const input = parseOrThrow(
-      z.strictObject({ price_cents: z.number().int().positive(), environment: environmentSchema.default('SANDBOX') }),
+      z.strictObject({
+        price_cents: boundedIntSchema({ min: 1, unit: 'cents' }),
+        environment: environmentSchema.default('SANDBOX'),
+      }),
       body(req),
       'price',
     );

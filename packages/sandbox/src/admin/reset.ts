@@ -1,7 +1,7 @@
 /**
  * Resetting the sandbox world (admin `POST /admin/reset`, CLI `reset`): every order, quote, event, delivery,
  * settlement, payout, brokerage case, referral link, click, sale, checkout session, idempotency key and rate-limit
- * window is deleted; the inventory is generated again from its seed (every domain listed at its original price, the
+ * window (Partner API, Public API and OAuth endpoints) is deleted; the inventory is generated again from its seed (every domain listed at its original price, the
  * scenario domains restored); fault injection is turned off.
  *
  * Kept: credentials (partners' keys keep working), webhook endpoints, signing keys, tracked nonces (a request signed
@@ -11,6 +11,7 @@
 import { lockBootstrap, getMeta } from '../db/meta.ts';
 import type { SandboxDb } from '../db/tables.ts';
 import { clearFaults } from '../faults/faults.ts';
+import { sql } from 'kysely';
 import { DEFAULT_INVENTORY_SEED } from '../inventory/generate.ts';
 import { insertInventory } from '../inventory/seed.ts';
 import { ensureScenarioDomains } from '../scenarios/scenarios.ts';
@@ -42,11 +43,13 @@ export async function resetWorld(db: SandboxDb, now: Date): Promise<{ tables: re
   return db.transaction().execute(async (trx) => {
     await lockBootstrap(trx);
     for (const table of WORLD_TABLES) await trx.deleteFrom(table).execute();
+    // The Public API's and OAuth endpoints' windows (registration, token, sign-in), so a reset ends their 429s too.
+    await sql`delete from public_rate_windows`.execute(trx);
     const seed = Number((await getMeta(trx, 'inventory_seed')) ?? DEFAULT_INVENTORY_SEED);
     await trx.deleteFrom('domains').execute();
     await insertInventory(trx, seed);
     await ensureScenarioDomains(trx, now);
     await clearFaults(trx, now);
-    return { tables: [...WORLD_TABLES, 'domains'], seed };
+    return { tables: [...WORLD_TABLES, 'public_rate_windows', 'domains'], seed };
   });
 }

@@ -24,6 +24,7 @@ import { jsonErrorHandler, notFoundHandler } from '../http/errors.ts';
 import { fixturesAdminRouter } from './fixtures.ts';
 import { lifecycleAdminRouter } from './lifecycle-router.ts';
 import { observeAdminRouter } from './observe-router.ts';
+import { rejectUnsafeText } from '../http/hardening.ts';
 
 /** Body of `POST /admin/credentials`. */
 export const createCredentialRequestSchema = z.strictObject({
@@ -88,7 +89,7 @@ export function adminRouter(options: {
   const { db, clock, logger } = options;
   const router = express.Router();
   router.use(requireAdminToken(options.adminToken));
-  router.use(express.json({ limit: '16kb', type: () => true }));
+  router.use(express.json({ limit: '16kb', type: () => true }), rejectUnsafeText('body'));
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

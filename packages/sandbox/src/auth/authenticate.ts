@@ -12,17 +12,21 @@
  *    signature verified, so a failed attempt never consumes its nonce);
  * 7. `forbidden` (403): a LIVE credential not yet approved.
  *
+ * Failed authentications are throttled per client address and per key id (failure-throttle.ts): 429
+ * `rate_limited` with `Retry-After` instead of the 401, without locking out a partner whose key id others forge.
+ *
  * The scope check follows per route (`authorize`, in authorize.ts). The raw body must already be a Buffer (`express.raw`).
  */
 import type { KeyObject } from 'node:crypto';
 import { createHmacKey, headerNames, readSignatureHeaders, verifySignature } from '@domainkit/protocol';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../clock.ts';
 import type { CredentialRow, SandboxDb } from '../db/tables.ts';
 import { findActiveCredential } from '../credentials/store.ts';
 import { apiError } from '../http/api-error.ts';
 import { splitRawUrl } from '../http/query.ts';
 import { requestState } from '../http/request-context.ts';
+import { AuthFailureThrottle, isAuthFailure } from './failure-throttle.ts';
 import type { NonceStore } from './nonces.ts';
 
 /** Longest nonce accepted (a UUID v4 is 36 characters). */
@@ -35,6 +39,8 @@ export interface AuthenticateOptions {
   readonly clock: Clock;
   /** Header prefix, default `X-Service-`. */
   readonly headerPrefix: string;
+  /** Failed-authentication throttling (default: a fresh one with {@link AUTH_FAILURE_LIMITS}). */
+  readonly failureThrottle?: AuthFailureThrottle | undefined;
 }
 
 /** Keeps one HMAC `KeyObject` per credential (creating it per request is several times slower on Node 24). */
@@ -55,8 +61,24 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
   const { db, nonces, clock, headerPrefix } = options;
   const names = headerNames(headerPrefix);
   const keyFor = createKeyCache();
+  const throttle = options.failureThrottle ?? new AuthFailureThrottle();
   return async function authenticatePartnerRequest(req, res, next) {
     const now = clock();
+    const address = req.socket.remoteAddress ?? 'unknown';
+    const blocked = throttle.checkAddress(address, now);
+    if (blocked !== undefined) throw blocked;
+    try {
+      await verifyPartnerRequest(req, res, now);
+    } catch (error) {
+      if (!isAuthFailure(error)) throw error;
+      const keyId = req.headers[names.keyId.toLowerCase()];
+      const limited = throttle.recordFailure(address, typeof keyId === 'string' ? keyId.trim() : undefined, now);
+      throw limited ?? error;
+    }
+    next();
+  };
+
+  async function verifyPartnerRequest(req: Request, res: Response, now: number): Promise<void> {
     const headers = readSignatureHeaders(req.headers, { headerPrefix, now });
     if (headers.nonce.length > MAX_NONCE_LENGTH) {
       throw apiError(
@@ -96,6 +118,5 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
         'This LIVE credential awaits approval: production access is switched on after approval. Use your SANDBOX credential (pk_test_…) until then.',
       );
     }
-    next();
-  };
+  }
 }

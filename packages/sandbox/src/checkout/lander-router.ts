@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { CheckoutSessionRow, SandboxDb } from '../db/tables.ts';
 import { describeBodyParserError, logDefect } from '../http/errors.ts';
-import { classifyClientFault } from '../http/hardening.ts';
+import { classifyClientFault, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain } from '../inventory/catalog.ts';
 import { completeSale, findCheckoutSession } from './sessions.ts';
@@ -119,78 +119,83 @@ export function landerRouter(options: LanderOptions): Router {
     send(res, 200, checkoutPage(viewContext(req), { session, token }));
   });
 
-  router.post('/pay', express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }), async (req, res) => {
-    const body = (req.body ?? {}) as Record<string, unknown>;
-    const session = await sessionFromToken(options, req, res, body.pt);
-    if (session === undefined) return;
-    const token = body.pt as string;
-    if (session.status === 'paid') return send(res, 409, alreadyPaidPage(req, session));
-    const domain = await findDomain(db, session.environment, session.domain);
-    if (domain === undefined || domain.status !== 'listed') return send(res, 409, soldMeanwhilePage(req, session));
+  router.post(
+    '/pay',
+    express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }),
+    rejectUnsafeText('body'),
+    async (req, res) => {
+      const body = (req.body ?? {}) as Record<string, unknown>;
+      const session = await sessionFromToken(options, req, res, body.pt);
+      if (session === undefined) return;
+      const token = body.pt as string;
+      if (session.status === 'paid') return send(res, 409, alreadyPaidPage(req, session));
+      const domain = await findDomain(db, session.environment, session.domain);
+      if (domain === undefined || domain.status !== 'listed') return send(res, 409, soldMeanwhilePage(req, session));
 
-    const values = {
-      card_number: typeof body.card_number === 'string' ? body.card_number.slice(0, 30) : '',
-      card_expiry: typeof body.card_expiry === 'string' ? body.card_expiry.slice(0, 10) : '',
-      card_name: typeof body.card_name === 'string' ? body.card_name.slice(0, 100) : '',
-    };
-    const form = cardFormSchema(clock()).safeParse(body);
-    if (!form.success) {
-      const errors = [...new Set(form.error.issues.map((i) => i.message))];
-      return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
-    }
-    const outcome = chargeTestCard(form.data.card_number);
-    if (outcome === 'unknown') {
-      const errors = [
-        'This sandbox takes test cards only: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.',
-      ];
-      return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
-    }
-    if (outcome === 'declined') {
-      logger.info(
-        { req_id: requestState(res).requestId, checkout_session: session.id, domain: session.domain },
-        'test card declined',
-      );
-      return send(res, 402, checkoutPage(viewContext(req), { session, token, declined: true, values }));
-    }
-
-    const result = await completeSale(db, session.id, new Date(clock()));
-    switch (result.kind) {
-      case 'sold':
+      const values = {
+        card_number: typeof body.card_number === 'string' ? body.card_number.slice(0, 30) : '',
+        card_expiry: typeof body.card_expiry === 'string' ? body.card_expiry.slice(0, 10) : '',
+        card_name: typeof body.card_name === 'string' ? body.card_name.slice(0, 100) : '',
+      };
+      const form = cardFormSchema(clock()).safeParse(body);
+      if (!form.success) {
+        const errors = [...new Set(form.error.issues.map((i) => i.message))];
+        return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
+      }
+      const outcome = chargeTestCard(form.data.card_number);
+      if (outcome === 'unknown') {
+        const errors = [
+          'This sandbox takes test cards only: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.',
+        ];
+        return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
+      }
+      if (outcome === 'declined') {
         logger.info(
-          {
-            req_id: requestState(res).requestId,
-            sale_id: result.sale.id,
-            domain: result.sale.domain,
-            key_id: result.sale.key_id,
-            payment_model: result.sale.payment_model,
-          },
-          'sale recorded',
+          { req_id: requestState(res).requestId, checkout_session: session.id, domain: session.domain },
+          'test card declined',
         );
-        return send(res, 200, successPage(viewContext(req), { session: result.session, sale: result.sale }));
-      case 'already_paid':
-        return send(res, 409, alreadyPaidPage(req, result.session));
-      case 'domain_unavailable':
-        return send(res, 409, soldMeanwhilePage(req, result.session));
-      case 'expired':
-        return send(
-          res,
-          410,
-          messagePage(viewContext(req), {
-            title: 'This checkout link has expired',
-            message: 'Checkout links are valid for 7 days. Ask the site you came from for a new one.',
-          }),
-        );
-      case 'not_found':
-        return send(
-          res,
-          404,
-          messagePage(viewContext(req), {
-            title: 'Checkout not found',
-            message: 'This checkout session does not exist (any more).',
-          }),
-        );
-    }
-  });
+        return send(res, 402, checkoutPage(viewContext(req), { session, token, declined: true, values }));
+      }
+
+      const result = await completeSale(db, session.id, new Date(clock()));
+      switch (result.kind) {
+        case 'sold':
+          logger.info(
+            {
+              req_id: requestState(res).requestId,
+              sale_id: result.sale.id,
+              domain: result.sale.domain,
+              key_id: result.sale.key_id,
+              payment_model: result.sale.payment_model,
+            },
+            'sale recorded',
+          );
+          return send(res, 200, successPage(viewContext(req), { session: result.session, sale: result.sale }));
+        case 'already_paid':
+          return send(res, 409, alreadyPaidPage(req, result.session));
+        case 'domain_unavailable':
+          return send(res, 409, soldMeanwhilePage(req, result.session));
+        case 'expired':
+          return send(
+            res,
+            410,
+            messagePage(viewContext(req), {
+              title: 'This checkout link has expired',
+              message: 'Checkout links are valid for 7 days. Ask the site you came from for a new one.',
+            }),
+          );
+        case 'not_found':
+          return send(
+            res,
+            404,
+            messagePage(viewContext(req), {
+              title: 'Checkout not found',
+              message: 'This checkout session does not exist (any more).',
+            }),
+          );
+      }
+    },
+  );
 
   /** A fault of the request (malformed path, a value the database refuses): a 4xx page, never a 500. */
   const answerClientFault = (err: unknown, req: Request, res: Response): boolean => {

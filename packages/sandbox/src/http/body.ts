@@ -3,6 +3,7 @@
  * is checked over the bytes exactly as sent (spec 5.1 line 6); routes then parse them here, after authentication.
  */
 import type { Request } from 'express';
+import { findTextViolation } from '@domainkit/protocol';
 import { apiError } from './api-error.ts';
 
 /** Largest Partner API request body accepted. */
@@ -32,9 +33,14 @@ export function readJsonBody(req: Request): unknown {
   } catch {
     throw apiError('validation_error', 'The request body is not valid UTF-8.');
   }
+  let parsed: unknown;
   try {
-    return JSON.parse(text) as unknown;
+    parsed = JSON.parse(text) as unknown;
   } catch (err) {
     throw apiError('validation_error', `The request body is not valid JSON (${(err as Error).message}).`);
   }
+  // The input policy (protocol input-policy.ts): no NUL, other control character or unpaired surrogate.
+  const found = findTextViolation(parsed, '', { multiline: true });
+  if (found !== undefined) throw apiError('validation_error', `\`${found.field}\` ${found.problem}.`);
+  return parsed;
 }

@@ -9,7 +9,9 @@
  *   input policy should have refused the value first.
  */
 import type { Server } from 'node:http';
+import { findTextViolation } from '@domainkit/protocol';
 import type { Request, RequestHandler, Response } from 'express';
+import { apiError } from './api-error.ts';
 
 /** Largest body any sandbox route accepts (the Public API's batch and the MCP server: 256 kB). */
 export const MAX_DECLARED_BODY_BYTES = 256 * 1024;
@@ -116,5 +118,49 @@ export function classifyClientFault(err: unknown): ClientFault | undefined {
     message:
       'A value in the request cannot be stored: text must not hold NUL or other control characters, numbers and dates must be within their documented ranges.',
     defect: true,
+  };
+}
+
+/**
+ * The text policy of protocol's input-policy.ts over what a request carries: `query` (the parsed query string),
+ * `path` (each decoded path segment) and/or `body` (a parsed JSON or form body). A NUL, another control character
+ * (tab, line feed and carriage return aside: fields that must be single-line refuse them in their schemas) or an
+ * unpaired surrogate answers 400 `validation_error` naming the field.
+ */
+export function rejectUnsafeText(...sources: ReadonlyArray<'query' | 'path' | 'body'>): RequestHandler {
+  return function refuseUnsafeText(req, _res, next) {
+    for (const source of sources) {
+      const problem = unsafeTextIn(req, source);
+      if (problem !== undefined) {
+        next(apiError('validation_error', problem));
+        return;
+      }
+    }
+    next();
+  };
+}
+
+/** The message for the first value of `source` that breaks the text policy, or `undefined`. */
+export function unsafeTextIn(req: Request, source: 'query' | 'path' | 'body'): string | undefined {
+  if (source === 'path') {
+    const raw = req.originalUrl.split('?', 1)[0] ?? '';
+    if (hasMalformedEscape(raw)) return undefined; // the router answers these
+    const found = findTextViolation(raw.split('/').map((segment) => decodeURIComponent(segment)));
+    return found === undefined ? undefined : `The path ${found.problem}.`;
+  }
+  const value: unknown = source === 'query' ? req.query : req.body;
+  if (Buffer.isBuffer(value)) return undefined;
+  const found = findTextViolation(value, '', { multiline: true });
+  if (found === undefined) return undefined;
+  return source === 'query'
+    ? `The query parameter \`${found.field}\` ${found.problem}.`
+    : `\`${found.field}\` ${found.problem}.`;
+}
+
+/** A body parser followed by the text policy on what it parsed, as one middleware. */
+export function withTextPolicy(parser: RequestHandler): RequestHandler {
+  const guard = rejectUnsafeText('body');
+  return function parseThenCheckText(req, res, next) {
+    parser(req, res, (err?: unknown) => (err === undefined || err === null ? guard(req, res, next) : next(err)));
   };
 }

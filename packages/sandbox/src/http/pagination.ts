@@ -4,6 +4,7 @@
  * where the position is the sort key of the last item of the previous page (keyset pagination, so pages never
  * repeat or skip an item even while new items arrive).
  */
+import { textProblem } from '@domainkit/protocol';
 import { apiError } from './api-error.ts';
 
 /** A position in a list: the sort key values of its last item. */
@@ -40,6 +41,8 @@ export function decodeCursor(
   const values = parsed.slice(1) as unknown[];
   values.forEach((v, i) => {
     if (typeof v !== shape[i] || (typeof v === 'number' && !Number.isSafeInteger(v))) throw invalid();
+    // A forged cursor may carry what a client could not send directly: the input policy applies to it too.
+    if (typeof v === 'string' && (v.length > 200 || textProblem(v) !== undefined)) throw invalid();
   });
   return values as Array<string | number>;
 }

@@ -35,6 +35,7 @@ import {
   publicWhoisRecordSchema,
 } from '@domainkit/protocol';
 import type { Viewer } from '../public-api/search.ts';
+import { withTextPolicy } from '../http/hardening.ts';
 
 /** The MCP server's name and version, as `initialize` reports them. */
 export const MCP_SERVER_INFO = { name: 'marketplace-sandbox', version: '1.0.0' } as const;
@@ -149,7 +150,7 @@ export function mcpRouter(ctx: PublicContext): Router {
     await transport.handleRequest(req, res, req.body);
   }
 
-  const json = express.json({ limit: '256kb' });
+  const json = withTextPolicy(express.json({ limit: '256kb' }));
   router.post('/mcp', json, (req, res) => handle(req, res, false));
   router.post('/mcp/signed-in', json, (req, res) => handle(req, res, true));
   router.get(['/mcp', '/mcp/signed-in'], methodNotAllowed);

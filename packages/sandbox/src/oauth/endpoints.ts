@@ -18,6 +18,7 @@ import { clientInformation, findClient, registerClient } from './clients.ts';
 import { OAuthError, sendOAuthError } from './errors.ts';
 import { authorizationServerMetadata, isOwnResource, protectedResourceMetadata } from './metadata.ts';
 import { exchangeAuthorizationCode, refreshTokens, revokeToken } from './tokens.ts';
+import { rejectUnsafeText } from '../http/hardening.ts';
 
 const FORM_LIMITS = { extended: false, limit: '16kb', parameterLimit: 30 } as const;
 
@@ -75,87 +76,105 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
     res.json(protectedResourceMetadata(ctx.baseUrl(req)));
   });
 
-  router.post('/api/oauth/register', limit('register'), express.json({ limit: '16kb' }), async (req, res) => {
-    noStore(res);
-    if (!req.is('application/json'))
-      throw new OAuthError(
-        'invalid_client_metadata',
-        'Send the client metadata as JSON (Content-Type: application/json).',
-      );
-    const row = await registerClient(ctx.db, req.body, new Date(ctx.clock()));
-    ctx.logger.info({ client_id: row.client_id, client_name: row.client_name }, 'oauth client registered');
-    res.status(201).json(clientInformation(row));
-  });
+  router.post(
+    '/api/oauth/register',
+    limit('register'),
+    express.json({ limit: '16kb' }),
+    rejectUnsafeText('body'),
+    async (req, res) => {
+      noStore(res);
+      if (!req.is('application/json'))
+        throw new OAuthError(
+          'invalid_client_metadata',
+          'Send the client metadata as JSON (Content-Type: application/json).',
+        );
+      const row = await registerClient(ctx.db, req.body, new Date(ctx.clock()));
+      ctx.logger.info({ client_id: row.client_id, client_name: row.client_name }, 'oauth client registered');
+      res.status(201).json(clientInformation(row));
+    },
+  );
 
-  router.post('/api/oauth/token', limit('token'), express.urlencoded(FORM_LIMITS), async (req, res) => {
-    noStore(res);
-    if (req.headers.authorization !== undefined) {
+  router.post(
+    '/api/oauth/token',
+    limit('token'),
+    express.urlencoded(FORM_LIMITS),
+    rejectUnsafeText('body'),
+    async (req, res) => {
+      noStore(res);
+      if (req.headers.authorization !== undefined) {
+        throw new OAuthError(
+          'invalid_client',
+          'Clients here are public (token_endpoint_auth_method "none"): send client_id in the form, without an Authorization header.',
+          {
+            'WWW-Authenticate': 'Basic realm="oauth"',
+          },
+        );
+      }
+      const body = formBody(req);
+      const grantType = required(body, 'grant_type');
+      const clientId = required(body, 'client_id');
+      const client = await findClient(ctx.db, clientId);
+      if (client === undefined)
+        throw new OAuthError(
+          'invalid_client',
+          'Unknown client_id: register the client first (POST /api/oauth/register).',
+        );
+      const base = ctx.baseUrl(req);
+      const resource = param(body, 'resource');
+      if (resource !== undefined && !isOwnResource(base, resource))
+        throw new OAuthError('invalid_target', `resource must be this service (${base}).`);
+      const now = ctx.clock();
+      if (grantType === 'authorization_code') {
+        const tokens = await exchangeAuthorizationCode(
+          ctx.db,
+          {
+            code: required(body, 'code'),
+            clientId,
+            codeVerifier: param(body, 'code_verifier'),
+            redirectUri: param(body, 'redirect_uri'),
+            resource,
+          },
+          now,
+        );
+        res.json(tokens);
+        return;
+      }
+      if (grantType === 'refresh_token') {
+        if (!client.grant_types.includes('refresh_token'))
+          throw new OAuthError('unauthorized_client', 'This client did not register the refresh_token grant.');
+        const tokens = await refreshTokens(
+          ctx.db,
+          { refreshToken: required(body, 'refresh_token'), clientId, scope: param(body, 'scope') },
+          now,
+        );
+        res.json(tokens);
+        return;
+      }
       throw new OAuthError(
-        'invalid_client',
-        'Clients here are public (token_endpoint_auth_method "none"): send client_id in the form, without an Authorization header.',
-        {
-          'WWW-Authenticate': 'Basic realm="oauth"',
-        },
+        'unsupported_grant_type',
+        `grant_type ${grantType.slice(0, 50)} is not supported: use authorization_code or refresh_token.`,
       );
-    }
-    const body = formBody(req);
-    const grantType = required(body, 'grant_type');
-    const clientId = required(body, 'client_id');
-    const client = await findClient(ctx.db, clientId);
-    if (client === undefined)
-      throw new OAuthError(
-        'invalid_client',
-        'Unknown client_id: register the client first (POST /api/oauth/register).',
-      );
-    const base = ctx.baseUrl(req);
-    const resource = param(body, 'resource');
-    if (resource !== undefined && !isOwnResource(base, resource))
-      throw new OAuthError('invalid_target', `resource must be this service (${base}).`);
-    const now = ctx.clock();
-    if (grantType === 'authorization_code') {
-      const tokens = await exchangeAuthorizationCode(
-        ctx.db,
-        {
-          code: required(body, 'code'),
-          clientId,
-          codeVerifier: param(body, 'code_verifier'),
-          redirectUri: param(body, 'redirect_uri'),
-          resource,
-        },
-        now,
-      );
-      res.json(tokens);
-      return;
-    }
-    if (grantType === 'refresh_token') {
-      if (!client.grant_types.includes('refresh_token'))
-        throw new OAuthError('unauthorized_client', 'This client did not register the refresh_token grant.');
-      const tokens = await refreshTokens(
-        ctx.db,
-        { refreshToken: required(body, 'refresh_token'), clientId, scope: param(body, 'scope') },
-        now,
-      );
-      res.json(tokens);
-      return;
-    }
-    throw new OAuthError(
-      'unsupported_grant_type',
-      `grant_type ${grantType.slice(0, 50)} is not supported: use authorization_code or refresh_token.`,
-    );
-  });
+    },
+  );
 
-  router.post('/api/oauth/revoke', limit('token'), express.urlencoded(FORM_LIMITS), async (req, res) => {
-    noStore(res);
-    const body = formBody(req);
-    const token = required(body, 'token');
-    const clientId = required(body, 'client_id');
-    const hint = param(body, 'token_type_hint');
-    if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
-      throw new OAuthError('unsupported_token_type', 'token_type_hint must be access_token or refresh_token.');
-    }
-    await revokeToken(ctx.db, token, clientId, ctx.clock());
-    res.status(200).end();
-  });
+  router.post(
+    '/api/oauth/revoke',
+    limit('token'),
+    express.urlencoded(FORM_LIMITS),
+    rejectUnsafeText('body'),
+    async (req, res) => {
+      noStore(res);
+      const body = formBody(req);
+      const token = required(body, 'token');
+      const clientId = required(body, 'client_id');
+      const hint = param(body, 'token_type_hint');
+      if (hint !== undefined && hint !== 'access_token' && hint !== 'refresh_token') {
+        throw new OAuthError('unsupported_token_type', 'token_type_hint must be access_token or refresh_token.');
+      }
+      await revokeToken(ctx.db, token, clientId, ctx.clock());
+      res.status(200).end();
+    },
+  );
 
   router.use(
     '/api/oauth',

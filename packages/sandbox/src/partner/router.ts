@@ -20,7 +20,7 @@ import { eventsRouter, webhookRegistrationRouter } from '../events/routes.ts';
 import { injectFaults } from '../faults/faults.ts';
 import { MAX_BODY_BYTES } from '../http/body.ts';
 import { jsonErrorHandler, notFoundHandler, sendError } from '../http/errors.ts';
-import { declaredBodyLimit } from '../http/hardening.ts';
+import { declaredBodyLimit, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { hitRateLimit, sweepRateLimits } from '../limits/rate-limit.ts';
 import { morRouter } from '../mor/routes.ts';
@@ -66,6 +66,7 @@ export function partnerApiRouter(options: PartnerApiOptions): Router {
   });
   router.use(injectFaults({ db }));
   router.use(authenticate(options));
+  router.use(rejectUnsafeText('path', 'query'));
 
   router.use(webhookRegistrationRouter(options));
   const v1 = express.Router();

@@ -156,7 +156,7 @@ export async function recordReferralSale(
 
 /**
  * Records a referral sale through a link as the back office would (admin API, fixtures): a listed domain is marked
- * sold at its listing price; a domain that is not listed needs `priceCents`.
+ * sold at `priceCents` when given, else at its listing price; a domain that is not listed needs `priceCents`.
  * @throws {ProtocolError} `not_found` (no such link), `conflict` (the domain is already sold), `validation_error`
  *   (an unlisted domain without a price).
  */
@@ -186,7 +186,8 @@ export async function sellThroughLink(
     .executeTakeFirst();
   let price = input.priceCents;
   if (listing !== undefined && listing.status === 'listed') {
-    price = listing.price_cents;
+    // The given price is the sale's (a negotiated price); the listing price only when none is given.
+    price = input.priceCents ?? listing.price_cents;
     await trx
       .updateTable('domains')
       .set({ status: 'sold', sold_at: now })

@@ -24,7 +24,7 @@ import { unixSeconds, type Clock } from '../clock.ts';
 import type { Environment } from '../credentials/scopes.ts';
 import type { ReferralLinkRow, SandboxDb } from '../db/tables.ts';
 import { describeBodyParserError, logDefect } from '../http/errors.ts';
-import { classifyClientFault } from '../http/hardening.ts';
+import { classifyClientFault, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain, searchDomains } from '../inventory/catalog.ts';
 import { reservationConflict } from '../mor/reservations.ts';
@@ -192,6 +192,7 @@ export function sitePagesRouter(options: SitePagesOptions): Router {
   router.post(
     '/market/buy',
     express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }),
+    rejectUnsafeText('body'),
     async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
       const ref = typeof body.ref === 'string' ? body.ref : cookieRef(req);
