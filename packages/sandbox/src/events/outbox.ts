@@ -16,22 +16,39 @@
  * so an endpoint has about an hour to recover; afterwards `GET /events?after_id=` catches up. The `timeScale`
  * option (`SANDBOX_WEBHOOK_TIME_SCALE`) multiplies the schedule (0.001 turns 30 s into 30 ms) for tests.
  *
+ * An answer of 410 Gone means the endpoint is gone for good (as Standard Webhooks and Stripe read it): the
+ * registration becomes `active: false`, the delivery and every other pending one of that endpoint end `failed`,
+ * and no new event is queued for it until it is registered again (`PUT /webhooks`). Every event stays in
+ * `GET /events`.
+ *
+ * Endpoints are independent: each has at most {@link PER_ENDPOINT_CONCURRENCY} attempts in flight (counted across
+ * every process sharing the database), and an attempt is never awaited by another endpoint's, so a slow or hanging
+ * endpoint delays only its own deliveries. Within an endpoint, due deliveries are claimed in event order.
+ *
  * Deliveries are rows in the database, claimed with a lease (`for update skip locked`), so several sandbox
- * processes on one PostgreSQL share the work without sending an attempt twice, and a restarted sandbox picks up
- * every pending delivery (a delivery whose process died mid-attempt is retried once its lease runs out). Within one
- * claim, a credential's deliveries are sent one after another in event order; across retries, order is not
- * guaranteed (receivers order by event id, spec 6 rule 2 and 4).
+ * processes on one PostgreSQL share the work. A lease lasts the attempt timeout plus a margin and is extended
+ * while the attempt is worked; its holder is fenced by the attempt number (a claim increments it), so a process
+ * whose lease was taken over records nothing over its successor's work. A delivery is therefore attempted by one
+ * process at a time, and the attempts of one event are sent in order. A restarted sandbox picks up every pending
+ * delivery (one whose process died mid-attempt is retried once its lease runs out). Leases are measured on the
+ * host's clock, not the sandbox's (moving the sandbox clock never frees a delivery that is being worked).
  */
 import { signWebhookPayload, WEBHOOK_ACK_TIMEOUT_SECONDS, headerNames } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
-import type { SandboxDb, WebhookDeliveryRow } from '../db/tables.ts';
+import type { SandboxDb, SandboxExecutor, SandboxTrx, WebhookDeliveryRow, WebhookEndpointRow } from '../db/tables.ts';
 import { eventId, eventSignals } from './store.ts';
 
 /** Base of the back-off: the wait after the first failed attempt, in seconds (before jitter and time scale). */
 export const RETRY_BASE_SECONDS = 30;
-/** Deliveries claimed per round. */
-const BATCH = 10;
+/** Attempts in flight per endpoint, across every process sharing the database. */
+export const PER_ENDPOINT_CONCURRENCY = 4;
+/** Attempts in flight per process, over all endpoints. */
+const MAX_IN_FLIGHT = 64;
+/** Endpoints looked at per claim round. */
+const MAX_KEYS_PER_ROUND = 100;
+/** A lease outlasts the attempt timeout by this much (time to record the outcome); extended while worked. */
+const LEASE_MARGIN_MS = 5_000;
 /** The worker looks for due deliveries at least this often (other processes may have queued some). */
 const MAX_POLL_MS = 1000;
 
@@ -53,6 +70,8 @@ export interface OutboxOptions {
   readonly timeScale?: number;
   /** The acknowledgement timeout in milliseconds; default 5000 (spec 8). */
   readonly timeoutMs?: number;
+  /** Attempts in flight per endpoint; default {@link PER_ENDPOINT_CONCURRENCY}. */
+  readonly perEndpointConcurrency?: number;
 }
 
 /** A running outbox worker. */
@@ -73,16 +92,27 @@ function describeFailure(err: unknown, timeoutMs: number): string {
   return String(err).slice(0, 200);
 }
 
+/** What one attempt got back. */
+interface AttemptResult {
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  readonly durationMs: number;
+}
+
 /**
  * Starts the worker: it runs at once (picking up deliveries left pending by an earlier run), after every event
- * committed in this process, and at least every second.
+ * committed in this process, whenever one of its attempts ends, and at least every second.
  */
 export function startOutbox(options: OutboxOptions): Outbox {
   const { db, clock, logger } = options;
   const timeScale = options.timeScale ?? 1;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_ACK_TIMEOUT_SECONDS * 1000;
+  const perEndpoint = options.perEndpointConcurrency ?? PER_ENDPOINT_CONCURRENCY;
+  const leaseMs = timeoutMs + LEASE_MARGIN_MS;
   const names = headerNames(options.headerPrefix);
   const prefix = options.headerPrefix;
+  /** The attempts this process is working, by delivery id. */
+  const inFlight = new Map<number, Promise<void>>();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
@@ -94,27 +124,136 @@ export function startOutbox(options: OutboxOptions): Outbox {
   };
   eventSignals.on('emitted', kick);
 
-  async function claim(nowMs: number): Promise<WebhookDeliveryRow[]> {
-    const now = new Date(nowMs);
-    const leaseUntil = new Date(nowMs + timeoutMs + 5_000);
-    return db
-      .updateTable('webhook_deliveries')
-      .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
-      .where('id', 'in', (eb) =>
-        eb
+  /**
+   * Claims what may start now: per endpoint with due work, up to the endpoint's free slots (its row is locked while
+   * counting, so two processes never both fill the same slots), oldest event first. Deliveries whose credential has
+   * no active endpoint any more end `failed`.
+   */
+  async function claim(): Promise<WebhookDeliveryRow[]> {
+    const room = MAX_IN_FLIGHT - inFlight.size;
+    if (room <= 0) return [];
+    const now = new Date(clock());
+    const wallNow = new Date();
+    const leaseUntil = new Date(wallNow.getTime() + leaseMs);
+    const mine = [...inFlight.keys()];
+    return db.transaction().execute(async (trx) => {
+      const due = await trx
+        .selectFrom('webhook_deliveries')
+        .select('key_id')
+        .distinct()
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', now)
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', wallNow)]))
+        .limit(MAX_KEYS_PER_ROUND)
+        .execute();
+      if (due.length === 0) return [];
+      const dueKeys = due.map((r) => r.key_id);
+      await trx
+        .updateTable('webhook_deliveries')
+        .set({ status: 'failed', lease_until: null, last_error: 'no active webhook endpoint' })
+        .where('status', '=', 'pending')
+        .where('key_id', 'in', dueKeys)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('webhook_endpoints')
+                .select('key_id')
+                .whereRef('webhook_endpoints.key_id', '=', 'webhook_deliveries.key_id')
+                .where('webhook_endpoints.active', '=', true),
+            ),
+          ),
+        )
+        .execute();
+      const endpoints = await trx
+        .selectFrom('webhook_endpoints')
+        .select('key_id')
+        .where('key_id', 'in', dueKeys)
+        .where('active', '=', true)
+        .orderBy('key_id')
+        .forUpdate()
+        .skipLocked()
+        .execute();
+      const claimed: WebhookDeliveryRow[] = [];
+      for (const { key_id } of endpoints) {
+        const left = room - claimed.length;
+        if (left <= 0) break;
+        const busy = await trx
           .selectFrom('webhook_deliveries')
-          .select('id')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('key_id', '=', key_id)
           .where('status', '=', 'pending')
-          .where('next_attempt_at', '<=', now)
-          .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', now)]))
-          .orderBy('event_seq')
-          .orderBy('id')
-          .limit(BATCH)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .returningAll()
-      .execute();
+          .where('lease_until', '>', wallNow)
+          .executeTakeFirstOrThrow();
+        const slots = Math.min(left, perEndpoint - Number(busy.n));
+        if (slots <= 0) continue;
+        const rows = await trx
+          .updateTable('webhook_deliveries')
+          .set((eb) => ({ lease_until: leaseUntil, attempts: eb('attempts', '+', 1) }))
+          .where('id', 'in', (eb) => {
+            let pick = eb
+              .selectFrom('webhook_deliveries')
+              .select('id')
+              .where('key_id', '=', key_id)
+              .where('status', '=', 'pending')
+              .where('next_attempt_at', '<=', now)
+              .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<=', wallNow)]));
+            if (mine.length > 0) pick = pick.where('id', 'not in', mine);
+            return pick.orderBy('event_seq').orderBy('id').limit(slots).forUpdate().skipLocked();
+          })
+          .returningAll()
+          .execute();
+        claimed.push(...rows.sort((a, b) => a.event_seq - b.event_seq || a.id - b.id));
+      }
+      return claimed;
+    });
+  }
+
+  /** Keeps a claimed delivery's lease alive while it is worked (fenced by its attempt number). */
+  function holdLease(delivery: WebhookDeliveryRow): () => void {
+    const renew = setInterval(
+      () => {
+        db.updateTable('webhook_deliveries')
+          .set({ lease_until: new Date(Date.now() + leaseMs) })
+          .where('id', '=', delivery.id)
+          .where('attempts', '=', delivery.attempts)
+          .where('status', '=', 'pending')
+          .execute()
+          .catch((err: unknown) => {
+            if (!stopped) logger.warn({ err, delivery_id: delivery.id }, 'webhook lease renewal failed');
+          });
+      },
+      Math.max(10, Math.floor(leaseMs / 3)),
+    );
+    renew.unref();
+    return () => clearInterval(renew);
+  }
+
+  async function send(url: string, secret: string, id: string, payload: string, attempt: number) {
+    const started = performance.now();
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    try {
+      const res = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'domainkit-sandbox-webhooks/1',
+          [names.signature]: signWebhookPayload(secret, payload),
+          [`${prefix}Event-Id`]: id,
+          [`${prefix}Delivery-Attempt`]: String(attempt),
+        },
+        body: payload,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      statusCode = res.status;
+      await res.body?.cancel().catch(() => undefined);
+      if (statusCode === 410) error = 'answered HTTP 410 Gone: the endpoint was disabled';
+      else if (statusCode !== 200) error = `answered HTTP ${statusCode}; only 200 acknowledges a delivery`;
+    } catch (err) {
+      error = describeFailure(err, timeoutMs);
+    }
+    return { statusCode, error, durationMs: Math.round(performance.now() - started) } satisfies AttemptResult;
   }
 
   async function attempt(delivery: WebhookDeliveryRow): Promise<void> {
@@ -130,45 +269,28 @@ export function startOutbox(options: OutboxOptions): Outbox {
       .executeTakeFirst();
     const id = eventId(delivery.event_seq);
     const startedAt = new Date(clock());
+    // The fence: only the holder of this attempt number may record its outcome.
+    const mineStill = (q: ReturnType<typeof updateDelivery>) =>
+      q.where('attempts', '=', delivery.attempts).where('status', '=', 'pending');
+    const updateDelivery = (trx: SandboxExecutor) =>
+      trx.updateTable('webhook_deliveries').where('id', '=', delivery.id);
     if (event === undefined || endpoint === undefined || !endpoint.active) {
-      await db
-        .updateTable('webhook_deliveries')
+      await mineStill(updateDelivery(db))
         .set({
           status: 'failed',
           lease_until: null,
           last_error: event === undefined ? 'the event no longer exists' : 'no active webhook endpoint',
         })
-        .where('id', '=', delivery.id)
         .execute();
       return;
     }
-    const started = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      const res = await fetch(endpoint.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'domainkit-sandbox-webhooks/1',
-          [names.signature]: signWebhookPayload(endpoint.secret, event.payload),
-          [`${prefix}Event-Id`]: id,
-          [`${prefix}Delivery-Attempt`]: String(delivery.attempts),
-        },
-        body: event.payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      statusCode = res.status;
-      await res.body?.cancel().catch(() => undefined);
-      if (statusCode !== 200) error = `answered HTTP ${statusCode}; only 200 acknowledges a delivery`;
-    } catch (err) {
-      error = describeFailure(err, timeoutMs);
-    }
-    const durationMs = Math.round(performance.now() - started);
+    const result = await send(endpoint.url, endpoint.secret, id, event.payload, delivery.attempts);
+    const { statusCode, error, durationMs } = result;
     const delivered = error === null;
+    const gone = statusCode === 410;
     const nowMs = clock();
-    const exhausted = !delivered && delivery.attempts >= delivery.max_attempts;
+    const exhausted = !delivered && (gone || delivery.attempts >= delivery.max_attempts);
+    let recorded = true;
     await db.transaction().execute(async (trx) => {
       await trx
         .insertInto('webhook_attempts')
@@ -183,8 +305,7 @@ export function startOutbox(options: OutboxOptions): Outbox {
           outcome: delivered ? 'delivered' : 'failed',
         })
         .execute();
-      await trx
-        .updateTable('webhook_deliveries')
+      const updated = await mineStill(updateDelivery(trx))
         .set({
           status: delivered ? 'delivered' : exhausted ? 'failed' : 'pending',
           lease_until: null,
@@ -195,30 +316,10 @@ export function startOutbox(options: OutboxOptions): Outbox {
             ? { next_attempt_at: new Date(nowMs + retryDelayMs(delivery.attempts, timeScale)) }
             : {}),
         })
-        .where('id', '=', delivery.id)
-        .execute();
-      if (delivered && !delivery.duplicate) {
-        const faults = await trx
-          .selectFrom('fault_settings')
-          .select('duplicate_rate')
-          .where('id', '=', 1)
-          .executeTakeFirst();
-        if (faults !== undefined && faults.duplicate_rate > 0 && Math.random() < faults.duplicate_rate) {
-          await trx
-            .insertInto('webhook_deliveries')
-            .values({
-              event_seq: delivery.event_seq,
-              key_id: delivery.key_id,
-              status: 'pending',
-              max_attempts: delivery.max_attempts,
-              next_attempt_at: new Date(nowMs),
-              duplicate: true,
-              created_at: new Date(nowMs),
-            })
-            .execute();
-          kicked = true;
-        }
-      }
+        .executeTakeFirst();
+      recorded = updated.numUpdatedRows > 0n;
+      if (gone) await disableEndpoint(trx, endpoint, nowMs);
+      if (delivered && recorded && !delivery.duplicate) await maybeDuplicate(trx, delivery, nowMs);
     });
     const line = {
       event_id: id,
@@ -229,7 +330,9 @@ export function startOutbox(options: OutboxOptions): Outbox {
       status_code: statusCode,
       ms: durationMs,
     };
-    if (delivered) logger.info(line, 'webhook delivered');
+    if (!recorded) logger.warn(line, 'webhook attempt ended after its delivery was taken over or closed');
+    else if (delivered) logger.info(line, 'webhook delivered');
+    else if (gone) logger.warn(line, 'webhook endpoint answered 410 Gone: disabled until registered again');
     else
       logger.info(
         { ...line, error, final: exhausted },
@@ -237,33 +340,77 @@ export function startOutbox(options: OutboxOptions): Outbox {
       );
   }
 
-  async function round(): Promise<number> {
-    const claimed = await claim(clock());
-    const byKey = new Map<string, WebhookDeliveryRow[]>();
-    for (const d of claimed) byKey.set(d.key_id, [...(byKey.get(d.key_id) ?? []), d]);
-    await Promise.all(
-      [...byKey.values()].map(async (list) => {
-        for (const d of list) {
-          try {
-            await attempt(d);
-          } catch (err) {
-            if (!stopped) logger.error({ err, delivery_id: d.id }, 'webhook delivery bookkeeping failed');
-          }
-        }
-      }),
-    );
-    return claimed.length;
+  /**
+   * 410 Gone: marks the registration inactive (unless it was replaced since the attempt started) and closes the
+   * endpoint's other pending deliveries. The events stay listed by `GET /events`.
+   */
+  async function disableEndpoint(trx: SandboxTrx, endpoint: WebhookEndpointRow, nowMs: number): Promise<void> {
+    const disabled = await trx
+      .updateTable('webhook_endpoints')
+      .set({ active: false, updated_at: new Date(nowMs) })
+      .where('key_id', '=', endpoint.key_id)
+      .where('url', '=', endpoint.url)
+      .where('updated_at', '=', endpoint.updated_at)
+      .executeTakeFirst();
+    if (disabled.numUpdatedRows === 0n) return;
+    await trx
+      .updateTable('webhook_deliveries')
+      .set({ status: 'failed', lease_until: null, last_error: 'the endpoint answered 410 Gone and was disabled' })
+      .where('key_id', '=', endpoint.key_id)
+      .where('status', '=', 'pending')
+      .execute();
   }
 
+  /** The duplicate-delivery fault: queues a second copy of a delivered event. */
+  async function maybeDuplicate(trx: SandboxTrx, delivery: WebhookDeliveryRow, nowMs: number): Promise<void> {
+    const faults = await trx
+      .selectFrom('fault_settings')
+      .select('duplicate_rate')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    if (faults === undefined || faults.duplicate_rate <= 0 || Math.random() >= faults.duplicate_rate) return;
+    await trx
+      .insertInto('webhook_deliveries')
+      .values({
+        event_seq: delivery.event_seq,
+        key_id: delivery.key_id,
+        status: 'pending',
+        max_attempts: delivery.max_attempts,
+        next_attempt_at: new Date(nowMs),
+        duplicate: true,
+        created_at: new Date(nowMs),
+      })
+      .execute();
+    kicked = true;
+  }
+
+  /** Starts one claimed attempt; it runs on its own, and its end wakes the worker (a slot is free). */
+  function start(delivery: WebhookDeliveryRow): void {
+    const release = holdLease(delivery);
+    const work = attempt(delivery)
+      .catch((err: unknown) => {
+        if (!stopped) logger.error({ err, delivery_id: delivery.id }, 'webhook delivery bookkeeping failed');
+      })
+      .finally(() => {
+        release();
+        inFlight.delete(delivery.id);
+        kick();
+      });
+    inFlight.set(delivery.id, work);
+  }
+
+  /** Milliseconds until the next delivery that is not yet due becomes due (at most {@link MAX_POLL_MS}). */
   async function untilNextDue(): Promise<number> {
+    const nowMs = clock();
     const row = await db
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.min('next_attempt_at').as('due'))
       .where('status', '=', 'pending')
+      .where('next_attempt_at', '>', new Date(nowMs))
       .executeTakeFirst();
     const due = row?.due as Date | string | null | undefined;
     if (due === null || due === undefined) return MAX_POLL_MS;
-    return Math.min(MAX_POLL_MS, Math.max(5, new Date(due).getTime() - clock()));
+    return Math.min(MAX_POLL_MS, Math.max(5, new Date(due).getTime() - nowMs));
   }
 
   const loop = (async () => {
@@ -271,8 +418,11 @@ export function startOutbox(options: OutboxOptions): Outbox {
       let waitMs = MAX_POLL_MS;
       try {
         kicked = false;
-        const n = await round();
-        waitMs = n === BATCH || kicked ? 0 : await untilNextDue();
+        const claimed = await claim();
+        // Even when the worker stopped meanwhile: stop() waits for these attempts.
+        for (const d of claimed) start(d);
+        if (stopped) break;
+        waitMs = claimed.length > 0 || kicked ? 0 : await untilNextDue();
       } catch (err) {
         if (stopped) break;
         logger.warn({ err }, 'webhook outbox round failed; retrying');
@@ -291,12 +441,12 @@ export function startOutbox(options: OutboxOptions): Outbox {
   return {
     kick,
     async stop() {
-      if (stopped) return loop;
       stopped = true;
       eventSignals.off('emitted', kick);
       clearTimeout(timer);
       wake?.();
       await loop;
+      while (inFlight.size > 0) await Promise.all([...inFlight.values()]);
     },
   };
 }

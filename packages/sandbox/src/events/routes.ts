@@ -5,7 +5,10 @@
  *   Registers or replaces the credential's endpoint and signing secret (the secret is never answered). The URL must
  *   be `https://`, except for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`), which may use
  *   `http://` so local development works; it may not carry a user name or password. Deliveries of events already
- *   queued use the endpoint as registered when they are attempted.
+ *   queued use the endpoint as registered when they are attempted. Registering again re-activates an endpoint that
+ *   was disabled.
+ * - `GET /api/partner/webhooks` (added; the spec shows only `PUT`) → 200 the same shape, or 404 `not_found` when
+ *   nothing is registered. `active` is false once the endpoint answered 410 Gone (events/outbox.ts).
  * - `GET /v1/events?after_id=&limit=` → `{events, next_cursor}`: the credential's events in creation order, after
  *   `after_id` (exclusive; omitted = from the first). `limit` 1–100, default 50. `next_cursor` is the id to pass as
  *   `after_id` for the next page, null when caught up. An `after_id` past the end gives an empty page.
@@ -60,7 +63,7 @@ function toWire(row: WebhookEndpointRow) {
   };
 }
 
-/** Builds `PUT /webhooks` (mount under `/api/partner`). */
+/** Builds `PUT /webhooks` and `GET /webhooks` (mount under `/api/partner`). */
 export function webhookRegistrationRouter(options: { db: SandboxDb; clock: Clock; logger: Logger }): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
@@ -76,6 +79,19 @@ export function webhookRegistrationRouter(options: { db: SandboxDb; clock: Clock
       .returningAll()
       .executeTakeFirstOrThrow();
     logger.info({ key_id: credential.key_id, host: new URL(url).host }, 'webhook endpoint registered');
+    res.json(toWire(row));
+  });
+  router.get('/webhooks', authorize({ scope: 'webhook', rateClass: 'read' }), async (_req, res) => {
+    const row = await db
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('key_id', '=', credentialOf(res).key_id)
+      .executeTakeFirst();
+    if (row === undefined)
+      throw apiError(
+        'not_found',
+        'No webhook endpoint is registered for this credential: PUT /webhooks registers one.',
+      );
     res.json(toWire(row));
   });
   return router;
