@@ -107,8 +107,12 @@ async function killedWhileDeliveriesPending(args: string[], dataDir: string): Pr
         }),
       ).not.toThrow();
     }
-    const { deliveries } = (await admin({ url: second.url, demo }, 'GET', `/deliveries?key_id=${demo.key_id}`))
-      .json as { deliveries: Array<{ status: string; attempt_log: Array<{ outcome: string }> }> };
+    // The receiver answers before the sandbox records the outcome: wait for the bookkeeping of the last ones.
+    const deliveries = await waitFor('every delivery recorded as delivered', async () => {
+      const { json } = await admin({ url: second.url, demo }, 'GET', `/deliveries?key_id=${demo.key_id}`);
+      const list = json.deliveries as Array<{ status: string; attempt_log: Array<{ outcome: string }> }>;
+      return list.every((d) => d.status !== 'pending') ? list : undefined;
+    });
     expect(deliveries.map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
     for (const d of deliveries) expect(d.attempt_log.at(-1)!.outcome).toBe('delivered');
     second.child.kill('SIGTERM');
