@@ -24,7 +24,7 @@ export function securityHeaders(): RequestHandler {
 
 /** Methods and headers a browser may use across origins. */
 const ALLOWED_METHODS = 'GET, POST';
-const ALLOWED_HEADERS = 'Content-Type, X-Order-Token';
+const ALLOWED_HEADERS = 'Content-Type, X-Order-Token, Idempotency-Key';
 
 /**
  * CORS for an exact list of origins (no wildcards, no reflection of unknown origins). An allowed origin gets

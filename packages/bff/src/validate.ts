@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { BffHttpError } from './errors.ts';
 
 /** Where an input comes from, for messages. */
-export type InputSource = 'query' | 'path' | 'body';
+export type InputSource = 'query' | 'path' | 'body' | 'header';
 
 /** How a field is described to the caller. */
 export interface FieldHelp {
@@ -21,7 +21,12 @@ export interface FieldHelp {
   readonly optional?: boolean;
 }
 
-const NOUN: Record<InputSource, string> = { query: 'query parameter', path: 'path segment', body: 'field' };
+const NOUN: Record<InputSource, string> = {
+  query: 'query parameter',
+  path: 'path segment',
+  body: 'field',
+  header: 'header',
+};
 
 function describeIssue(
   issue: z.core.$ZodIssue,

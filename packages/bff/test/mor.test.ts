@@ -307,7 +307,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     await expect(bff.bff.recover()).resolves.toMatchObject({ recorded: 0 });
   });
 
-  it('ignores an Idempotency-Key sent by the browser', async () => {
+  it("never sends the browser's purchase key upstream: each order gets its own stored Idempotency-Key", async () => {
     const { bff } = await shop();
     const q1 = await quote(bff.url, 'coffeehouse.com');
     const q2 = await quote(bff.url, 'coffeeshop.io');
@@ -315,19 +315,127 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const a = await postJson(
       `${bff.url}/orders`,
       { quote_id: q1.quote_id, buyer: BUYER, payment: GOOD_CARD },
-      { 'idempotency-key': 'browser-key' },
+      { 'idempotency-key': 'purchase-key-aaaaaaaa-0001' },
     );
     const b = await postJson(
       `${bff.url}/orders`,
       { quote_id: q2.quote_id, buyer: BUYER, payment: GOOD_CARD },
-      { 'idempotency-key': 'browser-key' },
+      { 'idempotency-key': 'purchase-key-bbbbbbbb-0002' },
     );
 
     expect([a.status, b.status]).toEqual([201, 201]);
     const keys = stub.callsTo('order').map((c) => c.headers['idempotency-key']);
-    expect(keys).not.toContain('browser-key');
+    expect(keys).not.toContain('purchase-key-aaaaaaaa-0001');
+    expect(keys).not.toContain('purchase-key-bbbbbbbb-0002');
     expect(new Set(keys).size).toBe(2);
     expect(stub.orders.size).toBe(2);
+  });
+
+  describe('the purchase key (Idempotency-Key from the widget)', () => {
+    const KEY = { 'idempotency-key': '2f0c6a0e-5b1d-4c39-9a8e-0d7f3c1b9e42' };
+
+    it('answers a retry from the stored intent: the same order, a fresh view token, no second charge', async () => {
+      const { bff, payments } = await shop();
+      const q = await quote(bff.url);
+      const body = { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD };
+
+      const first = await postJson(`${bff.url}/orders`, body, KEY);
+      const retry = await postJson(`${bff.url}/orders`, body, KEY);
+
+      expect(first.status).toBe(201);
+      expect(retry.status).toBe(201);
+      expect(retry.json).toEqual({
+        ...first.json,
+        order_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        created_at: expect.any(String),
+      });
+      expect(retry.json.order_token).not.toBe(first.json.order_token);
+      expect(payments.charges.size).toBe(1);
+      expect(stub.callsTo('order')).toHaveLength(1);
+      const view = await call(`${bff.url}/orders/${retry.json.order_id}`, {
+        headers: { 'x-order-token': retry.json.order_token },
+      });
+      expect(view.json).toMatchObject({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID' });
+    });
+
+    it('answers a retry while the record is pending 202 PROCESSING, and one with a new quote the same way', async () => {
+      const { bff, payments } = await shop();
+      const q = await quote(bff.url);
+      stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
+      const first = await postJson(
+        `${bff.url}/orders`,
+        { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD },
+        KEY,
+      );
+      expect(first.status).toBe(202);
+
+      // The visitor reloaded, got a fresh quote, and pressed Pay again: the same purchase attempt.
+      const q2 = await quote(bff.url);
+      const retry = await postJson(
+        `${bff.url}/orders`,
+        { quote_id: q2.quote_id, buyer: BUYER, payment: GOOD_CARD },
+        KEY,
+      );
+
+      expect(retry.status).toBe(202);
+      expect(retry.json).toMatchObject({ order_id: first.json.order_id, status: 'PROCESSING' });
+      expect(payments.charges.size).toBe(1);
+      expect(stub.callsTo('order')).toHaveLength(1);
+      const view = await call(`${bff.url}/orders/${first.json.order_id}`, {
+        headers: { 'x-order-token': retry.json.order_token },
+      });
+      expect(view.json.status).toBe('PROCESSING');
+    });
+
+    it('answers a retry of a declined attempt 402 again without charging', async () => {
+      const { bff, payments } = await shop();
+      const q = await quote(bff.url);
+      const body = { quote_id: q.quote_id, buyer: BUYER, payment: DECLINED_CARD };
+      expect((await postJson(`${bff.url}/orders`, body, KEY)).status).toBe(402);
+      const retry = await postJson(`${bff.url}/orders`, { ...body, payment: GOOD_CARD }, KEY);
+      expect(retry.status).toBe(402);
+      expect(retry.json.error.code).toBe('payment_declined');
+      expect([...payments.charges.values()].map((c) => c.status)).toEqual(['declined']);
+    });
+
+    it('tells a request without the key, for a quote whose order is in flight, to wait (409 with its status)', async () => {
+      const { bff, payments } = await shop();
+      const q = await quote(bff.url);
+      stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
+      const first = await postJson(
+        `${bff.url}/orders`,
+        { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD },
+        KEY,
+      );
+      expect(first.status).toBe(202);
+
+      const again = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
+
+      expect(again.status).toBe(409);
+      expect(again.json.error).toEqual({
+        code: 'conflict',
+        message: expect.stringMatching(/already being processed: wait for its status; you will not be charged again/),
+        order_id: first.json.order_id,
+        status: 'PROCESSING',
+      });
+      expect(payments.charges.size).toBe(1);
+    });
+
+    it('refuses a malformed key before charging', async () => {
+      const { bff, payments } = await shop();
+      const q = await quote(bff.url);
+      const res = await postJson(
+        `${bff.url}/orders`,
+        { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD },
+        { 'idempotency-key': 'short' },
+      );
+      expect(res.status).toBe(400);
+      expect(res.json.error).toEqual({
+        code: 'validation_error',
+        message: expect.stringMatching(/^The Idempotency-Key header must be 16 to 128/),
+      });
+      expect(payments.charges.size).toBe(0);
+    });
   });
 
   it('answers 503 busy before charging when no upstream write can be sent', async () => {

@@ -12,6 +12,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-two-phase-payments.ts';
+import * as m0015 from './migrations/0015-purchase-keys.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
 /**
@@ -29,6 +30,7 @@ export interface BffMigration {
 export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0001_initial': m0001,
   '0002_two_phase_payments': m0002,
+  '0015_purchase_keys': m0015,
 };
 
 /** The tables the BFF owns, in an order safe for `truncate`. */
@@ -88,6 +90,9 @@ export async function migrateBffDatabase(db: Kysely<BffTables>, schema: string):
     provider,
     migrationTableSchema: schema,
     migrationTableName: 'bff_migrations',
+    // Migrations are numbered by the change that adds them: a database migrated with a later number first still
+    // takes an earlier one added afterwards.
+    allowUnorderedMigrations: true,
     migrationLockTableName: 'bff_migrations_lock',
   });
   const { error, results } = await migrator.migrateToLatest();

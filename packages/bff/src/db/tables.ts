@@ -62,6 +62,11 @@ export interface OrderIntentTable {
    * taken), `void_failed` (the release failed: the hold lapses by itself); null for one-phase adapters.
    */
   payment_phase: PaymentPhase | null;
+  /**
+   * SHA-256 (hex) of the visitor's purchase key (`Idempotency-Key` of the widget's `POST /orders`, one per purchase
+   * attempt), unique per credential; null for a request without one.
+   */
+  purchase_key_hash: string | null;
   /** Refund outcome for a paid intent the marketplace refused: `refunded`, `refund_failed`, `no_refund_adapter`. */
   refund_state: string | null;
   attempts: Generated<number>;

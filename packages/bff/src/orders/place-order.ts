@@ -34,13 +34,17 @@ import { findQuote } from '../quotes/store.ts';
 import type { ResolvedOrderTimings } from '../resolved-options.ts';
 import {
   createIntent,
+  findIntentByPurchaseKey,
   findLiveIntentForQuote,
+  findOrder,
+  hashToken,
   markCaptured,
   markClosed,
   markPaid,
   markRecorded,
   newOrderToken,
   releaseForRetry,
+  replaceViewToken,
   type Intent,
   type UpstreamOrder,
 } from './store.ts';
@@ -106,6 +110,11 @@ export interface PlaceOrderInput {
   readonly buyer: Buyer;
   /** The provider payload, as returned by the adapter's `parsePayment`. */
   readonly payment: unknown;
+  /**
+   * The visitor's purchase key (the widget's `Idempotency-Key`, one per purchase attempt): a retry with the same key
+   * is answered from the intent it started, never with a second payment step.
+   */
+  readonly purchaseKey?: string | undefined;
 }
 
 /** The status the widget sees while a paid order waits to be recorded upstream. */
@@ -378,17 +387,18 @@ export async function placeOrder(
 ): Promise<{ status: 201 | 202; body: WidgetOrderResponse }> {
   const { db } = deps;
   const now = () => new Date(deps.now());
+  const keyHash = input.purchaseKey === undefined ? undefined : hashToken(input.purchaseKey);
+  if (keyHash !== undefined) {
+    const started = await findIntentByPurchaseKey(db, deps.keyId, keyHash);
+    if (started !== undefined) return purchaseAnswer(deps, started);
+  }
   const quote = await findQuote(db, input.quoteId);
   if (quote === undefined) throw new BffHttpError('not_found', 'Unknown quote_id: ask for a new quote (POST /quotes).');
   if (!quoteIsPayable(quote, deps.now(), deps.timings.quoteMarginMs)) {
     throw new BffHttpError('quote_expired', 'This price quote has expired: ask for a new quote (POST /quotes).');
   }
-  if (await findLiveIntentForQuote(db, quote.quote_id)) {
-    throw new BffHttpError(
-      'conflict',
-      'An order for this quote is already in progress or done: ask for a new quote to buy again.',
-    );
-  }
+  const live = await findLiveIntentForQuote(db, quote.quote_id);
+  if (live !== undefined) throw inFlight(live);
   // Reserve the upstream write before charging: a buyer is never charged for an order the BFF cannot send now.
   await deps.budget.reserve('write', deps.timings.reserveWaitMs);
 
@@ -398,14 +408,18 @@ export async function placeOrder(
     quote,
     buyer: input.buyer,
     tokenHash: hash,
+    purchaseKeyHash: keyHash,
     leaseUntil: new Date(deps.now() + deps.timings.leaseMs),
     now: now(),
   });
   if (intent === undefined) {
-    throw new BffHttpError(
-      'conflict',
-      'An order for this quote is already in progress or done: ask for a new quote to buy again.',
-    );
+    // A concurrent request won: the same purchase (a retry) is answered from its intent; another one must wait.
+    const started = keyHash === undefined ? undefined : await findIntentByPurchaseKey(db, deps.keyId, keyHash);
+    if (started !== undefined) return purchaseAnswer(deps, started);
+    const other = await findLiveIntentForQuote(db, quote.quote_id);
+    throw other === undefined
+      ? new BffHttpError('conflict', 'An order for this quote is already in progress: wait a moment and try again.')
+      : inFlight(other);
   }
 
   const twoPhase = isTwoPhase(deps.payments);
@@ -496,6 +510,82 @@ export async function placeOrder(
     };
   }
   throw await refusalAnswer(deps, outcome.error, outcome.money, intent.domain);
+}
+
+/** The status a visitor sees for an intent without a recorded order. */
+export function intentStatus(intent: Intent): string {
+  switch (intent.state) {
+    case 'created':
+    case 'paid':
+      return PROCESSING_STATUS;
+    case 'rejected':
+      return intent.refund_state === 'refunded' ? 'REFUNDED' : 'FAILED';
+    default:
+      return 'FAILED';
+  }
+}
+
+/**
+ * The answer to a request whose order for the same quote is in flight or done without this visitor's purchase key
+ * (409 `conflict` with the order's `order_id` and `status`): wait for it, never pay again.
+ */
+function inFlight(intent: Intent): BffHttpError {
+  const done = intent.state === 'recorded';
+  return new BffHttpError(
+    'conflict',
+    done
+      ? 'An order for this quote has already been placed: you will not be charged again.'
+      : 'An order for this quote is already being processed: wait for its status; you will not be charged again.',
+    { extra: { order_id: intent.order_id ?? intent.intent_id, status: done ? 'RECORDED' : intentStatus(intent) } },
+  );
+}
+
+/**
+ * The answer to a retry with a purchase key that already started an intent, from what is stored: never a second
+ * payment step. A live intent gets a fresh order-view token (the first one went down with the lost answer) and its
+ * status: 201 with the order once recorded, 202 `PROCESSING` while the payment or the record is under way. An
+ * attempt that ended without an order answers as it ended: `payment_declined`, or `conflict` (refused upstream,
+ * payment voided or refunded) or `payment_error` (outcome unknown).
+ */
+export async function purchaseAnswer(
+  deps: OrderFlowDeps,
+  intent: Intent,
+): Promise<{ status: 201 | 202; body: WidgetOrderResponse }> {
+  if (intent.state === 'declined')
+    throw new BffHttpError(
+      'payment_declined',
+      'The payment of this purchase was declined; you have not been charged. Try another payment method.',
+    );
+  if (intent.state === 'rejected') {
+    const money = moneyMessage((intent.refund_state ?? 'refund_failed') as MoneyOutcome);
+    throw new BffHttpError('conflict', `The marketplace could not take this order. ${money}`, {
+      extra: { order_id: intent.intent_id, status: intentStatus(intent) },
+    });
+  }
+  if (intent.state === 'abandoned')
+    throw new BffHttpError(
+      'payment_error',
+      'We could not confirm the payment of this purchase. If you were charged, it will be refunded.',
+    );
+  const { token, hash } = newOrderToken();
+  await replaceViewToken(deps.db, intent.intent_id, hash);
+  const order = intent.order_id === null ? undefined : await findOrder(deps.db, intent.order_id);
+  deps.logger.info(
+    { intent: intent.intent_id, state: intent.state },
+    'purchase retried with its key: answered from the stored intent',
+  );
+  return {
+    status: intent.state === 'recorded' ? 201 : 202,
+    body: {
+      order_id: intent.order_id ?? intent.intent_id,
+      order_token: token,
+      status: order?.status ?? PROCESSING_STATUS,
+      domain: order?.domain ?? intent.domain,
+      sale_price_cents: toCents(order?.sale_price_cents ?? intent.price_cents),
+      currency: order?.currency ?? intent.currency,
+      created_at: intent.created_at.toISOString(),
+    },
+  };
 }
 
 /** What the visitor is told about their money when an order could not be recorded. */

@@ -68,13 +68,16 @@ export interface NewIntent {
   /** The validated buyer (`{email, name?, country?}`). */
   readonly buyer: { readonly email: string; readonly name?: string | undefined; readonly country?: string | undefined };
   readonly tokenHash: string;
+  /** SHA-256 hex of the visitor's purchase key, when the request carried one. */
+  readonly purchaseKeyHash?: string | undefined;
   readonly leaseUntil: Date;
   readonly now: Date;
 }
 
 /**
  * Stores a `created` intent with a fresh Idempotency-Key, before any payment.
- * @returns the intent, or `undefined` when the quote already has a live intent (a second click).
+ * @returns the intent, or `undefined` when the quote already has a live intent (a second click) or the purchase
+ *   key already has an intent (a concurrent retry).
  */
 export async function createIntent(db: BffDb, input: NewIntent): Promise<Intent | undefined> {
   try {
@@ -91,6 +94,7 @@ export async function createIntent(db: BffDb, input: NewIntent): Promise<Intent 
         buyer: JSON.stringify(input.buyer),
         state: 'created',
         token_hash: input.tokenHash,
+        purchase_key_hash: input.purchaseKeyHash ?? null,
         lease_until: input.leaseUntil,
         created_at: input.now,
         updated_at: input.now,
@@ -101,6 +105,45 @@ export async function createIntent(db: BffDb, input: NewIntent): Promise<Intent 
     if (isUniqueViolation(error)) return undefined;
     throw error;
   }
+}
+
+/** The intent a purchase key started (per credential), whatever its state. */
+export async function findIntentByPurchaseKey(
+  db: BffDb,
+  keyId: string,
+  purchaseKeyHash: string,
+): Promise<Intent | undefined> {
+  return db
+    .selectFrom('bff_order_intents')
+    .selectAll()
+    .where('key_id', '=', keyId)
+    .where('purchase_key_hash', '=', purchaseKeyHash)
+    .executeTakeFirst();
+}
+
+/**
+ * The newest live intent (created, paid or recorded) a purchase key started for a domain: a visitor re-quoting a
+ * domain whose purchase is in flight gets that purchase back.
+ */
+export async function findLiveIntentForPurchase(
+  db: BffDb,
+  keyId: string,
+  purchaseKeyHash: string,
+  domain: string,
+): Promise<Intent | undefined> {
+  return db
+    .selectFrom('bff_order_intents')
+    .selectAll()
+    .where('key_id', '=', keyId)
+    .where('purchase_key_hash', '=', purchaseKeyHash)
+    .where('domain', '=', domain)
+    .where('state', 'in', ['created', 'paid', 'recorded'])
+    .executeTakeFirst();
+}
+
+/** Replaces an intent's order-view token (the visitor lost the previous one with a lost answer). */
+export async function replaceViewToken(db: BffDb, intentId: string, tokenHash: string): Promise<void> {
+  await db.updateTable('bff_order_intents').set({ token_hash: tokenHash }).where('intent_id', '=', intentId).execute();
 }
 
 /** Marks an intent paid and fixes the body its record will send, byte for byte, on every attempt. */

@@ -1,10 +1,13 @@
 /**
  * The MoR order routes (DESIGN "Widget ↔ BFF API, MoR order mode"):
  *
- * - `POST /orders` with `{"quote_id", "buyer": {"email", "name"?, "country"?}, "payment": {…}}` → 201 with the
+ * - `POST /orders` with `{"quote_id", "buyer": {"email", "name"?, "country"?}, "payment": {…}}` and, from the
+ *   widget, an `Idempotency-Key` header (the purchase key: one random key per purchase attempt) → 201 with the
  *   recorded order and its `order_token`, or 202 `PROCESSING` when the payment went through and the record is
  *   still being retried; 422 `quote_expired` / `price_mismatch` (with `price_cents`), 402 `payment_declined`,
- *   503 `busy`. The price always comes from the stored quote.
+ *   503 `busy`. The price always comes from the stored quote. A retry with the same key is answered from the
+ *   intent it started (its status and a fresh `order_token`), never with a second payment step; a request without
+ *   the key for a quote whose order is in flight gets 409 `conflict` with that order's `order_id` and `status`.
  * - `GET /orders/:id` with header `X-Order-Token` → 200 `{"order_id", "status", "domain", "sale_price_cents",
  *   "currency", "updated_at"}`; 404 when the order is unknown or the token does not match (the same answer, so
  *   an order's existence is not revealed).
@@ -15,8 +18,8 @@ import { z } from 'zod';
 import { toCents } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
 import type { BffDb } from '../db/tables.ts';
-import { PROCESSING_STATUS, placeOrder, type OrderFlowDeps } from '../orders/place-order.ts';
-import { findIntentForView, tokenMatches, type Intent } from '../orders/store.ts';
+import { intentStatus, placeOrder, type OrderFlowDeps } from '../orders/place-order.ts';
+import { findIntentForView, tokenMatches } from '../orders/store.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema } from './context.ts';
 
@@ -34,11 +37,25 @@ export interface PlaceOrderRouteDeps {
   /** What the order flow needs. @throws {BffHttpError} 503 `unavailable` when the database is not available. */
   readonly orderFlow: () => Promise<OrderFlowDeps>;
 }
+/** The purchase-key header of `POST /orders` (the IETF `Idempotency-Key` header's name and use). */
+export const PURCHASE_KEY_HEADER = 'Idempotency-Key';
+const purchaseKeySchema = z.object({
+  key: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9_-]{16,128}$/,
+      'must be 16 to 128 letters, digits, "-" or "_": a new random key (such as a UUID) per purchase attempt',
+    )
+    .optional(),
+});
 
 /** The order placement handler (after the JSON body checks). */
 export function placeOrderRoute(route: PlaceOrderRouteDeps): RequestHandler {
   return async function domainkitBffPlaceOrder(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
+    const { key: purchaseKey } = parseInput(purchaseKeySchema, { key: req.get(PURCHASE_KEY_HEADER) }, 'header', {
+      key: { label: `The ${PURCHASE_KEY_HEADER} header`, hint: 'the purchase key', example: '' },
+    });
     const input = parseInput(widgetOrderRequestSchema, req.body, 'body', HELP);
     const deps = await route.orderFlow();
     const payment = deps.payments.parsePayment ? deps.payments.parsePayment(input.payment) : input.payment;
@@ -46,22 +63,10 @@ export function placeOrderRoute(route: PlaceOrderRouteDeps): RequestHandler {
       quoteId: input.quote_id,
       buyer: buyerSchema.parse(input.buyer),
       payment,
+      purchaseKey,
     });
     res.status(status).json(body);
   };
-}
-
-function visitorStatus(intent: Intent, orderStatus: string | undefined): string {
-  if (orderStatus !== undefined) return orderStatus;
-  switch (intent.state) {
-    case 'created':
-    case 'paid':
-      return PROCESSING_STATUS;
-    case 'rejected':
-      return intent.refund_state === 'refunded' ? 'REFUNDED' : 'FAILED';
-    default:
-      return 'FAILED';
-  }
 }
 
 const paramsSchema = z.strictObject({
@@ -94,7 +99,7 @@ export function orderStatusRoute(deps: OrderStatusRouteDeps): RequestHandler {
     const { intent, order } = found;
     const body: WidgetOrderStatus = {
       order_id: intent.order_id ?? intent.intent_id,
-      status: visitorStatus(intent, order?.status),
+      status: order?.status ?? intentStatus(intent),
       domain: order?.domain ?? intent.domain,
       sale_price_cents: toCents(order?.sale_price_cents ?? intent.price_cents),
       currency: order?.currency ?? intent.currency,
