@@ -1,5 +1,6 @@
 /**
- * Test helpers: the stub marketplace (stub-marketplace.ts), a raw HTTP caller, a pino log capture, a BFF started on
+ * Test helpers: the stub marketplace (stub-marketplace.ts), a raw HTTP caller that checks every widget-route answer
+ * against protocol's schemas (wire-check.ts), a pino log capture, a BFF started on
  * 127.0.0.1:0 in front of the stub, and the per-file test databases (one PGlite per file; a fresh PostgreSQL schema
  * per file when TEST_DATABASE_URL is set).
  */
@@ -27,6 +28,7 @@ export {
   type StubEvent,
 } from './stub-marketplace.ts';
 import { KEY_ID, SECRET, type StubMarketplace } from './stub-marketplace.ts';
+import { checkWidgetAnswer } from './wire-check.ts';
 
 /** The databases the DB-backed tests run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. */
 export function databaseKinds(): Array<'pglite' | 'postgres'> {
@@ -77,7 +79,10 @@ export interface Answer {
   readonly json: any;
 }
 
-/** Sends one request with exactly the given headers and body (node:http, so nothing is added behind our back). */
+/**
+ * Sends one request with exactly the given headers and body (node:http, so nothing is added behind our back). An
+ * answer of a widget route whose body is not exactly protocol's widget API schema rejects (wire-check.ts).
+ */
 export function call(
   url: string,
   options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
@@ -94,7 +99,14 @@ export function call(
         } catch {
           json = undefined;
         }
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json });
+        const status = res.statusCode ?? 0;
+        try {
+          checkWidgetAnswer(options.method ?? 'GET', url, status, json);
+        } catch (error) {
+          reject(error);
+          return;
+        }
+        resolve({ status, headers: res.headers, text, json });
       });
     });
     req.on('error', reject);
