@@ -18,3 +18,4 @@ export * from './schemas/orders.ts';
 export * from './schemas/events.ts';
 export * from './schemas/reporting.ts';
 export * from './schemas/public/index.ts';
+export { buildPartnerApiDocument } from './openapi/partner-api.ts';

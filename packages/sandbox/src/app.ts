@@ -2,6 +2,7 @@
  * The sandbox as an Express app (not listening): the Partner API, the admin API and the hosted lander over one
  * prepared database. `startSandbox` wraps it in an HTTP server.
  */
+import { buildPartnerApiDocument } from '@domainkit/protocol';
 import express, { type Express, type Request } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
@@ -105,6 +106,18 @@ export async function buildSandboxApp(
   app.get('/healthz', (_req, res) => {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'ok' });
+  });
+  // The Partner API's OpenAPI 3.1 document (unsigned, like /openapi.json of the Public API).
+  const partnerDocuments = new Map<string, string>();
+  app.get('/api/partner/openapi.json', (req, res) => {
+    const base = publicUrl(req).replace(/\/+$/, '');
+    let text = partnerDocuments.get(base);
+    if (text === undefined) {
+      text = JSON.stringify(buildPartnerApiDocument({ serverUrl: base, headerPrefix: resolved.headerPrefix }));
+      if (partnerDocuments.size < 20) partnerDocuments.set(base, text);
+    }
+    res.setHeader('Cache-Control', 'public, max-age=300');
+    res.type('application/json').send(text);
   });
   app.use(
     '/api/partner',

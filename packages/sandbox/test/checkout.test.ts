@@ -4,8 +4,17 @@
  */
 import { checkoutSessionSchema, CHECKOUT_SESSION_TTL_SECONDS } from '@domainkit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswersMatchPartnerApiDocument } from './openapi-check.ts';
 import { generateInventory, TEST_CARDS } from '../src/index.ts';
-import { PartnerTestClient, pay, send, startTestSandbox, tokenOf, type TestSandbox } from './helpers.ts';
+import {
+  PartnerTestClient,
+  pay,
+  send,
+  startTestSandbox,
+  tokenOf,
+  type TestSandbox,
+  partnerAnswers,
+} from './helpers.ts';
 
 const V1 = '/api/partner/v1';
 let t: TestSandbox;
@@ -254,4 +263,8 @@ describe('the hosted lander', () => {
     expect(answer.text).not.toContain('<script>');
     expect(answer.text).toContain('&lt;script&gt;');
   });
+});
+
+it('every Partner API answer of this suite matches the Partner API OpenAPI document', () => {
+  expect(expectAnswersMatchPartnerApiDocument(partnerAnswers)).toBeGreaterThan(0);
 });

@@ -4,8 +4,9 @@
  */
 import { domainDetailSchema, domainSearchResponseSchema, availabilitySchema, pricingSchema } from '@domainkit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswersMatchPartnerApiDocument } from './openapi-check.ts';
 import { generateInventory } from '../src/index.ts';
-import { PartnerTestClient, startTestSandbox, type TestSandbox } from './helpers.ts';
+import { PartnerTestClient, startTestSandbox, type TestSandbox, partnerAnswers } from './helpers.ts';
 
 const V1 = '/api/partner/v1';
 let t: TestSandbox;
@@ -171,4 +172,8 @@ describe('GET /pricing', () => {
     const answer = await client.request({ path: `${V1}/pricing`, query: { domain: 'unlisted-example.com' } });
     expect({ status: answer.status, code: answer.json.error.code }).toEqual({ status: 404, code: 'not_found' });
   });
+});
+
+it('every Partner API answer of this suite matches the Partner API OpenAPI document', () => {
+  expect(expectAnswersMatchPartnerApiDocument(partnerAnswers)).toBeGreaterThan(0);
 });

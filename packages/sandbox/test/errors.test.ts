@@ -5,6 +5,7 @@
  */
 import { ERROR_CODES, type ErrorCode } from '@domainkit/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswersMatchPartnerApiDocument } from './openapi-check.ts';
 import { generateInventory } from '../src/index.ts';
 import {
   admin,
@@ -14,6 +15,7 @@ import {
   startTestSandbox,
   type Answer,
   type TestSandbox,
+  partnerAnswers,
 } from './helpers.ts';
 
 const V1 = '/api/partner/v1';
@@ -119,4 +121,8 @@ describe('every spec 7 error code', () => {
         expect(answer.json.error).toMatchObject({ price_cents: pool[2]!.price_cents, currency: 'USD' });
     });
   }
+});
+
+it('every Partner API answer of this suite matches the Partner API OpenAPI document', () => {
+  expect(expectAnswersMatchPartnerApiDocument(partnerAnswers)).toBeGreaterThan(0);
 });

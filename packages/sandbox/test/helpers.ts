@@ -208,9 +208,21 @@ export class PartnerTestClient {
       headers,
       ...(body !== undefined ? { body } : {}),
     });
+    partnerAnswers.push({ method, path: request.path, status: answer.status, json: answer.json });
     return { ...answer, sent: { headers, query: signed.query, body } };
   }
 }
+
+/** A Partner API answer received by a {@link PartnerTestClient} in this test file. */
+export interface RecordedAnswer {
+  readonly method: string;
+  readonly path: string;
+  readonly status: number;
+  readonly json: unknown;
+}
+
+/** Every signed Partner API answer of this test file, checked against the OpenAPI document (`openapi-check.ts`). */
+export const partnerAnswers: RecordedAnswer[] = [];
 
 /** Creates a credential through the admin API. */
 export async function adminCreateCredential(

@@ -4,8 +4,17 @@
  * order, and a request refused before it runs stores nothing.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectAnswersMatchPartnerApiDocument } from './openapi-check.ts';
 import { generateInventory } from '../src/index.ts';
-import { admin, newPartner, send, startTestSandbox, type PartnerTestClient, type TestSandbox } from './helpers.ts';
+import {
+  admin,
+  newPartner,
+  send,
+  startTestSandbox,
+  type PartnerTestClient,
+  type TestSandbox,
+  partnerAnswers,
+} from './helpers.ts';
 
 const V1 = '/api/partner/v1';
 let t: TestSandbox;
@@ -212,4 +221,8 @@ describe('a request refused before it runs stores nothing', () => {
     const answer = await order(d, 'x'.repeat(300));
     expect({ status: answer.status, code: answer.json.error.code }).toEqual({ status: 400, code: 'validation_error' });
   });
+});
+
+it('every Partner API answer of this suite matches the Partner API OpenAPI document', () => {
+  expect(expectAnswersMatchPartnerApiDocument(partnerAnswers)).toBeGreaterThan(0);
 });

@@ -5,8 +5,9 @@
  */
 import { orderListSchema, orderSchema, quoteSchema, QUOTE_TTL_SECONDS } from '@domainkit/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectAnswersMatchPartnerApiDocument } from './openapi-check.ts';
 import { generateInventory } from '../src/index.ts';
-import { admin, newPartner, PartnerTestClient, startTestSandbox, type TestSandbox } from './helpers.ts';
+import { admin, newPartner, PartnerTestClient, startTestSandbox, type TestSandbox, partnerAnswers } from './helpers.ts';
 
 const V1 = '/api/partner/v1';
 let t: TestSandbox;
@@ -355,4 +356,8 @@ describe('the state machine', () => {
     expect(second.text).toBe(first.text);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
   });
+});
+
+it('every Partner API answer of this suite matches the Partner API OpenAPI document', () => {
+  expect(expectAnswersMatchPartnerApiDocument(partnerAnswers)).toBeGreaterThan(0);
 });

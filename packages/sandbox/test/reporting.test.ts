@@ -18,8 +18,18 @@ import {
   transactionListSchema,
 } from '@domainkit/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectAnswersMatchPartnerApiDocument } from './openapi-check.ts';
 import { generateInventory, TEST_CARDS } from '../src/index.ts';
-import { admin, newPartner, pay, send, startTestSandbox, tokenOf, type TestSandbox } from './helpers.ts';
+import {
+  admin,
+  newPartner,
+  pay,
+  send,
+  startTestSandbox,
+  tokenOf,
+  type TestSandbox,
+  partnerAnswers,
+} from './helpers.ts';
 
 const V1 = '/api/partner/v1';
 let t: TestSandbox;
@@ -430,4 +440,8 @@ describe('referral and reporting', () => {
       code: 'validation_error',
     });
   });
+});
+
+it('every Partner API answer of this suite matches the Partner API OpenAPI document', () => {
+  expect(expectAnswersMatchPartnerApiDocument(partnerAnswers)).toBeGreaterThan(0);
 });

@@ -5,6 +5,7 @@
  */
 import { eventListSchema, verifyWebhookSignature } from '@domainkit/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectAnswersMatchPartnerApiDocument } from './openapi-check.ts';
 import { generateInventory } from '../src/index.ts';
 import { retryDelayMs } from '../src/events/outbox.ts';
 import { MAX_DELIVERY_ATTEMPTS } from '../src/events/store.ts';
@@ -16,6 +17,7 @@ import {
   WebhookReceiver,
   type PartnerTestClient,
   type TestSandbox,
+  partnerAnswers,
 } from './helpers.ts';
 
 const V1 = '/api/partner/v1';
@@ -294,4 +296,8 @@ describe('GET /events', () => {
     ]);
     expect((await b.client.request({ path: `${V1}/events` })).json.events).toEqual([]);
   });
+});
+
+it('every Partner API answer of this suite matches the Partner API OpenAPI document', () => {
+  expect(expectAnswersMatchPartnerApiDocument(partnerAnswers)).toBeGreaterThan(0);
 });

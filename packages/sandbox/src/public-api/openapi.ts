@@ -83,6 +83,7 @@ function errors(...statuses: number[]): Json {
     401: 'No access token where one is required, or an unknown, expired or revoked token (`invalid_token`).',
     403: 'The access token lacks the scope (`insufficient_scope`).',
     404: 'Not found.',
+    413: 'The request declared a body over the size limit (any path).',
     429: 'Rate limited: retry after `Retry-After` seconds.',
   };
   const out: Json = {};
@@ -112,6 +113,8 @@ function oauthErrors(...statuses: number[]): Json {
 }
 
 const OPTIONAL_SIGN_IN = [{}, { oauth2: ['pricing:read'] }];
+/** Operations open to anyone, with no token (stated explicitly, as OpenAPI linters expect). */
+const NO_SIGN_IN: Json[] = [];
 
 /**
  * Builds the document for a base URL.
@@ -126,6 +129,7 @@ export function buildOpenApiDocument(base: string): Json {
     info: {
       title: 'Marketplace Public API (sandbox)',
       version: '1.0.0',
+      license: { name: 'MIT', identifier: 'MIT' },
       summary:
         'Unsigned reads: domain search with alternate-TLD siblings, WHOIS/RDAP, TLD pricing and rules, aftermarket listings, batching; signed-in bulk operations.',
       description: [
@@ -239,6 +243,7 @@ export function buildOpenApiDocument(base: string): Json {
           tags: ['Batch'],
           operationId: 'getBatchCatalogue',
           summary: 'The batchable operations and their params.',
+          security: NO_SIGN_IN,
           responses: { 200: { description: 'The catalogue.', content: jsonContent('BatchCatalogue') }, ...errors(429) },
         },
         post: {
@@ -284,6 +289,7 @@ export function buildOpenApiDocument(base: string): Json {
         post: {
           tags: ['OAuth'],
           operationId: 'registerClient',
+          security: NO_SIGN_IN,
           summary: 'Dynamic client registration (RFC 7591), public clients only, no approval.',
           requestBody: { required: true, content: jsonContent('ClientRegistrationRequest') },
           responses: {
@@ -296,6 +302,7 @@ export function buildOpenApiDocument(base: string): Json {
         post: {
           tags: ['OAuth'],
           operationId: 'token',
+          security: NO_SIGN_IN,
           summary: 'Exchange an authorization code (with its PKCE verifier), or rotate a refresh token.',
           requestBody: {
             required: true,
@@ -311,6 +318,7 @@ export function buildOpenApiDocument(base: string): Json {
         post: {
           tags: ['OAuth'],
           operationId: 'revoke',
+          security: NO_SIGN_IN,
           summary: 'Revoke a token (RFC 7009).',
           requestBody: {
             required: true,
@@ -323,8 +331,11 @@ export function buildOpenApiDocument(base: string): Json {
         get: {
           tags: ['OAuth'],
           operationId: 'getAuthorizationServerMetadata',
+          summary: 'OAuth 2.1 authorization server metadata (RFC 8414).',
+          security: NO_SIGN_IN,
           responses: {
             200: { description: 'RFC 8414 metadata.', content: jsonContent('AuthorizationServerMetadata') },
+            ...errors(413),
           },
         },
       },
@@ -332,12 +343,23 @@ export function buildOpenApiDocument(base: string): Json {
         get: {
           tags: ['OAuth'],
           operationId: 'getProtectedResourceMetadata',
-          responses: { 200: { description: 'RFC 9728 metadata.', content: jsonContent('ProtectedResourceMetadata') } },
+          summary: 'Protected resource metadata of the Public API (RFC 9728).',
+          security: NO_SIGN_IN,
+          responses: {
+            200: { description: 'RFC 9728 metadata.', content: jsonContent('ProtectedResourceMetadata') },
+            ...errors(413),
+          },
         },
       },
     },
     components: {
-      schemas: { ...components(publicResponseSchemas, 'output'), ...components(publicRequestSchemas, 'input') },
+      // Query schemas become parameters (queryParameters), not components.
+      schemas: {
+        ...components(publicResponseSchemas, 'output'),
+        ...Object.fromEntries(
+          Object.entries(components(publicRequestSchemas, 'input')).filter(([id]) => !id.endsWith('Query')),
+        ),
+      },
       securitySchemes: {
         oauth2: {
           type: 'oauth2',

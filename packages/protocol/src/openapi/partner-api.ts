@@ -1,0 +1,706 @@
+/**
+ * The Partner API as an OpenAPI 3.1 document, generated from this package's zod schemas (zod's JSON Schema output,
+ * draft 2020-12, the dialect of OpenAPI 3.1): every operation of spec 4.1 with its query, body and answer, the HMAC
+ * request signing of spec 5.1 (the four signing headers as security schemes, the canonical string in prose), every
+ * error code of spec 7 with its status, the rate-limit headers (spec 8) and the webhook events of spec 6 under
+ * `webhooks` with their signature header (spec 5.3).
+ *
+ * The sandbox serves it at `GET /api/partner/openapi.json`; the package ships it as
+ * `@domainkit/protocol/partner-api.openapi.json`.
+ */
+import { z } from 'zod';
+import { ERROR_CODES, type ErrorCode, errorBodySchema } from '../errors.ts';
+import { DEFAULT_HEADER_PREFIX, headerNames } from '../headers.ts';
+import { RATE_LIMITS, TIMESTAMP_TOLERANCE_SECONDS } from '../limits.ts';
+import { checkoutSessionRequestSchema, checkoutSessionSchema } from '../schemas/checkout.ts';
+import {
+  availabilitySchema,
+  domainDetailSchema,
+  domainParamsSchema,
+  domainSearchParamsSchema,
+  domainSearchResponseSchema,
+  pricingSchema,
+} from '../schemas/discovery.ts';
+import {
+  EVENT_TYPES,
+  eventListSchema,
+  listEventsParamsSchema,
+  marketplaceEventSchema,
+  webhookRegistrationRequestSchema,
+  webhookRegistrationSchema,
+} from '../schemas/events.ts';
+import { cursorSchema, pageLimitSchema } from '../schemas/lists.ts';
+import {
+  createOrderRequestSchema,
+  listOrdersParamsSchema,
+  orderListSchema,
+  orderSchema,
+  quoteRequestSchema,
+  quoteSchema,
+  refundRequestSchema,
+  refundSchema,
+} from '../schemas/orders.ts';
+import {
+  analyticsSchema,
+  brokerageCaseListParamsSchema,
+  brokerageCaseListSchema,
+  brokerageCaseSchema,
+  brokerageEligibilitySchema,
+  clicksReportSchema,
+  commissionListSchema,
+  createBrokerageCaseRequestSchema,
+  createLinkRequestSchema,
+  dateWindowParamsSchema,
+  linkListSchema,
+  linkSchema,
+  listTransactionsParamsSchema,
+  payoutListSchema,
+  referralSaleListSchema,
+  settlementListSchema,
+  transactionListSchema,
+} from '../schemas/reporting.ts';
+
+type Json = Record<string, unknown>;
+
+/** A rate-limit class: spec 8's three, and the two the spec does not show (the sandbox's figures). */
+type RateClass = keyof typeof RATE_LIMITS | 'read' | 'manage';
+
+/** One operation of the Partner API. */
+interface Operation {
+  readonly method: 'get' | 'post' | 'put';
+  /** Path under the server URL, e.g. `/v1/domains/search`. */
+  readonly path: string;
+  readonly operationId: string;
+  readonly summary: string;
+  readonly tag: string;
+  /** The credential scope the operation needs (a `forbidden` answer otherwise). */
+  readonly scope: string;
+  readonly rateClass: RateClass;
+  readonly query?: z.ZodObject;
+  readonly pathParams?: Readonly<Record<string, { description: string; schema: z.ZodType }>>;
+  readonly body?: z.ZodType;
+  readonly status: 200 | 201;
+  readonly answer: z.ZodType;
+  /** Error codes beyond the ones every signed request may meet. */
+  readonly errors: readonly ErrorCode[];
+  readonly idempotencyKey?: 'required';
+}
+
+const domainPath = { name: { description: 'The domain name, e.g. `coffeehouse.com`.', schema: z.string() } };
+const windowParams = dateWindowParamsSchema.pick({ from: true, to: true });
+const pageParams = z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema });
+
+/** Every operation (spec 4.1), in the spec's order. */
+const OPERATIONS: readonly Operation[] = [
+  {
+    method: 'get',
+    path: '/v1/domains/search',
+    operationId: 'searchDomains',
+    summary: 'Search listed domains',
+    tag: 'Discovery',
+    scope: 'search',
+    rateClass: 'search',
+    query: domainSearchParamsSchema,
+    status: 200,
+    answer: domainSearchResponseSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/domains/{name}',
+    operationId: 'getDomain',
+    summary: 'Get one listed domain',
+    tag: 'Discovery',
+    scope: 'search',
+    rateClass: 'search',
+    pathParams: domainPath,
+    status: 200,
+    answer: domainDetailSchema,
+    errors: ['validation_error', 'not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/availability',
+    operationId: 'getAvailability',
+    summary: 'Check whether a domain can be bought',
+    tag: 'Discovery',
+    scope: 'search',
+    rateClass: 'search',
+    query: domainParamsSchema,
+    status: 200,
+    answer: availabilitySchema,
+    errors: ['validation_error', 'not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/pricing',
+    operationId: 'getPricing',
+    summary: 'Get the buy-now and floor price of a domain',
+    tag: 'Discovery',
+    scope: 'search',
+    rateClass: 'search',
+    query: domainParamsSchema,
+    status: 200,
+    answer: pricingSchema,
+    errors: ['validation_error', 'not_found'],
+  },
+  {
+    method: 'post',
+    path: '/v1/checkout-session',
+    operationId: 'createCheckoutSession',
+    summary: 'Create a hosted checkout session',
+    tag: 'Checkout',
+    scope: 'embed',
+    rateClass: 'write',
+    body: checkoutSessionRequestSchema,
+    status: 201,
+    answer: checkoutSessionSchema,
+    errors: ['validation_error', 'not_found', 'conflict'],
+  },
+  {
+    method: 'post',
+    path: '/v1/quotes',
+    operationId: 'createQuote',
+    summary: 'Lock a price for 10 minutes (Merchant of Record)',
+    tag: 'Merchant of Record',
+    scope: 'buy',
+    rateClass: 'write',
+    body: quoteRequestSchema,
+    status: 201,
+    answer: quoteSchema,
+    errors: ['validation_error', 'not_found', 'conflict'],
+  },
+  {
+    method: 'post',
+    path: '/v1/orders',
+    operationId: 'createOrder',
+    summary: 'Record an order the partner was paid for (Merchant of Record)',
+    tag: 'Merchant of Record',
+    scope: 'buy',
+    rateClass: 'write',
+    body: createOrderRequestSchema,
+    status: 201,
+    answer: orderSchema,
+    errors: ['validation_error', 'missing_idempotency_key', 'not_found', 'conflict', 'price_mismatch', 'quote_expired'],
+    idempotencyKey: 'required',
+  },
+  {
+    method: 'get',
+    path: '/v1/orders',
+    operationId: 'listOrders',
+    summary: 'List orders',
+    tag: 'Merchant of Record',
+    scope: 'buy',
+    rateClass: 'read',
+    query: listOrdersParamsSchema,
+    status: 200,
+    answer: orderListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/orders/{publicId}',
+    operationId: 'getOrder',
+    summary: 'Get one order with its timeline',
+    tag: 'Merchant of Record',
+    scope: 'buy',
+    rateClass: 'read',
+    pathParams: { publicId: { description: 'The order id (`public_id`).', schema: z.string() } },
+    status: 200,
+    answer: orderSchema,
+    errors: ['validation_error', 'not_found'],
+  },
+  {
+    method: 'post',
+    path: '/v1/refunds',
+    operationId: 'createRefund',
+    summary: 'Refund an order',
+    tag: 'Merchant of Record',
+    scope: 'buy',
+    rateClass: 'write',
+    body: refundRequestSchema,
+    status: 201,
+    answer: refundSchema,
+    errors: ['validation_error', 'not_found', 'conflict'],
+  },
+  {
+    method: 'put',
+    path: '/webhooks',
+    operationId: 'registerWebhook',
+    summary: 'Register the webhook URL and secret',
+    tag: 'Events',
+    scope: 'webhook',
+    rateClass: 'manage',
+    body: webhookRegistrationRequestSchema,
+    status: 200,
+    answer: webhookRegistrationSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/events',
+    operationId: 'listEvents',
+    summary: 'List events after a cursor (catch-up)',
+    tag: 'Events',
+    scope: 'webhook',
+    rateClass: 'read',
+    query: listEventsParamsSchema,
+    status: 200,
+    answer: eventListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/settlements',
+    operationId: 'listSettlements',
+    summary: 'List settlements',
+    tag: 'Reporting',
+    scope: 'buy',
+    rateClass: 'reporting',
+    query: dateWindowParamsSchema,
+    status: 200,
+    answer: settlementListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/transactions',
+    operationId: 'listTransactions',
+    summary: 'List transactions',
+    tag: 'Reporting',
+    scope: 'report',
+    rateClass: 'reporting',
+    query: listTransactionsParamsSchema,
+    status: 200,
+    answer: transactionListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/payouts',
+    operationId: 'listPayouts',
+    summary: 'List payouts to the partner',
+    tag: 'Reporting',
+    scope: 'report',
+    rateClass: 'reporting',
+    query: dateWindowParamsSchema,
+    status: 200,
+    answer: payoutListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/brokerage/eligibility',
+    operationId: 'getBrokerageEligibility',
+    summary: 'Whether a domain can be brokered',
+    tag: 'Brokerage',
+    scope: 'broker',
+    rateClass: 'read',
+    query: domainParamsSchema,
+    status: 200,
+    answer: brokerageEligibilitySchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/v1/brokerage',
+    operationId: 'createBrokerageCase',
+    summary: 'Open a brokerage case',
+    tag: 'Brokerage',
+    scope: 'broker',
+    rateClass: 'manage',
+    body: createBrokerageCaseRequestSchema,
+    status: 201,
+    answer: brokerageCaseSchema,
+    errors: ['validation_error', 'conflict'],
+  },
+  {
+    method: 'get',
+    path: '/v1/brokerage/{caseId}',
+    operationId: 'getBrokerageCase',
+    summary: 'Get one brokerage case',
+    tag: 'Brokerage',
+    scope: 'broker',
+    rateClass: 'read',
+    pathParams: { caseId: { description: 'The case id.', schema: z.string() } },
+    status: 200,
+    answer: brokerageCaseSchema,
+    errors: ['validation_error', 'not_found'],
+  },
+  {
+    method: 'get',
+    path: '/v1/brokerage',
+    operationId: 'listBrokerageCases',
+    summary: 'List brokerage cases',
+    tag: 'Brokerage',
+    scope: 'report',
+    rateClass: 'reporting',
+    query: brokerageCaseListParamsSchema,
+    status: 200,
+    answer: brokerageCaseListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'post',
+    path: '/v1/links',
+    operationId: 'createLink',
+    summary: 'Create a tracked referral link',
+    tag: 'Referral',
+    scope: 'refer',
+    rateClass: 'manage',
+    body: createLinkRequestSchema,
+    status: 201,
+    answer: linkSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/links',
+    operationId: 'listLinks',
+    summary: 'List referral links',
+    tag: 'Referral',
+    scope: 'refer',
+    rateClass: 'read',
+    query: pageParams,
+    status: 200,
+    answer: linkListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/me/clicks',
+    operationId: 'getClicks',
+    summary: 'Clicks on referral links',
+    tag: 'Referral',
+    scope: 'report',
+    rateClass: 'reporting',
+    query: windowParams,
+    status: 200,
+    answer: clicksReportSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/me/sales',
+    operationId: 'listReferralSales',
+    summary: 'Sales through referral links',
+    tag: 'Referral',
+    scope: 'report',
+    rateClass: 'reporting',
+    query: dateWindowParamsSchema,
+    status: 200,
+    answer: referralSaleListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/me/commissions',
+    operationId: 'listCommissions',
+    summary: 'Referral commissions',
+    tag: 'Referral',
+    scope: 'report',
+    rateClass: 'reporting',
+    query: dateWindowParamsSchema,
+    status: 200,
+    answer: commissionListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/me/payouts',
+    operationId: 'listReferralPayouts',
+    summary: 'Payouts of referral commissions',
+    tag: 'Referral',
+    scope: 'report',
+    rateClass: 'reporting',
+    query: dateWindowParamsSchema,
+    status: 200,
+    answer: payoutListSchema,
+    errors: ['validation_error'],
+  },
+  {
+    method: 'get',
+    path: '/v1/analytics',
+    operationId: 'getAnalytics',
+    summary: 'Referral analytics: clicks, sales, GMV, commission',
+    tag: 'Referral',
+    scope: 'report',
+    rateClass: 'reporting',
+    query: windowParams,
+    status: 200,
+    answer: analyticsSchema,
+    errors: ['validation_error'],
+  },
+];
+
+const TAGS: Readonly<Record<string, string>> = {
+  Discovery: 'Search and inspect listed domains (spec 4.1 "Discovery").',
+  Checkout: 'Hosted checkout sessions: the marketplace takes the payment (spec 2.3).',
+  'Merchant of Record': 'Quotes, orders and refunds when the partner takes the payment (spec 2.1, 2.2).',
+  Events: 'Webhook registration and the event history (spec 2.4, 2.5, 6).',
+  Reporting: 'Settlements, transactions and payouts (spec 2.7).',
+  Brokerage: 'Brokerage cases for domains not listed for sale (spec 2.6).',
+  Referral: 'Tracked referral links and their reporting (spec 2.7).',
+};
+
+/** The limits of the classes spec 8 does not show, as the sandbox applies them. */
+const UNSHOWN_RATE_LIMITS = { read: 120, manage: 30 } as const;
+
+/** JSON Schema 2020-12 of a zod schema, for the request (`input`) or the answer (`output`) side. */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const { $schema: _schema, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io,
+    unrepresentable: 'any',
+    reused: 'inline',
+  }) as Json;
+  return rest;
+}
+
+/** The query parameters of a zod object schema. */
+function queryParameters(schema: z.ZodObject): Json[] {
+  const json = jsonSchema(schema, 'input') as { properties?: Record<string, Json>; required?: string[] };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return {
+      name,
+      in: 'query',
+      required: json.required?.includes(name) ?? false,
+      ...(typeof description === 'string' ? { description } : {}),
+      schema: rest,
+    };
+  });
+}
+
+/** The `application/json` content of a schema. */
+const content = (schema: Json) => ({ 'application/json': { schema } });
+
+/** The error codes a signed request may meet on any operation (spec 5.1, 7, 8). */
+const COMMON_ERRORS: readonly ErrorCode[] = [
+  'missing_credentials',
+  'missing_signature_headers',
+  'invalid_timestamp',
+  'invalid_signature',
+  'replay_detected',
+  'forbidden',
+  'rate_limited',
+  'internal_error',
+];
+
+/** The error answer for one status, listing which codes it carries there. */
+function errorResponse(status: number, codes: readonly ErrorCode[]): Json {
+  const lines = codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].when}`).join('\n');
+  return {
+    description: `Error (HTTP ${status}):\n\n${lines}`,
+    ...(status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+    content: content({
+      allOf: [
+        { $ref: '#/components/schemas/ErrorBody' },
+        { type: 'object', properties: { error: { type: 'object', properties: { code: { enum: [...codes] } } } } },
+      ],
+    }),
+  };
+}
+
+/** Rate-limit headers on every answer that passed authentication (spec 8; names as the sandbox sends them). */
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
+  'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
+  'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
+};
+
+function rateDescription(rateClass: RateClass): string {
+  if (rateClass === 'read' || rateClass === 'manage') {
+    return `Rate class \`${rateClass}\`: spec 8 does not show its limit; the sandbox allows ${UNSHOWN_RATE_LIMITS[rateClass]} requests per minute per credential.`;
+  }
+  return `Rate class \`${rateClass}\`: ${RATE_LIMITS[rateClass].limit} requests per minute per credential (spec 8).`;
+}
+
+function operationObject(op: Operation, names: ReturnType<typeof headerNames>): Json {
+  const parameters: Json[] = [];
+  for (const [name, param] of Object.entries(op.pathParams ?? {})) {
+    parameters.push({
+      name,
+      in: 'path',
+      required: true,
+      description: param.description,
+      schema: jsonSchema(param.schema, 'input'),
+    });
+  }
+  if (op.query) parameters.push(...queryParameters(op.query));
+  if (op.idempotencyKey) {
+    parameters.push({
+      name: names.idempotencyKey,
+      in: 'header',
+      required: true,
+      description:
+        'One key per logical order (a UUID): a retry with the same key and body returns the first answer; the same key with another body is `conflict`.',
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    });
+  }
+  const codes = [...op.errors, ...COMMON_ERRORS];
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) {
+    const status = ERROR_CODES[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Json = {
+    [String(op.status)]: {
+      description: op.status === 201 ? 'Created.' : 'OK.',
+      headers: RATE_HEADERS,
+      content: content({ $ref: `#/components/schemas/${schemaName(op)}` }),
+    },
+  };
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b))
+    responses[String(status)] = errorResponse(status, list);
+  return {
+    operationId: op.operationId,
+    summary: op.summary,
+    description: `Scope \`${op.scope}\`. ${rateDescription(op.rateClass)}`,
+    tags: [op.tag],
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(op.body ? { requestBody: { required: true, content: content(jsonSchema(op.body, 'input')) } } : {}),
+    responses,
+  };
+}
+
+/** The component name of an operation's answer: `SearchDomainsResponse`, … */
+function schemaName(op: Operation): string {
+  return `${op.operationId[0]!.toUpperCase()}${op.operationId.slice(1)}Response`;
+}
+
+const SIGNING = `Every request is signed with the credential's secret (spec 5.1). Send four headers:
+
+- \`{keyId}\`: the public key id (\`pk_…\`);
+- \`{timestamp}\`: Unix time in seconds, within ${TIMESTAMP_TOLERANCE_SECONDS} seconds of the server's clock;
+- \`{nonce}\`: unique per request (a UUID v4), never reused while tracked;
+- \`{signature}\`: \`v1=\` followed by the lowercase hex HMAC-SHA256, keyed with the secret (\`sk_…\`), of the canonical
+  string: six lines joined by \`\\n\`: the method in uppercase, the path (e.g. \`/api/partner/v1/domains/search\`), the
+  canonical query (pairs sorted by key then value, each key and value percent-encoded as a URI component with
+  uppercase hex, joined with \`&\`), the timestamp, the nonce, and the lowercase hex SHA-256 of the raw body (of the
+  empty string for a request without one).
+
+Webhook deliveries carry \`{signature}\` too: the bare hex HMAC-SHA256 of the raw body with the webhook secret (spec 5.3).
+Verify it on the raw bytes before parsing, in constant time.`;
+
+/**
+ * Builds the Partner API's OpenAPI 3.1 document.
+ * @param options.serverUrl - the marketplace's base URL (the document's server is `{serverUrl}/api/partner`);
+ *   default `https://marketplace.example`.
+ * @param options.headerPrefix - the brand of the signing headers (default `X-Service-`, spec 5.1).
+ */
+export function buildPartnerApiDocument(
+  options: { serverUrl?: string; headerPrefix?: string; version?: string } = {},
+): Json {
+  const names = headerNames(options.headerPrefix ?? DEFAULT_HEADER_PREFIX);
+  const schemes = {
+    keyId: {
+      type: 'apiKey',
+      in: 'header',
+      name: names.keyId,
+      description: 'The public key id of the credential (`pk_…`).',
+    },
+    timestamp: {
+      type: 'apiKey',
+      in: 'header',
+      name: names.timestamp,
+      description: 'Unix seconds; see the signing scheme.',
+    },
+    nonce: {
+      type: 'apiKey',
+      in: 'header',
+      name: names.nonce,
+      description: 'Unique per request; see the signing scheme.',
+    },
+    signature: {
+      type: 'apiKey',
+      in: 'header',
+      name: names.signature,
+      description: '`v1=<hex HMAC-SHA256>` of the canonical string; see the signing scheme.',
+    },
+  };
+  const paths: Record<string, Json> = {};
+  const schemas: Record<string, Json> = { ErrorBody: jsonSchema(errorBodySchema, 'output') };
+  for (const op of OPERATIONS) {
+    paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: operationObject(op, names) };
+    schemas[schemaName(op)] = jsonSchema(op.answer, 'output');
+  }
+  const errorTable = Object.entries(ERROR_CODES)
+    .map(([code, { status, when }]) => `| \`${code}\` | ${status} | ${when} |`)
+    .join('\n');
+  const webhooks: Record<string, Json> = {};
+  for (const [i, type] of EVENT_TYPES.entries()) {
+    const name = `${type
+      .split(/[._]/)
+      .map((w) => w[0]!.toUpperCase() + w.slice(1))
+      .join('')}Event`;
+    schemas[name] = jsonSchema(marketplaceEventSchema.options[i]!, 'output');
+    webhooks[type] = {
+      post: {
+        operationId: `on${name}`,
+        summary: `The \`${type}\` event`,
+        description:
+          'Delivered to the registered webhook URL (spec 6): at least once, possibly out of order; acknowledge with any 2xx within 5 seconds, store the event by its `id` before acting on it.',
+        tags: ['Events'],
+        security: [],
+        parameters: [
+          {
+            name: names.signature,
+            in: 'header',
+            required: true,
+            description: 'Hex HMAC-SHA256 of the raw body with the webhook secret (spec 5.3).',
+            schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
+          },
+        ],
+        requestBody: { required: true, content: content({ $ref: `#/components/schemas/${name}` }) },
+        responses: {
+          '200': { description: 'Received; any 2xx acknowledges the delivery.' },
+          '400': { description: 'The signature did not match: the marketplace retries with back-off.' },
+        },
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Partner API',
+      version: options.version ?? '1',
+      summary:
+        'The domain marketplace for partners: discovery, checkout, Merchant of Record orders, events, reporting.',
+      description: `${SIGNING.replaceAll('{keyId}', names.keyId).replaceAll('{timestamp}', names.timestamp).replaceAll('{nonce}', names.nonce).replaceAll('{signature}', names.signature)}
+
+## Errors (spec 7)
+
+Every error answers \`{"error": {"code", "message", "request_id"}}\`.
+
+| code | status | when |
+| --- | --- | --- |
+${errorTable}
+
+## Rate limits (spec 8)
+
+Per credential and class, in one-minute windows: search ${RATE_LIMITS.search.limit}, write ${RATE_LIMITS.write.limit}, reporting ${RATE_LIMITS.reporting.limit} requests per minute. Answers carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a refused request answers 429 \`rate_limited\` with \`Retry-After\`.`,
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [
+      {
+        url: `${options.serverUrl ?? 'https://marketplace.example'}/api/partner`,
+        description: 'The marketplace (or the local sandbox).',
+      },
+    ],
+    security: [{ keyId: [], timestamp: [], nonce: [], signature: [] }],
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    paths,
+    webhooks,
+    components: {
+      securitySchemes: schemes,
+      schemas,
+      headers: {
+        'X-RateLimit-Limit': { description: 'Requests allowed in the current window.', schema: { type: 'integer' } },
+        'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
+        'X-RateLimit-Reset': { description: 'Seconds until the window ends.', schema: { type: 'integer' } },
+        'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+      },
+    },
+  };
+}
