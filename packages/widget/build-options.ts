@@ -29,6 +29,7 @@ export const SCRIPT_TAG_FILE = 'domainkit.min.js';
 export const LAZY_FILES: Readonly<Record<string, string>> = {
   'purchase/checkout-flow.ts': 'domainkit-checkout.min.js',
   'purchase/order-flow.ts': 'domainkit-order.min.js',
+  'domain-search/results.ts': 'domainkit-results.min.js',
   'domain-search/siblings.ts': 'domainkit-siblings.min.js',
 };
 

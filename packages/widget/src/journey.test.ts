@@ -4,8 +4,9 @@
  */
 import { expect } from '@esm-bundle/chai';
 import './domain-search/domain-search.ts';
+import { FakeClock } from './test-support/fake-clock.ts';
 import { FetchStub } from './test-support/fetch-stub.ts';
-import { cleanup, fixture, rows, settle, untilPurchase, untilState } from './test-support/fixtures.ts';
+import { cleanup, fixture, part, rows, settle, type, untilPurchase, untilState } from './test-support/fixtures.ts';
 import type { DomainResult } from './types.ts';
 
 const COFFEE: DomainResult[] = [
@@ -44,5 +45,56 @@ describe('the journey', () => {
     rows(search)[1]!.querySelector<HTMLButtonElement>('[part="buy-button"]')!.click();
     const again = await stub.call(2);
     expect([again.url.pathname, again.json]).to.deep.equal(['/dk/checkout', { domain: 'coffeebeans.io' }]);
+  });
+
+  it('keeps the results, dimmed and aria-busy, while a refinement loads: the element never shrinks', async () => {
+    const search = await fixture('dk-domain-search', { debounce: '0' });
+    search.search('coffee');
+    (await stub.call(0)).respond(200, { query: 'coffee', results: COFFEE });
+    await untilState(search, 'results');
+    const grid = part(search, '[part="results"]');
+    const height = search.getBoundingClientRect().height;
+    expect(grid.getAttribute('aria-busy')).to.equal('false');
+    type(search, 'coffee house');
+    const refinement = await stub.call(1);
+    await untilState(search, 'loading');
+    expect(
+      rows(search).map((row) => row.dataset.domain),
+      'the previous results stay',
+    ).to.deep.equal(['coffeehouse.com', 'coffeebeans.io']);
+    expect(grid.hidden).to.equal(false);
+    expect(grid.getAttribute('aria-busy')).to.equal('true');
+    expect(getComputedStyle(grid).opacity).to.equal('0.6');
+    expect(search.getBoundingClientRect().height, 'no collapse while loading').to.be.at.least(height);
+    expect(part(search, '[part="message"]').hidden, 'no "Searching…" line pushing the results down').to.equal(true);
+    refinement.respond(200, { query: 'coffee house', results: COFFEE.slice(0, 1) });
+    await untilState(search, 'results');
+    expect(rows(search)).to.have.length(1);
+    expect(grid.getAttribute('aria-busy')).to.equal('false');
+  });
+
+  it('a typist at 320 ms a key over ten words causes at most 2 searches a word', async () => {
+    const search = await fixture('dk-domain-search');
+    const clock = new FakeClock(Date.parse('2030-01-01T12:00:00Z'));
+    search.clock = clock;
+    const words = ['coffee', 'garden', 'studio', 'river', 'cloud', 'market', 'green', 'honey', 'bakery', 'travel'];
+    const perWord: number[] = [];
+    for (const word of words) {
+      const before = stub.calls.length;
+      for (let i = 1; i <= word.length; i++) {
+        type(search, word.slice(0, i));
+        clock.advance(320);
+        await settle(search);
+      }
+      clock.advance(1500); // the visitor reads the results
+      await settle(search);
+      for (const call of stub.calls.slice(before))
+        call.respond(200, { query: call.url.searchParams.get('q'), results: COFFEE });
+      await settle(search);
+      perWord.push(stub.calls.length - before);
+    }
+    expect(Math.max(...perWord), `searches per word: ${perWord.join(', ')}`).to.be.at.most(2);
+    expect(Math.min(...perWord), 'every word is searched').to.be.at.least(1);
+    expect(stub.calls.at(-1)!.url.searchParams.get('q')).to.equal('travel');
   });
 });

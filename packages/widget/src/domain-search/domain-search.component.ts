@@ -1,13 +1,10 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { DkElement, spinner } from '../element.ts';
-import { DkSelectEvent } from '../events/dk-select.ts';
-import { formatPrice } from '../format.ts';
-import { highlight } from '../highlight.ts';
 import type { DkMode } from '../purchase/purchase-controller.ts';
-import { errorMessage, type DkStrings } from '../strings.ts';
+import { errorMessage } from '../strings.ts';
 import type { DomainResult } from '../types.ts';
 import { prefetch } from '../lazy.ts';
-import { loadSiblingsModule, SearchController, type SearchStatus } from './search-controller.ts';
+import { loadResultsModule, loadSiblingsModule, SearchController, type SearchStatus } from './search-controller.ts';
 import { styles } from './domain-search.styles.ts';
 
 export type { DkMode };
@@ -120,9 +117,16 @@ export class DkDomainSearch extends DkElement {
   declare label: string;
   /** Placeholder of the search box. Default: `strings.searchPlaceholder`. */
   declare placeholder: string;
-  /** Milliseconds of typing pause before a search is sent. Default 250. Enter searches at once. */
+  /**
+   * Milliseconds of typing pause before a search is sent, at least. Default 250. The pause grows with the
+   * visitor's own rhythm (1.5 times their usual gap between keys, at most 1 s), so a slow typist is not
+   * searched on every key. Enter searches at once.
+   */
   declare debounce: number;
-  /** Fewest characters (after trimming) that start a search; shorter text returns to `initial`. Default 2. */
+  /**
+   * Fewest characters (after trimming) that start a search; shorter text returns to `initial`. Default 3 (one
+   * or two letters match too many names to be worth the shared search budget).
+   */
   declare minLength: number;
   /** Also list the query's word under other TLDs, from the BFF's `GET /siblings` (under the results). Default off. */
   declare siblings: boolean;
@@ -136,7 +140,7 @@ export class DkDomainSearch extends DkElement {
     this.label = '';
     this.placeholder = '';
     this.debounce = 250;
-    this.minLength = 2;
+    this.minLength = 3;
     this.siblings = false;
     this._active = -1;
     this._open = true;
@@ -166,7 +170,7 @@ export class DkDomainSearch extends DkElement {
   }
 
   get #minLength(): number {
-    return toNumber(this.minLength, 2, 1);
+    return toNumber(this.minLength, 3, 1);
   }
 
   get #input(): HTMLInputElement | null {
@@ -178,10 +182,20 @@ export class DkDomainSearch extends DkElement {
     this._open = true;
   };
 
-  /** Searches the box's text after the debounce (typing; IME composition end). */
+  /** Clock time of the last keystroke, and the visitor's usual gap between keystrokes (ms; 0: not known yet). */
+  #lastKey = 0;
+  #gap = 0;
+
+  /** Searches the box's text after the debounce, stretched to the visitor's typing rhythm (typing; IME composition end). */
   readonly #schedule = (): void => {
+    const now = this.clock.now();
+    const gap = now - this.#lastKey;
+    this.#lastKey = now;
+    // A pause over 1.5 s is the visitor reading or thinking, not their typing pace.
+    if (gap < 1500) this.#gap = this.#gap ? (2 * this.#gap + gap) / 3 : gap;
     this.#reopen();
-    this.#search.schedule(this.#input!.value, toNumber(this.debounce, 250, 0), this.#minLength);
+    const debounce = toNumber(this.debounce, 250, 0);
+    this.#search.schedule(this.#input!.value, Math.max(debounce, Math.min(1000, 1.5 * this.#gap)), this.#minLength);
   };
 
   /** The combobox keys (WAI-ARIA APG combobox pattern, grid popup); everything else types into the box. */
@@ -223,20 +237,21 @@ export class DkDomainSearch extends DkElement {
     event.preventDefault();
   }
 
-  /** Fires `dk-select` for a result and, unless cancelled, buys it when available. */
+  /** Fires `dk-select` for a result and, unless cancelled, buys it when available (see `results.ts`). */
   #choose(result: DomainResult, index: number): void {
     this._active = index;
-    if (this.dispatchEvent(new DkSelectEvent({ domain: result.domain, result })) && result.available) {
-      void this.purchase.buy(result.domain);
-    }
+    this.#search.rows?.choose(this, this.purchase, result);
   }
 
+  /** Whether the results grid is shown: results (also the previous ones while a refinement loads), open, no order panel. */
   get #expanded(): boolean {
-    return this.#search.status === 'results' && this._open && !this.purchase.quote;
+    const { status, results } = this.#search;
+    return (status === 'results' || (status === 'loading' && results.length > 0)) && this._open && !this.purchase.quote;
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
+    if (!this.hasUpdated) prefetch(loadResultsModule);
     if (changed.has('siblings') && this.siblings) prefetch(loadSiblingsModule);
     this.dataset.state = this.#search.status;
   }
@@ -258,7 +273,8 @@ export class DkDomainSearch extends DkElement {
       : error
         ? errorMessage(error, s)
         : '';
-    const message = status === 'loading' ? s.searching : status === 'empty' ? s.noResults(query) : '';
+    // While a refinement loads, the previous results stay (dimmed, `aria-busy`): no message pushes them around.
+    const message = status === 'loading' ? (expanded ? '' : s.searching) : status === 'empty' ? s.noResults(query) : '';
     const siblings = expanded || (status === 'empty' && !p.quote) ? this.#search.siblings : [];
     // The live region never repeats the busy countdown each second: it announces the wait once.
     const announcement =
@@ -291,8 +307,8 @@ export class DkDomainSearch extends DkElement {
           />
           ${status === 'loading' ? spinner : nothing}
         </div>
-        <div id="results" part="results" class="grid" role="grid" aria-label=${s.resultsLabel} ?hidden=${!expanded} @mousedown=${(e: Event) => e.preventDefault()}>
-          ${expanded ? results.map((result, i) => this.#renderRow(result, i, i === active, s, purchaseError)) : nothing}
+        <div id="results" part="results" class="grid" role="grid" aria-label=${s.resultsLabel} aria-busy=${status === 'loading'} ?hidden=${!expanded} @mousedown=${(e: Event) => e.preventDefault()}>
+          ${expanded && this.#search.rows ? this.#search.rows.renderRows(this.purchase.lit, { results, active, query: this.#search.query, strings: s, purchase: p, purchaseError, locale: this.priceLocale, choose: (result, i) => this.#choose(result, i) }) : nothing}
         </div>
         <p part="message" class="mute" ?hidden=${!message}>${message}</p>
         ${siblings.length && this.#search.extras ? this.#search.extras.renderSiblings(this.purchase.lit, siblings, this.strings, this.priceLocale) : nothing}
@@ -302,29 +318,6 @@ export class DkDomainSearch extends DkElement {
         </div>
         ${this.renderOrderPanel()}
         <div part="status" class="vh" role="status" aria-live="polite" aria-atomic="true">${announcement}</div>
-      </div>
-    `;
-  }
-
-  #renderRow(result: DomainResult, i: number, active: boolean, s: DkStrings, purchaseError: string): TemplateResult {
-    const { domain, available, price_cents: cents, currency } = result;
-    const p = this.purchase;
-    const mine = p.domain === domain;
-    return html`
-      <div part="option" role="row" data-domain=${domain} aria-selected=${active} @click=${() => p.busy || this.#choose(result, i)}>
-        <div id=${`cell-${i}`} role="gridcell" class="cell row">
-          <span part="name" class="name">${highlight(domain, this.#search.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</span>
-          <span part=${available ? 'availability available' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : s.unavailable}</span>
-          ${cents !== null && currency !== null ? html`<span part="price" class="price">${formatPrice(cents, currency, this.priceLocale)}</span>` : nothing}
-          ${
-            available
-              ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(domain)} aria-disabled=${p.busy}>
-                ${p.busy && mine ? spinner : nothing}${s.buy}
-              </button>`
-              : nothing
-          }
-          ${mine && purchaseError ? html`<span part="buy-error" class="alert buy-error">${purchaseError}</span>` : nothing}
-        </div>
       </div>
     `;
   }

@@ -40,6 +40,10 @@ export const styles = [
     .grid {
       overflow: hidden;
     }
+    /* A refinement is loading: the previous results stay, dimmed (the spinner is in the search box). */
+    [aria-busy='true'] {
+      opacity: 0.6;
+    }
     [role='row'] {
       cursor: pointer;
       border-inline-start: 4px solid transparent;

@@ -32,6 +32,16 @@ export type SiblingsModule = typeof import('./siblings.ts');
 /** Loads the siblings module once (see {@link lazy}). */
 export const loadSiblingsModule = lazy(() => import('./siblings.ts'));
 
+/** The result rows module, loaded on demand (prefetched when the browser is idle). */
+export type ResultsModule = typeof import('./results.ts');
+
+/** Loads the result rows module once (see {@link lazy}). */
+export const loadResultsModule = lazy(() => import('./results.ts'));
+
+const networkError = (cause: unknown): never => {
+  throw new DkApiError('network_error', 'Could not load the widget.', { cause });
+};
+
 /** How many answers the page keeps, and for how long (milliseconds). */
 const CACHE_SIZE = 20;
 const CACHE_TTL = 60_000;
@@ -55,6 +65,8 @@ export class SearchController extends DkController<SearchStatus> {
   siblings: readonly Sibling[] = [];
   /** With `busy`: the clock time (ms) at which the search is repeated. */
   retryAt = 0;
+  /** The result rows module, once loaded (results are shown once it is). */
+  rows: ResultsModule | undefined;
   /** The siblings module, once loaded (it renders the siblings). */
   extras: SiblingsModule | undefined;
 
@@ -85,8 +97,8 @@ export class SearchController extends DkController<SearchStatus> {
   async run(query: string): Promise<void> {
     const signal = this.start('loading');
     const host = this.host;
+    // The previous results (and siblings) stay, dimmed, until the answer replaces them: nothing jumps.
     this.query = query;
-    this.results = this.siblings = [];
     host.dispatchEvent(new DkSearchEvent({ query }));
     try {
       let response = this.#cache.get(query);
@@ -96,6 +108,9 @@ export class SearchController extends DkController<SearchStatus> {
         if (signal.aborted) return;
         this.#cache.set(query, response);
       }
+      // The rows' module is normally there long before (prefetched at idle); a failed load is a network error.
+      if (response.results.length) this.rows ??= await loadResultsModule().catch(networkError);
+      if (signal.aborted) return;
       this.results = response.results;
       this.siblings = response.siblings ?? [];
       this.set(this.results.length > 0 ? 'results' : 'empty');

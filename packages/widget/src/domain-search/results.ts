@@ -1,0 +1,64 @@
+/**
+ * The result rows of `<dk-domain-search>` (one grid row per domain: its name with the matched part marked, its
+ * availability, price and Buy button) and what choosing one does. Loaded on demand: the search box works
+ * (typing, its states) before it arrives, and it is fetched when the browser is idle, so it is there before
+ * the first answer. In the script-tag build it is `domainkit-results.min.js`, beside `domainkit.min.js`;
+ * like the other files loaded on demand it bundles no Lit: it gets its host's.
+ */
+import type { TemplateResult } from 'lit';
+import { DkSelectEvent } from '../events/dk-select.ts';
+import { formatPrice } from '../format.ts';
+import { highlight } from '../highlight.ts';
+import type { LitKit, PurchaseController } from '../purchase/purchase-controller.ts';
+import type { DkStrings } from '../strings.ts';
+import type { DomainResult } from '../types.ts';
+
+/** What the rows are rendered from. */
+export interface RowsView {
+  readonly results: readonly DomainResult[];
+  /** Index of the active row (`aria-activedescendant`), -1 for none. */
+  readonly active: number;
+  /** The query the names are matched against. */
+  readonly query: string;
+  readonly strings: DkStrings;
+  readonly purchase: PurchaseController;
+  /** Why buying the purchase's domain failed, shown under its row; `''` for nothing. */
+  readonly purchaseError: string;
+  /** BCP 47 locale of prices. */
+  readonly locale: string | undefined;
+  /** A click on row `i` (the host makes it active, then {@link choose}). */
+  choose(result: DomainResult, i: number): void;
+}
+
+/** Renders one grid row per result. */
+export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): TemplateResult[] {
+  const { strings: s, purchase: p } = v;
+  return v.results.map((result, i) => {
+    const { domain, available, price_cents: cents, currency } = result;
+    const mine = p.domain === domain;
+    return html`
+      <div part="option" role="row" data-domain=${domain} aria-selected=${i === v.active} @click=${() => p.busy || v.choose(result, i)}>
+        <div id=${`cell-${i}`} role="gridcell" class="cell row">
+          <span part="name" class="name">${highlight(domain, v.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</span>
+          <span part=${available ? 'availability available' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : s.unavailable}</span>
+          ${cents !== null && currency !== null ? html`<span part="price" class="price">${formatPrice(cents, currency, v.locale)}</span>` : nothing}
+          ${
+            available
+              ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(domain)} aria-disabled=${p.busy}>
+                ${p.busy && mine ? spinner : nothing}${s.buy}
+              </button>`
+              : nothing
+          }
+          ${mine && v.purchaseError ? html`<span part="buy-error" class="alert buy-error">${v.purchaseError}</span>` : nothing}
+        </div>
+      </div>
+    `;
+  });
+}
+
+/** Fires `dk-select` for `result` on `host` and, unless cancelled, buys it when available. */
+export function choose(host: EventTarget, purchase: PurchaseController, result: DomainResult): void {
+  if (host.dispatchEvent(new DkSelectEvent({ domain: result.domain, result })) && result.available) {
+    void purchase.buy(result.domain);
+  }
+}
