@@ -12,6 +12,7 @@ import compression from 'compression';
 import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
+import { PinoPretty } from 'pino-pretty';
 import { createBff, testCardPayments, type BffRouter } from '@domainkit/bff';
 import { startSandbox, type DemoCredential } from '@domainkit/sandbox';
 
@@ -93,7 +94,18 @@ function listen(server: Server, port: number, host: string): Promise<string> {
 export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   const host = options.host ?? '127.0.0.1';
   const dataDir = resolve(options.dataDir ?? '.data');
-  const logger = options.quiet ? (false as const) : pino({ level: 'info' }, options.logStream ?? process.stdout);
+  // A person watches the demo: human-readable lines (pino-pretty) unless a stream is given (tests read JSON).
+  const logger = options.quiet
+    ? (false as const)
+    : pino(
+        { level: 'info' },
+        options.logStream ??
+          PinoPretty({
+            colorize: process.stdout.isTTY === true,
+            translateTime: 'SYS:HH:MM:ss',
+            ignore: 'pid,hostname',
+          }),
+      );
   const sandbox = await startSandbox({
     port: options.sandboxPort ?? 4010,
     host,

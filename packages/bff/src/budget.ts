@@ -40,6 +40,8 @@ export interface BucketStore {
   take(name: string, limit: BucketLimit, nowMs: number): Promise<TakeResult>;
   /** Pauses `name` until `untilMs` (the marketplace said 429 with that Retry-After); the tokens stay. */
   pause(name: string, untilMs: number): Promise<void>;
+  /** Reads `name` without taking anything: tokens now and the end of a pause (metrics); undefined if never used. */
+  peek?(name: string, limit: BucketLimit, nowMs: number): Promise<{ tokens: number; blockedUntilMs: number } | undefined>;
 }
 
 function ratePerMs(limit: BucketLimit): number {
@@ -65,6 +67,13 @@ export class MemoryBucketStore implements BucketStore {
       return { ok: true };
     }
     return { ok: false, waitMs: Math.ceil((1 - bucket.tokens) / rate) };
+  }
+
+  async peek(name: string, limit: BucketLimit, nowMs: number) {
+    const bucket = this.#buckets.get(name);
+    if (bucket === undefined) return undefined;
+    const tokens = Math.min(limit.burst, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * ratePerMs(limit));
+    return { tokens, blockedUntilMs: bucket.blockedUntilMs };
   }
 
   async pause(name: string, untilMs: number): Promise<void> {
@@ -123,6 +132,18 @@ export class SqlBucketStore implements BucketStore {
     if (row.blocked_until_ms > nowMs) return { ok: false, waitMs: row.blocked_until_ms - nowMs };
     const tokens = Math.min(limit.burst, row.tokens + Math.max(0, nowMs - row.updated_ms) * rate);
     return { ok: false, waitMs: Math.max(1, Math.ceil((1 - tokens) / rate)) };
+  }
+
+  async peek(name: string, limit: BucketLimit, nowMs: number) {
+    const db = await this.#db();
+    const row = await db
+      .selectFrom('bff_buckets')
+      .select(['tokens', 'updated_ms', 'blocked_until_ms'])
+      .where('name', '=', name)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    const tokens = Math.min(limit.burst, row.tokens + Math.max(0, nowMs - row.updated_ms) * ratePerMs(limit));
+    return { tokens, blockedUntilMs: row.blocked_until_ms };
   }
 
   async pause(name: string, untilMs: number): Promise<void> {
@@ -185,6 +206,8 @@ export interface BffUpstreamBudget extends UpstreamBudget {
    * @throws {UpstreamBusyError} when none comes in time.
    */
   reserve(rateClass: RateClass, maxWaitMs?: number): Promise<void>;
+  /** The `search` and `write` buckets now: tokens left and the pause left (metrics); nothing is taken. */
+  snapshot(): Promise<Array<{ rateClass: RateClass; tokens: number; pausedMs: number }>>;
 }
 
 /**
@@ -244,6 +267,21 @@ export function createUpstreamBudget(options: UpstreamBudgetOptions): BffUpstrea
     },
     reserve(rateClass, maxWaitMs) {
       return take(rateClass, maxWaitMs ?? defaultWait);
+    },
+    async snapshot() {
+      const nowMs = now();
+      const classes: RateClass[] = ['search', 'write'];
+      return Promise.all(
+        classes.map(async (rateClass) => {
+          const limit = limitOf(rateClass);
+          const state = await options.store.peek?.(name(rateClass), limit, nowMs);
+          return {
+            rateClass,
+            tokens: state?.tokens ?? limit.burst,
+            pausedMs: Math.max(0, (state?.blockedUntilMs ?? 0) - nowMs),
+          };
+        }),
+      );
     },
   };
 }

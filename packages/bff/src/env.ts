@@ -21,8 +21,11 @@
  * | DOMAINKIT_WEBHOOK_PUBLIC_URL | no | public URL of `POST /webhooks`, registered at start |
  * | DOMAINKIT_TRUST_PROXY | no | Express `trust proxy`: hops in front (`1`), `true` or `false` |
  * | DOMAINKIT_LOG_LEVEL | no | pino level, default `info` |
+ * | DOMAINKIT_LOG_FORMAT | no | `json` or `pretty`; default `pretty` on a terminal, else `json` |
+ * | DOMAINKIT_METRICS | no | `true`: serve `GET /metrics` (Prometheus text format) |
+ * | DOMAINKIT_METRICS_TOKEN | no | bearer token `GET /metrics` requires (16+ characters); implies DOMAINKIT_METRICS |
  */
-import { pino } from 'pino';
+import { createLogger, type LogFormat } from './logger.ts';
 import type { z } from 'zod';
 import { describeDatabaseUrl } from './db/database.ts';
 import { httpUrl, originSchema, serviceUrl } from './options.ts';
@@ -100,6 +103,21 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
     name: 'DOMAINKIT_LOG_LEVEL',
     required: false,
     description: 'the log level: fatal, error, warn, info, debug, trace or silent; default info',
+  },
+  {
+    name: 'DOMAINKIT_LOG_FORMAT',
+    required: false,
+    description: 'json or pretty (human-readable); default pretty when stdout is a terminal, else json',
+  },
+  {
+    name: 'DOMAINKIT_METRICS',
+    required: false,
+    description: 'true to serve GET /metrics in the Prometheus text format; default false',
+  },
+  {
+    name: 'DOMAINKIT_METRICS_TOKEN',
+    required: false,
+    description: 'a bearer token (16+ characters) GET /metrics requires; setting it turns metrics on',
   },
 ];
 
@@ -261,6 +279,21 @@ export function loadBffConfigFromEnv(
       problem: `must be one of ${LEVELS.join(', ')}; received ${JSON.stringify(logLevel)}`,
     });
 
+  const logFormat = get('DOMAINKIT_LOG_FORMAT');
+  if (logFormat !== undefined && logFormat !== 'json' && logFormat !== 'pretty')
+    problems.push({
+      variable: 'DOMAINKIT_LOG_FORMAT',
+      problem: `must be json or pretty; received ${JSON.stringify(logFormat)}`,
+    });
+  const metricsRaw = get('DOMAINKIT_METRICS');
+  if (metricsRaw !== undefined && metricsRaw !== 'true' && metricsRaw !== 'false')
+    problems.push({ variable: 'DOMAINKIT_METRICS', problem: `must be true or false; received ${JSON.stringify(metricsRaw)}` });
+  const metricsToken = get('DOMAINKIT_METRICS_TOKEN');
+  if (metricsToken !== undefined && metricsToken.length < 16)
+    problems.push({ variable: 'DOMAINKIT_METRICS_TOKEN', problem: 'must be at least 16 characters' });
+  const metrics =
+    metricsToken !== undefined ? { token: metricsToken } : metricsRaw === undefined ? undefined : metricsRaw === 'true';
+
   if (problems.length > 0) throw new BffConfigError(problems);
   return {
     marketplace: {
@@ -279,9 +312,13 @@ export function loadBffConfigFromEnv(
       webhook: { secret: webhookSecret, ...(webhookUrl !== undefined && { publicUrl: webhookUrl }) },
     }),
     ...(trustProxy !== undefined && { trustProxy }),
-    ...(logLevel !== undefined && {
-      logger: logLevel === 'silent' ? false : pino({ level: logLevel, name: 'domainkit-bff' }),
+    ...((logLevel !== undefined || logFormat !== undefined) && {
+      logger:
+        logLevel === 'silent'
+          ? false
+          : createLogger({ level: logLevel ?? 'info', ...(logFormat !== undefined && { format: logFormat as LogFormat }) }),
     }),
+    ...(metrics !== undefined && { metrics }),
     port,
     host,
   };

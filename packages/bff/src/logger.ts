@@ -4,6 +4,28 @@
  */
 import { DEFAULT_HEADER_PREFIX, headerNames } from '@domainkit/protocol';
 import { pino, type Logger } from 'pino';
+import { PinoPretty } from 'pino-pretty';
+
+/** How log lines are written: JSON lines, or pino-pretty's human-readable lines. */
+export type LogFormat = 'json' | 'pretty';
+
+/** The default format: `pretty` when stdout is a terminal (a person is watching), else `json` (a collector is). */
+export function defaultLogFormat(stdout: { isTTY?: boolean } = process.stdout): LogFormat {
+  return stdout.isTTY === true ? 'pretty' : 'json';
+}
+
+/**
+ * A new logger writing to stdout: JSON lines, or pino-pretty (colours on a terminal, local time, no pid/hostname).
+ * @param options.level - pino level, default `info`; options.format - default {@link defaultLogFormat}.
+ */
+export function createLogger(options: { level?: string; format?: LogFormat; name?: string } = {}): Logger {
+  const base = { name: options.name ?? 'domainkit-bff', level: options.level ?? 'info' };
+  if ((options.format ?? defaultLogFormat()) === 'json') return pino(base);
+  return pino(
+    base,
+    PinoPretty({ colorize: process.stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' }),
+  );
+}
 
 /** Paths pino replaces with `[redacted]` (one and two levels deep, and in request headers). */
 export function redactPaths(headerPrefix: string = DEFAULT_HEADER_PREFIX): string[] {
@@ -25,13 +47,13 @@ export function redactPaths(headerPrefix: string = DEFAULT_HEADER_PREFIX): strin
 }
 
 /**
- * The BFF's logger: a child of the partner's logger (or a new JSON logger to stdout), with redaction; a silent one
- * for `false`.
+ * The BFF's logger: a child of the partner's logger (or a new one on stdout, see {@link createLogger}), with
+ * redaction; a silent one for `false`.
  */
 export function bffLogger(option: Logger | false | undefined, headerPrefix?: string): Logger {
   if (option === false) return pino({ enabled: false });
   const redact = { paths: redactPaths(headerPrefix), censor: '[redacted]' };
-  if (option === undefined) return pino({ name: 'domainkit-bff', redact });
+  if (option === undefined) return createLogger().child({}, { redact });
   return option.child({ component: 'domainkit-bff' }, { redact });
 }
 

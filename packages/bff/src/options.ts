@@ -155,6 +155,12 @@ export interface BffOptions {
    * turns the route off (its path then passes through to your app). Not available with a ready `client`.
    */
   readonly siblings?: boolean | undefined;
+  /**
+   * `GET /metrics` in the Prometheus text format (metrics.ts): `true`, or `{token}` to require
+   * `Authorization: Bearer <token>`. Default off: the figures are always kept and can be mounted elsewhere with
+   * `bff.metrics.handler()`.
+   */
+  readonly metrics?: boolean | { readonly token?: string | undefined } | undefined;
   /** Clock in ms since the epoch (cache, quotes, leases, budgets); default `Date.now`. For tests. */
   readonly now?: (() => number) | undefined;
 }
@@ -415,6 +421,11 @@ const optionsSchema = z.strictObject({
     })
     .optional(),
   siblings: z.boolean({ error: 'must be true or false (false turns GET /siblings off)' }).optional(),
+  metrics: z
+    .union([z.boolean(), z.strictObject({ token: z.string().min(16, 'must be at least 16 characters').optional() })], {
+      error: 'must be true, false, or { token } (a bearer token of 16 characters or more that GET /metrics requires)',
+    })
+    .optional(),
   now: z
     .custom<() => number>(isFunction, { error: 'must be a function returning milliseconds since the epoch' })
     .optional(),
@@ -528,6 +539,7 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
     visitorLimits: ['searchesPerMinute', 'writesPerMinute', 'keyGenerator'],
     background: ['recoveryIntervalSeconds', 'catchUpIntervalSeconds', 'leaseSeconds', 'enabled'],
     database: ['url', 'schema', 'dataDir', 'memory'],
+    metrics: ['token'],
   };
   return nested[String(path[0])] ?? [];
 }

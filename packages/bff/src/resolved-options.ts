@@ -159,6 +159,8 @@ export interface ResolvedBffOptions {
   readonly eventHandlers: ReadonlyArray<readonly [type: EventHandlerType, handler: EventHandler]>;
   /** `GET /siblings` on (needs `marketplace`). */
   readonly siblings: boolean;
+  /** `GET /metrics` on, and the bearer token it requires (option `metrics`). */
+  readonly metrics: { readonly served: boolean; readonly token: string | undefined };
   readonly orders: ResolvedOrderTimings;
   readonly inbox: ResolvedInbox;
   readonly background: ResolvedBackground;
@@ -241,6 +243,10 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     webhook: o.webhook,
     eventHandlers,
     siblings: o.siblings !== false && o.marketplace !== undefined,
+    metrics: {
+      served: o.metrics !== undefined && o.metrics !== false,
+      token: typeof o.metrics === 'object' ? o.metrics.token : undefined,
+    },
     orders: {
       leaseMs: seconds(o.background?.leaseSeconds, 60),
       quoteMarginMs: 30_000,

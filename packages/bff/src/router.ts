@@ -11,6 +11,8 @@ import { errorHandler } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
 import type { EventHandler, EventHandlerType } from './events/inbox.ts';
 import { bffLogger } from './logger.ts';
+import { BffMetrics } from './metrics.ts';
+import { contextualLogger, requestContext } from './request-context.ts';
 import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
 import type { RecoveryReport } from './orders/recovery.ts';
 import { checkoutRoute } from './routes/checkout.ts';
@@ -50,6 +52,7 @@ export const BFF_PATHS = [
   '/quotes',
   '/orders',
   '/webhooks',
+  '/metrics',
 ] as const;
 
 /** The router `createBff` returns: an Express `Router` plus the BFF's lifecycle and event handlers. */
@@ -72,27 +75,10 @@ export interface BffRouter extends Router {
   processInbox(): Promise<void>;
   /** Resolves when no background work is running. */
   idle(): Promise<void>;
+  /** The BFF's metrics (metrics.ts): `bff.metrics.handler()` serves them wherever you mount it. */
+  readonly metrics: BffMetrics;
   /** Stops the background work and closes the database the BFF opened (not one passed in). */
   close(): Promise<void>;
-}
-
-function accessLog(logger: Logger): RequestHandler {
-  return function domainkitBffAccessLog(req, res, next) {
-    const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      // Method, path and status only: no query (visitor input), no headers.
-      logger.debug(
-        {
-          method: req.method,
-          path: req.originalUrl.split('?', 1)[0],
-          status: res.statusCode,
-          ms: Number(process.hrtime.bigint() - started) / 1e6,
-        },
-        'request',
-      );
-    });
-    next();
-  };
 }
 
 /**
@@ -109,6 +95,7 @@ function accessLog(logger: Logger): RequestHandler {
  * | `GET /orders/:id` + `X-Order-Token` | 200 `{order_id, status, domain, sale_price_cents, currency, updated_at}` |
  * | `POST /webhooks` | 200 `{received: true}` once stored (with `webhook`) |
  * | `GET /healthz`, `GET /readyz` | liveness; readiness (the database answers) |
+ * | `GET /metrics` | Prometheus text format (with `metrics`; metrics.ts) |
  *
  * Errors are `{"error": {"code", "message"}}`. Every answer carries helmet's headers, `Cache-Control: no-store`
  * and, for configured origins, CORS headers. Any other path passes through to the partner's app.
@@ -117,8 +104,11 @@ function accessLog(logger: Logger): RequestHandler {
  */
 export function createBff(options: BffOptions): BffRouter {
   const o = resolveBffOptions(validateBffOptions(options));
-  const logger = bffLogger(o.logger, o.headerPrefix);
-  const runtime = new BffRuntime(o, logger);
+  const baseLogger = bffLogger(o.logger, o.headerPrefix);
+  // Every line written while a request is served carries its req_id (request-context.ts).
+  const logger = contextualLogger(baseLogger);
+  const metrics = new BffMetrics();
+  const runtime = new BffRuntime(o, logger, metrics);
   const { client, database, domainChanges, inbox } = runtime;
   const domainChanged = (domain: string) => domainChanges.changed(domain);
   const cacheSettings = (what: string) => ({
@@ -149,6 +139,7 @@ export function createBff(options: BffOptions): BffRouter {
             maxRetryAfterSeconds: o.publicApiMaxRetryAfterSeconds,
           }),
           cache: new SearchCache<PublicDomainSearchResponseLenient>(cacheSettings('siblings')),
+          metrics,
         };
 
   // Whatever the BFF learns about a domain (an order, a 409/404 upstream, an order event, an unavailable detail)
@@ -171,15 +162,18 @@ export function createBff(options: BffOptions): BffRouter {
         ? webhook !== undefined
         : p === '/siblings'
           ? siblings !== undefined
-          : true,
+          : p === '/metrics'
+            ? o.metrics.served
+            : true,
   );
-  router.use(paths, accessLog(logger), securityHeaders(), cors(o.allowedOrigins), noStore);
+  router.use(paths, requestContext(baseLogger, metrics), securityHeaders(), cors(o.allowedOrigins, logger), noStore);
   const sameSite = refuseCrossSiteWrites(o.allowedOrigins);
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
   router.route('/readyz').get(readyRoute(database)).all(methodNotAllowed('GET'));
+  if (o.metrics.served) router.route('/metrics').get(metrics.handler(o.metrics.token)).all(methodNotAllowed('GET'));
   router
     .route('/search')
-    .get(limits.search, searchRoute({ client, searchCache, maxWaitMs: o.budgetMaxWaitMs }))
+    .get(limits.search, searchRoute({ client, searchCache, maxWaitMs: o.budgetMaxWaitMs, metrics }))
     .all(methodNotAllowed('GET'));
   if (siblings !== undefined)
     router.route('/siblings').get(limits.siblings, siblingsRoute(siblings)).all(methodNotAllowed('GET'));
@@ -242,6 +236,7 @@ export function createBff(options: BffOptions): BffRouter {
       keyId: o.keyId,
       now: o.now,
       logger,
+      metrics,
       domainChanged,
       eventsStored: () => void inbox.kick(),
     });
@@ -255,6 +250,7 @@ export function createBff(options: BffOptions): BffRouter {
   const bff = router as BffRouter;
   Object.defineProperties(bff, {
     ready: { value: database.ready },
+    metrics: { value: metrics },
     databaseKind: { get: () => database.kind },
   });
   return Object.assign(bff, {

@@ -17,7 +17,10 @@ import { DomainChanges } from './domain-changes.ts';
 import { BffHttpError } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
 import { EventHandlers, type EventHandler, type EventHandlerType } from './events/inbox.ts';
+import { inboxBacklog } from './events/inbox-store.ts';
 import { errorFields } from './logger.ts';
+import { BffMetrics } from './metrics.ts';
+import { countIntentsByState } from './orders/store.ts';
 import type { MarketplaceApi } from './options.ts';
 import type { OrderFlowDeps } from './orders/place-order.ts';
 import type { RecoveryReport } from './orders/recovery.ts';
@@ -29,6 +32,8 @@ export { BFF_VERSION } from './version.ts';
 /** A BFF's parts and background machinery. */
 export class BffRuntime {
   readonly logger: Logger;
+  /** The metrics recorded by the routes and the background work (metrics.ts); served when `metrics` is on. */
+  readonly metrics: BffMetrics;
   readonly client: MarketplaceApi;
   readonly budget: BffUpstreamBudget;
   readonly handlers = new EventHandlers();
@@ -44,16 +49,32 @@ export class BffRuntime {
   /**
    * @throws {BffOptionsError} when the client cannot be created from `marketplace`.
    */
-  constructor(options: ResolvedBffOptions, logger: Logger) {
+  constructor(options: ResolvedBffOptions, logger: Logger, metrics: BffMetrics = new BffMetrics()) {
     this.#options = options;
     this.logger = logger;
+    this.metrics = metrics;
     const startedAt = new Date(options.now());
     this.database = new DatabaseHandle(options.database);
     this.domainChanges = new DomainChanges(logger);
     this.jobs = new JobScheduler(logger);
-    const { client, budget } = createUpstream(options, () => this.database.db());
+    const { client, budget } = createUpstream(options, () => this.database.db(), metrics);
     this.client = client;
     this.budget = budget;
+    metrics.setSources({
+      budget: () => budget.snapshot(),
+      store: async () => {
+        if (!this.database.configured) return undefined;
+        const db = await this.database.db();
+        const intents = await countIntentsByState(db, options.keyId);
+        const inbox = await inboxBacklog(db, options.keyId, new Date(options.now()));
+        return {
+          intents,
+          recoveryBacklog: (intents.created ?? 0) + (intents.paid ?? 0),
+          inboxPending: inbox.pending,
+          inboxLagSeconds: inbox.lagSeconds,
+        };
+      },
+    });
     for (const [type, handler] of options.eventHandlers) this.handlers.on(type, handler);
     this.inbox = new InboxWorker({
       database: this.database,

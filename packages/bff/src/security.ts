@@ -3,6 +3,7 @@
  * configured origins (`Vary: Origin`), `Cache-Control: no-store`, and the JSON body checks (415, 413).
  */
 import express, { type RequestHandler } from 'express';
+import type { Logger } from 'pino';
 import helmet from 'helmet';
 import { BffHttpError } from './errors.ts';
 
@@ -24,20 +25,42 @@ export function securityHeaders(): RequestHandler {
 
 /** Methods and headers a browser may use across origins. */
 const ALLOWED_METHODS = 'GET, POST';
-const ALLOWED_HEADERS = 'Content-Type, X-Order-Token, Idempotency-Key';
+const ALLOWED_HEADERS = 'Content-Type, X-Order-Token, Idempotency-Key, X-Request-Id';
+/** Answer headers a page may read across origins: the request id (quote it when reporting a problem). */
+const EXPOSED_HEADERS = 'X-Request-Id, Retry-After';
+/** How many refused origins are remembered, so each is logged once (a hostile page could send endless ones). */
+const REFUSED_ORIGINS_LOGGED = 100;
 
 /**
  * CORS for an exact list of origins (no wildcards, no reflection of unknown origins). An allowed origin gets
- * `Access-Control-Allow-Origin: <origin>`; preflights are answered 204 here. Every answer varies by Origin.
+ * `Access-Control-Allow-Origin: <origin>` (and may read `X-Request-Id`); preflights are answered 204 here. Every
+ * answer varies by Origin. A cross-origin request from an origin not in the list is logged at `warn` once per
+ * origin, naming it and the option to set: a widget on that page cannot read the answer.
  * @see https://fetch.spec.whatwg.org/#http-cors-protocol
  */
-export function cors(allowedOrigins: readonly string[]): RequestHandler {
+export function cors(allowedOrigins: readonly string[], logger?: Logger): RequestHandler {
   const allowed = new Set(allowedOrigins);
+  const refused = new Set<string>();
   return function domainkitBffCors(req, res, next) {
     res.vary('Origin');
     const origin = req.headers.origin;
     const ok = origin !== undefined && allowed.has(origin);
-    if (ok) res.setHeader('Access-Control-Allow-Origin', origin);
+    if (ok) {
+      res.setHeader('Access-Control-Allow-Origin', origin);
+      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    } else if (
+      origin !== undefined &&
+      logger !== undefined &&
+      origin !== `${req.protocol}://${req.get('host') ?? ''}` &&
+      !refused.has(origin) &&
+      refused.size < REFUSED_ORIGINS_LOGGED
+    ) {
+      refused.add(origin);
+      logger.warn(
+        { origin: origin.slice(0, 200), allowed_origins: [...allowed] },
+        'refused a cross-origin request: add this origin to allowedOrigins (DOMAINKIT_ALLOWED_ORIGINS) if the widget runs there',
+      );
+    }
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
       if (ok) {
         res.setHeader('Access-Control-Allow-Methods', ALLOWED_METHODS);

@@ -7,6 +7,8 @@ import { createUpstreamBudget, MemoryBucketStore, SqlBucketStore, type BffUpstre
 import type { BffDb } from './db/tables.ts';
 import { BffOptionsError, type MarketplaceApi } from './options.ts';
 import type { ResolvedBffOptions } from './resolved-options.ts';
+import type { BffMetrics } from './metrics.ts';
+import { currentRequestId, noteRequest } from './request-context.ts';
 import { BFF_VERSION } from './version.ts';
 
 /**
@@ -17,6 +19,7 @@ import { BFF_VERSION } from './version.ts';
 export function createUpstream(
   o: ResolvedBffOptions,
   db: () => Promise<BffDb>,
+  metrics?: BffMetrics,
 ): { client: MarketplaceApi; budget: BffUpstreamBudget } {
   const budget = createUpstreamBudget({
     store: o.database.kind === 'postgres' ? new SqlBucketStore(db) : new MemoryBucketStore(),
@@ -25,10 +28,10 @@ export function createUpstream(
     maxWaitMs: o.budgetMaxWaitMs,
     now: o.now,
   });
-  return { client: o.client ?? createPartnerClient(o, budget), budget };
+  return { client: o.client ?? createPartnerClient(o, budget, metrics), budget };
 }
 
-function createPartnerClient(o: ResolvedBffOptions, budget: BffUpstreamBudget): MarketplaceApi {
+function createPartnerClient(o: ResolvedBffOptions, budget: BffUpstreamBudget, metrics?: BffMetrics): MarketplaceApi {
   const m = o.marketplace!;
   try {
     return new PartnerClient({
@@ -46,6 +49,13 @@ function createPartnerClient(o: ResolvedBffOptions, budget: BffUpstreamBudget): 
       // The signing timestamp always uses the real clock (Partner API spec 5.1 ±300 s); `now` is the BFF's own
       // clock only.
       budget,
+      // The visitor request being served (if any) is named upstream, so both sides' logs can be matched.
+      requestId: currentRequestId,
+      onAttempt: (attempt) => {
+        noteRequest({ upstreamCall: true });
+        metrics?.upstreamAttempt(attempt);
+        if (attempt.status === 429) metrics?.budgetPaused(attempt.rateClass);
+      },
     });
   } catch (error) {
     throw new BffOptionsError([`\`marketplace\`: ${(error as Error).message.replace(/^PartnerClient: /, '')}`]);

@@ -131,7 +131,9 @@ describe('GET /healthz and common headers', () => {
     expect(allowed.status).toBe(204);
     expect(allowed.headers['access-control-allow-origin']).toBe(SHOP_ORIGIN);
     expect(allowed.headers['access-control-allow-methods']).toBe('GET, POST');
-    expect(allowed.headers['access-control-allow-headers']).toBe('Content-Type, X-Order-Token, Idempotency-Key');
+    expect(allowed.headers['access-control-allow-headers']).toBe(
+      'Content-Type, X-Order-Token, Idempotency-Key, X-Request-Id',
+    );
     expect(other.headers['access-control-allow-origin']).toBeUndefined();
     expect(other.headers['access-control-allow-methods']).toBeUndefined();
   });

@@ -164,7 +164,9 @@ describe('headers of every answer', () => {
       },
     });
     expect(preflight.status).toBe(204);
-    expect(preflight.headers['access-control-allow-headers']).toBe('Content-Type, X-Order-Token, Idempotency-Key');
+    expect(preflight.headers['access-control-allow-headers']).toBe(
+      'Content-Type, X-Order-Token, Idempotency-Key, X-Request-Id',
+    );
   });
 
   it('answer 413 for oversized bodies and 415 for non-JSON ones', async () => {

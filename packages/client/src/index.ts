@@ -4,7 +4,15 @@
  * responses parsed with the protocol's zod schemas, and webhook verification for any framework.
  */
 export { PartnerClient, CLIENT_VERSION, type PartnerClientOptions } from './partner-client.ts';
-export { RequestSender, type RequestSenderOptions, type CallOptions, type Sleep } from './request-sender.ts';
+export {
+  RequestSender,
+  lastResponseOf,
+  type RequestSenderOptions,
+  type CallOptions,
+  type LastResponse,
+  type AttemptReport,
+  type Sleep,
+} from './request-sender.ts';
 export {
   MarketplaceError,
   MarketplaceConnectionError,

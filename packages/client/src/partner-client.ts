@@ -16,7 +16,7 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { UpstreamBudget } from './budget.ts';
 import { PARTNER_API_PREFIX } from './endpoint.ts';
-import { RequestSender, type CallOptions, type Sleep } from './request-sender.ts';
+import { RequestSender, type AttemptReport, type CallOptions, type Sleep } from './request-sender.ts';
 import { createCheckoutSessionEndpoint } from './resources/checkout.ts';
 import {
   getAvailabilityEndpoint,
@@ -69,6 +69,13 @@ export interface PartnerClientOptions {
    * spec 8 limits; default none. See {@link UpstreamBudget}.
    */
   readonly budget?: UpstreamBudget | undefined;
+  /**
+   * Returns the caller's request id before every attempt; when it returns one it is sent as `X-Request-Id`, so the
+   * marketplace's logs can be matched with the caller's. Default none.
+   */
+  readonly requestId?: (() => string | undefined) | undefined;
+  /** Told about every attempt once it ended: endpoint, rate class, status (0: no answer), duration. Default none. */
+  readonly onAttempt?: ((attempt: AttemptReport) => void) | undefined;
 }
 
 const fn = <T>(what: string) => z.custom<T>((v) => typeof v === 'function', { error: `must be a function (${what})` });
@@ -114,6 +121,8 @@ const optionsSchema = z.strictObject({
   now: fn<() => number>('() => milliseconds since the epoch').optional(),
   sleep: fn<Sleep>('(ms, signal) => Promise<void>').optional(),
   random: fn<() => number>('() => a number in [0, 1)').optional(),
+  requestId: fn<() => string | undefined>('() => the request id to send, or undefined').optional(),
+  onAttempt: fn<(attempt: AttemptReport) => void>('(attempt) => void').optional(),
   budget: z
     .custom<UpstreamBudget>(
       (v) => typeof v === 'object' && v !== null && typeof (v as UpstreamBudget).acquire === 'function',
@@ -239,6 +248,8 @@ export class PartnerClient {
       sleep: o.sleep,
       random: o.random,
       budget: o.budget,
+      requestId: o.requestId,
+      onAttempt: o.onAttempt,
     });
     // Resource groups are non-enumerable: JSON and inspection of a client show only baseUrl and keyId.
     for (const [name, resource] of Object.entries(createResources(this.#sender))) {

@@ -51,6 +51,45 @@ export interface RequestSenderOptions {
   readonly random?: (() => number) | undefined;
   /** Asked before every attempt and told about every 429 (spec 8); default none. */
   readonly budget?: UpstreamBudget | undefined;
+  /**
+   * The caller's request id, asked before every attempt and sent as `X-Request-Id` when it returns one, so the
+   * marketplace's logs can be matched with the caller's (a BFF passes the id of the visitor request being served).
+   */
+  readonly requestId?: (() => string | undefined) | undefined;
+  /** Told about every attempt once it ended (metrics, logs); must not throw. */
+  readonly onAttempt?: ((attempt: AttemptReport) => void) | undefined;
+}
+
+/** One finished attempt, as {@link RequestSenderOptions.onAttempt} is told about it. */
+export interface AttemptReport {
+  /** `GET /api/partner/v1/domains/search`-style label. */
+  readonly endpoint: string;
+  /** The spec 8 rate class of the endpoint (`search`, `write`, `reporting`, `other`). */
+  readonly rateClass: string;
+  /** The HTTP status, or 0 when no answer arrived (network error, timeout). */
+  readonly status: number;
+  /** From sending to the whole body, in milliseconds. */
+  readonly durationMs: number;
+  /** 0 for the first attempt of a call, then 1, 2… */
+  readonly retry: number;
+}
+
+/**
+ * What the client knows about the answer a result came from (stripe-node's `lastResponse`): the marketplace's
+ * request id (`X-Request-Id`, quote it to support) and the HTTP status. Errors carry the same id as `requestId`.
+ */
+export interface LastResponse {
+  readonly requestId: string | undefined;
+  readonly status: number;
+}
+
+/**
+ * The {@link LastResponse} of a value returned by a client call (also readable as the value's non-enumerable
+ * `lastResponse` property), or undefined for any other value.
+ */
+export function lastResponseOf(result: unknown): LastResponse | undefined {
+  if (typeof result !== 'object' || result === null) return undefined;
+  return (result as { lastResponse?: LastResponse }).lastResponse;
 }
 
 /** Per-call options. */
@@ -69,6 +108,8 @@ export interface CallOptions {
   readonly budgetAcquired?: boolean | undefined;
   /** An opaque value handed to the budget with every attempt of this call (`BudgetRequest.context`). */
   readonly context?: unknown;
+  /** Sent as `X-Request-Id` on every attempt of this call (overrides the sender's `requestId`). */
+  readonly requestId?: string | undefined;
 }
 
 const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined);
@@ -140,6 +181,7 @@ export class RequestSender {
       if (o.budget !== undefined && !(retry === 0 && options.budgetAcquired === true)) {
         await o.budget.acquire({ rateClass, endpoint: label, attempt: retry, signal, context: options.context });
       }
+      const started = performance.now();
       const attempt = await this.#attempt({
         method: endpoint.method,
         path,
@@ -149,6 +191,14 @@ export class RequestSender {
         idempotencyKey,
         label,
         signal,
+        requestId: options.requestId ?? o.requestId?.(),
+      });
+      o.onAttempt?.({
+        endpoint: label,
+        rateClass,
+        status: attempt.kind === 'answer' ? attempt.status : 0,
+        durationMs: performance.now() - started,
+        retry,
       });
       if (attempt.kind === 'answer' && attempt.status >= 200 && attempt.status < 300) {
         return this.#parse(endpoint, label, attempt);
@@ -217,6 +267,7 @@ export class RequestSender {
     idempotencyKey: string | undefined;
     label: string;
     signal: AbortSignal | undefined;
+    requestId: string | undefined;
   }): Promise<Attempt> {
     const o = this.#options;
     // A fresh timestamp and nonce for every attempt, retries included (spec 5.1 "Replay protection").
@@ -228,6 +279,7 @@ export class RequestSender {
     };
     if (req.body !== undefined) headers['content-type'] = 'application/json';
     if (req.idempotencyKey !== undefined) headers[this.#idempotencyHeader] = req.idempotencyKey;
+    if (req.requestId !== undefined) headers['x-request-id'] = req.requestId;
     // The canonical query is sent as the URL's query, so what is signed is exactly what is sent.
     const url = `${this.#origin}${req.path}${signed.query === '' ? '' : `?${signed.query}`}`;
     const timeout = AbortSignal.timeout(o.timeoutMs);
@@ -287,6 +339,14 @@ export class RequestSender {
         cause: parsed.error,
       });
     }
+    const value = parsed.data as unknown;
+    // Non-enumerable: JSON, equality checks and spreads of a result see only the marketplace's fields.
+    if (typeof value === 'object' && value !== null && Object.isExtensible(value))
+      Object.defineProperty(value, 'lastResponse', {
+        value: { requestId, status: answer.status } satisfies LastResponse,
+        enumerable: false,
+        configurable: true,
+      });
     return parsed.data;
   }
 }

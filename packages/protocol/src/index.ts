@@ -2,6 +2,7 @@
  * @domainkit/protocol: the marketplace wire contract (spec sections 2, 5, 7, 8). No I/O.
  */
 export * from './headers.ts';
+export * from './request-id.ts';
 export * from './limits.ts';
 export * from './errors.ts';
 export * from './canonical-request.ts';

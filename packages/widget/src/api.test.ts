@@ -65,15 +65,67 @@ describe('widget ↔ BFF API', () => {
     ]);
   });
 
-  it('names an error status without a JSON body http_<status>, and a failed connection network_error', async () => {
+  it('names a JSON error status without an error body http_<status>, and a failed same-origin connection network_error', async () => {
     const first = searchDomains('/dk', 'coffee');
-    (await stub.call(0)).respondText(502, '<html>Bad gateway</html>', { 'Content-Type': 'text/html' });
-    expect((await rejection(first)).code).to.equal('http_502');
+    (await stub.call(0)).respond(429, { message: 'slow down' });
+    expect((await rejection(first)).code).to.equal('http_429');
 
     const second = searchDomains('/dk', 'coffee');
     (await stub.call(1)).failNetwork();
     const error = await rejection(second);
     expect([error.code, error.status]).to.deep.equal(['network_error', 0]);
+  });
+
+  it('diagnoses a BFF that is not one: bff_misconfigured for a 404 or an answer that is not JSON', async () => {
+    const warnings: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => warnings.push(args.map(String).join(' '));
+    try {
+      const html404 = searchDomains('/not-the-bff', 'coffee');
+      (await stub.call(0)).respondText(404, '<html>Not found</html>', { 'Content-Type': 'text/html' });
+      expect([(await rejection(html404)).code, (await rejection(html404)).status]).to.deep.equal([
+        'bff_misconfigured',
+        404,
+      ]);
+      const spaFallback = searchDomains('/app', 'coffee');
+      (await stub.call(1)).respondText(200, '<!doctype html><title>Shop</title>', { 'Content-Type': 'text/html' });
+      expect((await rejection(spaFallback)).code).to.equal('bff_misconfigured');
+      const proxy = searchDomains('/dk', 'coffee');
+      (await stub.call(2)).respondText(502, '<html>Bad gateway</html>', { 'Content-Type': 'text/html' });
+      expect((await rejection(proxy)).code).to.equal('bff_unreachable');
+      // The BFF's own 404 (JSON error body) stays the BFF's code.
+      const own = searchDomains('/dk', 'coffee');
+      (await stub.call(3)).respond(404, { error: { code: 'not_found', message: 'No such endpoint.' } });
+      expect((await rejection(own)).code).to.equal('not_found');
+    } finally {
+      console.warn = warn;
+    }
+    expect(warnings).to.have.length(3);
+    expect(warnings[0]).to.match(/^\[domainkit\] bff_misconfigured: \/not-the-bff\/search\?q=coffee answered HTTP 404 without JSON/);
+  });
+
+  it('diagnoses a cross-origin BFF that cannot be read as bff_unreachable, naming the origin to allow', async () => {
+    const warn = console.warn;
+    console.warn = () => {};
+    try {
+      const pending = searchDomains('https://shop-api.example/dk', 'coffee');
+      (await stub.call(0)).failNetwork();
+      const error = await rejection(pending);
+      expect([error.code, error.status]).to.deep.equal(['bff_unreachable', 0]);
+      expect(error.message).to.contain(`add "${location.origin}" to its allowedOrigins`);
+    } finally {
+      console.warn = warn;
+    }
+  });
+
+  it("carries the BFF's X-Request-Id on an error", async () => {
+    const pending = searchDomains('/dk', 'coffee');
+    (await stub.call(0)).respond(
+      502,
+      { error: { code: 'upstream_error', message: 'The marketplace could not be reached.' } },
+      { 'X-Request-Id': 'req-abc-123' },
+    );
+    expect((await rejection(pending)).requestId).to.equal('req-abc-123');
   });
 
   it('rejects answers of the wrong shape as invalid_response', async () => {

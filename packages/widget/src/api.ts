@@ -26,8 +26,11 @@ export class DkApiError extends Error {
   /**
    * The BFF's `error.code` (`validation_error`, `not_found`, `conflict`, `busy`, `upstream_error`,
    * `quote_expired`, `price_mismatch`, `payment_declined`...), or, when the BFF sent none: `network_error` (no
-   * HTTP answer), `invalid_response` (an answer of the wrong shape), `http_<status>` (an error status without a
-   * JSON error body).
+   * HTTP answer), `bff_unreachable` (online, but a BFF on another origin cannot be read: down, or this page's
+   * origin is not in its `allowedOrigins`; or a 5xx without JSON from a proxy in front of it),
+   * `bff_misconfigured` (the `api` URL answered something that is not JSON, or a 404 that is not the BFF's:
+   * it does not point at a BFF), `invalid_response` (an answer of the wrong shape), `http_<status>` (an error
+   * status without a JSON error body).
    */
   readonly code: string;
   /** HTTP status of the answer; 0 when there was none. */
@@ -36,17 +39,20 @@ export class DkApiError extends Error {
   readonly retryAfter: number | undefined;
   /** With `price_mismatch`: the new price in minor units (`error.price_cents`). */
   readonly priceCents: number | undefined;
+  /** The BFF's `X-Request-Id` of the failed answer (quote it when reporting a problem), when it sent one. */
+  readonly requestId: string | undefined;
 
   constructor(
     code: string,
     message: string,
-    options: { status?: number; retryAfter?: number; priceCents?: number; cause?: unknown } = {},
+    options: { status?: number; retryAfter?: number; priceCents?: number; requestId?: string; cause?: unknown } = {},
   ) {
     super(message, { cause: options.cause });
     this.code = code;
     this.status = options.status ?? 0;
     this.retryAfter = options.retryAfter;
     this.priceCents = options.priceCents;
+    this.requestId = options.requestId;
   }
 }
 
@@ -130,24 +136,61 @@ async function request(
 ): Promise<unknown> {
   let response: Response;
   let json: unknown;
+  let parsed = false;
   try {
     response = await globalThis.fetch(url, {
       headers: { Accept: 'application/json', ...(body && { 'Content-Type': 'application/json' }), ...headers },
       ...(body && { method: 'POST', body: JSON.stringify(body) }),
       signal: options.signal ?? null,
     });
-    json = await response.json().catch((error: unknown) => {
-      if (isAbortError(error)) throw error;
-    });
+    json = await response.json().then(
+      (value: unknown) => {
+        parsed = true;
+        return value;
+      },
+      (error: unknown) => {
+        if (isAbortError(error)) throw error;
+      },
+    );
   } catch (error) {
     if (isAbortError(error)) throw error;
+    // Online, and the BFF is on another origin: a refused origin (CORS) looks exactly like this, so does a BFF
+    // that is down. Either way it is the site's to fix, not the visitor's connection.
+    if (globalThis.navigator?.onLine !== false && crossOrigin(url))
+      throw diagnose(
+        'bff_unreachable',
+        `${url} could not be read from ${globalThis.location.origin}: the BFF is down, or it does not allow this origin (add "${globalThis.location.origin}" to its allowedOrigins / DOMAINKIT_ALLOWED_ORIGINS).`,
+        0,
+        error,
+      );
     throw new DkApiError('network_error', 'Could not reach the domain service.', { cause: error });
   }
-  if (response.ok) return json;
   const status = response.status;
+  const requestId = response.headers.get('X-Request-Id') ?? undefined;
+  if (!parsed) {
+    // Not JSON at all: not an answer of a domainkit BFF (an HTML page, a proxy's error page, a static 404).
+    if (status >= 500)
+      throw diagnose(
+        'bff_unreachable',
+        `${url} answered HTTP ${status} without JSON: is the BFF running behind it?`,
+        status,
+      );
+    throw diagnose(
+      'bff_misconfigured',
+      `${url} answered HTTP ${status} without JSON: the api attribute does not point at a domainkit BFF.`,
+      status,
+    );
+  }
+  if (response.ok) return json;
   const error: Json = isRecord(json) && isRecord(json.error) ? json.error : {};
   const header = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
   const ok = typeof error.code === 'string' && typeof error.message === 'string';
+  if (!ok && status === 404)
+    throw diagnose(
+      'bff_misconfigured',
+      `${url} answered 404: the api attribute does not point at a domainkit BFF.`,
+      404,
+    );
   throw new DkApiError(
     ok ? (error.code as string) : `http_${status}`,
     ok ? (error.message as string) : `HTTP ${status}`,
@@ -155,8 +198,35 @@ async function request(
       status,
       retryAfter: isCents(error.retry_after) ? error.retry_after : header >= 0 ? header : undefined,
       priceCents: isCents(error.price_cents) ? error.price_cents : undefined,
+      requestId,
     },
   );
+}
+
+/** Whether `url` (resolved against the page) is on another origin than the page. */
+function crossOrigin(url: string): boolean {
+  const page = globalThis.location;
+  if (page === undefined) return false;
+  try {
+    return new URL(url, page.href).origin !== page.origin;
+  } catch {
+    return false;
+  }
+}
+
+const warned = new Set<string>();
+
+/**
+ * A BFF the site has set up wrong (`bff_misconfigured`) or that cannot be read (`bff_unreachable`): the error for
+ * the element (whose visitor sees a neutral message), and one console warning per code and URL for the developer.
+ */
+function diagnose(code: 'bff_unreachable' | 'bff_misconfigured', detail: string, status: number, cause?: unknown) {
+  const key = `${code} ${detail}`;
+  if (!warned.has(key)) {
+    warned.add(key);
+    console.warn(`[domainkit] ${code}: ${detail}`);
+  }
+  return new DkApiError(code, detail, { status, cause });
 }
 
 /**

@@ -34,6 +34,11 @@ export interface DkStrings {
   readonly siblingListing: string;
   /** Error shown when the BFF could not be reached. */
   readonly networkError: string;
+  /**
+   * Shown for `bff_unreachable` and `bff_misconfigured`: the site's domain service is set up wrong or down (the
+   * details are in the browser console for the site's developer), nothing the visitor can fix.
+   */
+  readonly serviceUnavailable: string;
   /** Shown (state `offline`) when the browser says it has no network. */
   readonly offline: string;
   /** Shown (state `busy`) while waiting out the BFF's `retry_after`; `seconds` counts down. */
@@ -104,6 +109,7 @@ export const baseStrings: Omit<DkStrings, DkOrderStringKey | DkSiblingStringKey>
   buy: 'Buy',
   buyDomain: (domain) => `Buy ${domain}`,
   networkError: 'Could not reach the domain service. Check your connection.',
+  serviceUnavailable: 'Domain search is unavailable on this site right now. Please try again later.',
   offline: 'You are offline. The search resumes once you are back.',
   busy: (seconds) => `Busy right now. Trying again in ${seconds} s…`,
   invalidResponse: 'The domain service sent an unexpected answer. Please retry.',
@@ -113,11 +119,13 @@ export const baseStrings: Omit<DkStrings, DkOrderStringKey | DkSiblingStringKey>
 export function errorMessage(error: { code: string; message: string }, strings: DkStrings): string {
   return error.code === 'network_error'
     ? strings.networkError
-    : error.code === 'offline'
-      ? strings.offline
-      : error.code === 'invalid_response'
-        ? strings.invalidResponse
-        : error.code === 'payment_declined' && strings.paymentDeclined
-          ? strings.paymentDeclined
-          : error.message;
+    : error.code === 'bff_unreachable' || error.code === 'bff_misconfigured'
+      ? strings.serviceUnavailable
+      : error.code === 'offline'
+        ? strings.offline
+        : error.code === 'invalid_response'
+          ? strings.invalidResponse
+          : error.code === 'payment_declined' && strings.paymentDeclined
+            ? strings.paymentDeclined
+            : error.message;
 }

@@ -139,3 +139,21 @@ export async function nextPendingEventAt(db: BffDb, keyId: string): Promise<Date
     .executeTakeFirst();
   return next?.at == null ? undefined : new Date(next.at);
 }
+
+/**
+ * A credential's inbox events not yet handled and the age of the oldest, in seconds (metrics:
+ * `domainkit_bff_inbox_pending`, `domainkit_bff_inbox_lag_seconds`).
+ */
+export async function inboxBacklog(db: BffDb, keyId: string, now: Date): Promise<{ pending: number; lagSeconds: number }> {
+  const row = await db
+    .selectFrom('bff_events')
+    .select([(eb) => eb.fn.countAll<string>().as('n'), (eb) => eb.fn.min('received_at').as('oldest')])
+    .where('key_id', '=', keyId)
+    .where('state', 'in', ['pending', 'processing'])
+    .executeTakeFirst();
+  const oldest = row?.oldest as Date | string | null | undefined;
+  return {
+    pending: Number(row?.n ?? 0),
+    lagSeconds: oldest == null ? 0 : Math.max(0, (now.getTime() - new Date(oldest).getTime()) / 1000),
+  };
+}

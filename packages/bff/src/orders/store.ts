@@ -393,3 +393,14 @@ export async function applyOrderEvent(
 export async function findOrder(db: BffDb | Transaction<BffTables>, orderId: string): Promise<StoredOrder | undefined> {
   return db.selectFrom('bff_orders').selectAll().where('order_id', '=', orderId).executeTakeFirst();
 }
+
+/** A credential's intents counted by state (metrics: `domainkit_bff_purchase_intents`). */
+export async function countIntentsByState(db: BffDb, keyId: string): Promise<Record<string, number>> {
+  const rows = await db
+    .selectFrom('bff_order_intents')
+    .select(['state', (eb) => eb.fn.countAll<string>().as('n')])
+    .where('key_id', '=', keyId)
+    .groupBy('state')
+    .execute();
+  return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+}

@@ -10,6 +10,8 @@ import type { DomainSearchResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import type { MarketplaceApi } from '../options.ts';
 import { normaliseQuery, type SearchCache } from '../search-cache.ts';
+import { type BffMetrics, cacheResultOf } from '../metrics.ts';
+import { noteRequest } from '../request-context.ts';
 import { parseInput } from '../validate.ts';
 import { toWidgetDomain } from './context.ts';
 
@@ -22,6 +24,8 @@ export interface SearchRouteDeps {
   readonly searchCache: SearchCache<DomainSearchResponse>;
   /** How long a visitor's search waits for the upstream budget (ms) before answering 503 `busy`. */
   readonly maxWaitMs: number;
+  /** Where cache lookups are recorded (metrics.ts). */
+  readonly metrics?: Pick<BffMetrics, 'cacheLookup'> | undefined;
 }
 
 /** The search route handler. */
@@ -29,10 +33,12 @@ export function searchRoute(ctx: SearchRouteDeps): RequestHandler {
   return async function domainkitBffSearch(req, res) {
     const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', HELP);
     const query = normaliseQuery(q);
-    const { value } = await ctx.searchCache.get(query, (mode) =>
+    const { value, source } = await ctx.searchCache.get(query, (mode) =>
       // A refresh in the background never waits for a token: it takes one if there is one, else keeps the stale answer.
       ctx.client.searchDomains(query, { context: { maxWaitMs: mode === 'background' ? 0 : ctx.maxWaitMs } }),
     );
+    noteRequest({ cache: cacheResultOf(source) });
+    ctx.metrics?.cacheLookup('search', source);
     const body: WidgetSearchResponse = { query, results: value.domains.map(toWidgetDomain) };
     res.json(body);
   };

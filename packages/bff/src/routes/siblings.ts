@@ -18,6 +18,8 @@ import {
 } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { normaliseQuery, type SearchCache } from '../search-cache.ts';
+import { type BffMetrics, cacheResultOf } from '../metrics.ts';
+import { noteRequest } from '../request-context.ts';
 import { parseInput } from '../validate.ts';
 
 const HELP = { q: { label: '`q`', hint: 'a word or a domain to search for, 1–100 characters', example: 'coffee' } };
@@ -32,6 +34,8 @@ export interface SiblingsDeps {
   readonly client: Pick<PublicClient, 'searchDomain'>;
   /** Public API answers by label. */
   readonly cache: SearchCache<PublicDomainSearchResponseLenient>;
+  /** Where cache lookups are recorded (metrics.ts). */
+  readonly metrics?: Pick<BffMetrics, 'cacheLookup'> | undefined;
 }
 
 /**
@@ -93,7 +97,9 @@ export function siblingsRoute(deps: SiblingsDeps): RequestHandler {
     const label = siblingLabel(query);
     let siblings: WidgetSibling[] = [];
     if (label !== undefined) {
-      const { value } = await deps.cache.get(label, () => deps.client.searchDomain(label));
+      const { value, source } = await deps.cache.get(label, () => deps.client.searchDomain(label));
+      noteRequest({ cache: cacheResultOf(source) });
+      deps.metrics?.cacheLookup('siblings', source);
       siblings = toWidgetSiblings(value, query);
     }
     const body: WidgetSiblingsResponse = { query, siblings };

@@ -7,6 +7,7 @@
 import { WebhookPayloadError, WebhookSignatureError, createWebhookVerifier } from '@domainkit/client';
 import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import type { BffMetrics } from '../metrics.ts';
 import type { BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
 import { eventDomains } from '../events/inbox.ts';
@@ -32,6 +33,8 @@ export interface WebhookRouteDeps {
   readonly keyId: string;
   readonly now: () => number;
   readonly logger: Logger;
+  /** Where refused signatures are counted (metrics.ts). */
+  readonly metrics?: Pick<BffMetrics, 'webhookVerificationFailed'> | undefined;
   /** Told each domain an event names (drops cached searches). */
   readonly domainChanged: (domain: string) => void;
   /** Told an event was stored: the inbox worker handles it after the answer. */
@@ -55,6 +58,7 @@ export function webhookRoute(deps: WebhookRouteDeps): RequestHandler {
     } catch (error) {
       if (error instanceof WebhookSignatureError || error instanceof WebhookPayloadError) {
         deps.logger.warn({ route: 'POST /webhooks', code: error.code }, 'webhook delivery refused');
+        if (error instanceof WebhookSignatureError) deps.metrics?.webhookVerificationFailed();
         throw new BffHttpError(
           'validation_error',
           error instanceof WebhookPayloadError ? 'The body is not an event.' : 'The webhook signature does not verify.',

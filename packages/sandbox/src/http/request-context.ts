@@ -1,8 +1,9 @@
 /**
  * Per-request state (request id, the authenticated credential) and the access log: one JSON line per request with
- * method, path (never the query: a lander URL carries its `pt` token there), status, request id, key id and
- * duration. Headers and bodies are never logged.
+ * method, path (never the query: a lander URL carries its `pt` token there), status, request id, the caller's
+ * `X-Request-Id` when well-formed (`client_request_id`), key id and duration. Headers and bodies are never logged.
  */
+import { isWellFormedRequestId } from '@domainkit/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { CredentialRow } from '../db/tables.ts';
@@ -47,6 +48,8 @@ export function requestContext(logger: Logger): RequestHandler {
     res.on('finish', () => {
       const line = {
         req_id: state.requestId,
+        // The caller's own id (a BFF forwards the id of the visitor request it serves), when well-formed.
+        ...(isWellFormedRequestId(req.headers['x-request-id']) ? { client_request_id: req.headers['x-request-id'] } : {}),
         method: req.method,
         path: splitRawUrl(req.originalUrl).path.slice(0, 512),
         status: res.statusCode,

@@ -1,0 +1,136 @@
+/**
+ * Request ids end to end and the one access-log line per request.
+ *
+ * - The id: a well-formed `X-Request-Id` sent by the widget or a proxy in front (protocol `isWellFormedRequestId`),
+ *   the `req.id` an outer pino-http of the partner's app already gave the request, or a new UUID. It is answered in
+ *   `X-Request-Id`, put on every log line written while the request is served (through {@link contextualLogger}),
+ *   and sent upstream on every Partner API attempt made for it (the client's `requestId` option).
+ * - The line (pino-http, at `info`; `error` for a 5xx): `{req_id, method, route, status, ms, cache?,
+ *   upstream_calls}`. Never the query (visitor input) nor headers.
+ *
+ * The request's state lives in an `AsyncLocalStorage`, so code far from the route (the search cache, the client's
+ * hooks, background work started by the request) reads it without being handed it.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isWellFormedRequestId, REQUEST_ID_HEADER } from '@domainkit/protocol';
+import type { Request, RequestHandler } from 'express';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import type { BffMetrics } from './metrics.ts';
+
+/** What is known about the request being served. */
+export interface RequestState {
+  /** The request id (answered in `X-Request-Id`, logged as `req_id`, sent upstream). */
+  readonly requestId: string;
+  /** Partner API attempts made for this request (retries count). */
+  upstreamCalls: number;
+  /** How the cache answered (`hit`, `miss`, `stale`, `coalesced`, `stale_if_error`), when the route used it. */
+  cache?: string | undefined;
+  /** Child loggers bound to this request, one per base logger. */
+  readonly loggers: WeakMap<Logger, Logger>;
+}
+
+const storage = new AsyncLocalStorage<RequestState>();
+
+/** The request being served, or undefined outside one (background work, start-up). */
+export function currentRequest(): RequestState | undefined {
+  return storage.getStore();
+}
+
+/** The id of the request being served, for the client's `requestId` option. */
+export function currentRequestId(): string | undefined {
+  return storage.getStore()?.requestId;
+}
+
+/** Adds to what the access-log line reports about the current request (no-op outside one). */
+export function noteRequest(fields: { cache?: string; upstreamCall?: true }): void {
+  const state = storage.getStore();
+  if (state === undefined) return;
+  if (fields.cache !== undefined) state.cache = fields.cache;
+  if (fields.upstreamCall) state.upstreamCalls += 1;
+}
+
+const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace']);
+
+/**
+ * A logger that writes through `base`, adding `req_id` to every line written while a request is served. Works
+ * with any pino logger, the partner's included (pino's `mixin` exists only on a root logger).
+ */
+export function contextualLogger(base: Logger): Logger {
+  return new Proxy(base, {
+    get(target, property, receiver) {
+      if (typeof property === 'string' && LEVELS.has(property)) {
+        const state = storage.getStore();
+        if (state === undefined) return Reflect.get(target, property, receiver);
+        let bound = state.loggers.get(target);
+        if (bound === undefined) {
+          bound = target.child({ req_id: state.requestId });
+          state.loggers.set(target, bound);
+        }
+        return (bound[property as 'info'] as (...args: unknown[]) => void).bind(bound);
+      }
+      return Reflect.get(target, property, receiver);
+    },
+  });
+}
+
+/** The BFF route that answered (`/search`, `/orders/:id`, relative to the mount path), if one matched. */
+function matchedRoute(req: Request): string | undefined {
+  const route = (req.route as { path?: unknown } | undefined)?.path;
+  return typeof route === 'string' ? route : undefined;
+}
+
+/**
+ * The first middleware of the BFF's routes: assigns the request id, answers it in `X-Request-Id`, runs the rest of
+ * the request inside its {@link RequestState}, and logs one line when the answer is finished.
+ */
+export function requestContext(logger: Logger, metrics?: Pick<BffMetrics, 'visitorAnswered'>): RequestHandler {
+  const http = pinoHttp<IncomingMessage, ServerResponse>({
+    logger,
+    quietReqLogger: true,
+    quietResLogger: true,
+    customAttributeKeys: { reqId: 'req_id', responseTime: 'ms' },
+    genReqId(req, res) {
+      const sent = req.headers['x-request-id'];
+      const id = isWellFormedRequestId(sent) ? sent : randomUUID();
+      res.setHeader(REQUEST_ID_HEADER, id);
+      return id;
+    },
+    customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
+    customSuccessObject: (req, res, value) => line(req as Request, res, value),
+    customErrorObject: (req, res, error, value) => ({
+      ...line(req as Request, res, value),
+      error: error instanceof Error ? error.message : String(error),
+    }),
+    customSuccessMessage: () => 'request',
+    customErrorMessage: () => 'request failed',
+  });
+  const states = new WeakMap<IncomingMessage, RequestState>();
+  function line(req: Request, res: ServerResponse, value: Record<string, unknown>) {
+    const state = states.get(req);
+    const matched = matchedRoute(req);
+    // Metrics labels stay few: an unmatched path is "unmatched" there, but the log names it (without the query).
+    metrics?.visitorAnswered(res.statusCode, matched ?? 'unmatched');
+    const route = matched ?? (req.originalUrl ?? req.url).split('?', 1)[0]!.slice(0, 200);
+    return {
+      method: req.method,
+      route,
+      status: res.statusCode,
+      ms: value.ms,
+      ...(state?.cache !== undefined ? { cache: state.cache } : {}),
+      upstream_calls: state?.upstreamCalls ?? 0,
+    };
+  }
+  return function domainkitBffRequestContext(req, res, next) {
+    // An outer pino-http (the partner's app) may have named the request already: keep its id, answer it.
+    const outer = (req as { id?: unknown }).id;
+    if (outer !== undefined && !isWellFormedRequestId(String(outer))) (req as { id?: unknown }).id = undefined;
+    else if (outer !== undefined) res.setHeader(REQUEST_ID_HEADER, String(outer));
+    http(req, res);
+    const state: RequestState = { requestId: String(req.id), upstreamCalls: 0, loggers: new WeakMap() };
+    states.set(req, state);
+    storage.run(state, next);
+  };
+}
