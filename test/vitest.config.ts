@@ -1,10 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-/** Cross-package tests: the whole stack, in a real browser where it matters. */
+/** Cross-package tests: the whole stack, in a real browser where it matters, and the Partner API contract. */
 export default defineConfig({
   test: {
     name: 'e2e',
-    include: ['e2e/**/*.test.ts'],
+    include: ['e2e/**/*.test.ts', 'contract/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },
