@@ -8,6 +8,7 @@ import type { WidgetError } from '@domainkit/protocol';
 import { UpstreamBusyError } from './budget.ts';
 import { PaymentInputError } from './payments.ts';
 import type { ErrorRequestHandler, Response } from 'express';
+import { redactDeep, redactText } from './logger.ts';
 import type { Logger } from 'pino';
 
 /** The error codes the BFF answers the widget with. */
@@ -223,11 +224,15 @@ export function toAnswer(
 export function upstreamLogFields(error: unknown): Record<string, unknown> {
   if (!(error instanceof MarketplaceError)) {
     return {
-      error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error),
+      error:
+        error instanceof Error
+          ? { name: error.name, message: redactText(error.message), stack: redactText(error.stack ?? '') }
+          : redactText(String(error)),
     };
   }
-  const cause = error.cause instanceof Error ? `${error.cause.name}: ${error.cause.message}` : undefined;
-  return { upstream: { ...error.toJSON(), cause } };
+  // The upstream's message and details are its text: they may echo a signature or a secret (logger.ts).
+  const cause = error.cause instanceof Error ? redactText(`${error.cause.name}: ${error.cause.message}`) : undefined;
+  return { upstream: { ...(redactDeep(error.toJSON()) as Record<string, unknown>), cause } };
 }
 
 /**
@@ -245,7 +250,7 @@ export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): E
     if (log === 'defect') {
       const e = cause as { code?: unknown; message?: unknown };
       logger.error(
-        { route, status: answer.status, defect: true, sqlstate: e.code, db_message: e.message },
+        { route, status: answer.status, defect: true, sqlstate: e.code, db_message: redactText(String(e.message)) },
         'defect: the database refused a value that input validation let through',
       );
     } else if (log === 'error')

@@ -60,10 +60,39 @@ export function bffLogger(option: Logger | false | undefined, headerPrefix?: str
 /** An error as log fields (`{error: {name, message, code?}}`): never its stack, never its other properties. */
 export function errorFields(error: unknown): Record<string, unknown> {
   if (error instanceof Error) {
-    const fields: Record<string, unknown> = { name: error.name, message: error.message };
+    const fields: Record<string, unknown> = { name: error.name, message: redactText(error.message) };
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string') fields.code = code;
     return { error: fields };
   }
-  return { error: String(error) };
+  return { error: redactText(String(error)) };
+}
+
+/**
+ * What is never written to a log even inside free text (an upstream error message, a cause): HMAC signatures
+ * (`v1=<hex>`), API secrets (`sk_…`), webhook secrets (`whsec_…`), bearer tokens and long hex or base64url runs
+ * (digests, tokens). Upstream text is the marketplace's, so it may echo what it was sent.
+ */
+const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
+  [/\bv1=[0-9a-fA-F]{8,}/g, 'v1=[redacted]'],
+  [/\bsk_(?:test|live)_[A-Za-z0-9]+/g, 'sk_[redacted]'],
+  [/\bwhsec_[A-Za-z0-9_-]+/g, 'whsec_[redacted]'],
+  [/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]'],
+  [/\b[0-9a-fA-F]{40,}\b/g, '[redacted]'],
+  [/\b[A-Za-z0-9_-]{43,}\b/g, '[redacted]'],
+];
+
+/** Free text with secrets and signatures replaced by `[redacted]` (see {@link SECRET_PATTERNS}). */
+export function redactText(text: string): string {
+  let out = text;
+  for (const [pattern, replacement] of SECRET_PATTERNS) out = out.replace(pattern, replacement);
+  return out;
+}
+
+/** A value with every string in it passed through {@link redactText} (plain objects and arrays, 4 levels). */
+export function redactDeep(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return redactText(value);
+  if (depth > 4 || typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) return value.map((v) => redactDeep(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, redactDeep(v, depth + 1)]));
 }

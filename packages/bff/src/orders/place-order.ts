@@ -20,6 +20,7 @@ import type { Buyer, CreateOrderRequest, WidgetOrderResponse } from '@domainkit/
 import type { Logger } from 'pino';
 import { UpstreamBusyError, type BffUpstreamBudget } from '../budget.ts';
 import { toCents, type BffDb } from '../db/tables.ts';
+import { redactText } from '../logger.ts';
 import { BffHttpError } from '../errors.ts';
 import type { MarketplaceApi } from '../options.ts';
 import {
@@ -141,10 +142,12 @@ export function isPermanentRefusal(error: unknown): error is MarketplaceError {
   return !(error.status === 409 && isInFlightConflict(error));
 }
 
+/** An error as one line for logs and `last_error`, with signatures and secrets redacted (upstream text). */
 function describe(error: unknown): string {
-  if (error instanceof MarketplaceError) return `${error.code} (${error.status ?? 'no answer'}): ${error.message}`;
+  if (error instanceof MarketplaceError)
+    return redactText(`${error.code} (${error.status ?? 'no answer'}): ${error.message}`);
   if (error instanceof UpstreamBusyError) return `budget busy: ${error.message}`;
-  return error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return redactText(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
 }
 
 /**

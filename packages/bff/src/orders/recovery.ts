@@ -4,8 +4,8 @@
  * stored Idempotency-Key and body, so the marketplace records it once however often this runs; a `created` intent
  * whose payment outcome was lost is settled by asking the payment provider.
  */
-import { MarketplaceError } from '@domainkit/client';
 import type { Buyer } from '@domainkit/protocol';
+import { upstreamLogFields } from '../errors.ts';
 import { isTwoPhase } from '../payments.ts';
 import { markClosed, markPaid, claimForRecovery, countUnfinished, releaseForRetry, type Intent } from './store.ts';
 import {
@@ -138,7 +138,7 @@ export async function recoverIntents(deps: OrderFlowDeps, options: RecoveryOptio
     } catch (error) {
       report.pending++;
       deps.logger.error(
-        { intent: intent.intent_id, error: error instanceof MarketplaceError ? error.toJSON() : String(error) },
+        { intent: intent.intent_id, ...upstreamLogFields(error) },
         'recovery of an order intent failed',
       );
     }
