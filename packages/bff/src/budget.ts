@@ -10,6 +10,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type { BudgetRequest, RateClass, RateLimitedNotice, UpstreamBudget } from '@domainkit/client';
 import { sql } from 'kysely';
 import type { BffDb } from './db/tables.ts';
+import { UpstreamBusyError } from './errors.ts';
+
+export { UpstreamBusyError };
 
 /** One class's limit. */
 export interface BucketLimit {
@@ -41,7 +44,11 @@ export interface BucketStore {
   /** Pauses `name` until `untilMs` (the marketplace said 429 with that Retry-After); the tokens stay. */
   pause(name: string, untilMs: number): Promise<void>;
   /** Reads `name` without taking anything: tokens now and the end of a pause (metrics); undefined if never used. */
-  peek?(name: string, limit: BucketLimit, nowMs: number): Promise<{ tokens: number; blockedUntilMs: number } | undefined>;
+  peek?(
+    name: string,
+    limit: BucketLimit,
+    nowMs: number,
+  ): Promise<{ tokens: number; blockedUntilMs: number } | undefined>;
 }
 
 function ratePerMs(limit: BucketLimit): number {
@@ -157,26 +164,6 @@ export class SqlBucketStore implements BucketStore {
           .doUpdateSet({ blocked_until_ms: sql`greatest(bff_buckets.blocked_until_ms, excluded.blocked_until_ms)` }),
       )
       .execute();
-  }
-}
-
-/**
- * Raised when the upstream budget has no token for a call within its wait limit; the visitor is answered 503
- * `busy` with `retry_after` seconds.
- */
-export class UpstreamBusyError extends Error {
-  /** Stable code. */
-  readonly code = 'upstream_busy';
-  /** The class whose budget is spent. */
-  readonly rateClass: RateClass;
-  /** Whole seconds until a token is expected (at least 1). */
-  readonly retryAfter: number;
-
-  constructor(rateClass: RateClass, retryAfter: number) {
-    super(`the ${rateClass} budget is spent for ${retryAfter} s`);
-    this.name = 'UpstreamBusyError';
-    this.rateClass = rateClass;
-    this.retryAfter = retryAfter;
   }
 }
 

@@ -287,7 +287,10 @@ export function loadBffConfigFromEnv(
     });
   const metricsRaw = get('DOMAINKIT_METRICS');
   if (metricsRaw !== undefined && metricsRaw !== 'true' && metricsRaw !== 'false')
-    problems.push({ variable: 'DOMAINKIT_METRICS', problem: `must be true or false; received ${JSON.stringify(metricsRaw)}` });
+    problems.push({
+      variable: 'DOMAINKIT_METRICS',
+      problem: `must be true or false; received ${JSON.stringify(metricsRaw)}`,
+    });
   const metricsToken = get('DOMAINKIT_METRICS_TOKEN');
   if (metricsToken !== undefined && metricsToken.length < 16)
     problems.push({ variable: 'DOMAINKIT_METRICS_TOKEN', problem: 'must be at least 16 characters' });
@@ -316,7 +319,10 @@ export function loadBffConfigFromEnv(
       logger:
         logLevel === 'silent'
           ? false
-          : createLogger({ level: logLevel ?? 'info', ...(logFormat !== undefined && { format: logFormat as LogFormat }) }),
+          : createLogger({
+              level: logLevel ?? 'info',
+              ...(logFormat !== undefined && { format: logFormat as LogFormat }),
+            }),
     }),
     ...(metrics !== undefined && { metrics }),
     port,

@@ -5,11 +5,31 @@
  */
 import { MarketplaceError } from '@domainkit/client';
 import type { WidgetError } from '@domainkit/protocol';
-import { UpstreamBusyError } from './budget.ts';
+import type { RateClass } from '@domainkit/client';
 import { PaymentInputError } from './payments.ts';
 import type { ErrorRequestHandler, Response } from 'express';
 import { redactDeep, redactText } from './logger.ts';
 import type { Logger } from 'pino';
+
+/**
+ * Raised when the upstream budget has no token for a call within its wait limit; the visitor is answered 503
+ * `busy` with `retry_after` seconds.
+ */
+export class UpstreamBusyError extends Error {
+  /** Stable code. */
+  readonly code = 'upstream_busy';
+  /** The class whose budget is spent. */
+  readonly rateClass: RateClass;
+  /** Whole seconds until a token is expected (at least 1). */
+  readonly retryAfter: number;
+
+  constructor(rateClass: RateClass, retryAfter: number) {
+    super(`the ${rateClass} budget is spent for ${retryAfter} s`);
+    this.name = 'UpstreamBusyError';
+    this.rateClass = rateClass;
+    this.retryAfter = retryAfter;
+  }
+}
 
 /** The error codes the BFF answers the widget with. */
 export const BFF_ERROR_CODES = {

@@ -3,23 +3,17 @@
  * unknown keys are rejected with the likely intended name, missing ones are named with what to put there.
  * A secret's value is never part of a message.
  */
-import type { Dispatcher, PartnerClient } from '@domainkit/client';
+import type { Dispatcher } from '@domainkit/client';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { BudgetLimits } from './budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
 import { type EventHandler, type EventHandlerMap, HANDLER_TYPES } from './events/inbox.ts';
-import { isTwoPhase, type PaymentAdapter } from './payments.ts';
+import type { MarketplaceApi } from './marketplace-api.ts';
 import type { FailedOrderReport } from './orders/place-order.ts';
+import { isTwoPhase, type PaymentAdapter } from './payments.ts';
 
-/**
- * The Partner API calls the BFF makes; a {@link PartnerClient} satisfies it (tests may inject a fake). An injected
- * client keeps its own upstream budget: the BFF's token buckets apply to the client it creates from `marketplace`.
- */
-export type MarketplaceApi = Pick<
-  PartnerClient,
-  'searchDomains' | 'getDomain' | 'createCheckoutSession' | 'quotes' | 'orders' | 'refunds' | 'events' | 'webhooks'
->;
+export type { MarketplaceApi } from './marketplace-api.ts';
 
 /** The Partner API credential and transport the BFF signs its upstream requests with (spec 5.1). */
 export interface MarketplaceOptions {

@@ -7,7 +7,9 @@
 import type { Logger } from 'pino';
 import { DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
-import type { EventHandler, EventHandlerType } from './events/inbox.ts';
+import type { DatabaseSource } from './db/handle.ts';
+import type { EventHandler, EventHandlerType, InboxTimings } from './events/inbox.ts';
+import type { FailedOrderReport, OrderTimings } from './orders/place-order.ts';
 import type {
   MarketplaceApi,
   MarketplaceOptions,
@@ -15,9 +17,12 @@ import type {
   VisitorLimitOptions,
   WebhookOptions,
 } from './options.ts';
-import type { FailedOrderReport } from './orders/place-order.ts';
 import type { PaymentAdapter } from './payments.ts';
-import { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './visitor-limits.ts';
+import {
+  DEFAULT_VISITOR_SEARCHES_PER_MINUTE,
+  DEFAULT_VISITOR_WRITES_PER_MINUTE,
+  type VisitorLimits,
+} from './visitor-limits.ts';
 
 /** How the BFF calls the marketplace (ms): tuned for a visitor waiting on the answer. */
 export interface ResolvedUpstream {
@@ -41,72 +46,6 @@ export interface ResolvedSearchCache {
   readonly staleIfErrorMs: number;
   /** Default 1 000. */
   readonly maxEntries: number;
-}
-
-/** Where the BFF's state lives. */
-export interface ResolvedDatabase {
-  /** `none` when no enabled feature (MoR, webhooks, an explicit `database`) needs one. */
-  readonly kind: 'pglite' | 'postgres' | 'none';
-  /** A handle passed in (the caller closes it), or the options to open one (the BFF closes it). */
-  readonly source: BffDatabase | BffDatabaseOptions | undefined;
-  /** Whether the BFF opened the database itself, and so closes it. */
-  readonly owned: boolean;
-}
-
-/** Per-visitor limits; `false` when turned off. */
-export type ResolvedVisitorLimits =
-  | false
-  | {
-      readonly searchesPerMinute: number;
-      readonly writesPerMinute: number;
-      readonly keyGenerator: VisitorLimitOptions['keyGenerator'];
-      /** The window the limits count in (ms); 60 000. */
-      readonly windowMs: number;
-    };
-
-/** Timings of the MoR order flow and its recovery pass (ms). */
-export interface ResolvedOrderTimings {
-  /** How long one process may work on an intent before recovery may take it over; option `background.leaseSeconds`, default 60 s. */
-  readonly leaseMs: number;
-  /** A quote must have at least this long left to be paid for (the record must reach upstream in time); default 30 s. */
-  readonly quoteMarginMs: number;
-  /** Longest wait for the upstream write token reserved before charging the buyer; default 3 s. */
-  readonly reserveWaitMs: number;
-  /** Longest budget wait of the record sent during the visitor's request; default 5 s. */
-  readonly recordWaitMs: number;
-  /** Longest budget wait of a record sent by the recovery pass; default 10 s. */
-  readonly recoveryRecordWaitMs: number;
-  /** Longest budget wait of the price lookup after a `price_mismatch` refusal; default 2 s. */
-  readonly priceLookupWaitMs: number;
-  /** First back-off of a record that failed (then doubled per attempt); default 5 s. */
-  readonly retryBaseMs: number;
-  /** Longest back-off of a record that failed; default 10 minutes. */
-  readonly retryMaxMs: number;
-  /** A `created` intent whose payment outcome stays unknown this long is abandoned; default 1 hour. */
-  readonly abandonAfterMs: number;
-  /** Most intents per recovery pass; default 25. */
-  readonly recoveryBatch: number;
-  /**
-   * How long after its intent was created an order may still be recorded; past it the recovery pass gives up, voids
-   * (or refunds) the payment and reports the intent; option `orderDeadlineSeconds`, default 30 s.
-   */
-  readonly recordDeadlineMs: number;
-}
-
-/** Timings of the webhook inbox worker (ms). */
-export interface ResolvedInbox {
-  /** How long one process may work on an event before another may take it over; default 5 minutes. */
-  readonly leaseMs: number;
-  /** Runs of a failing event's handlers before it is marked `failed`; default 8. */
-  readonly maxAttempts: number;
-  /** First back-off of a failing event (then doubled per attempt); default 2 s. */
-  readonly retryBaseMs: number;
-  /** Longest back-off of a failing event; default 10 minutes. */
-  readonly retryMaxMs: number;
-  /** Shortest delay before the worker looks at the inbox again for the next due event; default 50 ms. */
-  readonly minRescheduleMs: number;
-  /** `limit` of each `GET /events` page of catch-up (1–100); default 100. */
-  readonly catchUpPageLimit: number;
 }
 
 /** The background work (ms). */
@@ -142,13 +81,13 @@ export interface ResolvedBffOptions {
   readonly budgetLimits: BudgetLimits;
   /** Longest wait for an upstream token before a visitor is answered 503 `busy`; option `upstreamBudget.maxWaitMs`, default 1 500. */
   readonly budgetMaxWaitMs: number;
-  readonly visitorLimits: ResolvedVisitorLimits;
+  readonly visitorLimits: VisitorLimits;
   readonly allowedOrigins: readonly string[];
   readonly returnUrl: string | undefined;
   readonly cancelUrl: string | undefined;
   /** Origins a widget may name in `return_url` / `cancel_url`; default `allowedOrigins` plus those of the two URLs. */
   readonly checkoutReturnOrigins: ReadonlySet<string>;
-  readonly database: ResolvedDatabase;
+  readonly database: DatabaseSource;
   /** The payment adapter: MoR routes on when set. */
   readonly payments: PaymentAdapter | undefined;
   /** Told of every order whose payment was unwound (option `onOrderFailed`). */
@@ -161,8 +100,8 @@ export interface ResolvedBffOptions {
   readonly siblings: boolean;
   /** `GET /metrics` on, and the bearer token it requires (option `metrics`). */
   readonly metrics: { readonly served: boolean; readonly token: string | undefined };
-  readonly orders: ResolvedOrderTimings;
-  readonly inbox: ResolvedInbox;
+  readonly orders: OrderTimings;
+  readonly inbox: InboxTimings;
   readonly background: ResolvedBackground;
 }
 
@@ -172,7 +111,7 @@ function isHandle(value: unknown): value is BffDatabase {
   );
 }
 
-function resolveDatabase(o: ValidBffOptions): ResolvedDatabase {
+function resolveDatabase(o: ValidBffOptions): DatabaseSource {
   const needed = o.payments !== undefined || o.webhook !== undefined || o.database !== undefined;
   const source = o.database as BffDatabase | BffDatabaseOptions | undefined;
   if (!needed) return { kind: 'none', source: undefined, owned: false };

@@ -7,12 +7,22 @@ import type { RequestHandler } from 'express';
 import { rateLimit } from 'express-rate-limit';
 import { BffHttpError } from './errors.ts';
 import type { VisitorLimitOptions } from './options.ts';
-import type { ResolvedVisitorLimits } from './resolved-options.ts';
 
 /** Default searches per visitor per minute. */
 export const DEFAULT_VISITOR_SEARCHES_PER_MINUTE = 30;
 /** Default writes (checkout, quotes, orders) per visitor per minute. */
 export const DEFAULT_VISITOR_WRITES_PER_MINUTE = 10;
+
+/** Per-visitor limits; `false` when turned off. */
+export type VisitorLimits =
+  | false
+  | {
+      readonly searchesPerMinute: number;
+      readonly writesPerMinute: number;
+      readonly keyGenerator: VisitorLimitOptions['keyGenerator'];
+      /** The window the limits count in (ms); 60 000. */
+      readonly windowMs: number;
+    };
 
 const pass: RequestHandler = function domainkitBffNoVisitorLimit(_req, _res, next) {
   next();
@@ -43,7 +53,7 @@ function limiter(
  * of `searchesPerMinute`, so the widget's sibling lookups never use up the visitor's searches), `write` for
  * checkout, quotes and orders.
  */
-export function visitorLimiters(limits: ResolvedVisitorLimits): {
+export function visitorLimiters(limits: VisitorLimits): {
   search: RequestHandler;
   siblings: RequestHandler;
   write: RequestHandler;

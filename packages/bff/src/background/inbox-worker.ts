@@ -6,10 +6,9 @@
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../db/handle.ts';
 import { catchUpEvents, type CatchUpReport } from '../events/catch-up.ts';
-import { processInbox, type EventHandlers } from '../events/inbox.ts';
+import { processInbox, type EventHandlers, type InboxTimings } from '../events/inbox.ts';
 import { nextPendingEventAt } from '../events/inbox-store.ts';
-import type { MarketplaceApi } from '../options.ts';
-import type { ResolvedInbox } from '../resolved-options.ts';
+import type { MarketplaceApi } from '../marketplace-api.ts';
 import type { JobScheduler } from './jobs.ts';
 
 /** What the worker needs. */
@@ -22,7 +21,7 @@ export interface InboxWorkerDeps {
   /** The credential whose events this worker handles. */
   readonly keyId: string;
   readonly now: () => number;
-  readonly timings: ResolvedInbox;
+  readonly timings: InboxTimings;
   /** Told each domain an event names (drops cached searches). */
   readonly domainChanged: (domain: string) => void;
 }

@@ -3,9 +3,18 @@
  * (MoR, webhooks, an explicit `database`); closed by the router only when the router opened it.
  */
 import { BffHttpError } from '../errors.ts';
-import type { ResolvedDatabase } from '../resolved-options.ts';
 import { openBffDatabase, pingDatabase, type BffDatabase, type BffDatabaseOptions } from './database.ts';
 import type { BffDb } from './tables.ts';
+
+/** Where the BFF's state lives. */
+export interface DatabaseSource {
+  /** `none` when no enabled feature (MoR, webhooks, an explicit `database`) needs one. */
+  readonly kind: 'pglite' | 'postgres' | 'none';
+  /** A handle passed in (the caller closes it), or the options to open one (the BFF closes it). */
+  readonly source: BffDatabase | BffDatabaseOptions | undefined;
+  /** Whether the BFF opened the database itself, and so closes it. */
+  readonly owned: boolean;
+}
 
 const UNAVAILABLE = 'The order service is not available right now; try again shortly.';
 
@@ -19,7 +28,7 @@ export class DatabaseHandle {
   readonly #owned: boolean;
   #closed = false;
 
-  constructor(resolved: ResolvedDatabase) {
+  constructor(resolved: DatabaseSource) {
     this.kind = resolved.kind;
     this.#owned = resolved.owned;
     const source = resolved.source;

@@ -144,7 +144,11 @@ export async function nextPendingEventAt(db: BffDb, keyId: string): Promise<Date
  * A credential's inbox events not yet handled and the age of the oldest, in seconds (metrics:
  * `domainkit_bff_inbox_pending`, `domainkit_bff_inbox_lag_seconds`).
  */
-export async function inboxBacklog(db: BffDb, keyId: string, now: Date): Promise<{ pending: number; lagSeconds: number }> {
+export async function inboxBacklog(
+  db: BffDb,
+  keyId: string,
+  now: Date,
+): Promise<{ pending: number; lagSeconds: number }> {
   const row = await db
     .selectFrom('bff_events')
     .select([(eb) => eb.fn.countAll<string>().as('n'), (eb) => eb.fn.min('received_at').as('oldest')])

@@ -19,7 +19,6 @@ import {
 import type { Logger } from 'pino';
 import type { BffDb, EventSource } from '../db/tables.ts';
 import type { StoredOrder } from '../orders/store.ts';
-import type { ResolvedInbox } from '../resolved-options.ts';
 import { applyEventToOrder, claimNextEvent, markEventDone, markEventFailed } from './inbox-store.ts';
 
 /** What a handler is told beside the event. */
@@ -85,6 +84,22 @@ export function eventDomains(events: readonly MarketplaceEvent[]): string[] {
   return [...domains];
 }
 
+/** Timings of the webhook inbox worker (ms). */
+export interface InboxTimings {
+  /** How long one process may work on an event before another may take it over; default 5 minutes. */
+  readonly leaseMs: number;
+  /** Runs of a failing event's handlers before it is marked `failed`; default 8. */
+  readonly maxAttempts: number;
+  /** First back-off of a failing event (then doubled per attempt); default 2 s. */
+  readonly retryBaseMs: number;
+  /** Longest back-off of a failing event; default 10 minutes. */
+  readonly retryMaxMs: number;
+  /** Shortest delay before the worker looks at the inbox again for the next due event; default 50 ms. */
+  readonly minRescheduleMs: number;
+  /** `limit` of each `GET /events` page of catch-up (1–100); default 100. */
+  readonly catchUpPageLimit: number;
+}
+
 /** Settings of the inbox worker. */
 export interface InboxSettings {
   readonly db: BffDb;
@@ -94,7 +109,7 @@ export interface InboxSettings {
   readonly logger: Logger;
   readonly now: () => number;
   /** Lease, attempts and back-off of the worker. */
-  readonly timings: Pick<ResolvedInbox, 'leaseMs' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'>;
+  readonly timings: Pick<InboxTimings, 'leaseMs' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'>;
 }
 
 /** Back-off between runs of a failing event: `baseMs` (2 s), doubled per attempt, capped at `maxMs` (10 minutes). */

@@ -22,7 +22,7 @@ import { UpstreamBusyError, type BffUpstreamBudget } from '../budget.ts';
 import { toCents, type BffDb } from '../db/tables.ts';
 import { redactText } from '../logger.ts';
 import { BffHttpError } from '../errors.ts';
-import type { MarketplaceApi } from '../options.ts';
+import type { MarketplaceApi } from '../marketplace-api.ts';
 import {
   isTwoPhase,
   PaymentCaptureError,
@@ -32,7 +32,6 @@ import {
 } from '../payments.ts';
 import { quoteIsPayable } from '../quotes/quote.ts';
 import { findQuote } from '../quotes/store.ts';
-import type { ResolvedOrderTimings } from '../resolved-options.ts';
 import {
   createIntent,
   findIntentByPurchaseKey,
@@ -50,6 +49,35 @@ import {
   type UpstreamOrder,
 } from './store.ts';
 
+/** Timings of the MoR order flow and its recovery pass (ms). */
+export interface OrderTimings {
+  /** How long one process may work on an intent before recovery may take it over; option `background.leaseSeconds`, default 60 s. */
+  readonly leaseMs: number;
+  /** A quote must have at least this long left to be paid for (the record must reach upstream in time); default 30 s. */
+  readonly quoteMarginMs: number;
+  /** Longest wait for the upstream write token reserved before charging the buyer; default 3 s. */
+  readonly reserveWaitMs: number;
+  /** Longest budget wait of the record sent during the visitor's request; default 5 s. */
+  readonly recordWaitMs: number;
+  /** Longest budget wait of a record sent by the recovery pass; default 10 s. */
+  readonly recoveryRecordWaitMs: number;
+  /** Longest budget wait of the price lookup after a `price_mismatch` refusal; default 2 s. */
+  readonly priceLookupWaitMs: number;
+  /** First back-off of a record that failed (then doubled per attempt); default 5 s. */
+  readonly retryBaseMs: number;
+  /** Longest back-off of a record that failed; default 10 minutes. */
+  readonly retryMaxMs: number;
+  /** A `created` intent whose payment outcome stays unknown this long is abandoned; default 1 hour. */
+  readonly abandonAfterMs: number;
+  /** Most intents per recovery pass; default 25. */
+  readonly recoveryBatch: number;
+  /**
+   * How long after its intent was created an order may still be recorded; past it the recovery pass gives up, voids
+   * (or refunds) the payment and reports the intent; option `orderDeadlineSeconds`, default 30 s.
+   */
+  readonly recordDeadlineMs: number;
+}
+
 /** What the order flow and the recovery pass need. */
 export interface OrderFlowDeps {
   readonly db: BffDb;
@@ -62,7 +90,7 @@ export interface OrderFlowDeps {
   /** Clock, ms since the epoch. */
   readonly now: () => number;
   /** Leases, waits, back-off and the quote margin (ms). */
-  readonly timings: ResolvedOrderTimings;
+  readonly timings: OrderTimings;
   /** Told the domain of an order recorded, or refused as sold or unlisted, upstream (drops cached searches). */
   readonly domainChanged?: ((domain: string) => void) | undefined;
   /** Told of every order whose payment was unwound (voided or refunded); see {@link FailedOrderReport}. */
@@ -154,10 +182,7 @@ function describe(error: unknown): string {
  * Back-off of the recovery pass for one intent: `timings.retryBaseMs` (5 s), doubled per attempt, capped at
  * `timings.retryMaxMs` (10 minutes).
  */
-export function retryDelayMs(
-  attempts: number,
-  timings: Pick<ResolvedOrderTimings, 'retryBaseMs' | 'retryMaxMs'>,
-): number {
+export function retryDelayMs(attempts: number, timings: Pick<OrderTimings, 'retryBaseMs' | 'retryMaxMs'>): number {
   return Math.min(timings.retryMaxMs, timings.retryBaseMs * 2 ** Math.min(attempts, 10));
 }
 

@@ -4,7 +4,7 @@
  * quote margin is left, so the order record still reaches the marketplace before the quote expires.
  */
 import type { BffDb } from '../db/tables.ts';
-import type { MarketplaceApi } from '../options.ts';
+import type { MarketplaceApi } from '../marketplace-api.ts';
 import { upstreamSaysGone } from '../domain-changes.ts';
 import { insertQuote, type StoredQuote, type UpstreamQuote } from './store.ts';
 

@@ -8,7 +8,7 @@ import { MarketplaceResponseError } from '@domainkit/client';
 import { widgetCheckoutRequestSchema, type WidgetCheckoutResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { BffHttpError } from '../errors.ts';
-import type { MarketplaceApi } from '../options.ts';
+import type { MarketplaceApi } from '../marketplace-api.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, upstreamSaysGone } from './context.ts';
 

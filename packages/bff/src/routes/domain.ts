@@ -5,7 +5,7 @@
 import { domainNameSchema, type WidgetDomain } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import type { MarketplaceApi } from '../options.ts';
+import type { MarketplaceApi } from '../marketplace-api.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, toWidgetDomain, upstreamSaysGone } from './context.ts';
 

@@ -8,7 +8,7 @@
 import { widgetSearchQuerySchema, type WidgetSearchResponse } from '@domainkit/protocol';
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
-import type { MarketplaceApi } from '../options.ts';
+import type { MarketplaceApi } from '../marketplace-api.ts';
 import { normaliseQuery, type SearchCache } from '../search-cache.ts';
 import { type BffMetrics, cacheResultOf } from '../metrics.ts';
 import { noteRequest } from '../request-context.ts';
