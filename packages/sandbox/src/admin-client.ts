@@ -21,7 +21,7 @@ import type { OrderStatus } from '@domainkit/protocol';
 import type { brokerageFixtureSchema, orderFixtureSchema, referralSaleFixtureSchema } from './admin/fixtures.ts';
 import type { toCaseWire } from './brokerage/cases.ts';
 import { readDemoCredential } from './credentials/demo-credential.ts';
-import type { Environment, Scope } from './credentials/scopes.ts';
+import type { Environment, Scope } from './scopes.ts';
 import type { WireEvent } from './events/store.ts';
 import type { FaultSettings, FaultSettingsPatch } from './faults/faults.ts';
 import type { toOrderWire } from './mor/orders.ts';

@@ -23,7 +23,7 @@ import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './opt
 import { partnerApiRouter } from './partner/router.ts';
 import { startPartnerServices } from './partner/services.ts';
 import { sitePagesRouter } from './site/pages-router.ts';
-import { publicSurface } from './public-api/surface.ts';
+import { publicSurface } from './public-surface.ts';
 
 /** A prepared sandbox app. */
 export interface SandboxApp {

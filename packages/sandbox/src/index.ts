@@ -47,7 +47,7 @@ export {
   demoCredentialSchema,
   type DemoCredential,
 } from './credentials/demo-credential.ts';
-export { SCOPES, ENVIRONMENTS, type Scope, type Environment } from './credentials/scopes.ts';
+export { SCOPES, ENVIRONMENTS, type Scope, type Environment } from './scopes.ts';
 export { TEST_CARDS } from './checkout/test-cards.ts';
 export {
   DEFAULT_INVENTORY_SEED,
@@ -55,7 +55,7 @@ export {
   generateInventory,
   type GeneratedDomain,
 } from './inventory/generate.ts';
-export { RATE_CLASSES, type RateClass } from './limits/rate-limit.ts';
+export { RATE_CLASSES, type RateClass } from './limits/partner.ts';
 export {
   SCENARIO_DOMAINS,
   LIVE_SITE_DOMAINS,

@@ -4,15 +4,15 @@
  */
 import type { Request } from 'express';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.ts';
-import type { RateLimiter } from './rate-limit.ts';
-import type { PublicDb } from './tables.ts';
+import type { Clock } from './clock.ts';
+import type { PublicRateLimiter } from './limits/public.ts';
+import type { PublicDb } from './db/public-tables.ts';
 
 export interface PublicContext {
   readonly db: PublicDb;
   readonly clock: Clock;
   readonly logger: Logger;
-  readonly limiter: RateLimiter;
+  readonly limiter: PublicRateLimiter;
   /**
    * The service's base URL for a request, without a trailing slash (`http://127.0.0.1:4010`): the OAuth issuer,
    * the protected resource identifier, the OpenAPI `servers` entry.

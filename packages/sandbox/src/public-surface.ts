@@ -9,18 +9,18 @@
 import cors from 'cors';
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { Logger } from 'pino';
-import type { Clock } from '../clock.ts';
-import type { SandboxDb } from '../db/tables.ts';
-import { mcpRouter } from '../mcp/server.ts';
-import { authorizeRouter } from '../oauth/authorize.ts';
-import { oauthEndpointsRouter } from '../oauth/endpoints.ts';
-import { ensureDemoUser } from '../oauth/users.ts';
-import { authMarkdown } from './auth-md.ts';
-import type { PublicContext } from './context.ts';
-import { buildOpenApiDocument } from './openapi.ts';
-import { createRateLimiter } from './rate-limit.ts';
-import { publicApiRouter } from './router.ts';
-import { publicDb } from './tables.ts';
+import type { Clock } from './clock.ts';
+import type { SandboxDb } from './db/tables.ts';
+import { mcpRouter } from './mcp/server.ts';
+import { authorizeRouter } from './oauth/authorize.ts';
+import { oauthEndpointsRouter } from './oauth/endpoints.ts';
+import { ensureDemoUser } from './oauth/users.ts';
+import { authMarkdown } from './public-api/auth-md.ts';
+import type { PublicContext } from './public-context.ts';
+import { buildOpenApiDocument } from './public-api/openapi.ts';
+import { createPublicRateLimiter } from './limits/public.ts';
+import { publicApiRouter } from './public-api/router.ts';
+import { publicDb } from './db/public-tables.ts';
 
 /** What the public surface needs from the app. */
 export interface PublicSurfaceOptions {
@@ -78,7 +78,7 @@ export async function publicSurface(options: PublicSurfaceOptions): Promise<Rout
     db,
     clock,
     logger,
-    limiter: createRateLimiter(db, clock, logger),
+    limiter: createPublicRateLimiter(db, clock, logger),
     baseUrl: (req) => options.publicUrl(req).replace(/\/+$/, ''),
   };
 

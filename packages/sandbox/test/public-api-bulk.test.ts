@@ -6,7 +6,7 @@
 import { BULK_MAX_DOMAINS } from '@domainkit/protocol';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSandboxUser, readDemoUser, type DemoUser } from '../src/oauth/users.ts';
-import { publicDb } from '../src/public-api/tables.ts';
+import { publicDb } from '../src/db/public-tables.ts';
 import { startTestSandbox, type TestSandbox } from './helpers.ts';
 import { call, checkRecordedAnswers, signIn } from './public-api-helpers.ts';
 

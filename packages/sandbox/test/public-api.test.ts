@@ -7,7 +7,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { generateInventory } from '../src/index.ts';
-import { TLDS } from '../src/public-api/tlds.ts';
+import { TLDS } from '../src/inventory/tlds.ts';
 import { startTestSandbox, type TestSandbox } from './helpers.ts';
 import { call, checkAgainstOpenApi, checkRecordedAnswers } from './public-api-helpers.ts';
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateInventory } from '../src/index.ts';
-import { RATE_CLASSES } from '../src/limits/rate-limit.ts';
+import { RATE_CLASSES } from '../src/limits/partner.ts';
 import { newPartner, startTestSandbox, type TestSandbox } from './helpers.ts';
 
 const V1 = '/api/partner/v1';

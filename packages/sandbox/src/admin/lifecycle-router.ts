@@ -30,7 +30,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { moveCase, toCaseWire } from '../brokerage/cases.ts';
 import type { Clock } from '../clock.ts';
-import { environmentSchema } from '../credentials/scopes.ts';
+import { environmentSchema } from '../scopes.ts';
 import type { SandboxDb } from '../db/tables.ts';
 import { announceEvents, eventId, eventSeq, toWireEvent } from '../events/store.ts';
 import { faultSettingsSchema, getFaults, updateFaults } from '../faults/faults.ts';

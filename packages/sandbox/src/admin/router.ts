@@ -16,7 +16,7 @@ import express, { type Request, type RequestHandler, type Router } from 'express
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
-import { environmentSchema, scopeSchema } from '../credentials/scopes.ts';
+import { environmentSchema, scopeSchema } from '../scopes.ts';
 import { approveCredential, createCredential } from '../credentials/store.ts';
 import type { CredentialRow, SandboxDb } from '../db/tables.ts';
 import { ApiError, apiError, parseOrThrow } from '../http/api-error.ts';

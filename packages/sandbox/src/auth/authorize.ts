@@ -10,12 +10,12 @@
  * Answers carry `X-RateLimit-Limit`, `X-RateLimit-Remaining` and `X-RateLimit-Reset` (seconds until the window ends).
  */
 import type { RequestHandler } from 'express';
-import type { Scope } from '../credentials/scopes.ts';
+import type { Scope } from '../scopes.ts';
 import type { CredentialRow } from '../db/tables.ts';
 import { apiError, SpecError } from '../http/api-error.ts';
 import { splitRawUrl } from '../http/query.ts';
 import { requestState } from '../http/request-context.ts';
-import type { RateClass } from '../limits/rate-limit.ts';
+import type { RateClass } from '../limits/partner.ts';
 
 /** Options of {@link authorize}. */
 export interface AuthorizeOptions {

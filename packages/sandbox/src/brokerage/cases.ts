@@ -8,7 +8,7 @@
  * (scenarios.ts), or already has an open case (a partial unique index enforces one open case per domain).
  */
 import type { BROKERAGE_CASE_STATUSES } from '@domainkit/protocol';
-import type { Environment } from '../credentials/scopes.ts';
+import type { Environment } from '../scopes.ts';
 import type { BrokerageCaseRow, CredentialRow, SandboxExecutor, SandboxTrx } from '../db/tables.ts';
 import { COMMISSION_BPS, shareOf } from '../economics.ts';
 import { emitEvent, type WireEvent } from '../events/store.ts';

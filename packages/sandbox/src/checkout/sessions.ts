@@ -6,7 +6,7 @@ import { CHECKOUT_SESSION_TTL_SECONDS } from '@domainkit/protocol';
 import type { CheckoutSessionRow, CredentialRow, DomainRow, SaleRow, SandboxDb } from '../db/tables.ts';
 import { COMMISSION_BPS, shareOf } from '../economics.ts';
 import { randomId } from '../ids.ts';
-import { reservationConflict } from '../mor/reservations.ts';
+import { reservationConflict } from '../quotes/reservations.ts';
 import { recordReferralSale } from '../referral/links.ts';
 
 /**

@@ -9,7 +9,7 @@ import { z } from 'zod';
 import { getMeta, lockBootstrap, setMeta } from '../db/meta.ts';
 import type { SandboxDb } from '../db/tables.ts';
 import { randomSecret } from '../ids.ts';
-import { KEY_PREFIXES, SCOPES, scopeSchema } from './scopes.ts';
+import { KEY_PREFIXES, SCOPES, scopeSchema } from '../scopes.ts';
 import { createCredential, findActiveCredential } from './store.ts';
 
 /** The demo credential as saved in `credentials.json` and returned by `startSandbox`. */

@@ -5,7 +5,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import { randomBase62, randomId } from '../ids.ts';
 import type { CredentialRow, SandboxDatabase } from '../db/tables.ts';
-import { KEY_PREFIXES, SCOPES, type Environment, type Scope } from './scopes.ts';
+import { KEY_PREFIXES, SCOPES, type Environment, type Scope } from '../scopes.ts';
 
 type Executor = Kysely<SandboxDatabase> | Transaction<SandboxDatabase>;
 

@@ -4,7 +4,7 @@
  * passwords are never stored in the clear (SHA-256 for high-entropy tokens and codes, scrypt for passwords).
  */
 import type { ColumnType, Kysely, Selectable, Transaction } from 'kysely';
-import type { SandboxDatabase, SandboxDb } from '../db/tables.ts';
+import type { SandboxDatabase, SandboxDb } from './tables.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 

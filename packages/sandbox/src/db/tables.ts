@@ -5,7 +5,7 @@
  */
 import type { OrderStatus } from '@domainkit/protocol';
 import type { ColumnType, Generated, Insertable, Kysely, Selectable, Transaction } from 'kysely';
-import type { Environment, Scope } from '../credentials/scopes.ts';
+import type { Environment, Scope } from '../scopes.ts';
 
 /** A `timestamptz` column: read as `Date`, written as `Date` or an ISO string. */
 type Timestamp = ColumnType<Date, Date | string, Date | string>;

@@ -7,7 +7,7 @@ import { isWellFormedRequestId } from '@domainkit/protocol';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { CredentialRow } from '../db/tables.ts';
-import type { RateClass, RateDecision } from '../limits/rate-limit.ts';
+import type { RateClass, RateDecision } from '../limits/partner.ts';
 import { randomId } from '../ids.ts';
 import { splitRawUrl } from './query.ts';
 
@@ -18,11 +18,11 @@ export interface RequestState {
   /** The credential whose signature was verified (set by the authentication middleware). */
   credential?: CredentialRow;
   /** Counts a request against its rate-limit class (set by the Partner API router, used by `authorize`). */
-  rateLimiter?: RateLimiter;
+  rateLimiter?: PartnerRateLimiter;
 }
 
 /** Counts one request of a credential in a rate-limit class (spec 8). */
-export type RateLimiter = (keyId: string, rateClass: RateClass) => Promise<RateDecision>;
+export type PartnerRateLimiter = (keyId: string, rateClass: RateClass) => Promise<RateDecision>;
 
 const states = new WeakMap<Response, RequestState>();
 

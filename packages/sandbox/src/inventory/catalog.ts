@@ -3,7 +3,7 @@
  * "Discovery"; shapes decided in docs/spec-decisions.md).
  */
 import { SEARCH_MAX_RESULTS } from '@domainkit/protocol';
-import type { Environment } from '../credentials/scopes.ts';
+import type { Environment } from '../scopes.ts';
 import type { DomainRow, SandboxDb } from '../db/tables.ts';
 import { WORD_SET } from './words.ts';
 

@@ -5,7 +5,7 @@
  * SANDBOX credentials see 3,000 such domains; LIVE credentials see a separate, smaller inventory (300 domains from a
  * derived seed), so the two environments never share state (spec 1 "Environments", 9.4).
  */
-import type { Environment } from '../credentials/scopes.ts';
+import type { Environment } from '../scopes.ts';
 import { mulberry32, pick, randomInt, type Random } from './prng.ts';
 import { WORDS } from './words.ts';
 

@@ -3,7 +3,7 @@
  * domains stay sold); the seed used is remembered in `sandbox_meta`.
  */
 import type { Logger } from 'pino';
-import { ENVIRONMENTS } from '../credentials/scopes.ts';
+import { ENVIRONMENTS } from '../scopes.ts';
 import { getMeta, lockBootstrap, setMeta } from '../db/meta.ts';
 import type { SandboxDb, SandboxTrx } from '../db/tables.ts';
 import { generateInventory } from './generate.ts';

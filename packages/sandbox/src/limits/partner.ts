@@ -10,6 +10,7 @@
 import { RATE_LIMITS, type RateLimit } from '@domainkit/protocol';
 import { sql } from 'kysely';
 import type { SandboxDb } from '../db/tables.ts';
+import type { RateDecision } from './decision.ts';
 
 /**
  * Budgets per class, per credential, per minute. `search`, `write` and `reporting` are spec 8's figures; spec 8
@@ -32,15 +33,7 @@ export const RATE_CLASSES = {
 /** A rate-limit class of the sandbox. */
 export type RateClass = keyof typeof RATE_CLASSES;
 
-/** The outcome of one counted request. */
-export interface RateDecision {
-  readonly allowed: boolean;
-  readonly limit: number;
-  /** Requests left in the window after this one. */
-  readonly remaining: number;
-  /** Whole seconds until the window ends (at least 1). */
-  readonly resetSeconds: number;
-}
+export type { RateDecision };
 
 /**
  * Counts one request of a credential in a class and decides.

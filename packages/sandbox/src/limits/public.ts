@@ -9,7 +9,8 @@ import type { Request } from 'express';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
-import type { PublicDb } from './tables.ts';
+import type { PublicDb } from '../db/public-tables.ts';
+import type { RateDecision } from './decision.ts';
 
 /** One budget: `limit` units per `windowSeconds` per subject. */
 export interface PublicRateLimit {
@@ -38,17 +39,8 @@ export const PUBLIC_RATE_LIMITS = {
 
 export type RateBucket = keyof typeof PUBLIC_RATE_LIMITS;
 
-/** The outcome of spending from a budget. */
-export interface RateDecision {
-  readonly allowed: boolean;
-  readonly limit: number;
-  readonly remaining: number;
-  /** Seconds until the window ends (the `Retry-After` of a refusal). */
-  readonly retryAfterSeconds: number;
-}
-
-/** Spends from budgets, in the database. */
-export interface RateLimiter {
+/** Spends from the Public API's budgets, in the database. */
+export interface PublicRateLimiter {
   /**
    * Spends `cost` units of `bucket` for `subject`.
    * @returns whether the request may proceed; a refused request still counts (retrying early does not help).
@@ -62,7 +54,7 @@ export function ipSubject(req: Request): string {
 }
 
 /** A limiter over the `public_rate_windows` table. */
-export function createRateLimiter(db: PublicDb, clock: Clock, logger: Logger): RateLimiter {
+export function createPublicRateLimiter(db: PublicDb, clock: Clock, logger: Logger): PublicRateLimiter {
   let calls = 0;
   return {
     async consume(bucket, subject, cost = 1) {
@@ -87,8 +79,8 @@ export function createRateLimiter(db: PublicDb, clock: Clock, logger: Logger): R
           .execute()
           .catch((err: unknown) => logger.warn({ err }, 'could not prune rate-limit windows'));
       }
-      const retryAfterSeconds = Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000));
-      return { allowed: row.count <= limit, limit, remaining: Math.max(0, limit - row.count), retryAfterSeconds };
+      const resetSeconds = Math.max(1, Math.ceil((start + windowMs - nowMs) / 1000));
+      return { allowed: row.count <= limit, limit, remaining: Math.max(0, limit - row.count), resetSeconds };
     },
   };
 }

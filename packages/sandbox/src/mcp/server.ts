@@ -24,8 +24,8 @@ import { ApiError } from '../http/api-error.ts';
 import { sendError } from '../http/errors.ts';
 import { bearerChallenge, resolveAccess } from '../public-api/access.ts';
 import { BATCH_OPERATIONS } from '../public-api/batch.ts';
-import type { PublicContext } from '../public-api/context.ts';
-import { ipSubject } from '../public-api/rate-limit.ts';
+import type { PublicContext } from '../public-context.ts';
+import { ipSubject } from '../limits/public.ts';
 import {
   publicDomainSearchResponseSchema,
   publicSearchDomainParamsSchema,
@@ -136,8 +136,8 @@ export function mcpRouter(ctx: PublicContext): Router {
       access ? `user:${access.userId}` : ipSubject(req),
     );
     if (!decision.allowed) {
-      throw new ApiError(429, 'rate_limited', `Too many requests: retry in ${decision.retryAfterSeconds} seconds.`, {
-        'Retry-After': String(decision.retryAfterSeconds),
+      throw new ApiError(429, 'rate_limited', `Too many requests: retry in ${decision.resetSeconds} seconds.`, {
+        'Retry-After': String(decision.resetSeconds),
       });
     }
     const server = createMcpServer(ctx, { pricesVisible: access?.scopes.includes('pricing:read') ?? false });
@@ -159,7 +159,10 @@ export function mcpRouter(ctx: PublicContext): Router {
   router.use(
     ['/mcp', '/mcp/signed-in'],
     function answerMcpError(err: unknown, _req: Request, res: Response, next: (err?: unknown) => void): void {
-      if (res.headersSent) return next(err);
+      if (res.headersSent) {
+        next(err);
+        return;
+      }
       if (err instanceof ApiError || err instanceof ProtocolError) {
         sendError(res, err.status, err.code, err.message, err instanceof ApiError ? err.headers : {});
         return;

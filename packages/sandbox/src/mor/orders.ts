@@ -20,22 +20,14 @@
  * Anything else is refused with 409 `conflict` and a message naming the order's status and what would be allowed.
  * A refunded or cancelled order puts its domain back on sale.
  */
-import type { KeyObject } from 'node:crypto';
-import {
-  ORDER_TRANSITIONS,
-  QUOTE_TTL_SECONDS,
-  type ErrorCode,
-  type EventType,
-  type OrderStatus,
-} from '@domainkit/protocol';
+import { ORDER_TRANSITIONS, type ErrorCode, type EventType, type OrderStatus } from '@domainkit/protocol';
 import type { CredentialRow, OrderRow, OrderTimelineRow, QuoteRow, SandboxExecutor, SandboxTrx } from '../db/tables.ts';
 import { COMMISSION_BPS, shareOf } from '../economics.ts';
 import { emitEvent, type WireEvent } from '../events/store.ts';
 import { apiError } from '../http/api-error.ts';
 import { randomId } from '../ids.ts';
-import { REPRICE_BPS } from '../scenarios/scenarios.ts';
-import { newQuoteRowId, signQuoteId } from './quote-id.ts';
-import { reservationConflict } from './reservations.ts';
+import { markQuoteUsed, takeQuoteForOrder } from '../quotes/quotes.ts';
+import { reservationConflict } from '../quotes/reservations.ts';
 
 /** An order on the wire (spec 2.1), with its timeline when asked for one. */
 export function toOrderWire(row: OrderRow, timeline?: readonly OrderTimelineRow[]) {
@@ -89,64 +81,6 @@ export async function orderTimeline(db: SandboxExecutor, publicId: string): Prom
   return db.selectFrom('order_timeline').selectAll().where('public_id', '=', publicId).orderBy('id').execute();
 }
 
-/** A quote on the wire (spec 2.2). */
-export function toQuoteWire(key: KeyObject, row: QuoteRow) {
-  return {
-    quote_id: signQuoteId(key, row.id),
-    domain: row.domain,
-    price_cents: row.price_cents,
-    currency: row.currency,
-    expires_at: row.expires_at.toISOString(),
-    created_at: row.created_at.toISOString(),
-  };
-}
-
-/**
- * Issues a quote: locks the domain's buy-now price for 10 minutes and reserves it for the credential.
- * @throws {ProtocolError} `not_found` (unlisted), `conflict` (sold, or reserved by another credential).
- */
-export async function createQuote(
-  trx: SandboxTrx,
-  input: { credential: CredentialRow; domain: string; now: Date },
-): Promise<QuoteRow> {
-  const { credential, now } = input;
-  const domain = await trx
-    .selectFrom('domains')
-    .selectAll()
-    .where('environment', '=', credential.environment)
-    .where('name', '=', input.domain)
-    .forUpdate()
-    .executeTakeFirst();
-  if (domain === undefined) throw apiError('not_found', `${input.domain} is not listed on the marketplace.`);
-  if (domain.status !== 'listed') throw apiError('conflict', `${input.domain} is already sold: it cannot be quoted.`);
-  const reserved = await reservationConflict(trx, domain, credential.key_id, now);
-  if (reserved !== undefined) throw apiError('conflict', reserved);
-  const quote = await trx
-    .insertInto('quotes')
-    .values({
-      id: newQuoteRowId(),
-      key_id: credential.key_id,
-      environment: credential.environment,
-      domain: domain.name,
-      price_cents: domain.price_cents,
-      currency: domain.currency,
-      created_at: now,
-      expires_at: new Date(now.getTime() + QUOTE_TTL_SECONDS * 1000),
-    })
-    .returningAll()
-    .executeTakeFirstOrThrow();
-  if (domain.scenario === 'reprice_after_quote' && domain.repriced_at === null) {
-    const price = Math.round((domain.price_cents * (10_000 + REPRICE_BPS)) / 10_000 / 500) * 500;
-    await trx
-      .updateTable('domains')
-      .set({ price_cents: price, repriced_at: now })
-      .where('environment', '=', domain.environment)
-      .where('name', '=', domain.name)
-      .execute();
-  }
-  return quote;
-}
-
 /** A validated `POST /orders` body (protocol `createOrderRequestSchema`), with the quote's row id when one was sent. */
 export interface OrderInput {
   readonly domain?: string | undefined;
@@ -195,32 +129,14 @@ export async function createOrder(
   const { credential, order, now } = input;
   let quote: QuoteRow | undefined;
   if (order.quoteRowId !== undefined) {
-    quote = await trx
-      .selectFrom('quotes')
-      .selectAll()
-      .where('id', '=', order.quoteRowId)
-      .forUpdate()
-      .executeTakeFirst();
-    if (quote === undefined)
-      return refused(
-        'validation_error',
-        'quote_id is unknown to the marketplace (was the sandbox reset?): ask POST /quotes for a new one.',
-      );
-    if (quote.key_id !== credential.key_id)
-      return refused('validation_error', 'quote_id was issued to another credential: quote with this credential.');
-    if (order.domain !== undefined && order.domain !== quote.domain)
-      return refused('validation_error', `quote_id was issued for ${quote.domain}, not ${order.domain}.`);
-    if (quote.order_id !== null)
-      return refused(
-        'conflict',
-        `quote_id was already used by order ${quote.order_id}: a quote buys once. Ask POST /quotes for a new one.`,
-      );
-    if (quote.expires_at.getTime() <= now.getTime()) {
-      return refused(
-        'quote_expired',
-        `The quote expired at ${quote.expires_at.toISOString()} (quotes are valid 10 minutes): ask POST /quotes for a fresh one.`,
-      );
-    }
+    const taken = await takeQuoteForOrder(trx, {
+      quoteRowId: order.quoteRowId,
+      keyId: credential.key_id,
+      domain: order.domain,
+      now,
+    });
+    if (taken.kind === 'refused') return refused(taken.code, taken.message);
+    quote = taken.quote;
   }
   const domainName = quote?.domain ?? order.domain!;
   const domain = await trx
@@ -288,8 +204,7 @@ export async function createOrder(
     })
     .returningAll()
     .executeTakeFirstOrThrow();
-  if (quote !== undefined)
-    await trx.updateTable('quotes').set({ order_id: publicId }).where('id', '=', quote.id).execute();
+  if (quote !== undefined) await markQuoteUsed(trx, quote.id, publicId);
   const recorded = await emitEvent(trx, {
     keyId: credential.key_id,
     partnerId: credential.partner_id,

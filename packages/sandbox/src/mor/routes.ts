@@ -36,8 +36,9 @@ import { decodeCursor, pageOf } from '../http/pagination.ts';
 import { requestState } from '../http/request-context.ts';
 import { scenarioDelay } from '../scenarios/scenarios.ts';
 import { readIdempotencyKey, requestFingerprint, runIdempotent, type StoredAnswer } from './idempotency.ts';
-import { createOrder, createQuote, orderTimeline, toOrderWire, toQuoteWire, transitionOrder } from './orders.ts';
-import { verifyQuoteId } from './quote-id.ts';
+import { createQuote, toQuoteWire } from '../quotes/quotes.ts';
+import { createOrder, orderTimeline, toOrderWire, transitionOrder } from './orders.ts';
+import { verifyQuoteId } from '../quotes/quote-id.ts';
 
 /** What the MoR routes need. */
 export interface MorRouteOptions {

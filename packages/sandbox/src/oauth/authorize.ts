@@ -16,9 +16,9 @@
  */
 import express, { type Request, type Response, type Router } from 'express';
 import { splitRawUrl } from '../http/query.ts';
-import type { PublicContext } from '../public-api/context.ts';
-import { ipSubject } from '../public-api/rate-limit.ts';
-import type { OAuthClientRow } from '../public-api/tables.ts';
+import type { PublicContext } from '../public-context.ts';
+import { ipSubject } from '../limits/public.ts';
+import type { OAuthClientRow } from '../db/public-tables.ts';
 import { findClient } from './clients.ts';
 import { isOwnResource, oauthUrls } from './metadata.ts';
 import { matchRedirectUri } from './redirect-uris.ts';
@@ -318,8 +318,8 @@ export function authorizeRouter(ctx: PublicContext): Router {
         );
       const budget = await ctx.limiter.consume('signIn', ipSubject(req));
       if (!budget.allowed) {
-        res.setHeader('Retry-After', String(budget.retryAfterSeconds));
-        rerender(429, `Too many sign-in attempts: wait ${budget.retryAfterSeconds} seconds and try again.`);
+        res.setHeader('Retry-After', String(budget.resetSeconds));
+        rerender(429, `Too many sign-in attempts: wait ${budget.resetSeconds} seconds and try again.`);
         return;
       }
       const email = typeof body.email === 'string' ? body.email.slice(0, 200) : '';

@@ -6,7 +6,7 @@
 import type { z } from 'zod';
 import { randomId } from '../ids.ts';
 import { clientRegistrationRequestSchema } from '@domainkit/protocol';
-import type { OAuthClientRow, PublicExecutor } from '../public-api/tables.ts';
+import type { OAuthClientRow, PublicExecutor } from '../db/public-tables.ts';
 import { OAuthError } from './errors.ts';
 import { redirectUriProblem } from './redirect-uris.ts';
 import { OAUTH_SCOPES, formatScope, parseScope } from './scopes.ts';

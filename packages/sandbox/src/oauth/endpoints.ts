@@ -12,8 +12,8 @@
  * Errors answer the OAuth shape `{"error", "error_description"}` (RFC 6749 5.2).
  */
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
-import type { PublicContext } from '../public-api/context.ts';
-import { ipSubject, type RateBucket } from '../public-api/rate-limit.ts';
+import type { PublicContext } from '../public-context.ts';
+import { ipSubject, type RateBucket } from '../limits/public.ts';
 import { clientInformation, findClient, registerClient } from './clients.ts';
 import { OAuthError, sendOAuthError } from './errors.ts';
 import { authorizationServerMetadata, isOwnResource, protectedResourceMetadata } from './metadata.ts';
@@ -59,8 +59,8 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
     async function oauthRateLimit(req: Request, _res: Response, next: NextFunction): Promise<void> {
       const decision = await ctx.limiter.consume(bucket, ipSubject(req));
       if (!decision.allowed) {
-        throw new OAuthError('rate_limited', `Too many requests: retry in ${decision.retryAfterSeconds} seconds.`, {
-          'Retry-After': String(decision.retryAfterSeconds),
+        throw new OAuthError('rate_limited', `Too many requests: retry in ${decision.resetSeconds} seconds.`, {
+          'Retry-After': String(decision.resetSeconds),
         });
       }
       next();
@@ -179,11 +179,17 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
   router.use(
     '/api/oauth',
     function answerOAuthError(err: unknown, _req: Request, res: Response, next: NextFunction): void {
-      if (res.headersSent) return next(err);
-      if (err instanceof OAuthError) return sendOAuthError(res, err);
+      if (res.headersSent) {
+        next(err);
+        return;
+      }
+      if (err instanceof OAuthError) {
+        sendOAuthError(res, err);
+        return;
+      }
       const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
       if (typeof type === 'string' && 'expose' in (err as object)) {
-        return sendOAuthError(
+        sendOAuthError(
           res,
           new OAuthError(
             'invalid_request',
@@ -192,6 +198,7 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
               : 'The request body could not be read: send a valid form or JSON body.',
           ),
         );
+        return;
       }
       next(err);
     },

@@ -16,7 +16,7 @@
 import { createHash } from 'node:crypto';
 import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_CODE_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '@domainkit/protocol';
 import { randomId } from '../ids.ts';
-import type { OAuthCodeRow, OAuthGrantRow, PublicDb, PublicExecutor } from '../public-api/tables.ts';
+import type { OAuthCodeRow, OAuthGrantRow, PublicDb, PublicExecutor } from '../db/public-tables.ts';
 import { OAuthError } from './errors.ts';
 import { formatScope, isSubset, parseScope } from './scopes.ts';
 import { hashSecret, newOpaqueSecret, safeEqual } from './secrets.ts';

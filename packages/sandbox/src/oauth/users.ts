@@ -11,8 +11,8 @@ import { z } from 'zod';
 import { randomBase62, randomId } from '../ids.ts';
 import { mulberry32, pick, randomInt } from '../inventory/prng.ts';
 import { WORDS } from '../inventory/words.ts';
-import type { PublicDb, PublicExecutor, SandboxUserDomainRow, SandboxUserRow } from '../public-api/tables.ts';
-import { TLDS } from '../public-api/tlds.ts';
+import type { PublicDb, PublicExecutor, SandboxUserDomainRow, SandboxUserRow } from '../db/public-tables.ts';
+import { TLDS } from '../inventory/tlds.ts';
 import { hashPassword, verifyPassword } from './secrets.ts';
 
 /** The demo user's email address (`.test` is reserved, RFC 2606). */

@@ -17,7 +17,7 @@ import { apiError, parseOrThrow } from '../http/api-error.ts';
 import { readJsonBody } from '../http/body.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain } from '../inventory/catalog.ts';
-import { reservationConflict } from '../mor/reservations.ts';
+import { reservationConflict } from '../quotes/reservations.ts';
 import { scenarioDelay } from '../scenarios/scenarios.ts';
 
 /** What the checkout-session route needs. */

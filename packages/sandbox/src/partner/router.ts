@@ -22,7 +22,8 @@ import { MAX_BODY_BYTES } from '../http/body.ts';
 import { jsonErrorHandler, notFoundHandler, sendError } from '../http/errors.ts';
 import { declaredBodyLimit, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
-import { hitRateLimit, sweepRateLimits } from '../limits/rate-limit.ts';
+import { hitRateLimit, sweepRateLimits } from '../limits/partner.ts';
+import { sweepIdempotencyKeys } from '../mor/idempotency.ts';
 import { morRouter } from '../mor/routes.ts';
 import { referralRouter } from '../referral/routes.ts';
 import { settlementRouter } from '../settlement/routes.ts';
@@ -57,8 +58,13 @@ export function partnerApiRouter(options: PartnerApiOptions): Router {
     requestState(res).rateLimiter = async (keyId, rateClass) => {
       const now = clock();
       if (now - lastSweep > 60_000) {
+        // Housekeeping, at most once a minute of the sandbox clock: rows that are past use either way (an ended
+        // window is reset on next use; an expired idempotency key is claimed afresh).
         lastSweep = now;
         sweepRateLimits(db, now).catch((err: unknown) => logger.warn({ err }, 'sweeping rate-limit windows failed'));
+        sweepIdempotencyKeys(db, new Date(now)).catch((err: unknown) =>
+          logger.warn({ err }, 'sweeping expired idempotency keys failed'),
+        );
       }
       return hitRateLimit(db, keyId, rateClass, now);
     };

@@ -15,7 +15,7 @@ import { ApiError } from '../http/api-error.ts';
 import { oauthUrls } from '../oauth/metadata.ts';
 import { verifyAccessToken, type AccessGrant } from '../oauth/tokens.ts';
 import type { OAuthScope } from '../oauth/scopes.ts';
-import type { PublicDb } from './tables.ts';
+import type { PublicDb } from '../db/public-tables.ts';
 
 /** RFC 6750 2.1 `b64token`. */
 const BEARER_RE = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;

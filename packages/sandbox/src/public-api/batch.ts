@@ -20,7 +20,7 @@ import {
   type PublicWhoisRecord,
 } from '@domainkit/protocol';
 import { searchDomain, type Viewer } from './search.ts';
-import type { PublicExecutor } from './tables.ts';
+import type { PublicExecutor } from '../db/public-tables.ts';
 import { tldPrice } from './tld-info.ts';
 import { whoisLookup } from './whois.ts';
 

@@ -12,8 +12,8 @@ import { domainNameSchema } from '@domainkit/protocol';
 import { sql } from 'kysely';
 import { apiError } from '../http/api-error.ts';
 import type { BulkOp, PublicBulkResponse, PublicOwnedDomain } from '@domainkit/protocol';
-import type { PublicDb, SandboxUserDomainRow } from './tables.ts';
-import { findTld } from './tlds.ts';
+import type { PublicDb, SandboxUserDomainRow } from '../db/public-tables.ts';
+import { findTld } from '../inventory/tlds.ts';
 
 /** The wire shape of a registration. */
 export function toOwnedDomain(row: SandboxUserDomainRow): PublicOwnedDomain {

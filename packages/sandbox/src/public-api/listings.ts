@@ -12,7 +12,7 @@ import { apiError } from '../http/api-error.ts';
 import { PUBLIC_ENVIRONMENT } from './registry-state.ts';
 import type { PublicListingsPage } from '@domainkit/protocol';
 import type { Viewer } from './search.ts';
-import type { PublicExecutor } from './tables.ts';
+import type { PublicExecutor } from '../db/public-tables.ts';
 
 /** The decoded cursor: the last listing of the previous page, and the filter it was issued under. */
 const cursorSchema = z.object({

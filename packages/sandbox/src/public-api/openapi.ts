@@ -7,7 +7,7 @@ import { BATCH_MAX_OPERATIONS, BULK_MAX_DOMAINS } from '@domainkit/protocol';
 import { z } from 'zod';
 import { oauthUrls } from '../oauth/metadata.ts';
 import { OAUTH_SCOPES, SCOPE_DESCRIPTIONS } from '../oauth/scopes.ts';
-import { PUBLIC_RATE_LIMITS } from './rate-limit.ts';
+import { PUBLIC_RATE_LIMITS } from '../limits/public.ts';
 import {
   BULK_OPS,
   publicListingsQuerySchema,
@@ -18,7 +18,7 @@ import {
   publicTldPriceQuerySchema,
   type PublicSchemaMeta,
 } from '@domainkit/protocol';
-import { TLD_NAMES } from './tlds.ts';
+import { TLD_NAMES } from '../inventory/tlds.ts';
 
 type Json = Record<string, unknown>;
 

@@ -8,8 +8,8 @@ import { createHash } from 'node:crypto';
 import type { DomainRow } from '../db/tables.ts';
 import { WORD_SET } from '../inventory/words.ts';
 import { mulberry32, type Random } from '../inventory/prng.ts';
-import type { PublicExecutor, SandboxUserDomainRow } from './tables.ts';
-import type { TldInfo } from './tlds.ts';
+import type { PublicExecutor, SandboxUserDomainRow } from '../db/public-tables.ts';
+import type { TldInfo } from '../inventory/tlds.ts';
 
 /** The Public API reads the SANDBOX inventory (it has no credential to select another, spec 1 "Environments"). */
 export const PUBLIC_ENVIRONMENT = 'SANDBOX' as const;

@@ -29,9 +29,9 @@ import { bearerChallenge, requireScope, resolveAccess } from './access.ts';
 import { batchCatalogue, runBatch } from './batch.ts';
 import { hasMalformedEscape, withTextPolicy } from '../http/hardening.ts';
 import { checkBulkParams, listOwnedDomains, runBulk } from './bulk.ts';
-import type { PublicContext } from './context.ts';
+import type { PublicContext } from '../public-context.ts';
 import { listListings } from './listings.ts';
-import { ipSubject, type RateBucket } from './rate-limit.ts';
+import { ipSubject, type RateBucket } from '../limits/public.ts';
 import {
   BULK_OPS,
   publicApiIndexSchema,
@@ -106,9 +106,9 @@ export function publicApiRouter(ctx: PublicContext): Router {
         throw new ApiError(
           429,
           'rate_limited',
-          `Too many requests: at most ${decision.limit} per window for this caller. Retry in ${decision.retryAfterSeconds} seconds.`,
+          `Too many requests: at most ${decision.limit} per window for this caller. Retry in ${decision.resetSeconds} seconds.`,
           {
-            'Retry-After': String(decision.retryAfterSeconds),
+            'Retry-After': String(decision.resetSeconds),
           },
         );
       }

@@ -7,8 +7,15 @@
 import { apiError } from '../http/api-error.ts';
 import type { PublicDomainResult, PublicDomainSearchResponse } from '@domainkit/protocol';
 import { loadKnownNames, standingOf, type KnownNames } from './registry-state.ts';
-import type { PublicExecutor } from './tables.ts';
-import { TLD_NAMES, TLDS, findTld, operationPeriodYears, operationPriceCents, type TldInfo } from './tlds.ts';
+import type { PublicExecutor } from '../db/public-tables.ts';
+import {
+  TLD_NAMES,
+  TLDS,
+  findTld,
+  operationPeriodYears,
+  operationPriceCents,
+  type TldInfo,
+} from '../inventory/tlds.ts';
 
 /** Who is asking: whether marketplace prices may be shown. */
 export interface Viewer {

@@ -5,7 +5,7 @@
 import { apiError } from '../http/api-error.ts';
 import { TLD_OPERATIONS, type PublicTldMetadata, type PublicTldPrice, type TldOperation } from '@domainkit/protocol';
 import { unknownTldMessage } from './search.ts';
-import { findTld, operationPeriodYears, operationPriceCents, type TldInfo } from './tlds.ts';
+import { findTld, operationPeriodYears, operationPriceCents, type TldInfo } from '../inventory/tlds.ts';
 
 function requireTld(tld: string): TldInfo {
   const name = tld.replace(/^\./, '').toLowerCase();

@@ -11,8 +11,8 @@ import { pick, randomInt } from '../inventory/prng.ts';
 import type { PublicWhoisRecord } from '@domainkit/protocol';
 import { loadKnownNames, standingOf, streamFor } from './registry-state.ts';
 import { unknownTldMessage } from './search.ts';
-import type { PublicExecutor } from './tables.ts';
-import { findTld } from './tlds.ts';
+import type { PublicExecutor } from '../db/public-tables.ts';
+import { findTld } from '../inventory/tlds.ts';
 
 /** Fictional registrars (IANA ids in a range no real registrar uses). */
 const REGISTRARS = [

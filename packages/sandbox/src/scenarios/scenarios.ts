@@ -13,7 +13,7 @@
  * | `live-site.com` | not listed | runs a live site: brokerage eligibility answers `eligible: false`, reason `live_site` |
  * | `coffeehouse.com` | $2,500 | an ordinary listing that always exists: the example pages feature it |
  */
-import type { Environment } from '../credentials/scopes.ts';
+import type { Environment } from '../scopes.ts';
 import type { SandboxExecutor } from '../db/tables.ts';
 
 /** The behaviours a listed scenario domain can have. */

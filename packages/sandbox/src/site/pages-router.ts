@@ -21,13 +21,13 @@ import { createCheckoutSession } from '../checkout/sessions.ts';
 import { signCheckoutToken } from '../checkout/token.ts';
 import { escapeHtml, formatMoney, page } from '../checkout/views.ts';
 import { unixSeconds, type Clock } from '../clock.ts';
-import type { Environment } from '../credentials/scopes.ts';
+import type { Environment } from '../scopes.ts';
 import type { ReferralLinkRow, SandboxDb } from '../db/tables.ts';
 import { describeBodyParserError, logDefect } from '../http/errors.ts';
 import { classifyClientFault, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain, searchDomains } from '../inventory/catalog.ts';
-import { reservationConflict } from '../mor/reservations.ts';
+import { reservationConflict } from '../quotes/reservations.ts';
 import { recordClicks } from '../referral/links.ts';
 
 /** What the pages need. */
