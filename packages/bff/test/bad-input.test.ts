@@ -2,20 +2,10 @@
  * Bad input from the browser: each case gets a 4xx with the code and a message that says what to fix, never a 500
  * or a stack trace, and nothing is sent upstream.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, startStubMarketplace, startTestBff, type Answer, type StubMarketplace } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { call, type Answer, useStubAndBff } from './helpers.ts';
 
-let stub: StubMarketplace;
-let bff: Awaited<ReturnType<typeof startTestBff>>;
-
-beforeAll(async () => {
-  stub = await startStubMarketplace();
-  bff = await startTestBff(stub);
-});
-afterAll(async () => {
-  await bff?.close();
-  await stub?.close();
-});
+const suite = useStubAndBff();
 
 type Case = [name: string, send: () => Promise<Answer>, status: number, code: string, message: RegExp];
 
@@ -23,64 +13,64 @@ const json = { 'content-type': 'application/json' };
 const cases: Case[] = [
   [
     'missing q',
-    () => call(`${bff.url}/search`),
+    () => call(`${suite.bff.url}/search`),
     400,
     'validation_error',
     /^`q` is required: a word or a domain to search for, 1–100 characters such as "coffee"\.$/,
   ],
   [
     'empty q',
-    () => call(`${bff.url}/search?q=`),
+    () => call(`${suite.bff.url}/search?q=`),
     400,
     'validation_error',
     /^`q` is empty: give a word or a domain to search for/,
   ],
-  ['blank q', () => call(`${bff.url}/search?q=%20%20%20`), 400, 'validation_error', /^`q` is empty/],
+  ['blank q', () => call(`${suite.bff.url}/search?q=%20%20%20`), 400, 'validation_error', /^`q` is empty/],
   [
     '300-character q',
-    () => call(`${bff.url}/search?q=${'a'.repeat(300)}`),
+    () => call(`${suite.bff.url}/search?q=${'a'.repeat(300)}`),
     400,
     'validation_error',
     /^`q` is too long: at most 100 characters \(received 300\)\.$/,
   ],
   [
     'q given twice',
-    () => call(`${bff.url}/search?q=a&q=b`),
+    () => call(`${suite.bff.url}/search?q=a&q=b`),
     400,
     'validation_error',
     /^`q` must be given once; received it 2 times\.$/,
   ],
   [
     'unknown query parameter',
-    () => call(`${bff.url}/search?q=coffee&page=2`),
+    () => call(`${suite.bff.url}/search?q=coffee&page=2`),
     400,
     'validation_error',
     /^Unknown query parameter `page`: only `q` is accepted\.$/,
   ],
   [
     'malformed domain',
-    () => call(`${bff.url}/domains/not_a_domain`),
+    () => call(`${suite.bff.url}/domains/not_a_domain`),
     400,
     'validation_error',
     /^The domain in the path must be a domain name such as "example\.com"/,
   ],
   [
     'domain without a TLD',
-    () => call(`${bff.url}/domains/localhost`),
+    () => call(`${suite.bff.url}/domains/localhost`),
     400,
     'validation_error',
     /must be a domain name/,
   ],
   [
     'malformed percent-escape',
-    () => call(`${bff.url}/domains/%E0%A4%A`),
+    () => call(`${suite.bff.url}/domains/%E0%A4%A`),
     400,
     'validation_error',
     /malformed percent-escape/,
   ],
   [
     'query on /domains',
-    () => call(`${bff.url}/domains/coffeehouse.com?debug=1`),
+    () => call(`${suite.bff.url}/domains/coffeehouse.com?debug=1`),
     400,
     'validation_error',
     /^Unknown query parameter `debug`: this endpoint takes no query parameters\.$/,
@@ -88,7 +78,7 @@ const cases: Case[] = [
   [
     'unknown body field',
     () =>
-      call(`${bff.url}/checkout`, {
+      call(`${suite.bff.url}/checkout`, {
         method: 'POST',
         headers: json,
         body: JSON.stringify({ domain: 'coffeehouse.com', price_cents: 1 }),
@@ -99,35 +89,35 @@ const cases: Case[] = [
   ],
   [
     'missing domain',
-    () => call(`${bff.url}/checkout`, { method: 'POST', headers: json, body: '{}' }),
+    () => call(`${suite.bff.url}/checkout`, { method: 'POST', headers: json, body: '{}' }),
     400,
     'validation_error',
     /^`domain` is required: the domain name to buy such as "coffeehouse\.com"\.$/,
   ],
   [
     'domain not a string',
-    () => call(`${bff.url}/checkout`, { method: 'POST', headers: json, body: '{"domain": 42}' }),
+    () => call(`${suite.bff.url}/checkout`, { method: 'POST', headers: json, body: '{"domain": 42}' }),
     400,
     'validation_error',
     /^`domain` must be a string/,
   ],
   [
     'malformed domain in body',
-    () => call(`${bff.url}/checkout`, { method: 'POST', headers: json, body: '{"domain": "bad domain"}' }),
+    () => call(`${suite.bff.url}/checkout`, { method: 'POST', headers: json, body: '{"domain": "bad domain"}' }),
     400,
     'validation_error',
     /^`domain` must be a domain name/,
   ],
   [
     'body is an array',
-    () => call(`${bff.url}/checkout`, { method: 'POST', headers: json, body: '["coffeehouse.com"]' }),
+    () => call(`${suite.bff.url}/checkout`, { method: 'POST', headers: json, body: '["coffeehouse.com"]' }),
     400,
     'validation_error',
     /^The body must be a JSON object such as \{"domain":"coffeehouse\.com"\}\.$/,
   ],
   [
     'malformed JSON',
-    () => call(`${bff.url}/checkout`, { method: 'POST', headers: json, body: '{"domain": ' }),
+    () => call(`${suite.bff.url}/checkout`, { method: 'POST', headers: json, body: '{"domain": ' }),
     400,
     'validation_error',
     /^The body is not valid JSON/,
@@ -135,7 +125,7 @@ const cases: Case[] = [
   [
     'text/plain body',
     () =>
-      call(`${bff.url}/checkout`, {
+      call(`${suite.bff.url}/checkout`, {
         method: 'POST',
         headers: { 'content-type': 'text/plain' },
         body: 'coffeehouse.com',
@@ -147,7 +137,7 @@ const cases: Case[] = [
   [
     'form body',
     () =>
-      call(`${bff.url}/checkout`, {
+      call(`${suite.bff.url}/checkout`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: 'domain=a.com',
@@ -158,7 +148,7 @@ const cases: Case[] = [
   ],
   [
     'no content type',
-    () => call(`${bff.url}/checkout`, { method: 'POST', body: '{"domain":"coffeehouse.com"}' }),
+    () => call(`${suite.bff.url}/checkout`, { method: 'POST', body: '{"domain":"coffeehouse.com"}' }),
     415,
     'unsupported_media_type',
     /^Send the body as JSON/,
@@ -166,7 +156,7 @@ const cases: Case[] = [
   [
     'body over 16 kB',
     () =>
-      call(`${bff.url}/checkout`, {
+      call(`${suite.bff.url}/checkout`, {
         method: 'POST',
         headers: json,
         body: JSON.stringify({ domain: 'coffeehouse.com', pad: 'x'.repeat(17 * 1024) }),
@@ -178,7 +168,11 @@ const cases: Case[] = [
   [
     'query on /checkout',
     () =>
-      call(`${bff.url}/checkout?domain=a.com`, { method: 'POST', headers: json, body: '{"domain":"coffeehouse.com"}' }),
+      call(`${suite.bff.url}/checkout?domain=a.com`, {
+        method: 'POST',
+        headers: json,
+        body: '{"domain":"coffeehouse.com"}',
+      }),
     400,
     'validation_error',
     /^Unknown query parameter `domain`/,
@@ -187,7 +181,7 @@ const cases: Case[] = [
 
 describe('bad input', () => {
   it.each(cases)('%s', async (_name, send, status, code, message) => {
-    const before = stub.calls.length;
+    const before = suite.stub.calls.length;
 
     const res = await send();
 
@@ -195,6 +189,6 @@ describe('bad input', () => {
     expect(res.json).toEqual({ error: { code, message: expect.stringMatching(message) } });
     expect(res.text).not.toMatch(/\bat .+\.(ts|js):\d+/); // no stack trace
     expect(res.headers['content-security-policy']).toBeDefined();
-    expect(stub.calls.length).toBe(before);
+    expect(suite.stub.calls.length).toBe(before);
   });
 });

@@ -8,6 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import {
   openBffDatabase,
   startBff,
@@ -27,7 +28,7 @@ export {
   type StubOrder,
   type StubEvent,
 } from './stub-marketplace.ts';
-import { KEY_ID, SECRET, type StubMarketplace } from './stub-marketplace.ts';
+import { KEY_ID, SECRET, startStubMarketplace, type StubMarketplace } from './stub-marketplace.ts';
 import { checkWidgetAnswer } from './wire-check.ts';
 
 /** The databases the DB-backed tests run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. */
@@ -158,4 +159,33 @@ export async function startTestBff(
     ...overrides,
   });
   return Object.assign(bff, { lines });
+}
+
+/** A BFF started by {@link startTestBff}. */
+export type TestBff = Awaited<ReturnType<typeof startTestBff>>;
+
+/** The stub marketplace and the BFF in front of it, shared by the tests of one suite. */
+export interface StubAndBff {
+  /** The stub marketplace (set before the first test runs). */
+  readonly stub: StubMarketplace;
+  /** The BFF in front of it (set before the first test runs). */
+  readonly bff: TestBff;
+}
+
+/**
+ * Starts a stub marketplace and a BFF in front of it before the tests of the enclosing suite (`beforeAll`), and
+ * closes both after them (`afterAll`). Call it at the top of a file or of a `describe`.
+ * @param overrides - options of the BFF (see {@link startTestBff}).
+ */
+export function useStubAndBff(overrides: Partial<BffServerOptions> = {}): StubAndBff {
+  const suite = {} as { stub: StubMarketplace; bff: TestBff };
+  beforeAll(async () => {
+    suite.stub = await startStubMarketplace();
+    suite.bff = await startTestBff(suite.stub, overrides);
+  });
+  afterAll(async () => {
+    await suite.bff?.close();
+    await suite.stub?.close();
+  });
+  return suite;
 }

@@ -2,33 +2,14 @@
  * The widget API over real HTTP, in front of a stub marketplace that verifies every signature: search (cached,
  * coalesced), one domain, checkout, health, and the headers every answer carries.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  CANCEL_URL,
-  RETURN_URL,
-  SHOP_ORIGIN,
-  call,
-  postJson,
-  startStubMarketplace,
-  startTestBff,
-  type StubMarketplace,
-} from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { CANCEL_URL, RETURN_URL, SHOP_ORIGIN, call, postJson, useStubAndBff } from './helpers.ts';
 
-let stub: StubMarketplace;
-let bff: Awaited<ReturnType<typeof startTestBff>>;
-
-beforeAll(async () => {
-  stub = await startStubMarketplace();
-  bff = await startTestBff(stub);
-});
-afterAll(async () => {
-  await bff?.close();
-  await stub?.close();
-});
+const suite = useStubAndBff();
 
 describe('GET /search', () => {
   it('answers the widget shape: the normalised query and results without upstream extras', async () => {
-    const res = await call(`${bff.url}/search?q=${encodeURIComponent('  Coffee   HOUSE ')}`);
+    const res = await call(`${suite.bff.url}/search?q=${encodeURIComponent('  Coffee   HOUSE ')}`);
 
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -41,33 +22,33 @@ describe('GET /search', () => {
       ],
     });
     // What went upstream is the normalised query, signed (the stub verified it).
-    expect(stub.callsTo('search').at(-1)?.query).toBe('q=coffee%20house');
+    expect(suite.stub.callsTo('search').at(-1)?.query).toBe('q=coffee%20house');
   });
 
   it('answers equal queries from the cache: one upstream call for different spellings', async () => {
-    const before = stub.callsTo('search').length;
+    const before = suite.stub.callsTo('search').length;
 
-    const a = await call(`${bff.url}/search?q=Espresso%20Bar`);
-    const b = await call(`${bff.url}/search?q=%20espresso%20%20%20bar%20`);
-    const c = await call(`${bff.url}/search?q=ESPRESSO%09BAR`);
+    const a = await call(`${suite.bff.url}/search?q=Espresso%20Bar`);
+    const b = await call(`${suite.bff.url}/search?q=%20espresso%20%20%20bar%20`);
+    const c = await call(`${suite.bff.url}/search?q=ESPRESSO%09BAR`);
 
     expect([a.status, b.status, c.status]).toEqual([200, 200, 200]);
     expect(b.json).toEqual(a.json);
-    expect(stub.callsTo('search').length - before).toBe(1);
+    expect(suite.stub.callsTo('search').length - before).toBe(1);
   });
 });
 
 describe('GET /domains/:name', () => {
   it('answers one domain in the widget shape', async () => {
-    const res = await call(`${bff.url}/domains/CoffeeHouse.com`);
+    const res = await call(`${suite.bff.url}/domains/CoffeeHouse.com`);
 
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' });
-    expect(stub.callsTo('domain').at(-1)?.path).toBe('/api/partner/v1/domains/coffeehouse.com');
+    expect(suite.stub.callsTo('domain').at(-1)?.path).toBe('/api/partner/v1/domains/coffeehouse.com');
   });
 
   it('passes not_found through as 404', async () => {
-    const res = await call(`${bff.url}/domains/unlisted.com`);
+    const res = await call(`${suite.bff.url}/domains/unlisted.com`);
 
     expect(res.status).toBe(404);
     expect(res.json).toEqual({ error: { code: 'not_found', message: 'That domain is not listed for sale.' } });
@@ -76,7 +57,7 @@ describe('GET /domains/:name', () => {
 
 describe('POST /checkout', () => {
   it('creates a checkout session with the configured return and cancel URLs, answering only checkout_url and expires_at', async () => {
-    const res = await postJson(`${bff.url}/checkout`, { domain: 'coffeehouse.com' });
+    const res = await postJson(`${suite.bff.url}/checkout`, { domain: 'coffeehouse.com' });
 
     expect(res.status).toBe(201);
     expect(res.json).toEqual({
@@ -84,7 +65,7 @@ describe('POST /checkout', () => {
       expires_at: '2030-01-08T00:00:00Z',
     });
     expect(res.headers['cache-control']).toBe('no-store');
-    const upstream = stub.callsTo('checkout').at(-1)!;
+    const upstream = suite.stub.callsTo('checkout').at(-1)!;
     expect(JSON.parse(upstream.body)).toEqual({
       domain: 'coffeehouse.com',
       return_url: RETURN_URL,
@@ -95,7 +76,7 @@ describe('POST /checkout', () => {
 
 describe('GET /healthz and common headers', () => {
   it('answers {status: ok} with helmet headers and no-store', async () => {
-    const res = await call(`${bff.url}/healthz`);
+    const res = await call(`${suite.bff.url}/healthz`);
 
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ status: 'ok' });
@@ -107,9 +88,9 @@ describe('GET /healthz and common headers', () => {
   });
 
   it('allows exactly the configured origins (CORS), varying by Origin', async () => {
-    const allowed = await call(`${bff.url}/healthz`, { headers: { origin: SHOP_ORIGIN } });
-    const other = await call(`${bff.url}/healthz`, { headers: { origin: 'https://evil.example' } });
-    const lookalike = await call(`${bff.url}/healthz`, { headers: { origin: `${SHOP_ORIGIN}.evil.example` } });
+    const allowed = await call(`${suite.bff.url}/healthz`, { headers: { origin: SHOP_ORIGIN } });
+    const other = await call(`${suite.bff.url}/healthz`, { headers: { origin: 'https://evil.example' } });
+    const lookalike = await call(`${suite.bff.url}/healthz`, { headers: { origin: `${SHOP_ORIGIN}.evil.example` } });
 
     expect(allowed.headers['access-control-allow-origin']).toBe(SHOP_ORIGIN);
     expect(allowed.headers.vary).toMatch(/Origin/);
@@ -119,11 +100,11 @@ describe('GET /healthz and common headers', () => {
 
   it('answers a CORS preflight for an allowed origin, and gives nothing to another', async () => {
     const preflight = { 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' };
-    const allowed = await call(`${bff.url}/checkout`, {
+    const allowed = await call(`${suite.bff.url}/checkout`, {
       method: 'OPTIONS',
       headers: { origin: SHOP_ORIGIN, ...preflight },
     });
-    const other = await call(`${bff.url}/checkout`, {
+    const other = await call(`${suite.bff.url}/checkout`, {
       method: 'OPTIONS',
       headers: { origin: 'https://evil.example', ...preflight },
     });
@@ -139,8 +120,8 @@ describe('GET /healthz and common headers', () => {
   });
 
   it('answers 405 with Allow for a known path and another method, and 404 JSON outside the BFF', async () => {
-    const wrongMethod = await call(`${bff.url}/search?q=coffee`, { method: 'DELETE' });
-    const unknown = await call(`${bff.url}/admin`);
+    const wrongMethod = await call(`${suite.bff.url}/search?q=coffee`, { method: 'DELETE' });
+    const unknown = await call(`${suite.bff.url}/admin`);
 
     expect(wrongMethod.status).toBe(405);
     expect(wrongMethod.headers.allow).toBe('GET');

@@ -2,29 +2,10 @@
  * The secret and the signing headers never reach the browser or the logs; headers a browser sends to impersonate
  * a signed request are ignored (the BFF signs its own upstream requests and forwards no request headers).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  KEY_ID,
-  SECRET,
-  call,
-  postJson,
-  startStubMarketplace,
-  startTestBff,
-  type Answer,
-  type StubMarketplace,
-} from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { KEY_ID, SECRET, call, postJson, startTestBff, type Answer, useStubAndBff } from './helpers.ts';
 
-let stub: StubMarketplace;
-let bff: Awaited<ReturnType<typeof startTestBff>>;
-
-beforeAll(async () => {
-  stub = await startStubMarketplace();
-  bff = await startTestBff(stub);
-});
-afterAll(async () => {
-  await bff?.close();
-  await stub?.close();
-});
+const suite = useStubAndBff();
 
 describe('client-sent signing headers', () => {
   it('are ignored: upstream sees only the BFF credential and its own fresh signature', async () => {
@@ -37,10 +18,10 @@ describe('client-sent signing headers', () => {
       'idempotency-key': 'attacker-key',
     };
 
-    const res = await call(`${bff.url}/search?q=forged`, { headers: forged });
+    const res = await call(`${suite.bff.url}/search?q=forged`, { headers: forged });
 
     expect(res.status).toBe(200);
-    const upstream = stub.callsTo('search').at(-1)!;
+    const upstream = suite.stub.callsTo('search').at(-1)!;
     expect(upstream.query).toBe('q=forged');
     expect(upstream.headers['x-service-key-id']).toBe(KEY_ID);
     expect(upstream.headers['x-service-signature']).not.toBe(forged['x-service-signature']);
@@ -52,32 +33,32 @@ describe('client-sent signing headers', () => {
 
 describe('the secret', () => {
   it('appears in no response body or header and no log line, across successes and every kind of failure', async () => {
-    stub.enqueue('search', { status: 500, body: { error: { code: 'internal_error', message: 'boom' } } });
-    stub.enqueue('domain', {
+    suite.stub.enqueue('search', { status: 500, body: { error: { code: 'internal_error', message: 'boom' } } });
+    suite.stub.enqueue('domain', {
       status: 429,
       body: { error: { code: 'rate_limited', message: 'slow' } },
       headers: { 'retry-after': '9' },
     });
     const answers: Answer[] = [];
-    answers.push(await call(`${bff.url}/search?q=broken`));
-    answers.push(await call(`${bff.url}/domains/coffeehouse.com`));
-    answers.push(await call(`${bff.url}/search?q=coffee`));
-    answers.push(await call(`${bff.url}/domains/coffeeshop.io`));
-    answers.push(await call(`${bff.url}/domains/unlisted.com`));
-    answers.push(await postJson(`${bff.url}/checkout`, { domain: 'coffeehouse.com' }));
-    answers.push(await postJson(`${bff.url}/checkout`, { domain: 'x', secret: SECRET }));
-    answers.push(await call(`${bff.url}/search?q=${'z'.repeat(300)}`));
-    answers.push(await call(`${bff.url}/healthz`));
-    const wrong = await startTestBff(stub, {
-      marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: `${SECRET}-rotated`, maxRetries: 0 },
+    answers.push(await call(`${suite.bff.url}/search?q=broken`));
+    answers.push(await call(`${suite.bff.url}/domains/coffeehouse.com`));
+    answers.push(await call(`${suite.bff.url}/search?q=coffee`));
+    answers.push(await call(`${suite.bff.url}/domains/coffeeshop.io`));
+    answers.push(await call(`${suite.bff.url}/domains/unlisted.com`));
+    answers.push(await postJson(`${suite.bff.url}/checkout`, { domain: 'coffeehouse.com' }));
+    answers.push(await postJson(`${suite.bff.url}/checkout`, { domain: 'x', secret: SECRET }));
+    answers.push(await call(`${suite.bff.url}/search?q=${'z'.repeat(300)}`));
+    answers.push(await call(`${suite.bff.url}/healthz`));
+    const wrong = await startTestBff(suite.stub, {
+      marketplace: { baseUrl: suite.stub.url, keyId: KEY_ID, secret: `${SECRET}-rotated`, maxRetries: 0 },
     });
     answers.push(await call(`${wrong.url}/search?q=denied`));
     await wrong.close();
 
-    const signatures = stub.calls.map((c) => String(c.headers['x-service-signature']).slice(3));
+    const signatures = suite.stub.calls.map((c) => String(c.headers['x-service-signature']).slice(3));
     expect(signatures.length).toBeGreaterThan(3);
     const responses = answers.map((a) => `${JSON.stringify(a.headers)}\n${a.text}`);
-    const logs = [...bff.lines, ...wrong.lines];
+    const logs = [...suite.bff.lines, ...wrong.lines];
     expect(logs.length).toBeGreaterThan(5);
     for (const text of [...responses, ...logs]) {
       expect(text).not.toContain(SECRET);

@@ -4,9 +4,16 @@
  * identical calls in flight coalesced; bad input refused before anything goes upstream; upstream failures mapped
  * to the BFF's safe answers; `siblings: false` turns the route off.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UPSTREAM_ERROR_MESSAGE } from '../src/index.ts';
-import { call, startStubMarketplace, startTestBff, type Answer, type StubMarketplace } from './helpers.ts';
+import {
+  call,
+  startStubMarketplace,
+  startTestBff,
+  type Answer,
+  type StubMarketplace,
+  useStubAndBff,
+} from './helpers.ts';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -99,25 +106,16 @@ const upstreamError = (status: number, code: string, message: string, headers: R
 });
 
 describe('GET /siblings', () => {
-  let stub: StubMarketplace;
-  let bff: Awaited<ReturnType<typeof startTestBff>>;
-  beforeAll(async () => {
-    stub = await startStubMarketplace();
-    bff = await startTestBff(stub);
-  });
-  afterAll(async () => {
-    await bff?.close();
-    await stub?.close();
-  });
+  const suite = useStubAndBff();
 
   it('answers the buyable siblings, most popular first, at most 8, asking the Public API anonymously', async () => {
-    const res = await call(`${bff.url}/siblings?q=%20Coffee%20`);
+    const res = await call(`${suite.bff.url}/siblings?q=%20Coffee%20`);
 
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toMatch(/^application\/json/);
     expect(res.headers['cache-control']).toBe('no-store');
     expect(res.json).toEqual({ query: 'coffee', siblings: COFFEE_SIBLINGS });
-    const upstream = stub.callsTo('public-search');
+    const upstream = suite.stub.callsTo('public-search');
     expect(upstream).toHaveLength(1);
     expect(upstream[0]).toMatchObject({ method: 'POST', path: '/api/domain/search' });
     expect(JSON.parse(upstream[0]!.body)).toEqual({ q: 'coffee' });
@@ -126,9 +124,9 @@ describe('GET /siblings', () => {
   });
 
   it('looks a typed domain up by its label (from the cache) and leaves that very domain out', async () => {
-    const before = stub.callsTo('public-search').length;
+    const before = suite.stub.callsTo('public-search').length;
 
-    const res = await call(`${bff.url}/siblings?q=COFFEE.io`);
+    const res = await call(`${suite.bff.url}/siblings?q=COFFEE.io`);
 
     expect(res.status).toBe(200);
     expect(res.json.query).toBe('coffee.io');
@@ -142,11 +140,11 @@ describe('GET /siblings', () => {
       'coffee.shop',
       'coffee.store',
     ]);
-    expect(stub.callsTo('public-search').length - before).toBe(0);
+    expect(suite.stub.callsTo('public-search').length - before).toBe(0);
   });
 
   it('joins the words of a phrase into one label', async () => {
-    const res = await call(`${bff.url}/siblings?q=Coffee%20%20Shop`);
+    const res = await call(`${suite.bff.url}/siblings?q=Coffee%20%20Shop`);
 
     expect(res.status).toBe(200);
     expect(res.json.query).toBe('coffee shop');
@@ -159,80 +157,82 @@ describe('GET /siblings', () => {
       currency: null,
       kind: 'listing',
     });
-    expect(JSON.parse(stub.callsTo('public-search').at(-1)!.body)).toEqual({ q: 'coffeeshop' });
+    expect(JSON.parse(suite.stub.callsTo('public-search').at(-1)!.body)).toEqual({ q: 'coffeeshop' });
   });
 
   it.each(['café', 'coffee_shop', '-coffee', '.io'])(
     'answers no siblings, without asking upstream, for %j (not a domain label)',
     async (q) => {
-      const before = stub.callsTo('public-search').length;
+      const before = suite.stub.callsTo('public-search').length;
 
-      const res = await call(`${bff.url}/siblings?q=${encodeURIComponent(q)}`);
+      const res = await call(`${suite.bff.url}/siblings?q=${encodeURIComponent(q)}`);
 
       expect(res.status).toBe(200);
       expect(res.json).toEqual({ query: q, siblings: [] });
-      expect(stub.callsTo('public-search').length).toBe(before);
+      expect(suite.stub.callsTo('public-search').length).toBe(before);
     },
   );
 
   it.each<[string, () => Promise<Answer>, number, RegExp]>([
     [
       'missing q',
-      () => call(`${bff.url}/siblings`),
+      () => call(`${suite.bff.url}/siblings`),
       400,
       /^`q` is required: a word or a domain to search for, 1–100 characters such as "coffee"\.$/,
     ],
     [
       'blank q',
-      () => call(`${bff.url}/siblings?q=%20%20`),
+      () => call(`${suite.bff.url}/siblings?q=%20%20`),
       400,
       /^`q` is empty: give a word or a domain to search for/,
     ],
     [
       '300-character q',
-      () => call(`${bff.url}/siblings?q=${'a'.repeat(300)}`),
+      () => call(`${suite.bff.url}/siblings?q=${'a'.repeat(300)}`),
       400,
       /^`q` is too long: at most 100 characters \(received 300\)\.$/,
     ],
     [
       'q given twice',
-      () => call(`${bff.url}/siblings?q=a&q=b`),
+      () => call(`${suite.bff.url}/siblings?q=a&q=b`),
       400,
       /^`q` must be given once; received it 2 times\.$/,
     ],
     [
       'an unknown query parameter',
-      () => call(`${bff.url}/siblings?q=coffee&tld=io`),
+      () => call(`${suite.bff.url}/siblings?q=coffee&tld=io`),
       400,
       /^Unknown query parameter `tld`: only `q` is accepted\.$/,
     ],
     [
       'POST',
-      () => call(`${bff.url}/siblings?q=coffee`, { method: 'POST' }),
+      () => call(`${suite.bff.url}/siblings?q=coffee`, { method: 'POST' }),
       405,
       /^POST is not supported here: use GET\.$/,
     ],
   ])('refuses %s with a message saying what to fix, sending nothing upstream', async (_name, send, status, message) => {
-    const before = stub.callsTo('public-search').length;
+    const before = suite.stub.callsTo('public-search').length;
 
     const res = await send();
 
     expect(res.status).toBe(status);
     expect(res.json.error.code).toBe(status === 405 ? 'method_not_allowed' : 'validation_error');
     expect(res.json.error.message).toMatch(message);
-    expect(stub.callsTo('public-search').length).toBe(before);
+    expect(suite.stub.callsTo('public-search').length).toBe(before);
   });
 
   it('answers an upstream 500 as 502 upstream_error with the safe message, logs the detail, and caches nothing', async () => {
-    stub.enqueue('public-search', upstreamError(500, 'internal_error', 'tld table locked at shard 3'));
+    suite.stub.enqueue('public-search', upstreamError(500, 'internal_error', 'tld table locked at shard 3'));
 
-    const failed = await call(`${bff.url}/siblings?q=latte`);
-    const retried = await call(`${bff.url}/siblings?q=latte`);
+    const failed = await call(`${suite.bff.url}/siblings?q=latte`);
+    const retried = await call(`${suite.bff.url}/siblings?q=latte`);
 
     expect(failed.status).toBe(502);
     expect(failed.json).toEqual({ error: { code: 'upstream_error', message: UPSTREAM_ERROR_MESSAGE } });
     expect(failed.text).not.toContain('shard 3');
-    const logged = bff.lines.map((l) => JSON.parse(l)).find((l) => l.upstream?.requestId === 'req_internal_error');
+    const logged = suite.bff.lines
+      .map((l) => JSON.parse(l))
+      .find((l) => l.upstream?.requestId === 'req_internal_error');
     expect(logged).toMatchObject({
       level: 50,
       msg: 'marketplace request failed',
@@ -244,9 +244,12 @@ describe('GET /siblings', () => {
   });
 
   it('answers an upstream 429 as 503 busy with Retry-After and error.retry_after', async () => {
-    stub.enqueue('public-search', upstreamError(429, 'rate_limited', 'Too many requests', { 'retry-after': '30' }));
+    suite.stub.enqueue(
+      'public-search',
+      upstreamError(429, 'rate_limited', 'Too many requests', { 'retry-after': '30' }),
+    );
 
-    const res = await call(`${bff.url}/siblings?q=mocha`);
+    const res = await call(`${suite.bff.url}/siblings?q=mocha`);
 
     expect(res.status).toBe(503);
     expect(res.headers['retry-after']).toBe('30');
@@ -256,9 +259,9 @@ describe('GET /siblings', () => {
   });
 
   it('answers an upstream body of the wrong shape as 502 upstream_error', async () => {
-    stub.enqueue('public-search', { status: 200, body: { siblings: 'none' } });
+    suite.stub.enqueue('public-search', { status: 200, body: { siblings: 'none' } });
 
-    const res = await call(`${bff.url}/siblings?q=cortado`);
+    const res = await call(`${suite.bff.url}/siblings?q=cortado`);
 
     expect(res.status).toBe(502);
     expect(res.json).toEqual({ error: { code: 'upstream_error', message: UPSTREAM_ERROR_MESSAGE } });

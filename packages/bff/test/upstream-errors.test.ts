@@ -2,21 +2,11 @@
  * Upstream failures become visitor-safe answers: 429 → 503 busy with Retry-After; 401/403/5xx/unreachable/broken
  * answers → 502 with one fixed message; 409 → 409 with a visitor-safe message. The detail is logged, not sent.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { UPSTREAM_ERROR_MESSAGE } from '../src/index.ts';
-import { KEY_ID, call, postJson, startStubMarketplace, startTestBff, type StubMarketplace } from './helpers.ts';
+import { KEY_ID, call, postJson, startStubMarketplace, startTestBff, useStubAndBff } from './helpers.ts';
 
-let stub: StubMarketplace;
-let bff: Awaited<ReturnType<typeof startTestBff>>;
-
-beforeAll(async () => {
-  stub = await startStubMarketplace();
-  bff = await startTestBff(stub);
-});
-afterAll(async () => {
-  await bff?.close();
-  await stub?.close();
-});
+const suite = useStubAndBff();
 
 const upstreamError = (status: number, code: string, message: string, headers: Record<string, string> = {}) => ({
   status,
@@ -27,9 +17,9 @@ const upstreamError = (status: number, code: string, message: string, headers: R
 describe('upstream errors', () => {
   it('answers a 429 as 503 busy, with Retry-After and error.retry_after', async () => {
     // Its own BFF: a 429 pauses that BFF's upstream searches for the Retry-After seconds.
-    const paused = await startTestBff(stub);
+    const paused = await startTestBff(suite.stub);
     try {
-      stub.enqueue('search', upstreamError(429, 'rate_limited', 'Rate limit exceeded', { 'retry-after': '30' }));
+      suite.stub.enqueue('search', upstreamError(429, 'rate_limited', 'Rate limit exceeded', { 'retry-after': '30' }));
 
       const res = await call(`${paused.url}/search?q=latte`);
 
@@ -44,14 +34,16 @@ describe('upstream errors', () => {
   });
 
   it('answers a 500 as 502 upstream_error with a safe message, and logs the detail', async () => {
-    stub.enqueue('domain', upstreamError(500, 'internal_error', 'db pool exhausted at shard 7'));
+    suite.stub.enqueue('domain', upstreamError(500, 'internal_error', 'db pool exhausted at shard 7'));
 
-    const res = await call(`${bff.url}/domains/coffeehouse.com`);
+    const res = await call(`${suite.bff.url}/domains/coffeehouse.com`);
 
     expect(res.status).toBe(502);
     expect(res.json).toEqual({ error: { code: 'upstream_error', message: UPSTREAM_ERROR_MESSAGE } });
     expect(res.text).not.toContain('shard 7');
-    const logged = bff.lines.map((l) => JSON.parse(l)).find((l) => l.upstream?.requestId === 'req_internal_error');
+    const logged = suite.bff.lines
+      .map((l) => JSON.parse(l))
+      .find((l) => l.upstream?.requestId === 'req_internal_error');
     expect(logged).toMatchObject({
       level: 50,
       msg: 'marketplace request failed',
@@ -80,18 +72,18 @@ describe('upstream errors', () => {
       },
     ],
   ])('answers %s on checkout as 502 upstream_error', async (_name, answer) => {
-    stub.enqueue('checkout', answer);
+    suite.stub.enqueue('checkout', answer);
 
-    const res = await postJson(`${bff.url}/checkout`, { domain: 'coffeehouse.com' });
+    const res = await postJson(`${suite.bff.url}/checkout`, { domain: 'coffeehouse.com' });
 
     expect(res.status).toBe(502);
     expect(res.json).toEqual({ error: { code: 'upstream_error', message: UPSTREAM_ERROR_MESSAGE } });
   });
 
   it('answers a 409 (domain sold) as 409 with a visitor-safe message', async () => {
-    stub.enqueue('checkout', upstreamError(409, 'conflict', 'listing 991 state=SOLD order=ord_123'));
+    suite.stub.enqueue('checkout', upstreamError(409, 'conflict', 'listing 991 state=SOLD order=ord_123'));
 
-    const res = await postJson(`${bff.url}/checkout`, { domain: 'coffeehouse.com' });
+    const res = await postJson(`${suite.bff.url}/checkout`, { domain: 'coffeehouse.com' });
 
     expect(res.status).toBe(409);
     expect(res.json).toEqual({
@@ -116,14 +108,14 @@ describe('upstream errors', () => {
   });
 
   it('answers 502 when the marketplace rejects the credential (wrong secret), logging invalid_signature', async () => {
-    const wrong = await startTestBff(stub, {
-      marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: 'sk_test_wrong_secret', maxRetries: 0 },
+    const wrong = await startTestBff(suite.stub, {
+      marketplace: { baseUrl: suite.stub.url, keyId: KEY_ID, secret: 'sk_test_wrong_secret', maxRetries: 0 },
     });
     try {
       const res = await call(`${wrong.url}/search?q=mocha`);
 
       expect(res.status).toBe(502);
-      expect(stub.rejected.at(-1)).toBe('invalid_signature');
+      expect(suite.stub.rejected.at(-1)).toBe('invalid_signature');
       const logged = wrong.lines.map((l) => JSON.parse(l)).find((l) => l.msg === 'marketplace request failed');
       expect(logged.upstream).toMatchObject({ status: 401, code: 'invalid_signature' });
     } finally {

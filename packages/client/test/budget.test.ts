@@ -5,17 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { BudgetRequest, RateLimitedNotice, UpstreamBudget } from '../src/index.ts';
-import { errorBody, mockAgent, orderAnswer, quoteAnswer, script, searchAnswer, testClient } from './helpers.ts';
+import { errorBody, mockAgentPerTest, orderAnswer, quoteAnswer, script, searchAnswer, testClient } from './helpers.ts';
 
-const agents: Array<ReturnType<typeof mockAgent>> = [];
-function agent() {
-  const a = mockAgent();
-  agents.push(a);
-  return a;
-}
-afterEach(async () => {
-  for (const a of agents.splice(0)) await a.close();
-});
+const agent = mockAgentPerTest();
 
 function recordingBudget(refuse?: (request: BudgetRequest) => Error | undefined) {
   const asked: Array<Pick<BudgetRequest, 'rateClass' | 'attempt' | 'endpoint'>> = [];

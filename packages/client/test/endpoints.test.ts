@@ -8,7 +8,7 @@ import { MarketplaceResponseError, type PartnerClient } from '../src/index.ts';
 import {
   ORIGIN,
   eventAnswer,
-  mockAgent,
+  mockAgentPerTest,
   orderAnswer,
   quoteAnswer,
   script,
@@ -16,18 +16,7 @@ import {
   type ReceivedRequest,
 } from './helpers.ts';
 
-const agents: Array<ReturnType<typeof mockAgent>> = [];
-function agent() {
-  const a = mockAgent();
-  agents.push(a);
-  return a;
-}
-afterEach(async () => {
-  for (const a of agents.splice(0)) {
-    a.assertNoPendingInterceptors();
-    await a.close();
-  }
-});
+const agent = mockAgentPerTest({ assertNoPendingInterceptors: true });
 
 const settlement = {
   settlement_id: 'stl_1',

@@ -11,17 +11,9 @@ import {
   errorFromResponse,
   parseRetryAfter,
 } from '../src/index.ts';
-import { ORIGIN, detailAnswer, errorBody, mockAgent, searchAnswer, testClient } from './helpers.ts';
+import { ORIGIN, detailAnswer, errorBody, mockAgentPerTest, searchAnswer, testClient } from './helpers.ts';
 
-const agents: Array<ReturnType<typeof mockAgent>> = [];
-function agent() {
-  const a = mockAgent();
-  agents.push(a);
-  return a;
-}
-afterEach(async () => {
-  for (const a of agents.splice(0)) await a.close();
-});
+const agent = mockAgentPerTest();
 
 async function failure(promise: Promise<unknown>): Promise<MarketplaceError> {
   const error = await promise.then(

@@ -4,6 +4,7 @@
  */
 import { readSignatureHeaders, verifySignature, type SignatureHeaders } from '@domainkit/protocol';
 import { MockAgent } from 'undici';
+import { afterEach } from 'vitest';
 import type { MockInterceptor } from 'undici/types/mock-interceptor.js';
 import { PartnerClient, type PartnerClientOptions } from '../src/index.ts';
 
@@ -60,6 +61,25 @@ export function mockAgent(): MockAgent {
   const agent = new MockAgent();
   agent.disableNetConnect();
   return agent;
+}
+
+/**
+ * For the tests of a file: returns a factory of MockAgents ({@link mockAgent}); after each test, every agent it
+ * made is closed, and with `assertNoPendingInterceptors` first checked to have used all its interceptors.
+ */
+export function mockAgentPerTest(options: { assertNoPendingInterceptors?: boolean } = {}): () => MockAgent {
+  const agents: MockAgent[] = [];
+  afterEach(async () => {
+    for (const a of agents.splice(0)) {
+      if (options.assertNoPendingInterceptors) a.assertNoPendingInterceptors();
+      await a.close();
+    }
+  });
+  return () => {
+    const a = mockAgent();
+    agents.push(a);
+    return a;
+  };
 }
 
 /** A client on the mock, never really sleeping: waits are recorded in `sleeps` (ms). */

@@ -5,20 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { MarketplaceConnectionError } from '../src/index.ts';
-import { errorBody, mockAgent, orderAnswer, script, testClient, type ReceivedRequest } from './helpers.ts';
+import { errorBody, mockAgentPerTest, orderAnswer, script, testClient, type ReceivedRequest } from './helpers.ts';
 
-const agents: Array<ReturnType<typeof mockAgent>> = [];
-function agent() {
-  const a = mockAgent();
-  agents.push(a);
-  return a;
-}
-afterEach(async () => {
-  for (const a of agents.splice(0)) {
-    a.assertNoPendingInterceptors();
-    await a.close();
-  }
-});
+const agent = mockAgentPerTest({ assertNoPendingInterceptors: true });
 
 const ORDERS = '/api/partner/v1/orders';
 const order = {

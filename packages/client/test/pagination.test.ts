@@ -4,17 +4,9 @@
  * and a server that answers the same cursor twice stopped instead of looped.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventAnswer, mockAgent, orderAnswer, script, testClient, type ReceivedRequest } from './helpers.ts';
+import { eventAnswer, mockAgentPerTest, orderAnswer, script, testClient, type ReceivedRequest } from './helpers.ts';
 
-const agents: Array<ReturnType<typeof mockAgent>> = [];
-function agent() {
-  const a = mockAgent();
-  agents.push(a);
-  return a;
-}
-afterEach(async () => {
-  for (const a of agents.splice(0)) await a.close();
-});
+const agent = mockAgentPerTest();
 
 const ORDERS = (p: string) => p.startsWith('/api/partner/v1/orders?');
 const EVENTS = (p: string) => p.startsWith('/api/partner/v1/events');

@@ -2,28 +2,18 @@
  * Retries (RETRY_RULES): each attempt signed afresh with a new nonce; 5xx and network errors retried only for
  * requests safe to repeat; 429 waits Retry-After; replay_detected retried; back-off capped; no real waiting.
  */
+import type { MockAgent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MarketplaceConnectionError, MarketplaceError, backoffDelayMs } from '../src/index.ts';
-import { ORIGIN, checkoutAnswer, errorBody, mockAgent, receive, searchAnswer, testClient } from './helpers.ts';
+import { ORIGIN, checkoutAnswer, errorBody, mockAgentPerTest, receive, searchAnswer, testClient } from './helpers.ts';
 
-const agents: Array<ReturnType<typeof mockAgent>> = [];
-function agent() {
-  const a = mockAgent();
-  agents.push(a);
-  return a;
-}
-afterEach(async () => {
-  for (const a of agents.splice(0)) {
-    a.assertNoPendingInterceptors();
-    await a.close();
-  }
-});
+const agent = mockAgentPerTest({ assertNoPendingInterceptors: true });
 
 const SEARCH = (p: string) => p.startsWith('/api/partner/v1/domains/search');
 
 /** Replies with each answer in turn, verifying every attempt's signature and recording its nonce. */
 function sequence(
-  a: ReturnType<typeof mockAgent>,
+  a: MockAgent,
   path: string | ((p: string) => boolean),
   method: string,
   answers: Array<{ status: number; body: string; headers?: Record<string, string> } | Error>,

@@ -5,17 +5,9 @@
 import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PartnerClient } from '../src/index.ts';
-import { KEY_ID, ORIGIN, SECRET, errorBody, mockAgent, testClient } from './helpers.ts';
+import { KEY_ID, ORIGIN, SECRET, errorBody, mockAgentPerTest, testClient } from './helpers.ts';
 
-const agents: Array<ReturnType<typeof mockAgent>> = [];
-function agent() {
-  const a = mockAgent();
-  agents.push(a);
-  return a;
-}
-afterEach(async () => {
-  for (const a of agents.splice(0)) await a.close();
-});
+const agent = mockAgentPerTest();
 
 function renderings(value: unknown): string[] {
   return [

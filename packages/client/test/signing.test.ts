@@ -11,25 +11,14 @@ import {
   JSON_HEADERS,
   checkoutAnswer,
   detailAnswer,
-  mockAgent,
+  mockAgentPerTest,
   receive,
   searchAnswer,
   testClient,
   type ReceivedRequest,
 } from './helpers.ts';
 
-const agents: Array<ReturnType<typeof mockAgent>> = [];
-function agent() {
-  const a = mockAgent();
-  agents.push(a);
-  return a;
-}
-afterEach(async () => {
-  for (const a of agents.splice(0)) {
-    a.assertNoPendingInterceptors();
-    await a.close();
-  }
-});
+const agent = mockAgentPerTest({ assertNoPendingInterceptors: true });
 
 describe('signed requests', () => {
   it('signs a search with the canonical query sent as the URL query and the full path', async () => {

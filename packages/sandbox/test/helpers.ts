@@ -7,8 +7,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { canonicalQuery, createRequestSigner, type RequestSigner } from '@domainkit/protocol';
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { pino } from 'pino';
+import { afterAll, beforeAll } from 'vitest';
 import {
   readDemoCredential,
   startSandbox,
@@ -378,4 +380,37 @@ export async function newPartner(
     affiliate_id: string | null;
   };
   return { credential, client: new PartnerTestClient(sandbox, credential, clock.now) };
+}
+
+/** Two sandboxes sharing one PostgreSQL schema, as two processes would. */
+export interface SandboxPair {
+  /** The fresh schema both use (dropped after the suite). */
+  readonly schema: string;
+  /** The first sandbox (set before the first test runs). */
+  readonly a: TestSandbox;
+  /** The second sandbox (set before the first test runs). */
+  readonly b: TestSandbox;
+}
+
+/**
+ * Starts two sandboxes on one fresh PostgreSQL schema before the tests of the enclosing suite, and after them stops
+ * both and drops the schema. Call it inside a `describe.skipIf(!databaseUrl)`.
+ * @param prefix - the schema name's prefix (a random suffix follows).
+ */
+export function useTwoSandboxesOnOneSchema(databaseUrl: string | undefined, prefix: string): SandboxPair {
+  const pair = { schema: `${prefix}_${randomBytes(6).toString('hex')}` } as {
+    schema: string;
+    a: TestSandbox;
+    b: TestSandbox;
+  };
+  beforeAll(async () => {
+    pair.a = await startTestSandbox({ databaseUrl: databaseUrl!, schema: pair.schema });
+    pair.b = await startTestSandbox({ databaseUrl: databaseUrl!, schema: pair.schema });
+  });
+  afterAll(async () => {
+    await pair.a?.stop();
+    await pair.b?.stop();
+    if (databaseUrl) await dropSchema(databaseUrl, pair.schema);
+  });
+  return pair;
 }

@@ -3,52 +3,46 @@
  * dropped afterwards: two sandboxes share it as two processes would — one demo user (the same sign-in file in both
  * data folders), tokens issued by one accepted by the other, a refresh token spent on one refused on the other.
  */
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { generateInventory } from '../src/index.ts';
 import { readDemoUser } from '../src/oauth/users.ts';
-import { dropSchema, startTestSandbox, type TestSandbox } from './helpers.ts';
+import { useTwoSandboxesOnOneSchema } from './helpers.ts';
 import { call, refresh, signIn } from './public-api-helpers.ts';
 
 const databaseUrl = process.env.TEST_DATABASE_URL;
-const schema = `dk_public_test_${randomBytes(6).toString('hex')}`;
 const listed = generateInventory({ environment: 'SANDBOX' })[0]!;
 
 describe.skipIf(!databaseUrl)('Public API on PostgreSQL', () => {
-  let a: TestSandbox;
-  let b: TestSandbox;
-
-  beforeAll(async () => {
-    a = await startTestSandbox({ databaseUrl: databaseUrl!, schema });
-    b = await startTestSandbox({ databaseUrl: databaseUrl!, schema });
-  });
-  afterAll(async () => {
-    await a?.stop();
-    await b?.stop();
-    if (databaseUrl) await dropSchema(databaseUrl, schema);
-  });
+  const sandboxes = useTwoSandboxesOnOneSchema(databaseUrl, 'dk_public_test');
 
   it('gives both sandboxes one demo user, with the same sign-in file in each data folder', () => {
-    expect(readDemoUser(b.dataDir)).toEqual(readDemoUser(a.dataDir));
+    expect(readDemoUser(sandboxes.b.dataDir)).toEqual(readDemoUser(sandboxes.a.dataDir));
   });
 
   it('accepts on one sandbox the tokens issued by the other, and refuses there a refresh token spent here', async () => {
-    const user = readDemoUser(a.dataDir);
-    const { client, tokens } = await signIn(a, user, 'pricing:read domains:manage');
-    const search = await call(b, { path: '/api/domain/search', json: { q: listed.name }, token: tokens.access_token });
+    const user = readDemoUser(sandboxes.a.dataDir);
+    const { client, tokens } = await signIn(sandboxes.a, user, 'pricing:read domains:manage');
+    const search = await call(sandboxes.b, {
+      path: '/api/domain/search',
+      json: { q: listed.name },
+      token: tokens.access_token,
+    });
     expect(search.json.domain.listing.price_cents).toBe(listed.price_cents);
-    const bulk = await call(b, {
+    const bulk = await call(sandboxes.b, {
       path: '/api/domains/bulk/renew',
       json: {
-        domains: [(await call(a, { path: '/api/domains?limit=1', token: tokens.access_token })).json.domains[0].domain],
+        domains: [
+          (await call(sandboxes.a, { path: '/api/domains?limit=1', token: tokens.access_token })).json.domains[0]
+            .domain,
+        ],
         years: 1,
       },
       token: tokens.access_token,
     });
     expect(bulk.json.summary.succeeded).toBe(1);
-    expect((await refresh(b, client, tokens.refresh_token)).status).toBe(200);
-    const reuse = await refresh(a, client, tokens.refresh_token);
+    expect((await refresh(sandboxes.b, client, tokens.refresh_token)).status).toBe(200);
+    const reuse = await refresh(sandboxes.a, client, tokens.refresh_token);
     expect(reuse.json.error).toBe('invalid_grant');
-    expect((await call(b, { path: '/api', token: tokens.access_token })).status).toBe(401);
+    expect((await call(sandboxes.b, { path: '/api', token: tokens.access_token })).status).toBe(401);
   });
 });

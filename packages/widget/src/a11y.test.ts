@@ -8,7 +8,7 @@ import type { DkBuyButton } from './buy-button/buy-button.component.ts';
 import type { DkDomainSearch } from './domain-search/domain-search.component.ts';
 import { expectNoAxeViolations } from './test-support/axe.ts';
 import { FakeClock } from './test-support/fake-clock.ts';
-import { FetchStub } from './test-support/fetch-stub.ts';
+import { FetchStub, useFetchStub } from './test-support/fetch-stub.ts';
 import { cleanup, fixture, part, until, untilPurchase, untilState } from './test-support/fixtures.ts';
 
 const RESULTS = [
@@ -264,12 +264,8 @@ const BUTTON_STATES: Array<[string, (el: DkBuyButton, stub: FetchStub) => Promis
 for (const variant of VARIANTS) {
   describe(`axe-core, ${variant.name}`, () => {
     let stub: FetchStub;
-    beforeEach(() => {
-      stub = new FetchStub();
-    });
-    afterEach(() => {
-      cleanup();
-      stub.restore();
+    useFetchStub((fresh) => {
+      stub = fresh;
     });
 
     for (const [state, step] of SEARCH_STATES) {

@@ -8,7 +8,7 @@ import {
   getOrder,
   searchDomains,
 } from './api.ts';
-import { FetchStub } from './test-support/fetch-stub.ts';
+import { type FetchStub, useFetchStub } from './test-support/fetch-stub.ts';
 
 async function rejection(promise: Promise<unknown>): Promise<DkApiError> {
   try {
@@ -22,10 +22,9 @@ async function rejection(promise: Promise<unknown>): Promise<DkApiError> {
 
 describe('widget ↔ BFF API', () => {
   let stub: FetchStub;
-  beforeEach(() => {
-    stub = new FetchStub();
+  useFetchStub((fresh) => {
+    stub = fresh;
   });
-  afterEach(() => stub.restore());
 
   it('joins the BFF base URL and a route whatever the trailing slashes', () => {
     expect(endpoint('/dk', '/search?q=a')).to.equal('/dk/search?q=a');

@@ -7,7 +7,7 @@ import { sendKeys } from '@web/test-runner-commands';
 import './index.ts';
 import type { DkDomainSearch } from './domain-search/domain-search.component.ts';
 import { FakeClock } from './test-support/fake-clock.ts';
-import { FetchStub } from './test-support/fetch-stub.ts';
+import { type FetchStub, useFetchStub } from './test-support/fetch-stub.ts';
 import { cleanup, fixture, nextEvent, part, rows, settle, untilPurchase, untilState } from './test-support/fixtures.ts';
 import type { DomainResult } from './types.ts';
 
@@ -46,12 +46,8 @@ async function typedSearch(stub: FetchStub, attributes: Record<string, string> =
 
 describe('keyboard', () => {
   let stub: FetchStub;
-  beforeEach(() => {
-    stub = new FetchStub();
-  });
-  afterEach(() => {
-    cleanup();
-    stub.restore();
+  useFetchStub((fresh) => {
+    stub = fresh;
   });
 
   it('moves through results with ArrowDown/ArrowUp (wrapping), Home and End, while focus stays in the box', async () => {

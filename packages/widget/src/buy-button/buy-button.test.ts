@@ -1,7 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import type { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
 import type { DkErrorEvent } from '../events/dk-error.ts';
-import { FetchStub } from '../test-support/fetch-stub.ts';
+import { FetchStub, useFetchStub } from '../test-support/fetch-stub.ts';
 import { cleanup, fixture, nextEvent, part, settle, until } from '../test-support/fixtures.ts';
 import './buy-button.ts';
 import type { DkBuyButton } from './buy-button.component.ts';
@@ -20,12 +20,8 @@ async function buyButton(
 
 describe('<dk-buy-button>', () => {
   let stub: FetchStub;
-  beforeEach(() => {
-    stub = new FetchStub();
-  });
-  afterEach(() => {
-    cleanup();
-    stub.restore();
+  useFetchStub((fresh) => {
+    stub = fresh;
   });
 
   it('creates a checkout session for its domain, stays busy meanwhile, then navigates to checkout_url', async () => {

@@ -3,7 +3,7 @@ import type { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
 import type { DkErrorEvent } from '../events/dk-error.ts';
 import type { DkResultsEvent } from '../events/dk-results.ts';
 import type { DkSearchEvent } from '../events/dk-search.ts';
-import { FetchStub } from '../test-support/fetch-stub.ts';
+import { FetchStub, useFetchStub } from '../test-support/fetch-stub.ts';
 import { FakeClock } from '../test-support/fake-clock.ts';
 import {
   cleanup,
@@ -28,12 +28,8 @@ const COFFEE: DomainResult[] = [
 
 describe('<dk-domain-search>', () => {
   let stub: FetchStub;
-  beforeEach(() => {
-    stub = new FetchStub();
-  });
-  afterEach(() => {
-    cleanup();
-    stub.restore();
+  useFetchStub((fresh) => {
+    stub = fresh;
   });
 
   it('starts in the initial state with a labelled combobox controlling a hidden grid', async () => {

@@ -1,6 +1,6 @@
 import { expect } from '@esm-bundle/chai';
 import type { DkDomainSearch } from './domain-search.component.ts';
-import { FetchStub } from '../test-support/fetch-stub.ts';
+import { FetchStub, useFetchStub } from '../test-support/fetch-stub.ts';
 import { cleanup, fixture, part, rows, settle, text, untilState, until } from '../test-support/fixtures.ts';
 import type { DomainResult, Sibling } from '../types.ts';
 import './domain-search.ts';
@@ -57,12 +57,8 @@ const items = (search: DkDomainSearch): HTMLElement[] => [
 
 describe('<dk-domain-search siblings>', () => {
   let stub: FetchStub;
-  beforeEach(() => {
-    stub = new FetchStub();
-  });
-  afterEach(() => {
-    cleanup();
-    stub.restore();
+  useFetchStub((fresh) => {
+    stub = fresh;
   });
 
   /** Searches "coffee" and answers the partner results; resolves once they are shown. */

@@ -6,7 +6,7 @@ import type { DkErrorEvent } from '../events/dk-error.ts';
 import type { DkOrderCreatedEvent } from '../events/dk-order-created.ts';
 import type { DkQuoteEvent } from '../events/dk-quote.ts';
 import { FakeClock } from '../test-support/fake-clock.ts';
-import { FetchStub, type FetchCall } from '../test-support/fetch-stub.ts';
+import { type FetchStub, useFetchStub, type FetchCall } from '../test-support/fetch-stub.ts';
 import {
   cleanup,
   fixture,
@@ -65,12 +65,8 @@ async function quoted(stub: FetchStub, el: DkBuyButton, index = 0, quote: object
 
 describe('order mode (MoR)', () => {
   let stub: FetchStub;
-  beforeEach(() => {
-    stub = new FetchStub();
-  });
-  afterEach(() => {
-    cleanup();
-    stub.restore();
+  useFetchStub((fresh) => {
+    stub = fresh;
   });
 
   it('locks the price, counts down mm:ss, shows the payment slot and fires dk-quote', async () => {

@@ -2,6 +2,7 @@
  * A hand-driven `fetch` for the widget's tests: every call is recorded and stays pending until the test
  * answers it, so each state (loading, results, error...) can be observed deterministically.
  */
+import { cleanup } from './fixtures.ts';
 
 /** One recorded call of the stub. */
 export interface FetchCall {
@@ -79,4 +80,20 @@ export class FetchStub {
       this.#waiters = this.#waiters.filter((w) => w.index !== index);
       for (const waiter of ready) waiter.resolve(call);
     });
+}
+
+/**
+ * For the tests of the enclosing `describe`: before each, a fresh {@link FetchStub} handed to `use`; after each,
+ * the fixtures removed and the `fetch` of before the test put back (also when a test swapped in a stub of its own).
+ */
+export function useFetchStub(use: (stub: FetchStub) => void): void {
+  let before: typeof fetch;
+  beforeEach(() => {
+    before = globalThis.fetch;
+    use(new FetchStub());
+  });
+  afterEach(() => {
+    cleanup();
+    globalThis.fetch = before;
+  });
 }
