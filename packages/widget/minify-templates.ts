@@ -54,7 +54,7 @@ function htmlMinifier(): Minifier {
         i += ws.length;
       } else if (value) {
         // An attribute value that needs no quotes (no space, quote, `=`, `<`, `>`, backtick or `/`).
-        out += '=' + value[1];
+        out += `=${value[1]}`;
         i += value[0].length;
       } else {
         if (quote) {
@@ -95,9 +95,9 @@ export function minifyTemplates(source: string): string {
         i += 2;
       } else if (c === '`') {
         i++;
-        return result + minify(text, first, true) + '`';
+        return `${result}${minify(text, first, true)}\``;
       } else if (c === '$' && source[i + 1] === '{') {
-        result += minify(text, first, false) + '${';
+        result += `${minify(text, first, false)}\${`;
         first = false;
         text = '';
         i += 2;
@@ -119,7 +119,7 @@ export function minifyTemplates(source: string): string {
       if (c === '`') {
         const before = /\b(html|css)$/.exec(result);
         i++;
-        result += '`' + template(before?.[1]);
+        result += `\`${template(before?.[1])}`;
       } else if (c === "'" || c === '"') {
         const end = source.indexOf(c, i + 1);
         result += source.slice(i, end + 1);
@@ -128,7 +128,7 @@ export function minifyTemplates(source: string): string {
         if (c === '{') depth++;
         if (c === '}' && depth-- === 0) {
           i++;
-          return result + '}';
+          return `${result}}`;
         }
         result += c;
         i++;

@@ -60,7 +60,10 @@ function prng(seed: number): () => number {
 function zipf(n: number, s: number, random: () => number): () => number {
   const cdf: number[] = [];
   let total = 0;
-  for (let k = 1; k <= n; k++) cdf.push((total += 1 / k ** s));
+  for (let k = 1; k <= n; k++) {
+    total += 1 / k ** s;
+    cdf.push(total);
+  }
   return () => {
     const x = random() * total;
     let lo = 0;
@@ -105,8 +108,7 @@ let pending = '';
 const logSink = new Writable({
   write(chunk: Buffer, _encoding, callback) {
     pending += chunk.toString('utf8');
-    let newline: number;
-    while ((newline = pending.indexOf('\n')) >= 0) {
+    for (let newline = pending.indexOf('\n'); newline >= 0; newline = pending.indexOf('\n')) {
       const text = pending.slice(0, newline);
       pending = pending.slice(newline + 1);
       let line: { path?: unknown; status?: unknown; time?: unknown };

@@ -74,7 +74,7 @@ try {
   let remaining = Infinity;
   let resetAt = 0;
   page.on('response', (response) => {
-    const limit = /remaining=(\d+), reset=(\d+)/.exec(response.headers()['ratelimit'] ?? '');
+    const limit = /remaining=(\d+), reset=(\d+)/.exec(response.headers().ratelimit ?? '');
     if (!limit || !response.url().includes('/dk/search')) return;
     remaining = Number(limit[1]);
     resetAt = Date.now() + Number(limit[2]) * 1000;

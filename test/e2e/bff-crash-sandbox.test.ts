@@ -65,6 +65,7 @@ async function startBff(
   return { child, url, output: () => output };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
 async function admin(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
   const res = await fetch(`${sandbox.url}/admin${path}`, {
     method: init.method ?? 'GET',

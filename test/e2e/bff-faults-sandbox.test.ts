@@ -34,6 +34,7 @@ const keyIds: string[] = [];
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
 async function admin(path: string, init: { method?: string; body?: unknown } = {}): Promise<any> {
   const res = await fetch(`${sandbox.url}/admin${path}`, {
     method: init.method ?? 'GET',
@@ -44,6 +45,7 @@ async function admin(path: string, init: { method?: string; body?: unknown } = {
   return res.json();
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
 async function post(url: string, body: unknown): Promise<{ status: number; json: any }> {
   // A BFF must answer every visitor promptly, whatever upstream does: a hung request fails the test.
   const res = await fetch(url, {

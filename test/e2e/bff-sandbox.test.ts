@@ -89,6 +89,7 @@ async function startShop(): Promise<Shop> {
   };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
 async function admin(path: string, body: unknown = {}, method = 'POST'): Promise<any> {
   const res = await fetch(`${sandbox.url}/admin${path}`, {
     method,
@@ -99,6 +100,7 @@ async function admin(path: string, body: unknown = {}, method = 'POST'): Promise
   return res.json();
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
 async function postJson(url: string, body: unknown): Promise<{ status: number; json: any }> {
   const res = await fetch(url, {
     method: 'POST',

@@ -187,7 +187,10 @@ function prng(seed: number): () => number {
 function zipf(n: number, s: number, random: () => number): () => number {
   const cdf: number[] = [];
   let total = 0;
-  for (let k = 1; k <= n; k++) cdf.push((total += 1 / k ** s));
+  for (let k = 1; k <= n; k++) {
+    total += 1 / k ** s;
+    cdf.push(total);
+  }
   return () => {
     const x = random() * total;
     let lo = 0;

@@ -9,7 +9,7 @@ import { BffOptionsError } from './options.ts';
 import { startBff } from './server.ts';
 
 async function main(): Promise<void> {
-  let bff;
+  let bff: Awaited<ReturnType<typeof startBff>>;
   try {
     bff = await startBff(loadBffConfigFromEnv(process.env));
   } catch (error) {

@@ -174,7 +174,7 @@ export function loadBffConfigFromEnv(
   }
   const keyId = required('DOMAINKIT_KEY_ID');
   const secret = required('DOMAINKIT_API_SECRET');
-  if (secret !== undefined && secret.startsWith('pk_')) {
+  if (secret?.startsWith('pk_')) {
     problems.push({
       variable: 'DOMAINKIT_API_SECRET',
       problem: 'looks like a key id (pk_…): put the sk_… API secret here and the pk_… value in DOMAINKIT_KEY_ID',

@@ -77,6 +77,7 @@ export interface Answer {
   readonly status: number;
   readonly headers: IncomingHttpHeaders;
   readonly text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
   readonly json: any;
 }
 

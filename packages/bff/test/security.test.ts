@@ -17,7 +17,6 @@ import {
   SHOP_ORIGIN,
   call,
   openTestDatabase,
-  postJson,
   startStubMarketplace,
   startTestBff,
   type Answer,

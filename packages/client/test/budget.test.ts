@@ -3,7 +3,7 @@
  * about every 429 with its Retry-After, able to refuse a call before anything is sent, and skipped for the first
  * attempt when the caller already took the budget.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { BudgetRequest, RateLimitedNotice, UpstreamBudget } from '../src/index.ts';
 import { errorBody, mockAgentPerTest, orderAnswer, quoteAnswer, script, searchAnswer, testClient } from './helpers.ts';
 

@@ -3,7 +3,7 @@
  * registration has no /v1), the query or JSON body actually sent and signed, and the answer parsed with its
  * protocol schema, unknown fields kept.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MarketplaceResponseError, type PartnerClient } from '../src/index.ts';
 import {
   ORIGIN,

@@ -3,7 +3,7 @@
  * from the body or X-Request-Id, Retry-After in seconds; connection failures and timeouts become
  * MarketplaceConnectionError; a 2xx body breaking its schema names the endpoint and the field.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   MarketplaceConnectionError,
   MarketplaceError,

@@ -3,7 +3,7 @@
  * gives none, reused across every retry of that call (each signed afresh), a new one for the next order; writes
  * without a key are not repeated after an ambiguous failure.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MarketplaceConnectionError } from '../src/index.ts';
 import { errorBody, mockAgentPerTest, orderAnswer, script, testClient, type ReceivedRequest } from './helpers.ts';
 

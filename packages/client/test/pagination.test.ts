@@ -3,7 +3,7 @@
  * `after_id` for events), filters kept on every page, the walk ending on `next_cursor: null` or an empty page,
  * and a server that answers the same cursor twice stopped instead of looped.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eventAnswer, mockAgentPerTest, orderAnswer, script, testClient, type ReceivedRequest } from './helpers.ts';
 
 const agent = mockAgentPerTest();

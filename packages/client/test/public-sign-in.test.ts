@@ -27,6 +27,7 @@ const asMetadata = {
 interface Received {
   path: string;
   form: URLSearchParams;
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
   json: any;
   headers: Record<string, string>;
 }

@@ -3,7 +3,7 @@
  * requests safe to repeat; 429 waits Retry-After; replay_detected retried; back-off capped; no real waiting.
  */
 import type { MockAgent } from 'undici';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MarketplaceConnectionError, MarketplaceError, backoffDelayMs } from '../src/index.ts';
 import { ORIGIN, checkoutAnswer, errorBody, mockAgentPerTest, receive, searchAnswer, testClient } from './helpers.ts';
 

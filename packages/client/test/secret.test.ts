@@ -3,7 +3,7 @@
  * util.inspect or JSON of the client, nor in any error it raises, nor in option-validation messages.
  */
 import { inspect } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { PartnerClient } from '../src/index.ts';
 import { KEY_ID, ORIGIN, SECRET, errorBody, mockAgentPerTest, testClient } from './helpers.ts';
 

@@ -4,7 +4,7 @@
  * verifier, so a request that would be rejected by the marketplace fails the test.
  */
 import { sha256Hex } from '@domainkit/protocol';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ORIGIN,
   KEY_ID,
@@ -44,7 +44,7 @@ describe('signed requests', () => {
     expect(req.headers['x-service-timestamp']).toMatch(/^\d{10}$/);
     expect(req.headers['x-service-nonce']).toMatch(/^[0-9a-f-]{36}$/);
     expect(req.headers['x-service-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
-    expect(req.headers['accept']).toBe('application/json');
+    expect(req.headers.accept).toBe('application/json');
     expect(req.headers['user-agent']).toMatch(/^domainkit-client\//);
     expect(req.body.length).toBe(0);
     expect(result.domains[0]?.domain).toBe('coffeehouse.com');

@@ -40,6 +40,7 @@ afterAll(() => t?.stop());
 function cli(
   args: string[],
   options: { target?: boolean } = {},
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
 ): Promise<{ code: number | null; stdout: string; stderr: string; json: any }> {
   const env: NodeJS.ProcessEnv = {
     ...process.env,

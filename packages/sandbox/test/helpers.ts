@@ -126,6 +126,7 @@ export interface Answer {
   readonly headers: Headers;
   readonly text: string;
   /** The JSON body, or `undefined` when the body is not JSON. */
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
   readonly json: any;
 }
 
@@ -301,6 +302,7 @@ export async function waitFor<T>(
 export interface ReceivedDelivery {
   readonly raw: string;
   readonly headers: Record<string, string | string[] | undefined>;
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
   readonly json: { id: string; type: string; created_at: string; partner_id: string; data: any };
   /** The status the receiver answered. */
   readonly answered: number;

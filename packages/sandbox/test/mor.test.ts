@@ -33,7 +33,10 @@ const order = (json: Record<string, unknown>, c = client) =>
   c.request({ method: 'POST', path: `${V1}/orders`, headers: { 'Idempotency-Key': `mor-${++keySeq}` }, json });
 const buyNow = (d: { name: string; price_cents: number }, c = client) =>
   order({ domain: d.name, expected_price: d.price_cents, currency: 'USD' }, c);
-const code = (a: { status: number; json: any }) => ({ status: a.status, code: a.json?.error?.code });
+const code = (a: { status: number; json: { error?: { code?: string } } | undefined }) => ({
+  status: a.status,
+  code: a.json?.error?.code,
+});
 
 describe('POST /quotes', () => {
   it('locks the buy-now price for 10 minutes under a signed quote_id', async () => {

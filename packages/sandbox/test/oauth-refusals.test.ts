@@ -39,6 +39,7 @@ async function priceWith(token: string) {
   return call(t, { path: '/api/domain/search', json: { q: listed.name }, token });
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
 function expectInvalidToken(answer: { status: number; headers: Headers; json: any }, reason: RegExp) {
   expect(answer.status).toBe(401);
   const header = answer.headers.get('www-authenticate')!;

@@ -13,6 +13,7 @@ export interface PublicAnswer {
   readonly status: number;
   readonly headers: Headers;
   readonly text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
   readonly json: any;
 }
 
@@ -91,6 +92,7 @@ export async function call(t: TestSandbox, request: PublicRequest): Promise<Publ
 
 // ------------------------------------------------------------------------------------------------ OpenAPI check
 
+// biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
 type Json = Record<string, any>;
 
 function templateRegex(template: string): RegExp {

@@ -45,7 +45,10 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 beforeEach(() => t.clock.advance(61));
 
-const code = (a: { status: number; json: any }) => ({ status: a.status, code: a.json?.error?.code });
+const code = (a: { status: number; json: { error?: { code?: string } } | undefined }) => ({
+  status: a.status,
+  code: a.json?.error?.code,
+});
 
 describe('settlement, transactions and payouts', () => {
   it('settles the completed orders of the period, pays non-MoR commissions, and reports every sale with totals', async () => {

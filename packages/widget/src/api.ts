@@ -115,7 +115,8 @@ function check<T>(body: unknown, fields: Record<string, Kind>): T {
   if (!isRecord(body)) throw invalid('not a JSON object');
   const out: Json = { ...body };
   for (const [field, kind] of Object.entries(fields)) {
-    const value = (out[field] ??= kind[1] ? null : undefined);
+    out[field] ??= kind[1] ? null : undefined;
+    const value = out[field];
     if (!(value === null && kind[1]) && !KINDS[kind[0]!]!(value)) throw invalid(field);
   }
   return out as T;

@@ -49,7 +49,8 @@ export class DkController<S extends string> implements ReactiveController {
     this.stop();
     this.error = undefined;
     this.set(status);
-    return (this.#abort = new AbortController()).signal;
+    this.#abort = new AbortController();
+    return this.#abort.signal;
   }
 
   /** Aborts the request in flight and cancels the timer. */
@@ -72,7 +73,10 @@ export class DkController<S extends string> implements ReactiveController {
   /** Re-renders the host on each second boundary until the clock reaches `at` (ms since the epoch), then runs `done`. */
   countdown(at: number, done: () => void): void {
     const left = at - this.host.clock.now();
-    if (left <= 0) return done();
+    if (left <= 0) {
+      done();
+      return;
+    }
     this.host.requestUpdate();
     this.wait(() => this.countdown(at, done), left % 1000 || 1000);
   }
@@ -83,7 +87,8 @@ export class DkController<S extends string> implements ReactiveController {
    */
   fail(caught: unknown, status: S): DkApiError | undefined {
     if (isAbortError(caught)) return undefined;
-    const error = (this.error = toApiError(caught));
+    const error = toApiError(caught);
+    this.error = error;
     this.set(status);
     this.host.dispatchEvent(new DkErrorEvent({ code: error.code, message: this.describe(error) }));
     return error;

@@ -8,7 +8,7 @@ import './index.ts';
 import type { DkDomainSearch } from './domain-search/domain-search.component.ts';
 import { FakeClock } from './test-support/fake-clock.ts';
 import { type FetchStub, useFetchStub } from './test-support/fetch-stub.ts';
-import { cleanup, fixture, nextEvent, part, rows, settle, untilPurchase, untilState } from './test-support/fixtures.ts';
+import { fixture, nextEvent, part, rows, settle, untilPurchase, untilState } from './test-support/fixtures.ts';
 import type { DomainResult } from './types.ts';
 
 const COFFEE: DomainResult[] = [

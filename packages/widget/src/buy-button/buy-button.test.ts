@@ -142,7 +142,10 @@ describe('<dk-buy-button> target', () => {
       const el = await fixture('dk-buy-button', { domain: 'coffeehouse.com', target: '_blank' });
       const opened: unknown[][] = [];
       const original = window.open;
-      window.open = (...args: unknown[]) => (opened.push(args), null);
+      window.open = (...args: unknown[]) => {
+        opened.push(args);
+        return null;
+      };
       try {
         part<HTMLButtonElement>(el, '[part="buy-button"]').click();
         (await stub.call(0)).respond(201, SESSION);

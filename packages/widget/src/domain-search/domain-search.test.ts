@@ -5,18 +5,7 @@ import type { DkResultsEvent } from '../events/dk-results.ts';
 import type { DkSearchEvent } from '../events/dk-search.ts';
 import { FetchStub, useFetchStub } from '../test-support/fetch-stub.ts';
 import { FakeClock } from '../test-support/fake-clock.ts';
-import {
-  cleanup,
-  fixture,
-  nextEvent,
-  part,
-  rows,
-  settle,
-  sleep,
-  text,
-  type,
-  untilState,
-} from '../test-support/fixtures.ts';
+import { fixture, nextEvent, part, rows, settle, sleep, text, type, untilState } from '../test-support/fixtures.ts';
 import type { DomainResult } from '../types.ts';
 import './domain-search.ts';
 

@@ -1,7 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import type { DkDomainSearch } from './domain-search.component.ts';
 import { FetchStub, useFetchStub } from '../test-support/fetch-stub.ts';
-import { cleanup, fixture, part, rows, settle, text, untilState, until } from '../test-support/fixtures.ts';
+import { fixture, part, rows, settle, text, untilState, until } from '../test-support/fixtures.ts';
 import type { DomainResult, Sibling } from '../types.ts';
 import './domain-search.ts';
 

@@ -7,17 +7,7 @@ import type { DkOrderCreatedEvent } from '../events/dk-order-created.ts';
 import type { DkQuoteEvent } from '../events/dk-quote.ts';
 import { FakeClock } from '../test-support/fake-clock.ts';
 import { type FetchStub, useFetchStub, type FetchCall } from '../test-support/fetch-stub.ts';
-import {
-  cleanup,
-  fixture,
-  nextEvent,
-  part,
-  rows,
-  settle,
-  text,
-  untilPurchase,
-  untilState,
-} from '../test-support/fixtures.ts';
+import { fixture, nextEvent, part, rows, settle, text, untilPurchase, untilState } from '../test-support/fixtures.ts';
 import type { OrderDetails } from '../types.ts';
 
 const T0 = Date.parse('2030-01-01T12:00:00Z');
