@@ -1,0 +1,80 @@
+/**
+ * Dependency rules of the workspace (docs/architecture.md "Packages and their direction"), checked by
+ * `pnpm depcruise` (and so by `pnpm lint` and CI):
+ *
+ * - protocol ← client ← bff; protocol ← sandbox. The sandbox and the client meet only on the wire, so neither
+ *   imports the other; nothing imports the BFF, the sandbox or the widget.
+ * - The widget imports nothing of ours at run time: type-only imports are erased by the compiler.
+ * - No cycles: between modules at run time, and between the folders of a package.
+ *
+ * Tests are left out: a test may import across packages (a BFF test runs the sandbox).
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'protocol-is-the-base',
+      comment: 'protocol is the wire contract: it imports no other package of ours.',
+      severity: 'error',
+      from: { path: '^packages/protocol/' },
+      to: { path: '^packages/(client|bff|sandbox|widget)/' },
+    },
+    {
+      name: 'client-only-on-protocol',
+      comment: 'The client depends on protocol only; it never imports the sandbox (they meet on the wire).',
+      severity: 'error',
+      from: { path: '^packages/client/' },
+      to: { path: '^packages/(bff|sandbox|widget)/' },
+    },
+    {
+      name: 'sandbox-only-on-protocol',
+      comment: 'The sandbox depends on protocol only; it never imports the client (they meet on the wire).',
+      severity: 'error',
+      from: { path: '^packages/sandbox/' },
+      to: { path: '^packages/(client|bff|widget)/' },
+    },
+    {
+      name: 'bff-on-client-and-protocol',
+      comment: 'The BFF reaches the marketplace through the client; it never imports the sandbox or the widget.',
+      severity: 'error',
+      from: { path: '^packages/bff/' },
+      to: { path: '^packages/(sandbox|widget)/' },
+    },
+    {
+      name: 'widget-runs-alone',
+      comment: 'The widget imports nothing of ours at run time (type-only imports are allowed: they are erased).',
+      severity: 'error',
+      from: { path: '^packages/widget/' },
+      to: { path: '^packages/(protocol|client|bff|sandbox)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'no-circular',
+      comment:
+        'A module never reaches itself at run time. Type-only imports are erased, so a cycle through one is allowed (a lazily loaded chunk may name the type of its loader).',
+      severity: 'error',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { circular: true, viaOnly: { dependencyTypesNot: ['type-only'] } },
+    },
+    {
+      name: 'no-folder-cycles',
+      comment: 'Folders of a package depend one way: no folder reaches itself through its imports.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^packages/[^/]+/src/' },
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    // Production code only: tests and their helpers may import across packages (a BFF test runs the sandbox).
+    exclude: { path: ['(^|/)(node_modules|dist|\\.data)/', '\\.test\\.tsx?$', '/test-support/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.base.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'types', 'node', 'default'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.d.ts'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};
