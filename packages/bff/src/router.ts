@@ -5,8 +5,7 @@
  */
 import { PublicClient, type PublicDomainSearchResponseLenient } from '@domainkit/client';
 import type { DomainSearchResponse } from '@domainkit/protocol';
-import express, { type RequestHandler, type Router } from 'express';
-import type { Logger } from 'pino';
+import express, { type Router } from 'express';
 import { errorHandler } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
 import type { EventHandler, EventHandlerType } from './events/inbox.ts';

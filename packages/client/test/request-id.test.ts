@@ -17,22 +17,18 @@ describe('request ids', () => {
     agents.push(a);
     const seen: Array<string | undefined> = [];
     const pool = a.get(ORIGIN);
-    pool
-      .intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search') })
-      .reply((opts) => {
-        seen.push((opts.headers as Record<string, string>)['x-request-id']);
-        return { statusCode: 500, data: errorBody('internal_error', 'try again', 'req_upstream_1') };
-      });
-    pool
-      .intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search') })
-      .reply((opts) => {
-        seen.push((opts.headers as Record<string, string>)['x-request-id']);
-        return {
-          statusCode: 200,
-          data: JSON.stringify({ domains: [coffeehouse], next_cursor: null }),
-          responseOptions: { headers: { ...JSON_HEADERS, 'x-request-id': 'req_upstream_2' } },
-        };
-      });
+    pool.intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search') }).reply((opts) => {
+      seen.push((opts.headers as Record<string, string>)['x-request-id']);
+      return { statusCode: 500, data: errorBody('internal_error', 'try again', 'req_upstream_1') };
+    });
+    pool.intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search') }).reply((opts) => {
+      seen.push((opts.headers as Record<string, string>)['x-request-id']);
+      return {
+        statusCode: 200,
+        data: JSON.stringify({ domains: [coffeehouse], next_cursor: null }),
+        responseOptions: { headers: { ...JSON_HEADERS, 'x-request-id': 'req_upstream_2' } },
+      };
+    });
     const attempts: Array<[string, number, number]> = [];
     const { client } = testClient(a, {
       requestId: () => 'visitor-req-42',

@@ -100,7 +100,9 @@ describe('widget ↔ BFF API', () => {
       console.warn = warn;
     }
     expect(warnings).to.have.length(3);
-    expect(warnings[0]).to.match(/^\[domainkit\] bff_misconfigured: \/not-the-bff\/search\?q=coffee answered HTTP 404 without JSON/);
+    expect(warnings[0]).to.match(
+      /^\[domainkit\] bff_misconfigured: \/not-the-bff\/search\?q=coffee answered HTTP 404 without JSON/,
+    );
   });
 
   it('diagnoses a cross-origin BFF that cannot be read as bff_unreachable, naming the origin to allow', async () => {

@@ -49,7 +49,9 @@ export function requestContext(logger: Logger): RequestHandler {
       const line = {
         req_id: state.requestId,
         // The caller's own id (a BFF forwards the id of the visitor request it serves), when well-formed.
-        ...(isWellFormedRequestId(req.headers['x-request-id']) ? { client_request_id: req.headers['x-request-id'] } : {}),
+        ...(isWellFormedRequestId(req.headers['x-request-id'])
+          ? { client_request_id: req.headers['x-request-id'] }
+          : {}),
         method: req.method,
         path: splitRawUrl(req.originalUrl).path.slice(0, 512),
         status: res.statusCode,
