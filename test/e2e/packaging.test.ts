@@ -116,7 +116,7 @@ describe('the packages installed from their tarballs, outside the workspace', ()
     await timed('npm install', () =>
       inProject('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']),
     );
-  }, 600_000);
+  }, 900_000);
 
   afterAll(async () => {
     for (const child of children) child.kill('SIGTERM');
@@ -195,13 +195,13 @@ describe('the packages installed from their tarballs, outside the workspace', ()
 
     const first = JSON.parse(await inProject('node', ['src/client.ts'], env)) as { domain: string };
     expect(first.domain).toMatch(/\./);
-  }, 120_000);
+  }, 300_000);
 
   for (const resolution of ['bundler', 'node16', 'node']) {
-    it.concurrent(`type-checks the React and Vue files with vue-tsc under moduleResolution ${resolution}`, async () => {
+    it(`type-checks the React and Vue files with vue-tsc under moduleResolution ${resolution}`, async () => {
       await timed(`vue-tsc ${resolution}`, () =>
         inProject(join(project, 'node_modules/.bin/vue-tsc'), ['-p', `tsconfig.${resolution}.json`]),
       );
-    }, 120_000);
+    }, 600_000); // generous: a shared CI machine may be slow; nothing here measures speed
   }
 });

@@ -5,7 +5,7 @@
  * a failure to reach it ({@link MarketplaceConnectionError}), or an answer that breaks its schema
  * ({@link MarketplaceResponseError}). None of them carries request headers, the signature or the secret.
  */
-import { readErrorBody } from '@domainkit/protocol';
+import { type ErrorCode, readErrorBody } from '@domainkit/protocol';
 
 /** Codes the client adds to the spec 7 codes for failures that have no error body of the marketplace. */
 export const CLIENT_ERROR_CODES = {
@@ -19,12 +19,21 @@ export const CLIENT_ERROR_CODES = {
   validation_error: 'validation_error',
 } as const;
 
+/** A code the client itself raises: one of {@link CLIENT_ERROR_CODES}. */
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];
+
+/**
+ * The `code` of a {@link MarketplaceError}: a spec 7 code, one of the client's, or (typed as a plain string, still
+ * offered by editors) a code newer than this package: compare with the known ones and keep a fallback.
+ */
+export type MarketplaceErrorCode = ErrorCode | ClientErrorCode | (string & {});
+
 /** The fields of a {@link MarketplaceError}. */
 export interface MarketplaceErrorFields {
   /** HTTP status of the answer; `undefined` when no answer arrived (connection errors, refused input). */
   readonly status: number | undefined;
   /** A spec 7 code (`rate_limited`, `not_found`, ...) or one of {@link CLIENT_ERROR_CODES}. */
-  readonly code: string;
+  readonly code: MarketplaceErrorCode;
   readonly message: string;
   /** Seconds to wait before retrying, from the `Retry-After` header (spec 8); `undefined` when absent. */
   readonly retryAfter?: number | undefined;
@@ -45,7 +54,7 @@ export class MarketplaceError extends Error {
   /** HTTP status of the answer; `undefined` when no answer arrived. */
   readonly status: number | undefined;
   /** Spec 7 code or a {@link CLIENT_ERROR_CODES} value. */
-  readonly code: string;
+  readonly code: MarketplaceErrorCode;
   /** Seconds to wait before retrying (`Retry-After`, spec 8), or `undefined`. */
   readonly retryAfter: number | undefined;
   /** The marketplace's request id, or `undefined`. */

@@ -22,6 +22,8 @@ export {
   errorFromResponse,
   parseRetryAfter,
   type MarketplaceErrorFields,
+  type MarketplaceErrorCode,
+  type ClientErrorCode,
   type ErrorResponse,
 } from './errors.ts';
 export {
