@@ -4,7 +4,7 @@
  * visitor-safe messages; the detail goes to the log, never to the browser.
  */
 import { MarketplaceError } from '@domainkit/client';
-import type { WidgetError } from '@domainkit/protocol';
+import { ErrorCode, type WidgetError } from '@domainkit/protocol';
 import type { RateClass } from '@domainkit/client';
 import { PaymentInputError } from './payments.ts';
 import type { ErrorRequestHandler, Response } from 'express';
@@ -128,9 +128,9 @@ export function busyAnswer(error: UpstreamBusyError): BffHttpError {
  *   → 502 `upstream_error` with a fixed message.
  */
 export function fromUpstream(error: MarketplaceError): BffHttpError {
-  if (error.status === 404 && error.code === 'not_found')
+  if (error.status === 404 && error.code === ErrorCode.NotFound)
     return new BffHttpError('not_found', 'That domain is not listed for sale.', { cause: error });
-  if (error.status === 409 && error.code === 'conflict') {
+  if (error.status === 409 && error.code === ErrorCode.Conflict) {
     return new BffHttpError('conflict', 'That domain has just been sold or reserved; choose another one.', {
       cause: error,
     });

@@ -7,6 +7,7 @@
  * 5xx) only when it carries an Idempotency-Key, so the marketplace can tell a retry from a second sale (spec 4.1
  * "Idempotency on POST /orders").
  */
+import { ErrorCode } from '@domainkit/protocol';
 
 /** How one attempt ended, as far as the retry rules need to know. */
 export interface AttemptOutcome {
@@ -52,7 +53,7 @@ export const RETRY_RULES: readonly RetryRule[] = [
     // 401 replay_detected: the nonce was seen before (for example a retry by a proxy); the request was refused
     // before processing and a fresh nonce fixes it (spec 5.1 "Replay protection"). Safe for any method.
     name: 'replay_detected',
-    matches: (o) => o.code === 'replay_detected',
+    matches: (o) => o.code === ErrorCode.ReplayDetected,
     onlyWhenSafe: false,
   },
   {

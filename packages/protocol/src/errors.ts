@@ -39,6 +39,27 @@ export const ERROR_CODES = {
 /** A Partner API error code of spec 7. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * The spec 7 codes as named constants, to compare against instead of string literals (`error.code ===
+ * ErrorCode.ReplayDetected`): a misspelt constant fails type-checking. `ErrorCode` the type is the union of the codes.
+ */
+export const ErrorCode = {
+  ValidationError: 'validation_error',
+  MissingIdempotencyKey: 'missing_idempotency_key',
+  MissingCredentials: 'missing_credentials',
+  MissingSignatureHeaders: 'missing_signature_headers',
+  InvalidTimestamp: 'invalid_timestamp',
+  InvalidSignature: 'invalid_signature',
+  ReplayDetected: 'replay_detected',
+  Forbidden: 'forbidden',
+  NotFound: 'not_found',
+  Conflict: 'conflict',
+  PriceMismatch: 'price_mismatch',
+  QuoteExpired: 'quote_expired',
+  RateLimited: 'rate_limited',
+  InternalError: 'internal_error',
+} as const satisfies Record<string, ErrorCode>;
+
 /** True when `code` is one of the spec 7 codes. */
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ProtocolError, RATE_LIMITS, errorBodySchema, isErrorCode, readErrorBody } from '../src/index.ts';
+import {
+  ERROR_CODES,
+  ErrorCode,
+  ProtocolError,
+  RATE_LIMITS,
+  errorBodySchema,
+  isErrorCode,
+  readErrorBody,
+} from '../src/index.ts';
 
 describe('error codes (spec 7)', () => {
+  it('has one named constant for each code of the table, and no other', () => {
+    expect(Object.values(ErrorCode).sort()).toEqual(Object.keys(ERROR_CODES).sort());
+    expect(ErrorCode.ReplayDetected).toBe('replay_detected');
+  });
+
   it('gives every code of spec 7 its status', () => {
     expect(Object.fromEntries(Object.entries(ERROR_CODES).map(([c, v]) => [c, v.status]))).toEqual({
       validation_error: 400,

@@ -16,7 +16,7 @@
  * quote's, never a figure from the browser.
  */
 import { MarketplaceError } from '@domainkit/client';
-import type { Buyer, CreateOrderRequest, WidgetOrderResponse } from '@domainkit/protocol';
+import { ErrorCode, type Buyer, type CreateOrderRequest, type WidgetOrderResponse } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import { UpstreamBusyError, type BffUpstreamBudget } from '../budget.ts';
 import { toCents, type BffDb } from '../db/tables.ts';
@@ -637,7 +637,7 @@ async function refusalAnswer(
   domain: string,
 ): Promise<BffHttpError> {
   const money = moneyMessage(outcome);
-  if (error.code === 'price_mismatch') {
+  if (error.code === ErrorCode.PriceMismatch) {
     const given = error.details?.price_cents;
     if (typeof given === 'number' && Number.isInteger(given) && given >= 0) {
       return new BffHttpError(
@@ -658,12 +658,12 @@ async function refusalAnswer(
       return new BffHttpError('quote_expired', `The price of ${domain} has changed. ${money} Ask for a new quote.`);
     }
   }
-  if (error.code === 'quote_expired')
+  if (error.code === ErrorCode.QuoteExpired)
     return new BffHttpError(
       'quote_expired',
       `This price quote expired before the order was recorded. ${money} Ask for a new quote.`,
     );
-  if (error.code === 'conflict' || error.code === 'not_found')
+  if (error.code === ErrorCode.Conflict || error.code === ErrorCode.NotFound)
     return new BffHttpError('conflict', `${domain} has just been sold or withdrawn. ${money}`);
   return new BffHttpError('upstream_error', `The marketplace could not take this order. ${money}`);
 }
