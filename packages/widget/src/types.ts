@@ -63,6 +63,10 @@ export interface BffErrorBody {
     readonly retry_after?: number;
     /** The current price in minor units; sent with 422 `price_mismatch`. */
     readonly price_cents?: number;
+    /** With 409 `conflict` for an order of this quote already in flight: that order's id. */
+    readonly order_id?: string;
+    /** With 409 `conflict` for an order of this quote already in flight: where that order stands. */
+    readonly status?: string;
   };
 }
 

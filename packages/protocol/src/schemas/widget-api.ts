@@ -80,7 +80,8 @@ export type WidgetCheckoutResponse = z.infer<typeof widgetCheckoutResponseSchema
 
 /**
  * Error answer of the BFF: `busy` (503) and `rate_limited` (429) carry `retry_after` in seconds; `price_mismatch`
- * (422) carries `price_cents`, the new price the widget shows before asking again.
+ * (422) carries `price_cents`, the new price the widget shows before asking again; `conflict` (409) for a quote
+ * whose order is already in flight carries that order's `order_id` and `status`.
  */
 export const widgetErrorSchema = z.object({
   error: z.object({
@@ -88,6 +89,8 @@ export const widgetErrorSchema = z.object({
     message: z.string(),
     retry_after: z.number().int().nonnegative().optional(),
     price_cents: centsSchema.optional(),
+    order_id: z.string().optional(),
+    status: z.string().optional(),
   }),
 });
 export type WidgetError = z.infer<typeof widgetErrorSchema>;
