@@ -3,10 +3,13 @@
  * every BFF log line of that request and the sandbox's log line of the upstream call; and `GET /metrics`, read with
  * a Prometheus text-format parser, moves as searches and purchases run.
  */
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { startBff, testCardPayments, type RunningBff } from '@domainkit/bff';
-import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
+import { createSandboxAdmin, startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -146,8 +149,10 @@ describe('GET /metrics', () => {
   });
 
   it('moves as searches and a purchase run', async () => {
+    await bff.bff.checkCredential(); // the start probe, done before the figures are read
     const start = await scrape();
-    expect(start('domainkit_bff_budget_tokens', { class: 'search' })).toBe(6);
+    const searchTokens = start('domainkit_bff_budget_tokens', { class: 'search' });
+    expect(searchTokens).toBeGreaterThan(4);
     expect(start('domainkit_bff_purchase_intents')).toBe(0);
 
     const first = await fetch(`${bff.url}/search?q=cedar`);
@@ -157,7 +162,7 @@ describe('GET /metrics', () => {
     expect(searched('domainkit_bff_upstream_requests_total', { class: 'search', status: '200' })).toBe(1);
     expect(searched('domainkit_bff_cache_lookups_total', { cache: 'search', result: 'miss' })).toBe(1);
     expect(searched('domainkit_bff_cache_lookups_total', { cache: 'search', result: 'hit' })).toBe(1);
-    expect(searched('domainkit_bff_budget_tokens', { class: 'search' })).toBeLessThan(6);
+    expect(searched('domainkit_bff_budget_tokens', { class: 'search' })).toBeLessThan(searchTokens);
 
     const domain = results.find((r) => r.available)!.domain;
     const post = (path: string, body: unknown) =>
@@ -178,11 +183,89 @@ describe('GET /metrics', () => {
     expect(bought('domainkit_bff_upstream_requests_total', { class: 'write', status: '201' })).toBe(2);
     expect(bought('domainkit_bff_purchase_intents', { state: 'recorded' })).toBe(1);
     expect(bought('domainkit_bff_recovery_backlog')).toBe(0);
-    expect(bought('domainkit_bff_budget_tokens', { class: 'write' })).toBeLessThan(2);
+    expect(bought('domainkit_bff_budget_tokens', { class: 'write' })).toBeLessThan(
+      start('domainkit_bff_budget_tokens', { class: 'write' }),
+    );
 
     // The visitor limit (4 searches a minute here): the next ones are 429s, counted.
     for (let i = 0; i < 3; i++) await (await fetch(`${bff.url}/search?q=birch`)).arrayBuffer();
     const limited = await scrape();
     expect(limited('domainkit_bff_visitor_refusals_total', { status: '429', route: '/search' })).toBeGreaterThan(0);
+  });
+});
+
+describe('readiness proves the credential', () => {
+  const CLI = join(dirname(createRequire(import.meta.url).resolve('@domainkit/bff')), 'cli.ts');
+  const env = (secret: string, keyId = sandbox.demo.key_id) => ({
+    PATH: process.env.PATH ?? '',
+    DOMAINKIT_API_BASE_URL: sandbox.url,
+    DOMAINKIT_KEY_ID: keyId,
+    DOMAINKIT_API_SECRET: secret,
+    DOMAINKIT_LOG_FORMAT: 'json',
+    PORT: '0',
+    HOST: '127.0.0.1',
+  });
+  const WRONG = `sk_test_${'x'.repeat(40)}`;
+
+  /** `domainkit-bff --check`: its exit code and output. */
+  async function check(vars: Record<string, string>): Promise<{ code: number | null; output: string }> {
+    const child = spawn(process.execPath, [CLI, '--check'], { env: vars, stdio: 'pipe' });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    const [code] = await once(child, 'exit');
+    return { code, output };
+  }
+
+  /** The standalone BFF: its URL and its log lines. */
+  async function standalone(vars: Record<string, string>) {
+    const child = spawn(process.execPath, [CLI], { env: vars, stdio: 'pipe' });
+    let output = '';
+    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+    await expect.poll(() => output, { timeout: 30_000 }).toContain('"msg":"domainkit BFF listening"');
+    const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"domainkit BFF listening"/.exec(output)![1]!;
+    return { child, url, output: () => output };
+  }
+
+  it('a wrong secret keeps /readyz at 503 invalid_signature and --check non-zero; the right one makes both pass', async () => {
+    const wrong = await check(env(WRONG));
+    expect(wrong.code).not.toBe(0);
+    expect(wrong.output).toContain('invalid_signature');
+    expect(wrong.output).not.toContain(WRONG);
+
+    const bad = await standalone(env(WRONG));
+    try {
+      for (let i = 0; i < 2; i++) {
+        const res = await fetch(`${bad.url}/readyz`);
+        expect(res.status).toBe(503);
+        expect(await res.json()).toMatchObject({ error: { code: 'unavailable', reason: 'invalid_signature' } });
+      }
+      await expect.poll(() => bad.output()).toMatch(/"level":40.*"reason":"invalid_signature"/);
+    } finally {
+      bad.child.kill('SIGTERM');
+      await once(bad.child, 'exit');
+    }
+
+    const right = await check(env(sandbox.demo.secret));
+    expect(right.code, right.output).toBe(0);
+    expect(right.output).toMatch(/^ok: /);
+    const good = await standalone(env(sandbox.demo.secret));
+    try {
+      const res = await fetch(`${good.url}/readyz`);
+      expect(res.status).toBe(200);
+      expect(await res.json()).toEqual({ status: 'ready', database: 'none' });
+    } finally {
+      good.child.kill('SIGTERM');
+      await once(good.child, 'exit');
+    }
+  });
+
+  it('names a missing scope', async () => {
+    const admin = createSandboxAdmin({ url: sandbox.url, adminToken: sandbox.demo.admin_token });
+    const searchOnly = await admin.credentials.create({ scopes: ['search'], environment: 'SANDBOX' });
+    const result = await check(env(searchOnly.secret, searchOnly.key_id));
+    expect(result.code).toBe(1);
+    expect(result.output).toContain('forbidden: scope embed missing');
   });
 });

@@ -150,6 +150,12 @@ export interface BffOptions {
    */
   readonly siblings?: boolean | undefined;
   /**
+   * Prove the marketplace credential (credential-check.ts): `/readyz` answers 503 with the reason until cheap
+   * signed calls succeed (cached 5 minutes), and the standalone server probes at start. Default true; `false`
+   * leaves `/readyz` to the database alone (tests against a stub marketplace that counts calls).
+   */
+  readonly checkCredential?: boolean | undefined;
+  /**
    * `GET /metrics` in the Prometheus text format (metrics.ts): `true`, or `{token}` to require
    * `Authorization: Bearer <token>`. Default off: the figures are always kept and can be mounted elsewhere with
    * `bff.metrics.handler()`.
@@ -415,6 +421,7 @@ const optionsSchema = z.strictObject({
     })
     .optional(),
   siblings: z.boolean({ error: 'must be true or false (false turns GET /siblings off)' }).optional(),
+  checkCredential: z.boolean({ error: 'must be true or false' }).optional(),
   metrics: z
     .union([z.boolean(), z.strictObject({ token: z.string().min(16, 'must be at least 16 characters').optional() })], {
       error: 'must be true, false, or { token } (a bearer token of 16 characters or more that GET /metrics requires)',

@@ -98,6 +98,8 @@ export interface ResolvedBffOptions {
   readonly eventHandlers: ReadonlyArray<readonly [type: EventHandlerType, handler: EventHandler]>;
   /** `GET /siblings` on (needs `marketplace`). */
   readonly siblings: boolean;
+  /** How long `/readyz` trusts a credential probe (credential-check.ts): a success, a failure (ms). */
+  readonly readiness: { readonly checkCredential: boolean; readonly okTtlMs: number; readonly failedTtlMs: number };
   /** `GET /metrics` on, and the bearer token it requires (option `metrics`). */
   readonly metrics: { readonly served: boolean; readonly token: string | undefined };
   readonly orders: OrderTimings;
@@ -182,6 +184,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     webhook: o.webhook,
     eventHandlers,
     siblings: o.siblings !== false && o.marketplace !== undefined,
+    readiness: { checkCredential: o.checkCredential !== false, okTtlMs: 5 * 60_000, failedTtlMs: 10_000 },
     metrics: {
       served: o.metrics !== undefined && o.metrics !== false,
       token: typeof o.metrics === 'object' ? o.metrics.token : undefined,

@@ -10,6 +10,7 @@ import { errorHandler } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
 import type { EventHandler, EventHandlerType } from './events/inbox.ts';
 import { bffLogger } from './logger.ts';
+import type { CredentialStatus } from './credential-check.ts';
 import { BffMetrics } from './metrics.ts';
 import { contextualLogger, requestContext } from './request-context.ts';
 import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
@@ -74,6 +75,13 @@ export interface BffRouter extends Router {
   processInbox(): Promise<void>;
   /** Resolves when no background work is running. */
   idle(): Promise<void>;
+  /**
+   * Probes the marketplace credential now (signature and the scopes the options need; credential-check.ts) and
+   * caches the outcome `/readyz` answers with. Never throws.
+   */
+  checkCredential(): Promise<CredentialStatus>;
+  /** Whether `/readyz` proves the credential (option `checkCredential`). */
+  readonly credentialChecked: boolean;
   /** The BFF's metrics (metrics.ts): `bff.metrics.handler()` serves them wherever you mount it. */
   readonly metrics: BffMetrics;
   /** Stops the background work and closes the database the BFF opened (not one passed in). */
@@ -168,7 +176,10 @@ export function createBff(options: BffOptions): BffRouter {
   router.use(paths, requestContext(baseLogger, metrics), securityHeaders(), cors(o.allowedOrigins, logger), noStore);
   const sameSite = refuseCrossSiteWrites(o.allowedOrigins);
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
-  router.route('/readyz').get(readyRoute(database)).all(methodNotAllowed('GET'));
+  router
+    .route('/readyz')
+    .get(readyRoute(database, o.readiness.checkCredential ? runtime.credential : undefined))
+    .all(methodNotAllowed('GET'));
   if (o.metrics.served) router.route('/metrics').get(metrics.handler(o.metrics.token)).all(methodNotAllowed('GET'));
   router
     .route('/search')
@@ -264,6 +275,8 @@ export function createBff(options: BffOptions): BffRouter {
       return bff;
     },
     recover: () => runtime.recover(),
+    checkCredential: () => runtime.credential.refresh(),
+    credentialChecked: o.readiness.checkCredential,
     catchUp: () => runtime.catchUp(),
     processInbox: async () => {
       await inbox.kick();

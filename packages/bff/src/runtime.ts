@@ -18,6 +18,7 @@ import { BffHttpError } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
 import { EventHandlers, type EventHandler, type EventHandlerType } from './events/inbox.ts';
 import { inboxBacklog } from './events/inbox-store.ts';
+import { CredentialCheck } from './credential-check.ts';
 import { errorFields } from './logger.ts';
 import type { MarketplaceApi } from './marketplace-api.ts';
 import { BffMetrics } from './metrics.ts';
@@ -34,6 +35,8 @@ export class BffRuntime {
   readonly logger: Logger;
   /** The metrics recorded by the routes and the background work (metrics.ts); served when `metrics` is on. */
   readonly metrics: BffMetrics;
+  /** Whether the marketplace credential works (credential-check.ts): `/readyz` and `--check` ask it. */
+  readonly credential: CredentialCheck;
   readonly client: MarketplaceApi;
   readonly budget: BffUpstreamBudget;
   readonly handlers = new EventHandlers();
@@ -60,6 +63,14 @@ export class BffRuntime {
     const { client, budget } = createUpstream(options, () => this.database.db(), metrics);
     this.client = client;
     this.budget = budget;
+    this.credential = new CredentialCheck({
+      client,
+      needs: { buy: options.payments !== undefined, webhook: options.webhook !== undefined },
+      logger,
+      now: options.now,
+      okTtlMs: options.readiness.okTtlMs,
+      failedTtlMs: options.readiness.failedTtlMs,
+    });
     metrics.setSources({
       budget: () => budget.snapshot(),
       store: async () => {

@@ -124,6 +124,8 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
   const hostPart = address.family === 'IPv6' || host.includes(':') ? `[${host}]` : host;
   const url = `http://${hostPart}:${address.port}${path === '/' ? '' : path}`;
   logger.info({ url }, 'domainkit BFF listening');
+  // Prove the credential at once: a wrong secret or a missing scope is logged at warn now, not at the first search.
+  if (router.credentialChecked) void router.checkCredential();
 
   let closing: Promise<void> | undefined;
   return {

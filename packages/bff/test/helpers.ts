@@ -151,6 +151,8 @@ export async function startTestBff(
     cancelUrl: CANCEL_URL,
     allowedOrigins: [SHOP_ORIGIN],
     visitorLimits: false,
+    // The stub counts upstream calls: no credential probes (the real sandbox proves them, test/e2e).
+    checkCredential: false,
     // Budgets large enough never to be the reason a test fails; the budget tests set their own.
     upstreamBudget: { search: { perMinute: 6000, burst: 1000 }, write: { perMinute: 6000, burst: 1000 } },
     logger,
