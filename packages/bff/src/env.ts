@@ -22,6 +22,7 @@
  * | DOMAINKIT_TRUST_PROXY | no | Express `trust proxy`: hops in front (`1`), `true` or `false` |
  * | DOMAINKIT_LOG_LEVEL | no | pino level, default `info` |
  * | DOMAINKIT_LOG_FORMAT | no | `json` or `pretty`; default `pretty` on a terminal, else `json` |
+ * | DOMAINKIT_PROFILE | no | `test`: the test profile for e2e tests (refused with NODE_ENV=production) |
  * | DOMAINKIT_METRICS | no | `true`: serve `GET /metrics` (Prometheus text format) |
  * | DOMAINKIT_METRICS_TOKEN | no | bearer token `GET /metrics` requires (16+ characters); implies DOMAINKIT_METRICS |
  */
@@ -108,6 +109,12 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
     name: 'DOMAINKIT_LOG_FORMAT',
     required: false,
     description: 'json or pretty (human-readable); default pretty when stdout is a terminal, else json',
+  },
+  {
+    name: 'DOMAINKIT_PROFILE',
+    required: false,
+    description:
+      'test: relaxed visitor limits and write burst for your own e2e tests (refused when NODE_ENV=production)',
   },
   {
     name: 'DOMAINKIT_METRICS',
@@ -285,6 +292,18 @@ export function loadBffConfigFromEnv(
       variable: 'DOMAINKIT_LOG_FORMAT',
       problem: `must be json or pretty; received ${JSON.stringify(logFormat)}`,
     });
+  const profile = get('DOMAINKIT_PROFILE');
+  if (profile !== undefined && profile !== 'test' && profile !== 'production')
+    problems.push({
+      variable: 'DOMAINKIT_PROFILE',
+      problem: `must be test or production; received ${JSON.stringify(profile)}`,
+    });
+  if (profile === 'test' && env.NODE_ENV === 'production')
+    problems.push({
+      variable: 'DOMAINKIT_PROFILE',
+      problem:
+        'test is refused when NODE_ENV=production: it lifts the visitor limits that protect your upstream budget',
+    });
   const metricsRaw = get('DOMAINKIT_METRICS');
   if (metricsRaw !== undefined && metricsRaw !== 'true' && metricsRaw !== 'false')
     problems.push({
@@ -325,6 +344,7 @@ export function loadBffConfigFromEnv(
             }),
     }),
     ...(metrics !== undefined && { metrics }),
+    ...(profile !== undefined && { profile: profile as 'test' | 'production' }),
     port,
     host,
   };

@@ -150,6 +150,14 @@ export interface BffOptions {
    */
   readonly siblings?: boolean | undefined;
   /**
+   * `'test'`: the test profile for a partner's own end-to-end tests against the sandbox. Visitor limits become
+   * 10 000 a minute (searches and writes), and the upstream write budget lets a whole minute's 20 writes go at once
+   * (burst 19 instead of 2), so a test that quotes and orders several times in a row is not answered 503 `busy` or
+   * 429. Explicit `visitorLimits` / `upstreamBudget` still win. Refused when `NODE_ENV` is `production`.
+   * Default `'production'`.
+   */
+  readonly profile?: 'production' | 'test' | undefined;
+  /**
    * Prove the marketplace credential (credential-check.ts): `/readyz` answers 503 with the reason until cheap
    * signed calls succeed (cached 5 minutes), and the standalone server probes at start. Default true; `false`
    * leaves `/readyz` to the database alone (tests against a stub marketplace that counts calls).
@@ -422,6 +430,7 @@ const optionsSchema = z.strictObject({
     .optional(),
   siblings: z.boolean({ error: 'must be true or false (false turns GET /siblings off)' }).optional(),
   checkCredential: z.boolean({ error: 'must be true or false' }).optional(),
+  profile: z.enum(['production', 'test'], { error: 'must be "production" or "test"' }).optional(),
   metrics: z
     .union([z.boolean(), z.strictObject({ token: z.string().min(16, 'must be at least 16 characters').optional() })], {
       error: 'must be true, false, or { token } (a bearer token of 16 characters or more that GET /metrics requires)',
@@ -606,6 +615,11 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   if (value.siblings === true && value.marketplace === undefined && value.client !== undefined) {
     problems.push(
       '`siblings` needs `marketplace` (the Public API is called at `marketplace.baseUrl`): with a ready `client`, leave `siblings` out',
+    );
+  }
+  if (value.profile === 'test' && process.env.NODE_ENV === 'production') {
+    problems.push(
+      '`profile: "test"` is refused when NODE_ENV is "production": the test profile lifts the visitor limits that protect your shared upstream budget',
     );
   }
   const secret = (value.marketplace as { secret?: unknown } | undefined)?.secret;

@@ -121,6 +121,14 @@ function resolveDatabase(o: ValidBffOptions): DatabaseSource {
   return { kind: source?.url ? 'postgres' : 'pglite', source: source ?? {}, owned: true };
 }
 
+/** The test profile's settings (option `profile: 'test'`). */
+export const TEST_PROFILE = {
+  /** Visitor searches and writes a minute. */
+  visitorPerMinute: 10_000,
+  /** The upstream write budget: still the spec 8 limit of 20 a minute, but all of them may go at once. */
+  write: { perMinute: 20, burst: 19 },
+} as const;
+
 /**
  * Resolves validated options once (see {@link ResolvedBffOptions} for each default).
  * @param o - the output of `validateBffOptions`.
@@ -129,6 +137,9 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
   const injectedKeyId = (o.client as { keyId?: unknown } | undefined)?.keyId;
   const seconds = (value: number | undefined, fallback: number) => (value ?? fallback) * 1000;
   const visitor = o.visitorLimits;
+  // The test profile (option `profile`): limits for a partner's own e2e tests; explicit settings still win.
+  const testProfile = o.profile === 'test';
+  const visitorDefault = testProfile ? TEST_PROFILE.visitorPerMinute : undefined;
   const eventHandlers: Array<readonly [EventHandlerType, EventHandler]> = [];
   for (const [type, handler] of Object.entries(o.onEvent ?? {})) {
     // validateBffOptions refused any other type.
@@ -157,15 +168,15 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     },
     budgetLimits: {
       search: o.upstreamBudget?.search ?? DEFAULT_BUDGET_LIMITS.search,
-      write: o.upstreamBudget?.write ?? DEFAULT_BUDGET_LIMITS.write,
+      write: o.upstreamBudget?.write ?? (testProfile ? TEST_PROFILE.write : DEFAULT_BUDGET_LIMITS.write),
     },
     budgetMaxWaitMs: o.upstreamBudget?.maxWaitMs ?? 1_500,
     visitorLimits:
       visitor === false
         ? false
         : {
-            searchesPerMinute: visitor?.searchesPerMinute ?? DEFAULT_VISITOR_SEARCHES_PER_MINUTE,
-            writesPerMinute: visitor?.writesPerMinute ?? DEFAULT_VISITOR_WRITES_PER_MINUTE,
+            searchesPerMinute: visitor?.searchesPerMinute ?? visitorDefault ?? DEFAULT_VISITOR_SEARCHES_PER_MINUTE,
+            writesPerMinute: visitor?.writesPerMinute ?? visitorDefault ?? DEFAULT_VISITOR_WRITES_PER_MINUTE,
             keyGenerator: visitor?.keyGenerator as VisitorLimitOptions['keyGenerator'],
             windowMs: 60_000,
           },
