@@ -173,8 +173,11 @@ export interface BudgetCallContext {
   readonly maxWaitMs?: number | undefined;
 }
 
-/** Options of {@link createUpstreamBudget}. */
-export interface UpstreamBudgetOptions {
+/**
+ * What {@link createUpstreamBudget} takes: the resolved limits and where the buckets live (the partner-facing
+ * option of `createBff` is `UpstreamBudgetOptions`, options.ts).
+ */
+export interface CreateUpstreamBudgetInput {
   readonly store: BucketStore;
   /** Bucket names are prefixed with it (the key id), so credentials sharing a database never share a bucket. */
   readonly namespace: string;
@@ -201,7 +204,7 @@ export interface BffUpstreamBudget extends UpstreamBudget {
  * Creates the upstream budget: `search` and `write` calls take tokens; every class is paused by a 429 for its
  * `Retry-After` seconds (at least 1 s).
  */
-export function createUpstreamBudget(options: UpstreamBudgetOptions): BffUpstreamBudget {
+export function createUpstreamBudget(options: CreateUpstreamBudgetInput): BffUpstreamBudget {
   const limits = options.limits ?? DEFAULT_BUDGET_LIMITS;
   const now = options.now ?? Date.now;
   const sleep =
