@@ -26,7 +26,7 @@ export interface QuoteTable {
   created_at: Timestamp;
 }
 
-/** What happened to an order intent so far; see `orders/intents.ts` for the transitions. */
+/** What happened to an order intent so far; see `orders/store.ts` for the transitions. */
 export type IntentState = 'created' | 'paid' | 'recorded' | 'declined' | 'rejected' | 'abandoned';
 
 /** See {@link OrderIntentTable.payment_phase}. */
