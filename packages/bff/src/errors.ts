@@ -1,5 +1,5 @@
 /**
- * Error answers of the widget ↔ BFF API (DESIGN "The widget ↔ BFF API"): `{"error": {"code", "message"}}` with a
+ * Error answers of the widget ↔ BFF API (docs/architecture.md "The widget ↔ BFF API"): `{"error": {"code", "message"}}` with a
  * 4xx/5xx status; `busy` (503) adds `retry_after` (seconds) and a `Retry-After` header. Upstream failures become
  * visitor-safe messages; the detail goes to the log, never to the browser.
  */
@@ -119,7 +119,7 @@ export function busyAnswer(error: UpstreamBusyError): BffHttpError {
 }
 
 /**
- * Maps an upstream failure to what the visitor may see (DESIGN: upstream failures map to safe messages).
+ * Maps an upstream failure to what the visitor may see (docs/architecture.md "Contracts": upstream failures map to safe messages).
  *
  * - 404 `not_found` → 404 `not_found`;
  * - 409 `conflict` → 409 `conflict` ("just sold");

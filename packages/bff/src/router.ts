@@ -1,6 +1,6 @@
 /**
  * `createBff(options)`: the partner's backend-for-frontend as an Express `Router`, mountable at any path of an
- * existing app (DESIGN "The widget ↔ BFF API"). It holds the Partner API secret and exposes only a narrow,
+ * existing app (docs/architecture.md "The widget ↔ BFF API"). It holds the Partner API secret and exposes only a narrow,
  * purpose-built API to the widget; it is never a generic signing proxy.
  */
 import { PublicClient, type PublicDomainSearchResponseLenient } from '@domainkit/client';

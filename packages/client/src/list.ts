@@ -12,7 +12,7 @@ export type ListOptions = Pick<CallOptions, 'signal' | 'context'>;
 
 /**
  * @param itemsKey - the plural key of the list (`orders`, `events`, ...).
- * @param cursorParam - the query parameter taking the cursor: `cursor` (DESIGN "Lists") or `after_id` (events).
+ * @param cursorParam - the query parameter taking the cursor: `cursor` (docs/architecture.md "Lists") or `after_id` (events).
  * @param params - the list's filters; a cursor among them is where the walk starts.
  */
 export function listPages<TInput extends z.ZodType, TResponse extends z.ZodType, TItem>(

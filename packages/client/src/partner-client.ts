@@ -41,7 +41,7 @@ export interface PartnerClientOptions {
   readonly keyId: string;
   /** The API secret, `sk_…` (spec 5.1). Used once to create the HMAC key; never stored, sent or logged. */
   readonly secret: string;
-  /** Prefix of the signing headers; default `X-Service-` (DESIGN "Header brand"). */
+  /** Prefix of the signing headers; default `X-Service-` (docs/architecture.md "Header brand"). */
   readonly headerPrefix?: string | undefined;
   /** undici dispatcher (Agent, ProxyAgent, MockAgent for tests); default undici's global dispatcher. */
   readonly dispatcher?: Dispatcher | undefined;

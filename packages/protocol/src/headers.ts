@@ -2,7 +2,7 @@
  * Header names of the Partner API (spec 5.1, 5.3).
  *
  * The spec writes `X-Service-` where the real service puts its brand in header names. The prefix is a single
- * setting shared by protocol, client, BFF and sandbox (DESIGN "Header brand"); every other module derives its
+ * setting shared by protocol, client, BFF and sandbox (docs/architecture.md "Header brand"); every other module derives its
  * header names from {@link headerNames}.
  */
 

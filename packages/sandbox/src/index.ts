@@ -1,6 +1,6 @@
 /**
  * @domainkit/sandbox: a local, faithful implementation of the domain marketplace for development, tests and demos
- * (DESIGN "packages/sandbox"): the whole signed Partner API (discovery, checkout sessions, MoR quotes and orders,
+ * (docs/architecture.md "Packages and their direction"): the whole signed Partner API (discovery, checkout sessions, MoR quotes and orders,
  * events and webhooks, settlement and history, brokerage, referral and reporting, rate limits), the hosted lander
  * with test cards, an admin API and CLI, scenario domains, fault injection, and a synthetic inventory, with state in
  * PGlite or PostgreSQL.

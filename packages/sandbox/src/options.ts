@@ -35,7 +35,7 @@ export interface SandboxOptions {
    * `createSandboxApp` uses the protocol, Host header and mount path of the request.
    */
   publicUrl?: string;
-  /** Header prefix of the signing headers, default `X-Service-` (DESIGN "Header brand"). */
+  /** Header prefix of the signing headers, default `X-Service-` (docs/architecture.md "Header brand"). */
   headerPrefix?: string;
   /** Seed of the synthetic inventory, used when the data folder is new. Default 1. */
   seed?: number;

@@ -1,5 +1,5 @@
 /**
- * The widget's side of the widget ↔ BFF API (DESIGN.md, "The widget ↔ BFF API", and the MoR order-mode routes):
+ * The widget's side of the widget ↔ BFF API (docs/architecture.md "The widget ↔ BFF API"):
  * URL building, the calls (`GET /search`, `GET /siblings`, `POST /checkout`, `POST /quotes`, `POST /orders`, `GET /orders/:id`)
  * and one error class for every failure.
  *

@@ -1,6 +1,6 @@
 /**
  * Price formatting: integer minor units (ISO 4217) to a string for the visitor's locale, with
- * `Intl.NumberFormat`. The only place in domainkit where money is turned into text (DESIGN.md, "Contracts").
+ * `Intl.NumberFormat`. The only place in domainkit where money is turned into text (docs/architecture.md "Contracts").
  */
 
 /**

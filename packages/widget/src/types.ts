@@ -1,5 +1,5 @@
 /**
- * Wire types of the widget ↔ BFF API (DESIGN.md, "The widget ↔ BFF API").
+ * Wire types of the widget ↔ BFF API (docs/architecture.md "The widget ↔ BFF API").
  *
  * The widget declares its own small interfaces instead of importing `@domainkit/protocol`: it must not
  * depend on any of our packages at run time, and these are the only shapes it reads. `test-node/wire-types.test-d.ts`

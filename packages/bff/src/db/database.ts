@@ -1,5 +1,5 @@
 /**
- * The BFF's database (DESIGN "Storage"): embedded PGlite in `{dataDir}/pgdata` by default, or a PostgreSQL server
+ * The BFF's database (docs/architecture.md "Storage"): embedded PGlite in `{dataDir}/pgdata` by default, or a PostgreSQL server
  * (a `pg` pool) when a connection URL is given, in a chosen schema. Either way the tables are migrated to the
  * latest version with Kysely's `Migrator` before the handle is returned.
  */

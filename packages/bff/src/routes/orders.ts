@@ -1,5 +1,5 @@
 /**
- * The MoR order routes (DESIGN "Widget ↔ BFF API, MoR order mode"):
+ * The MoR order routes (docs/architecture.md "The widget ↔ BFF API"):
  *
  * - `POST /orders` with `{"quote_id", "buyer": {"email", "name"?, "country"?}, "payment": {…}}` and, from the
  *   widget, an `Idempotency-Key` header (the purchase key: one random key per purchase attempt) → 201 with the

@@ -1,5 +1,5 @@
 /**
- * Shared field schemas: domain names, money in minor units, currency codes, timestamps (DESIGN "Contracts").
+ * Shared field schemas: domain names, money in minor units, currency codes, timestamps (docs/architecture.md "Contracts").
  */
 import { z } from 'zod';
 import { boundedTimestampSchema, urlProblem } from './input-policy.ts';

@@ -1,5 +1,5 @@
 /**
- * Cursor lists (DESIGN "Lists"): `{<plural resource>: [...], next_cursor: string | null}`, paged with `cursor`
+ * Cursor lists (docs/architecture.md "Lists"): `{<plural resource>: [...], next_cursor: string | null}`, paged with `cursor`
  * and `limit` (spec 4.1 shows neither name for `GET /orders`: docs/spec-decisions.md). `GET /events` keeps the
  * spec's own `after_id` and `limit`.
  */

@@ -1,5 +1,5 @@
 /**
- * The widget ↔ BFF API (DESIGN "The widget ↔ BFF API"): what `<dk-domain-search>` and `<dk-buy-button>` send to
+ * The widget ↔ BFF API (docs/architecture.md "The widget ↔ BFF API"): what `<dk-domain-search>` and `<dk-buy-button>` send to
  * the partner's BFF and what they get back. The widget imports these as types only.
  */
 import { z } from 'zod';

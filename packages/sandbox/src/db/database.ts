@@ -1,7 +1,7 @@
 /**
  * Opens the sandbox database: embedded PGlite in `{dataDir}/pgdata` by default, or a PostgreSQL server (through a
  * `pg` pool) when a connection URL is given, in a chosen schema. Either way the schema is migrated to the latest
- * version before the handle is returned (DESIGN "Storage").
+ * version before the handle is returned (docs/architecture.md "Storage").
  */
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,5 +1,5 @@
 /**
- * Cursor pagination of the Partner API's lists (DESIGN "Lists": `{<plural>: [...], next_cursor}`; parameters
+ * Cursor pagination of the Partner API's lists (docs/architecture.md "Lists": `{<plural>: [...], next_cursor}`; parameters
  * `cursor` and `limit`, 1–100, default 50). A cursor is opaque to the caller: `base64url(JSON [kind, ...position])`,
  * where the position is the sort key of the last item of the previous page (keyset pagination, so pages never
  * repeat or skip an item even while new items arrive).

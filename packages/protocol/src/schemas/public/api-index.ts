@@ -18,7 +18,7 @@ export const publicApiIndexSchema = publicResponse(
 
 // ------------------------------------------------------------------------------------ as a client reads them
 // The same answers as a client reads them: unknown fields kept and fields a richer or older service may omit
-// optional, so an answer from the real service still parses (DESIGN "Contracts").
+// optional, so an answer from the real service still parses (docs/architecture.md "Contracts").
 
 /** `GET /api` with a token. */
 export const publicApiIndexLenientSchema = z.looseObject({

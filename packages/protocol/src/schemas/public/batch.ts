@@ -95,7 +95,7 @@ export type PublicBatchResult = z.infer<typeof publicBatchResultSchema>;
 
 // ------------------------------------------------------------------------------------ as a client reads them
 // The same answers as a client reads them: unknown fields kept and fields a richer or older service may omit
-// optional, so an answer from the real service still parses (DESIGN "Contracts").
+// optional, so an answer from the real service still parses (docs/architecture.md "Contracts").
 
 /** One result of `POST /api/batch`. */
 export const publicBatchResultLenientSchema = z.looseObject({

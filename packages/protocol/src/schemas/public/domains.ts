@@ -124,7 +124,7 @@ export type PublicBulkResponse = z.infer<typeof publicBulkResponseSchema>;
 
 // ------------------------------------------------------------------------------------ as a client reads them
 // The same answers as a client reads them: unknown fields kept and fields a richer or older service may omit
-// optional, so an answer from the real service still parses (DESIGN "Contracts").
+// optional, so an answer from the real service still parses (docs/architecture.md "Contracts").
 
 /** A domain owned by the signed-in user. */
 export const publicOwnedDomainLenientSchema = z.looseObject({

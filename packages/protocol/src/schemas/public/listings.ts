@@ -81,7 +81,7 @@ export type PublicListingsPage = z.infer<typeof publicListingsPageSchema>;
 
 // ------------------------------------------------------------------------------------ as a client reads them
 // The same answers as a client reads them: unknown fields kept and fields a richer or older service may omit
-// optional, so an answer from the real service still parses (DESIGN "Contracts").
+// optional, so an answer from the real service still parses (docs/architecture.md "Contracts").
 
 /** One aftermarket listing. */
 export const publicListingLenientSchema = z.looseObject({

@@ -93,7 +93,7 @@ export type PublicDomainResult = z.infer<typeof publicDomainResultSchema>;
 
 // ------------------------------------------------------------------------------------ as a client reads them
 // The same answers as a client reads them: unknown fields kept and fields a richer or older service may omit
-// optional, so an answer from the real service still parses (DESIGN "Contracts").
+// optional, so an answer from the real service still parses (docs/architecture.md "Contracts").
 
 /** A marketplace buy-now price: `price_cents` is null when masked (anonymous caller, spec 5.2). */
 export const publicMarketPriceLenientSchema = z.looseObject({

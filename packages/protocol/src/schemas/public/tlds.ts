@@ -87,7 +87,7 @@ export type PublicTldMetadata = z.infer<typeof publicTldMetadataSchema>;
 
 // ------------------------------------------------------------------------------------ as a client reads them
 // The same answers as a client reads them: unknown fields kept and fields a richer or older service may omit
-// optional, so an answer from the real service still parses (DESIGN "Contracts").
+// optional, so an answer from the real service still parses (docs/architecture.md "Contracts").
 
 /** `GET /api/pricing/tld`. */
 export const publicTldPriceLenientSchema = z.looseObject({

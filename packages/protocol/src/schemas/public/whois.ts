@@ -48,7 +48,7 @@ export type PublicWhoisRecord = z.infer<typeof publicWhoisRecordSchema>;
 
 // ------------------------------------------------------------------------------------ as a client reads them
 // The same answers as a client reads them: unknown fields kept and fields a richer or older service may omit
-// optional, so an answer from the real service still parses (DESIGN "Contracts").
+// optional, so an answer from the real service still parses (docs/architecture.md "Contracts").
 
 /** `POST /api/tools/whois` (RDAP terms). */
 export const publicWhoisRecordLenientSchema = z.looseObject({
