@@ -65,6 +65,8 @@ export const BFF_ERROR_CODES = {
   busy: 503,
   /** 503: the BFF's database is not available (starting, or down). */
   unavailable: 503,
+  /** 504: the request passed its deadline (the marketplace is slow or hanging); try again shortly. */
+  upstream_timeout: 504,
 } as const;
 
 /** A BFF error code. */

@@ -169,6 +169,13 @@ export interface BffOptions {
    * `bff.metrics.handler()`.
    */
   readonly metrics?: boolean | { readonly token?: string | undefined } | undefined;
+  /**
+   * Overall deadline of one visitor request (search, quotes, orders…), in seconds; default 15, at most 25 (under the
+   * 30 s of common proxies, and under the widget's own 20 s). Past it the visitor is answered 504 `upstream_timeout`;
+   * a purchase already under way is answered 202 `PROCESSING` with its order id and view token instead, and goes on
+   * (its record is finished by the request or by the recovery pass).
+   */
+  readonly requestDeadlineSeconds?: number | undefined;
   /** Clock in ms since the epoch (cache, quotes, leases, budgets); default `Date.now`. For tests. */
   readonly now?: (() => number) | undefined;
 }
@@ -435,6 +442,11 @@ const optionsSchema = z.strictObject({
     .union([z.boolean(), z.strictObject({ token: z.string().min(16, 'must be at least 16 characters').optional() })], {
       error: 'must be true, false, or { token } (a bearer token of 16 characters or more that GET /metrics requires)',
     })
+    .optional(),
+  requestDeadlineSeconds: z
+    .number({ error: 'must be a number of seconds, such as 15' })
+    .positive('must be more than 0 seconds')
+    .max(25, 'must be at most 25 seconds, under the 30 s that common proxies allow')
     .optional(),
   now: z
     .custom<() => number>(isFunction, { error: 'must be a function returning milliseconds since the epoch' })

@@ -60,6 +60,12 @@ export interface ResolvedBackground {
   readonly closeGraceMs: number;
 }
 
+/**
+ * Default overall deadline of one visitor request, in seconds: well under the 30 s that common proxies allow, and
+ * under the widget's own deadline (20 s), so the visitor gets the BFF's answer rather than a proxy's or a timeout.
+ */
+export const DEFAULT_REQUEST_DEADLINE_SECONDS = 15;
+
 /** The options of `createBff` with every default applied. Frozen. */
 export interface ResolvedBffOptions {
   /** Clock in ms since the epoch; default `Date.now`. */
@@ -81,6 +87,8 @@ export interface ResolvedBffOptions {
   readonly budgetLimits: BudgetLimits;
   /** Longest wait for an upstream token before a visitor is answered 503 `busy`; option `upstreamBudget.maxWaitMs`, default 1 500. */
   readonly budgetMaxWaitMs: number;
+  /** Overall deadline of one visitor request (ms); option `requestDeadlineSeconds`, default 15 s. */
+  readonly requestDeadlineMs: number;
   readonly visitorLimits: VisitorLimits;
   readonly allowedOrigins: readonly string[];
   readonly returnUrl: string | undefined;
@@ -171,6 +179,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
       write: o.upstreamBudget?.write ?? (testProfile ? TEST_PROFILE.write : DEFAULT_BUDGET_LIMITS.write),
     },
     budgetMaxWaitMs: o.upstreamBudget?.maxWaitMs ?? 1_500,
+    requestDeadlineMs: seconds(o.requestDeadlineSeconds, DEFAULT_REQUEST_DEADLINE_SECONDS),
     visitorLimits:
       visitor === false
         ? false

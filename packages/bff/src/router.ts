@@ -6,6 +6,7 @@
 import { PublicClient, type PublicDomainSearchResponseLenient } from '@domainkit/client';
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import express, { type Router } from 'express';
+import { requestDeadline } from './deadline.ts';
 import { errorHandler } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
 import type { EventHandler, EventHandlerType } from './events/inbox.ts';
@@ -174,6 +175,11 @@ export function createBff(options: BffOptions): BffRouter {
             : true,
   );
   router.use(paths, requestContext(baseLogger, metrics), securityHeaders(), cors(o.allowedOrigins, logger), noStore);
+  // Visitor requests have an overall deadline; webhook deliveries and health checks answer at once anyway.
+  const visitorPaths = paths.filter(
+    (p) => p !== '/webhooks' && p !== '/healthz' && p !== '/readyz' && p !== '/metrics',
+  );
+  router.use(visitorPaths, requestDeadline(o.requestDeadlineMs, logger));
   const sameSite = refuseCrossSiteWrites(o.allowedOrigins);
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
   router

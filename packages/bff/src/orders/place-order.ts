@@ -144,6 +144,11 @@ export interface PlaceOrderInput {
    * is answered from the intent it started, never with a second payment step.
    */
   readonly purchaseKey?: string | undefined;
+  /**
+   * Told, once the intent is stored (before any payment step), the answer the visitor gets if the request's deadline
+   * passes while the purchase is under way: 202 `PROCESSING` with the order id and view token.
+   */
+  readonly onStarted?: ((processing: WidgetOrderResponse) => void) | undefined;
 }
 
 /** The status the widget sees while a paid order waits to be recorded upstream. */
@@ -450,6 +455,15 @@ export async function placeOrder(
       : inFlight(other);
   }
 
+  input.onStarted?.({
+    order_id: intent.intent_id,
+    order_token: token,
+    status: PROCESSING_STATUS,
+    domain: intent.domain,
+    sale_price_cents: toCents(intent.price_cents),
+    currency: intent.currency,
+    created_at: intent.created_at.toISOString(),
+  });
   const twoPhase = isTwoPhase(deps.payments);
   const request = {
     intentId: intent.intent_id,

@@ -20,6 +20,7 @@ import { BffHttpError } from '../errors.ts';
 import type { BffDb } from '../db/tables.ts';
 import { intentStatus, placeOrder, type OrderFlowDeps } from '../orders/place-order.ts';
 import { findIntentForView, tokenMatches } from '../orders/store.ts';
+import { setDeadlineAnswer } from '../deadline.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema } from './context.ts';
 
@@ -64,6 +65,8 @@ export function placeOrderRoute(route: PlaceOrderRouteDeps): RequestHandler {
       buyer: buyerSchema.parse(input.buyer),
       payment,
       purchaseKey,
+      // Past the request's deadline the visitor gets the purchase's status; the purchase goes on.
+      onStarted: (processing) => setDeadlineAnswer(res, () => ({ status: 202, body: processing })),
     });
     res.status(status).json(body);
   };

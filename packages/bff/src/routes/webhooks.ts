@@ -13,6 +13,9 @@ import { BffHttpError } from '../errors.ts';
 import { eventDomains } from '../events/inbox.ts';
 import { storeEvents } from '../events/inbox-store.ts';
 
+/** The `Retry-After` (seconds) of a delivery that could not be stored (503). */
+export const WEBHOOK_RETRY_AFTER_SECONDS = 30;
+
 /** Largest webhook body accepted (an event is under 2 kB). */
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 
@@ -66,8 +69,21 @@ export function webhookRoute(deps: WebhookRouteDeps): RequestHandler {
       }
       throw error;
     }
-    const db = await deps.db();
-    const stored = await storeEvents(db, deps.keyId, [event], 'webhook', new Date(deps.now()));
+    let stored: number;
+    try {
+      const db = await deps.db();
+      stored = await storeEvents(db, deps.keyId, [event], 'webhook', new Date(deps.now()));
+    } catch (cause) {
+      // Not stored, so not acknowledged: the marketplace delivers it again (and catch-up covers the rest).
+      deps.logger.error(
+        { route: 'POST /webhooks', event: event.id, error: cause instanceof Error ? cause.message : String(cause) },
+        'webhook event could not be stored; answered 503 so that it is delivered again',
+      );
+      throw new BffHttpError('unavailable', 'The event could not be stored right now; deliver it again later.', {
+        retryAfter: WEBHOOK_RETRY_AFTER_SECONDS,
+        cause,
+      });
+    }
     for (const domain of eventDomains([event])) deps.domainChanged(domain);
     res.status(200).json({ received: true });
     deps.logger.debug({ event: event.id, type: event.type, duplicate: stored === 0 }, 'webhook event stored');
