@@ -41,11 +41,22 @@ export class DkApiError extends Error {
   readonly priceCents: number | undefined;
   /** The BFF's `X-Request-Id` of the failed answer (quote it when reporting a problem), when it sent one. */
   readonly requestId: string | undefined;
+  /** With `conflict` on `POST /orders`: the order already in flight for the quote (`error.order_id`), and its status. */
+  readonly orderId: string | undefined;
+  readonly orderStatus: string | undefined;
 
   constructor(
     code: string,
     message: string,
-    options: { status?: number; retryAfter?: number; priceCents?: number; requestId?: string; cause?: unknown } = {},
+    options: {
+      status?: number;
+      retryAfter?: number;
+      priceCents?: number;
+      orderId?: string;
+      orderStatus?: string;
+      requestId?: string;
+      cause?: unknown;
+    } = {},
   ) {
     super(message, { cause: options.cause });
     this.code = code;
@@ -53,6 +64,8 @@ export class DkApiError extends Error {
     this.retryAfter = options.retryAfter;
     this.priceCents = options.priceCents;
     this.requestId = options.requestId;
+    this.orderId = options.orderId;
+    this.orderStatus = options.orderStatus;
   }
 }
 
@@ -60,7 +73,16 @@ export class DkApiError extends Error {
 export interface RequestOptions {
   /** Aborts the call; the returned promise then rejects with an `AbortError` `DOMException`. */
   readonly signal?: AbortSignal | undefined;
+  /** The call's own deadline in milliseconds; default {@link REQUEST_DEADLINE_MS}. */
+  readonly deadlineMs?: number | undefined;
 }
+
+/**
+ * The widget's deadline for one BFF call, in milliseconds: longer than the BFF's own (15 s by default, which then
+ * answers 504 `upstream_timeout` or a purchase's status), so a visitor normally gets the BFF's answer; past it the
+ * call fails with `upstream_timeout`.
+ */
+export const REQUEST_DEADLINE_MS = 20_000;
 
 /**
  * Joins the BFF base URL (the `api` attribute: `/dk`, `/dk/` or `https://shop.example/dk`) and a route path
@@ -138,11 +160,22 @@ async function request(
   let response: Response;
   let json: unknown;
   let parsed = false;
+  // The caller's signal, or the call's own deadline, whichever comes first.
+  const controller = new AbortController();
+  const outer = options.signal;
+  const abort = () => controller.abort(outer?.reason);
+  if (outer?.aborted) abort();
+  outer?.addEventListener('abort', abort);
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    controller.abort();
+  }, options.deadlineMs ?? REQUEST_DEADLINE_MS);
   try {
     response = await globalThis.fetch(url, {
       headers: { Accept: 'application/json', ...(body && { 'Content-Type': 'application/json' }), ...headers },
       ...(body && { method: 'POST', body: JSON.stringify(body) }),
-      signal: options.signal ?? null,
+      signal: controller.signal,
     });
     json = await response.json().then(
       (value: unknown) => {
@@ -154,6 +187,10 @@ async function request(
       },
     );
   } catch (error) {
+    if (late && !outer?.aborted)
+      throw new DkApiError('upstream_timeout', 'The domain service did not answer in time. Please retry.', {
+        cause: error,
+      });
     if (isAbortError(error)) throw error;
     // Online, and the BFF is on another origin: a refused origin (CORS) looks exactly like this, so does a BFF
     // that is down. Either way it is the site's to fix, not the visitor's connection.
@@ -165,6 +202,9 @@ async function request(
         error,
       );
     throw new DkApiError('network_error', 'Could not reach the domain service.', { cause: error });
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', abort);
   }
   const status = response.status;
   const requestId = response.headers.get('X-Request-Id') ?? undefined;
@@ -200,6 +240,8 @@ async function request(
       retryAfter: isCents(error.retry_after) ? error.retry_after : header >= 0 ? header : undefined,
       priceCents: isCents(error.price_cents) ? error.price_cents : undefined,
       requestId,
+      orderId: typeof error.order_id === 'string' && error.order_id ? error.order_id : undefined,
+      orderStatus: typeof error.status === 'string' && error.status ? error.status : undefined,
     },
   );
 }
@@ -312,7 +354,9 @@ export async function createQuote(api: string, domain: string, options: RequestO
 
 /**
  * `POST {api}/orders` with `{"quote_id", "buyer", "payment"}` (MoR order mode): pays through the partner's
- * payment-provider adapter and records the order. The price is the quote's, taken server-side.
+ * payment-provider adapter and records the order. The price is the quote's, taken server-side. With
+ * `purchaseKey` (sent as `Idempotency-Key`), a retry of the same purchase attempt is answered with its status,
+ * never paid twice.
  *
  * @throws DkApiError `quote_expired` (422), `price_mismatch` (422, {@link DkApiError.priceCents} is the new
  *   price), `payment_declined` (402), `validation_error`, `busy`, `network_error`, `invalid_response`.
@@ -322,10 +366,11 @@ export async function createOrder(
   api: string,
   quoteId: string,
   details: OrderDetails,
-  options: RequestOptions = {},
+  options: RequestOptions & { readonly purchaseKey?: string | undefined } = {},
 ): Promise<Order> {
   const body = { quote_id: quoteId, buyer: details.buyer, payment: details.payment };
-  return check<Order>(await request(endpoint(api, '/orders'), options, body), {
+  const headers: Record<string, string> = options.purchaseKey ? { 'Idempotency-Key': options.purchaseKey } : {};
+  return check<Order>(await request(endpoint(api, '/orders'), options, body, headers), {
     order_id: 's',
     order_token: 's',
     status: 's',

@@ -10,7 +10,7 @@
  * everything else it reaches through the controller.
  */
 import type { TemplateResult } from 'lit';
-import { createOrder, createQuote, getOrder, toApiError } from '../api.ts';
+import { createOrder, createQuote, getOrder, isAbortError, toApiError } from '../api.ts';
 import { mmss } from '../clock.ts';
 import { DkOrderCreatedEvent, type DkOrderCreatedDetail } from '../events/dk-order-created.ts';
 import { DkQuoteEvent } from '../events/dk-quote.ts';
@@ -88,17 +88,59 @@ function close(p: PurchaseController): void {
   p.cancel();
 }
 
+/**
+ * The purchase key of the visitor's current attempt to buy `domain`: one random key per attempt, kept in
+ * `sessionStorage` (per tab, surviving a reload) and sent as `Idempotency-Key`, so a retry after a lost answer or a
+ * reload is answered with the order's status instead of a second payment. A new attempt starts (a new key) once
+ * the previous one ended for good. Without storage (blocked), the key lives as long as the page.
+ */
+const memoryKeys = new Map<string, string>();
+const keyName = (domain: string) => `dk-purchase-key:${domain.toLowerCase()}`;
+
+function purchaseKey(domain: string): string {
+  let key: string | null | undefined;
+  try {
+    key = globalThis.sessionStorage?.getItem(keyName(domain));
+  } catch {
+    key = undefined;
+  }
+  key ??= memoryKeys.get(domain) ?? globalThis.crypto.randomUUID();
+  memoryKeys.set(domain, key);
+  try {
+    globalThis.sessionStorage?.setItem(keyName(domain), key);
+  } catch {
+    // Storage blocked: the key in memory serves this page.
+  }
+  return key;
+}
+
+/** Ends the attempt: the next purchase of `domain` gets a new key. */
+function endAttempt(domain: string): void {
+  memoryKeys.delete(domain);
+  try {
+    globalThis.sessionStorage?.removeItem(keyName(domain));
+  } catch {
+    // Storage blocked: nothing kept.
+  }
+}
+
+/** Failures whose outcome is unknown (the payment may have gone through): the retry must carry the same key. */
+const OUTCOME_UNKNOWN = new Set(['network_error', 'upstream_timeout', 'invalid_response', 'payment_error', 'busy']);
+
 /** Order mode: places the order for the current quote (see `PurchaseController.placeOrder`). */
 export async function placeOrder(p: PurchaseController, details: OrderDetails): Promise<DkOrderCreatedDetail | null> {
   const quote = p.quote;
   if (p.status !== 'quoted' || !quote) return null;
   p.details = details;
   const signal = p.start('ordering');
+  const key = purchaseKey(quote.domain);
   try {
-    const order = await createOrder(p.host.api, quote.quote_id, details, { signal });
+    const order = await createOrder(p.host.api, quote.quote_id, details, { signal, purchaseKey: key });
     p.order = order;
     p.orderToken = order.order_token;
     p.details = undefined;
+    // The order is shown (and followed with its token): the next purchase of this domain is a new attempt.
+    endAttempt(quote.domain);
     p.set('ordered');
     const detail = {
       orderId: order.order_id,
@@ -111,7 +153,24 @@ export async function placeOrder(p: PurchaseController, details: OrderDetails): 
     poll(p, POLLS);
     return detail;
   } catch (error) {
-    const { code, priceCents } = toApiError(error);
+    const { code, priceCents, orderId, orderStatus, status } = toApiError(error);
+    if (!OUTCOME_UNKNOWN.has(code) && !(status >= 500) && !isAbortError(error)) endAttempt(quote.domain);
+    if (code === 'conflict' && orderId) {
+      // An order for this quote is already in flight: show its status rather than offering a new quote.
+      p.order = {
+        order_id: orderId,
+        order_token: '',
+        status: orderStatus ?? 'PROCESSING',
+        domain: quote.domain,
+        sale_price_cents: quote.price_cents,
+        currency: quote.currency,
+        created_at: new Date(p.host.clock.now()).toISOString(),
+      };
+      p.orderToken = '';
+      p.details = undefined;
+      p.set('ordered');
+      return null;
+    }
     if (code === 'price_mismatch') p.newPrice = priceCents ?? quote.price_cents;
     if (p.fail(error, code === 'quote_expired' ? 'expired' : code === 'price_mismatch' ? 'mismatch' : 'quoted'))
       tick(p);
@@ -140,7 +199,8 @@ export async function confirmPrice(p: PurchaseController): Promise<void> {
 /** Asks the BFF for the placed order's current status (`GET /orders/:id` with its order token). */
 export async function refresh(p: PurchaseController): Promise<void> {
   const order = p.order;
-  if (p.status !== 'ordered' || !order) return;
+  // Without a token (an order learned from a conflict answer) there is nothing to follow it with.
+  if (p.status !== 'ordered' || !order || !p.orderToken) return;
   try {
     const { status } = await getOrder(p.host.api, order.order_id, p.orderToken, { signal: p.start('ordered') });
     p.order = { ...order, status };
