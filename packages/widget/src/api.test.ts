@@ -249,6 +249,43 @@ describe('widget ↔ BFF API', () => {
     expect((await rejection(noToken)).code).to.equal('invalid_response');
   });
 
+  it("sends the purchase key as Idempotency-Key and reads a conflict's order in flight", async () => {
+    const details = { buyer: { email: 'ada@example.com' }, payment: { method: 'test_card' } };
+    const keyed = createOrder('/dk', 'q_1', details, { purchaseKey: 'pk-0123456789abcdef' });
+    const call = await stub.call(0);
+    expect(call.headers.get('idempotency-key')).to.equal('pk-0123456789abcdef');
+    call.respond(409, {
+      error: { code: 'conflict', message: 'Wait for its status.', order_id: 'oi_1', status: 'PROCESSING' },
+    });
+    const error = await rejection(keyed);
+    expect([error.code, error.orderId, error.orderStatus]).to.deep.equal(['conflict', 'oi_1', 'PROCESSING']);
+
+    const unkeyed = createOrder('/dk', 'q_1', details);
+    const plain = await stub.call(1);
+    expect(plain.headers.has('idempotency-key')).to.equal(false);
+    plain.respond(402, { error: { code: 'payment_declined', message: 'Declined.' } });
+    await rejection(unkeyed);
+  });
+
+  it('gives up at its own deadline with upstream_timeout, but a caller abort stays an AbortError', async () => {
+    const late = createOrder('/dk', 'q_1', { buyer: { email: 'a@b.co' }, payment: {} }, { deadlineMs: 50 });
+    await stub.call(0); // never answered
+    const error = await rejection(late);
+    expect([error.code, error.status]).to.deep.equal(['upstream_timeout', 0]);
+
+    const controller = new AbortController();
+    const aborted = searchDomains('/dk', 'coffee', { signal: controller.signal, deadlineMs: 60_000 });
+    await stub.call(1);
+    controller.abort();
+    let name = '';
+    try {
+      await aborted;
+    } catch (caught) {
+      name = (caught as Error).name;
+    }
+    expect(name).to.equal('AbortError');
+  });
+
   it('GETs /orders/:id with the X-Order-Token header', async () => {
     const pending = getOrder('/dk', 'ord 1', 'tok_1');
     const call = await stub.call(0);

@@ -154,6 +154,45 @@ describe('order mode (MoR)', () => {
     expect(text(part(el, '[part="order-status"]'))).to.equal('Order ord_1 for coffeehouse.com: Paid');
   });
 
+  it('retries a purchase whose answer was lost with the same purchase key; a declined one gets a new key', async () => {
+    sessionStorage.clear();
+    const { el } = await orderButton();
+    await quoted(stub, el);
+    void el.placeOrder(DETAILS);
+    const first = await stub.call(1);
+    const key = first.headers.get('idempotency-key');
+    expect(key).to.match(/^[0-9a-f-]{36}$/);
+    expect(sessionStorage.getItem('dk-purchase-key:coffeehouse.com'), 'kept across a reload').to.equal(key);
+    first.failNetwork();
+    await untilPurchase(el, 'quoted');
+
+    void el.placeOrder(DETAILS);
+    const retry = await stub.call(2);
+    expect(retry.headers.get('idempotency-key'), 'the same attempt').to.equal(key);
+    retry.respond(402, { error: { code: 'payment_declined', message: 'Declined.' } });
+    await untilPurchase(el, 'quoted');
+    expect(sessionStorage.getItem('dk-purchase-key:coffeehouse.com'), 'the attempt ended').to.equal(null);
+
+    void el.placeOrder(DETAILS);
+    const next = await stub.call(3);
+    expect(next.headers.get('idempotency-key')).to.match(/^[0-9a-f-]{36}$/);
+    expect(next.headers.get('idempotency-key'), 'a new attempt').to.not.equal(key);
+    next.respond(201, ORDER);
+    await untilPurchase(el, 'ordered');
+    expect(sessionStorage.getItem('dk-purchase-key:coffeehouse.com')).to.equal(null);
+  });
+
+  it('shows the status of an order already in flight for the quote instead of offering a new quote', async () => {
+    const { el } = await orderButton();
+    await quoted(stub, el);
+    void el.placeOrder(DETAILS);
+    (await stub.call(1)).respond(409, {
+      error: { code: 'conflict', message: 'Wait for its status.', order_id: 'oi_7', status: 'PROCESSING' },
+    });
+    await untilPurchase(el, 'ordered');
+    expect(text(part(el, '[part="order-status"]'))).to.equal('Order oi_7 for coffeehouse.com: Processing');
+  });
+
   it('takes the order from a bubbling dk-place-order event dispatched by the slotted form', async () => {
     const { el, form } = await orderButton();
     await quoted(stub, el);
