@@ -258,7 +258,7 @@ describe('widget ↔ BFF API', () => {
       error: { code: 'conflict', message: 'Wait for its status.', order_id: 'oi_1', status: 'PROCESSING' },
     });
     const error = await rejection(keyed);
-    expect([error.code, error.orderId, error.orderStatus]).to.deep.equal(['conflict', 'oi_1', 'PROCESSING']);
+    expect([error.code, error.fields.order_id, error.fields.status]).to.deep.equal(['conflict', 'oi_1', 'PROCESSING']);
 
     const unkeyed = createOrder('/dk', 'q_1', details);
     const plain = await stub.call(1);

@@ -41,9 +41,11 @@ export class DkApiError extends Error {
   readonly priceCents: number | undefined;
   /** The BFF's `X-Request-Id` of the failed answer (quote it when reporting a problem), when it sent one. */
   readonly requestId: string | undefined;
-  /** With `conflict` on `POST /orders`: the order already in flight for the quote (`error.order_id`), and its status. */
-  readonly orderId: string | undefined;
-  readonly orderStatus: string | undefined;
+  /**
+   * The BFF's `error` object as received (unchecked: read a field only after checking its type), e.g. `order_id`
+   * and `status` of a `conflict` on `POST /orders` whose order is already in flight.
+   */
+  readonly fields: Readonly<Record<string, unknown>>;
 
   constructor(
     code: string,
@@ -52,8 +54,7 @@ export class DkApiError extends Error {
       status?: number;
       retryAfter?: number;
       priceCents?: number;
-      orderId?: string;
-      orderStatus?: string;
+      fields?: Record<string, unknown>;
       requestId?: string;
       cause?: unknown;
     } = {},
@@ -64,8 +65,7 @@ export class DkApiError extends Error {
     this.retryAfter = options.retryAfter;
     this.priceCents = options.priceCents;
     this.requestId = options.requestId;
-    this.orderId = options.orderId;
-    this.orderStatus = options.orderStatus;
+    this.fields = options.fields ?? {};
   }
 }
 
@@ -161,21 +161,13 @@ async function request(
   let json: unknown;
   let parsed = false;
   // The caller's signal, or the call's own deadline, whichever comes first.
-  const controller = new AbortController();
+  const deadline = AbortSignal.timeout(options.deadlineMs ?? REQUEST_DEADLINE_MS);
   const outer = options.signal;
-  const abort = () => controller.abort(outer?.reason);
-  if (outer?.aborted) abort();
-  outer?.addEventListener('abort', abort);
-  let late = false;
-  const timer = setTimeout(() => {
-    late = true;
-    controller.abort();
-  }, options.deadlineMs ?? REQUEST_DEADLINE_MS);
   try {
     response = await globalThis.fetch(url, {
       headers: { Accept: 'application/json', ...(body && { 'Content-Type': 'application/json' }), ...headers },
       ...(body && { method: 'POST', body: JSON.stringify(body) }),
-      signal: controller.signal,
+      signal: outer ? AbortSignal.any([outer, deadline]) : deadline,
     });
     json = await response.json().then(
       (value: unknown) => {
@@ -187,10 +179,8 @@ async function request(
       },
     );
   } catch (error) {
-    if (late && !outer?.aborted)
-      throw new DkApiError('upstream_timeout', 'The domain service did not answer in time. Please retry.', {
-        cause: error,
-      });
+    if (deadline.aborted && !outer?.aborted)
+      throw new DkApiError('upstream_timeout', 'The domain service did not answer in time.', { cause: error });
     if (isAbortError(error)) throw error;
     // Online, and the BFF is on another origin: a refused origin (CORS) looks exactly like this, so does a BFF
     // that is down. Either way it is the site's to fix, not the visitor's connection.
@@ -202,9 +192,6 @@ async function request(
         error,
       );
     throw new DkApiError('network_error', 'Could not reach the domain service.', { cause: error });
-  } finally {
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', abort);
   }
   const status = response.status;
   const requestId = response.headers.get('X-Request-Id') ?? undefined;
@@ -240,8 +227,7 @@ async function request(
       retryAfter: isCents(error.retry_after) ? error.retry_after : header >= 0 ? header : undefined,
       priceCents: isCents(error.price_cents) ? error.price_cents : undefined,
       requestId,
-      orderId: typeof error.order_id === 'string' && error.order_id ? error.order_id : undefined,
-      orderStatus: typeof error.status === 'string' && error.status ? error.status : undefined,
+      fields: error,
     },
   );
 }

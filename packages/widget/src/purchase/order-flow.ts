@@ -153,7 +153,9 @@ export async function placeOrder(p: PurchaseController, details: OrderDetails): 
     poll(p, POLLS);
     return detail;
   } catch (error) {
-    const { code, priceCents, orderId, orderStatus, status } = toApiError(error);
+    const { code, priceCents, fields, status } = toApiError(error);
+    const orderId = typeof fields.order_id === 'string' ? fields.order_id : '';
+    const orderStatus = typeof fields.status === 'string' ? fields.status : undefined;
     if (!OUTCOME_UNKNOWN.has(code) && !(status >= 500) && !isAbortError(error)) endAttempt(quote.domain);
     if (code === 'conflict' && orderId) {
       // An order for this quote is already in flight: show its status rather than offering a new quote.
