@@ -50,7 +50,12 @@ function startInProject<T>(
   env: NodeJS.ProcessEnv,
   ready: (output: string) => T | undefined,
 ): Promise<T> {
-  const child = spawn(command, args, { cwd: project, env: { ...process.env, ...env, NODE_OPTIONS: '' } });
+  // Its own process group, so stopping it also stops what it started (npx runs the bin through a shell).
+  const child = spawn(command, args, {
+    cwd: project,
+    env: { ...process.env, ...env, NODE_OPTIONS: '' },
+    detached: true,
+  });
   children.push(child);
   let output = '';
   return new Promise((resolve, reject) => {
@@ -119,7 +124,14 @@ describe('the packages installed from their tarballs, outside the workspace', ()
   }, 900_000);
 
   afterAll(async () => {
-    for (const child of children) child.kill('SIGTERM');
+    for (const child of children) {
+      if (child.exitCode !== null || child.pid === undefined) continue;
+      try {
+        process.kill(-child.pid, 'SIGTERM');
+      } catch {
+        // the group is gone already
+      }
+    }
     await Promise.all(
       children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : undefined)),
     );
@@ -159,9 +171,10 @@ describe('the packages installed from their tarballs, outside the workspace', ()
     ) as { key_id: string; secret: string; webhook_secret: string };
     const readyFile = join(project, 'sandbox-ready');
     const sandboxUrl = await timed('sandbox start', async () => {
+      // The installed bin itself (what npx runs): npm exec would put it in a process group of its own.
       const sandbox = startInProject(
-        'npx',
-        ['--no-install', 'domainkit-sandbox', 'start', '--port', '0', '--data-dir', dataDir, '--ready-file', readyFile],
+        join(project, 'node_modules/.bin/domainkit-sandbox'),
+        ['start', '--port', '0', '--data-dir', dataDir, '--ready-file', readyFile],
         { LOG_LEVEL: 'warn' },
         () => undefined,
       );
