@@ -75,8 +75,8 @@ export function versionBanner(root: string, bundlesLit = true): string {
     version: string;
     license: string;
   };
-  const legal = bundlesLit ? ` | bundles Lit (BSD-3-Clause); licenses: ${SCRIPT_TAG_FILE}.LEGAL.txt` : '';
-  return `/*! ${name} ${version} (${license})${legal} */`;
+  const legal = bundlesLit ? `; Lit BSD-3-Clause: ${SCRIPT_TAG_FILE}.LEGAL.txt` : '';
+  return `/*! ${name} ${version} ${license}${legal} */`;
 }
 
 /** A script-tag file: its code and the license comments of what it bundles. */

@@ -158,6 +158,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       database: { dataDir: resolve(dataDir, 'bff') },
       payments: testCardPayments(),
       webhook: { secret: sandbox.demo.webhook_secret, publicUrl: `${url}/dk/webhooks` },
+      // Back to the partner page from the hosted checkout: after paying (with the signed result
+      // <dk-checkout-return> asks the BFF to verify), or after cancelling.
+      returnUrl: `${url}/`,
+      cancelUrl: `${url}/`,
       logger: logger === false ? false : logger.child({ service: 'bff' }),
       ...(options.bffClock ? { now: options.bffClock } : {}),
     });

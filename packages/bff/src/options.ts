@@ -4,6 +4,7 @@
  * A secret's value is never part of a message.
  */
 import type { Dispatcher } from '@domainkit/client';
+import type { CheckoutReturn } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { BudgetLimits } from './budget.ts';
@@ -137,6 +138,12 @@ export interface BffOptions {
    * `bff.on(type, handler)`. An unknown type is refused at creation, with the likely intended one.
    */
   readonly onEvent?: EventHandlerMap | undefined;
+  /**
+   * Called once per checkout session when a buyer comes back from the hosted checkout with a result the BFF
+   * verified (`GET /checkout/return`, signed with this credential's secret): the completed non-MoR sale, for
+   * the partner's own records. Errors it throws are logged, never shown to the buyer.
+   */
+  readonly onCheckoutCompleted?: ((sale: CheckoutReturn) => void | Promise<void>) | undefined;
   /** Upstream budget settings. */
   readonly upstreamBudget?: UpstreamBudgetOptions | undefined;
   /** Per-visitor limits, or `false` to turn them off (for example behind a gateway that limits already). */
@@ -400,6 +407,9 @@ const optionsSchema = z.strictObject({
         )
         .optional(),
     })
+    .optional(),
+  onCheckoutCompleted: z
+    .custom<(sale: CheckoutReturn) => void>(isFunction, { error: 'must be a function (sale) => void' })
     .optional(),
   onEvent: z
     .record(

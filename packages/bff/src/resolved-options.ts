@@ -11,6 +11,7 @@ import type { DatabaseSource } from './db/handle.ts';
 import type { EventHandler, EventHandlerType, InboxTimings } from './events/inbox.ts';
 import type { FailedOrderReport, OrderTimings } from './orders/place-order.ts';
 import type {
+  BffOptions,
   MarketplaceApi,
   MarketplaceOptions,
   ValidBffOptions,
@@ -102,6 +103,8 @@ export interface ResolvedBffOptions {
   readonly onOrderFailed: ((report: FailedOrderReport) => void | Promise<void>) | undefined;
   /** Webhook receiving: `POST /webhooks` on when set. */
   readonly webhook: WebhookOptions | undefined;
+  /** Option `onCheckoutCompleted`. */
+  readonly onCheckoutCompleted: BffOptions['onCheckoutCompleted'];
   /** Event handlers given as `onEvent`, flattened. */
   readonly eventHandlers: ReadonlyArray<readonly [type: EventHandlerType, handler: EventHandler]>;
   /** `GET /siblings` on (needs `marketplace`). */
@@ -157,6 +160,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
   const resolved: ResolvedBffOptions = {
     now: o.now ?? Date.now,
     logger: o.logger,
+    onCheckoutCompleted: o.onCheckoutCompleted,
     marketplace: o.marketplace,
     client: o.client,
     keyId: o.marketplace?.keyId ?? (typeof injectedKeyId === 'string' ? injectedKeyId : 'injected-client'),

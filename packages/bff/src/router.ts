@@ -17,6 +17,7 @@ import { contextualLogger, requestContext } from './request-context.ts';
 import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
 import type { RecoveryReport } from './orders/recovery.ts';
 import { checkoutRoute } from './routes/checkout.ts';
+import { checkoutReturnRoute } from './routes/checkout-return.ts';
 import { methodNotAllowed } from './routes/context.ts';
 import { domainRoute } from './routes/domain.ts';
 import { healthRoute, readyRoute } from './routes/health.ts';
@@ -98,6 +99,7 @@ export interface BffRouter extends Router {
  * | `GET /siblings?q=` | 200 `{query, siblings: [{domain, tld, status, available, price_cents, currency, kind}]}` (≤ 8) through the Public API, cached and coalesced (unless `siblings: false`) |
  * | `GET /domains/:name` | 200 `{domain, available, price_cents, currency}`; 404 `not_found` |
  * | `POST /checkout` `{domain, return_url?, cancel_url?}` | 201 `{checkout_url, expires_at}` (non-MoR) |
+ * | `GET /checkout/return?…&sig=` (the lander's signed result) | 200 `{checkout_session_id, status, domain, price_cents, currency}` |
  * | `POST /quotes` `{domain}` | 201 `{quote_id, domain, price_cents, currency, expires_at}` (with `payments`) |
  * | `POST /orders` `{quote_id, buyer, payment}` | 201 order + `order_token`, or 202 `PROCESSING` (with `payments`) |
  * | `GET /orders/:id` + `X-Order-Token` | 200 `{order_id, status, domain, sale_price_cents, currency, updated_at}` |
@@ -204,6 +206,18 @@ export function createBff(options: BffOptions): BffRouter {
     checkoutReturnOrigins: o.checkoutReturnOrigins,
     domainChanged,
   };
+  router
+    .route('/checkout/return')
+    .get(
+      limits.search,
+      checkoutReturnRoute({
+        secret: o.marketplace?.secret,
+        now: o.now,
+        onCheckoutCompleted: o.onCheckoutCompleted,
+        logger,
+      }),
+    )
+    .all(methodNotAllowed('GET'));
   router
     .route('/checkout')
     .post(

@@ -9,6 +9,7 @@ export * from './canonical-request.ts';
 export * from './sign.ts';
 export * from './verify.ts';
 export * from './webhook-signature.ts';
+export * from './checkout-return.ts';
 export * from './schemas/common.ts';
 export * from './schemas/input-policy.ts';
 export * from './schemas/discovery.ts';

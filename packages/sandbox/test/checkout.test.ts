@@ -161,7 +161,10 @@ describe('the hosted lander', () => {
     expect(paid.status).toBe(200);
     expect(testId(paid.text, 'lander-success')).toBe('Payment received');
     expect(testId(paid.text, 'lander-domain')).toBe(domain.name);
-    expect(paid.text).toContain('href="https://partner.example/thanks?order=1"');
+    // The partner's own query is kept; the signed result is added (docs/spec-decisions.md, "the return journey").
+    expect(paid.text).toMatch(
+      /href="https:\/\/partner\.example\/thanks\?order=1&amp;checkout_session_id=[^"&]+&amp;status=paid&amp;[^"]*&amp;sig=[0-9a-f]{64}"/,
+    );
 
     expect(await availability(domain.name)).toEqual({
       domain: domain.name,

@@ -102,7 +102,7 @@ export function isAbortError(error: unknown): boolean {
  * taken as one too: the script-tag build's order-flow file carries its own copy of the class.
  */
 export function toApiError(error: unknown): DkApiError {
-  return error instanceof DkApiError || (error instanceof Error && error.name === 'DkApiError')
+  return error instanceof Error && error.name === 'DkApiError'
     ? (error as DkApiError)
     : new DkApiError('invalid_response', String(error), { cause: error });
 }
@@ -384,4 +384,33 @@ export async function getOrder(
     }),
     { order_id: 's', status: 's' },
   );
+}
+
+/** Body of `GET {api}/checkout/return` (200): the hosted-checkout sale the BFF verified. */
+export interface CheckoutResult {
+  readonly checkout_session_id: string;
+  readonly status: string;
+  readonly domain: string;
+  readonly price_cents: number;
+  readonly currency: string;
+}
+
+/**
+ * `GET {api}/checkout/return?…` with the return page's query (the marketplace's signed result): the BFF verifies it.
+ *
+ * @throws DkApiError `validation_error` (400) when the result is not one the marketplace signed, `network_error`,
+ *   `invalid_response`.
+ */
+export async function verifyCheckoutReturn(
+  api: string,
+  query: string,
+  options: RequestOptions = {},
+): Promise<CheckoutResult> {
+  return check<CheckoutResult>(await request(endpoint(api, `/checkout/return${query}`), options), {
+    checkout_session_id: 's',
+    status: 's',
+    domain: 's',
+    price_cents: 'c',
+    currency: '$',
+  });
 }

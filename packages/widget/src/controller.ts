@@ -90,13 +90,8 @@ export class DkController<S extends string> implements ReactiveController {
     const error = toApiError(caught);
     this.error = error;
     this.set(status);
-    this.host.dispatchEvent(new DkErrorEvent({ code: error.code, message: this.describe(error) }));
+    this.host.dispatchEvent(new DkErrorEvent({ code: error.code, message: errorMessage(error, this.host.texts) }));
     return error;
-  }
-
-  /** The message the element shows for `error` (the host's strings). */
-  describe(error: { code: string; message: string }): string {
-    return errorMessage(error, this.host.texts);
   }
 
   hostDisconnected(): void {

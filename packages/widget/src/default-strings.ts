@@ -1,9 +1,10 @@
 /** Every English default string of the widget, in one object (the npm build's `defaultStrings` export). */
 import { siblingStrings } from './domain-search/siblings.ts';
+import { returnStrings } from './purchase/checkout-flow.ts';
 import { orderStrings } from './purchase/order-strings.ts';
 import { baseStrings, type DkStrings } from './strings.ts';
 
 export type { DkStrings };
 
 /** The English defaults of every string (see {@link DkStrings}). */
-export const defaultStrings: DkStrings = { ...baseStrings, ...siblingStrings, ...orderStrings };
+export const defaultStrings: DkStrings = { ...baseStrings, ...siblingStrings, ...orderStrings, ...returnStrings };

@@ -87,22 +87,19 @@ export class DkElement extends LitElement implements PurchaseHost {
   override connectedCallback(): void {
     super.connectedCallback();
     globalThis.addEventListener('pageshow', this.#onShow);
-    document.addEventListener('visibilitychange', this.#onShow);
   }
 
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     globalThis.removeEventListener('pageshow', this.#onShow);
-    document.removeEventListener('visibilitychange', this.#onShow);
   }
 
   /**
-   * Back from the checkout page (the back/forward cache restored the page, or the tab is shown again): the
-   * purchase that navigated away is over, so every Buy is usable again.
+   * Back from the checkout page (the back/forward cache restored the page): the purchase that navigated away is
+   * over, so every Buy is usable again. (A checkout opened in another tab leaves the purchase idle at once.)
    */
-  readonly #onShow = (event: Event): void => {
-    if (this.purchase.navigated && (event.type === 'pageshow' || document.visibilityState === 'visible'))
-      this.purchase.cancel();
+  readonly #onShow = (): void => {
+    if (this.purchase.status === 'pending') this.purchase.cancel();
   };
 
   /**

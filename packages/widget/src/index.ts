@@ -5,6 +5,7 @@
  * `@domainkit/widget/domain-search.js` or `@domainkit/widget/buy-button.js`.
  */
 export { DkBuyButton, type DkBuyMode } from './buy-button/buy-button.ts';
+export { DkCheckoutReturn } from './checkout-return/checkout-return.ts';
 export { DkDomainSearch, type DkMode, type SearchStatus } from './domain-search/domain-search.ts';
 export type { PurchasePhase } from './purchase/purchase-controller.ts';
 export * from './events/events.ts';

@@ -4,3 +4,4 @@
  */
 import './domain-search/domain-search.ts';
 import './buy-button/buy-button.ts';
+import './checkout-return/checkout-return.ts';

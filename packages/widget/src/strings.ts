@@ -45,6 +45,14 @@ export interface DkStrings {
   readonly busy: (seconds: number) => string;
   /** Error shown when the BFF answered something the widget cannot read. */
   readonly invalidResponse: string;
+  /** `<dk-checkout-return>`: while the BFF verifies the checkout result. */
+  readonly checkoutChecking: string;
+  /** `<dk-checkout-return>`: the verified sale; `price` is formatted (and isolated for bidi). */
+  readonly checkoutConfirmed: (domain: string, price: string) => string;
+  /** `<dk-checkout-return>`: the page's checkout result could not be verified (nothing is confirmed). */
+  readonly checkoutUnconfirmed: string;
+  /** `<dk-checkout-return>`: the buyer cancelled the hosted checkout. */
+  readonly checkoutCanceled: string;
   /** MoR: the quote's headline, e.g. "coffeehouse.com for $2,500". */
   readonly quoteTitle: (domain: string, price: string) => string;
   /** MoR: the live countdown of the price lock; `time` is `mm:ss`. */
@@ -73,6 +81,9 @@ export interface DkStrings {
   readonly done: string;
 }
 
+/** The strings of `<dk-checkout-return>` (they load with the checkout flow). */
+export type DkReturnStringKey = 'checkoutChecking' | 'checkoutConfirmed' | 'checkoutUnconfirmed' | 'checkoutCanceled';
+
 /** The strings of the siblings list (they are loaded with it, see `domain-search/siblings.ts`). */
 export type DkSiblingStringKey = 'siblingsTitle' | 'siblingRegistration' | 'siblingListing';
 
@@ -96,7 +107,7 @@ export type DkOrderStringKey =
  * The English defaults of everything but the order flow's and the siblings list's strings (which load with
  * them; the package's `defaultStrings` export has all).
  */
-export const baseStrings: Omit<DkStrings, DkOrderStringKey | DkSiblingStringKey> = {
+export const baseStrings: Omit<DkStrings, DkOrderStringKey | DkSiblingStringKey | DkReturnStringKey> = {
   searchLabel: 'Find your domain',
   searchPlaceholder: 'Try “coffee” or “studio”',
   resultsLabel: 'Matching domains',

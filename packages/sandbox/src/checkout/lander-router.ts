@@ -23,7 +23,9 @@ import { completeSale, findCheckoutSession } from './sessions.ts';
 import { LANDER_CSS } from './styles.ts';
 import { chargeTestCard, cardFormSchema } from './test-cards.ts';
 import { CheckoutTokenError, verifyCheckoutToken } from './token.ts';
-import { checkoutPage, messagePage, successPage, type ViewContext } from './views.ts';
+import { checkoutPage, messagePage, successPage, withQuery, type ViewContext } from './views.ts';
+import { findActiveCredential } from '../credentials/store.ts';
+import { signCheckoutReturn } from '@domainkit/protocol';
 
 /** What the lander needs. */
 export interface LanderOptions {
@@ -104,6 +106,25 @@ export function landerRouter(options: LanderOptions): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
 
+  /**
+   * The session's `return_url` with the sale's signed result (docs/spec-decisions.md, "Hosted checkout: the return
+   * journey"), keyed with the API secret of the credential that created the session.
+   */
+  async function signedReturn(session: CheckoutSessionRow): Promise<string | undefined> {
+    if (!session.return_url) return undefined;
+    const credential = await findActiveCredential(db, session.key_id);
+    if (!credential) return session.return_url;
+    const params = signCheckoutReturn(credential.secret, {
+      checkout_session_id: session.id,
+      status: 'paid',
+      domain: session.domain,
+      price_cents: session.price_cents,
+      currency: session.currency,
+      ts: Math.floor(clock() / 1000),
+    });
+    return withQuery(session.return_url, params);
+  }
+
   router.get('/lander.css', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.type('css').send(LANDER_CSS);
@@ -113,7 +134,8 @@ export function landerRouter(options: LanderOptions): Router {
     const session = await sessionFromToken(options, req, res, req.query.pt);
     if (session === undefined) return;
     const token = req.query.pt as string;
-    if (session.status === 'paid') return send(res, 200, successPage(viewContext(req), { session }));
+    if (session.status === 'paid')
+      return send(res, 200, successPage(viewContext(req), { session, returnHref: await signedReturn(session) }));
     const domain = await findDomain(db, session.environment, session.domain);
     if (domain === undefined || domain.status !== 'listed') return send(res, 409, soldMeanwhilePage(req, session));
     send(res, 200, checkoutPage(viewContext(req), { session, token }));
@@ -170,7 +192,15 @@ export function landerRouter(options: LanderOptions): Router {
             },
             'sale recorded',
           );
-          return send(res, 200, successPage(viewContext(req), { session: result.session, sale: result.sale }));
+          return send(
+            res,
+            200,
+            successPage(viewContext(req), {
+              session: result.session,
+              sale: result.sale,
+              returnHref: await signedReturn(result.session),
+            }),
+          );
         case 'already_paid':
           return send(res, 409, alreadyPaidPage(req, result.session));
         case 'domain_unavailable':

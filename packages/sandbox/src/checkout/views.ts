@@ -22,6 +22,17 @@ export function formatMoney(cents: number, currency: string): string {
   return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
 }
 
+/** `url` with `params` added to its query (an unparseable URL is returned as it is). */
+export function withQuery(url: string, params: Record<string, string> | URLSearchParams): string {
+  try {
+    const target = new URL(url);
+    for (const [name, value] of new URLSearchParams(params)) target.searchParams.set(name, value);
+    return target.href;
+  } catch {
+    return url;
+  }
+}
+
 /** Where the lander is mounted (so links and the stylesheet work under any mount path). */
 export interface ViewContext {
   /** The lander's base path, e.g. `/checkout`. */
@@ -79,7 +90,7 @@ export function checkoutPage(
       : '',
   ].join('');
   const cancel = session.cancel_url
-    ? `<p class="hint"><a href="${escapeHtml(session.cancel_url)}" data-testid="lander-cancel">Cancel and return to the site you came from</a></p>`
+    ? `<p class="hint"><a href="${escapeHtml(withQuery(session.cancel_url, { checkout_session_id: session.id, status: 'canceled' }))}" data-testid="lander-cancel">Cancel and return to the site you came from</a></p>`
     : '';
   return page(
     ctx,
@@ -111,10 +122,14 @@ ${cancel}`,
 }
 
 /** The page after a successful payment (also shown when a paid session's link is opened again). */
-export function successPage(ctx: ViewContext, input: { session: CheckoutSessionRow; sale?: SaleRow }): string {
+export function successPage(
+  ctx: ViewContext,
+  input: { session: CheckoutSessionRow; sale?: SaleRow; returnHref?: string | undefined },
+): string {
   const { session } = input;
-  const back = session.return_url
-    ? `<p><a href="${escapeHtml(session.return_url)}" data-testid="lander-return">Return to the site you came from</a></p>`
+  const href = input.returnHref ?? session.return_url;
+  const back = href
+    ? `<p><a href="${escapeHtml(href)}" data-testid="lander-return">Return to the site you came from</a></p>`
     : '';
   const receipt = input.sale ? `<p class="hint">Receipt ${escapeHtml(input.sale.id)}</p>` : '';
   return page(

@@ -38,10 +38,6 @@ export type ResultsModule = typeof import('./results.ts');
 /** Loads the result rows module once (see {@link lazy}). */
 export const loadResultsModule = lazy(() => import('./results.ts'));
 
-const networkError = (cause: unknown): never => {
-  throw new DkApiError('network_error', 'Could not load the widget.', { cause });
-};
-
 /** How many answers the page keeps, and for how long (milliseconds). */
 const CACHE_SIZE = 20;
 const CACHE_TTL = 60_000;
@@ -108,8 +104,8 @@ export class SearchController extends DkController<SearchStatus> {
         if (signal.aborted) return;
         this.#cache.set(query, response);
       }
-      // The rows' module is normally there long before (prefetched at idle); a failed load is a network error.
-      if (response.results.length) this.rows ??= await loadResultsModule().catch(networkError);
+      // The rows' module is normally there long before (prefetched at idle); a failed load fails the search.
+      if (response.results.length) this.rows ??= await loadResultsModule();
       if (signal.aborted) return;
       this.results = response.results;
       this.siblings = response.siblings ?? [];

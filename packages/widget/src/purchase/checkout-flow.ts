@@ -3,7 +3,10 @@
  * {api}/checkout`, the cancelable `dk-checkout-start`, then the host navigates to `checkout_url`. In the
  * script-tag build it is `domainkit-checkout.min.js`, beside `domainkit.min.js`.
  */
-import { createCheckoutSession } from '../api.ts';
+import { createCheckoutSession, verifyCheckoutReturn } from '../api.ts';
+import type { DkCheckoutReturn } from '../checkout-return/checkout-return.component.ts';
+import { formatPrice } from '../format.ts';
+import type { DkReturnStringKey, DkStrings } from '../strings.ts';
 import { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
 import type { PurchaseController } from './purchase-controller.ts';
 
@@ -21,10 +24,45 @@ export async function buy(p: PurchaseController, signal: AbortSignal): Promise<v
   if (signal.aborted) return;
   const proceed = host.dispatchEvent(new DkCheckoutStartEvent({ domain, checkoutUrl }));
   if (proceed) {
-    p.navigated = true;
     if (host.navigate) host.navigate(checkoutUrl);
     else if (host.target === '_self') location.assign(checkoutUrl);
     else open(checkoutUrl, host.target, 'noopener');
   }
   if (!proceed || host.target !== '_self') p.set('idle');
+}
+
+/** The English defaults of `<dk-checkout-return>`'s strings (see `DkStrings`). */
+export const returnStrings: Pick<DkStrings, DkReturnStringKey> = {
+  checkoutChecking: 'Confirming your purchase…',
+  checkoutConfirmed: (domain, price) =>
+    `Thank you! ${domain} is yours: ${price} paid. Transfer instructions follow by email.`,
+  checkoutUnconfirmed:
+    'We could not confirm a purchase from this link. If you paid, your receipt email has the details.',
+  checkoutCanceled: 'Checkout cancelled: nothing was charged. Your search is still here.',
+};
+
+/**
+ * `<dk-checkout-return>`: reads the page's query and shows what it means, a sale only once the BFF verified it.
+ * Moves focus to the message when it confirms a sale (the buyer's eyes go there).
+ */
+export async function confirmReturn(el: DkCheckoutReturn): Promise<void> {
+  const query = new URLSearchParams(location.search);
+  const s = { ...returnStrings, ...el.strings };
+  const show = (state: string, message: string): void => {
+    el.dataset.state = state;
+    el.view = ({ html }) => html`<p part="message" class="box" role="status" tabindex="-1">${message}</p>`;
+    el.requestUpdate();
+  };
+  if (query.get('status') === 'canceled') return show('canceled', s.checkoutCanceled);
+  if (!query.has('sig')) return;
+  show('checking', s.checkoutChecking);
+  try {
+    const sale = await verifyCheckoutReturn(el.api, location.search);
+    const price = formatPrice(sale.price_cents, sale.currency, el.locale || document.documentElement.lang || undefined);
+    show('confirmed', s.checkoutConfirmed(sale.domain, `\u2068${price}\u2069`));
+    await el.updateComplete;
+    el.renderRoot.querySelector<HTMLElement>('[part="message"]')?.focus();
+  } catch {
+    show('unconfirmed', s.checkoutUnconfirmed);
+  }
 }

@@ -15,7 +15,7 @@ import { mmss } from '../clock.ts';
 import { DkOrderCreatedEvent, type DkOrderCreatedDetail } from '../events/dk-order-created.ts';
 import { DkQuoteEvent } from '../events/dk-quote.ts';
 import { formatPrice } from '../format.ts';
-import type { DkStrings } from '../strings.ts';
+import { errorMessage, type DkStrings } from '../strings.ts';
 import type { OrderDetails } from '../types.ts';
 
 import { orderStrings } from './order-strings.ts';
@@ -261,7 +261,7 @@ export function renderOrderPanel(
       <p id="order-title" part="order-title" class="name">${s.quoteTitle(quote.domain, price(quote.price_cents))}</p>
       <p part="countdown" class="mute" ?hidden=${!paying}>${s.lockedFor(mmss(remaining(p)))}</p>
       <p part=${phase === 'ordered' ? 'order-status' : 'order-message'} role="status">${message}</p>
-      ${error ? html`<p part="order-error" class="alert" role="alert">${p.describe(error)}</p>` : nothing}
+      ${error ? html`<p part="order-error" class="alert" role="alert">${errorMessage(error, { ...orderStrings, ...p.host.texts })}</p>` : nothing}
       <div part="payment" ?hidden=${!paying}><slot name="payment"></slot></div>
       <div class="row">
         ${

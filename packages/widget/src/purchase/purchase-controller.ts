@@ -77,19 +77,17 @@ export class PurchaseController extends DkController<PurchasePhase> {
   /** The domain being bought. */
   domain = '';
   /** The current quote (order mode), kept while the order panel is shown. */
-  quote: Quote | undefined;
+  declare quote: Quote | undefined;
   /** The placed order (order mode): the answer of `POST /orders`, then the latest `GET /orders/:id`. */
   order: Order | OrderStatus | undefined;
   /** With `mismatch`: the new price in minor units of the quote's currency. */
   newPrice = 0;
   /** Order mode: the order flow, once a quote was asked for (it renders the order panel). */
-  flow: OrderFlow | undefined;
-  /** Checkout mode: the visitor was sent to the checkout page (this page may come back from the bfcache). */
-  navigated = false;
+  declare flow: OrderFlow | undefined;
   /** Order mode: the placed order's token (`X-Order-Token`), never shown. */
   orderToken = '';
   /** Order mode: the buyer and payment of the last `placeOrder`, kept to confirm a changed price with. */
-  details: OrderDetails | undefined;
+  declare details: OrderDetails | undefined;
 
   declare readonly host: PurchaseHost;
 
@@ -128,14 +126,13 @@ export class PurchaseController extends DkController<PurchasePhase> {
    *   `payment_declined` and other failures (it shows the message; the visitor may try again).
    */
   placeOrder(details: OrderDetails): Promise<DkOrderCreatedDetail | null> {
-    return this.flow ? this.flow.placeOrder(this, details) : Promise.resolve(null);
+    return this.flow?.placeOrder(this, details) ?? Promise.resolve(null);
   }
 
   /** Abandons the purchase (quote, pending request, polling) and returns to `idle`. */
   cancel(): void {
     this.stop();
     this.quote = this.order = this.error = this.details = undefined;
-    this.navigated = false;
     this.newPrice = 0;
     this.set('idle');
   }

@@ -1,0 +1,102 @@
+/**
+ * The whole non-MoR journey on the script-tag page: search → Buy → the hosted checkout → Cancel → back on the
+ * partner page, still usable; then Buy → pay → back on the partner page with a confirmation the BFF verified;
+ * a return URL a visitor edits or makes up is never confirmed.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type Demo } from '@domainkit/example-demo';
+import { launchChromium } from './browser.ts';
+import { payOnLander, searchFor } from './widget-page.ts';
+
+let demo: Demo;
+let browser: Browser;
+let dataDir: string;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'domainkit-return-'));
+  demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, quiet: true });
+  browser = await launchChromium();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+});
+
+/** The confirmation element's state and text, once it settled. */
+async function confirmation(page: Page): Promise<{ state: string | undefined; text: string }> {
+  const host = page.locator('dk-checkout-return');
+  await page.waitForFunction(() => {
+    const state = document.querySelector('dk-checkout-return')?.getAttribute('data-state');
+    return state !== 'checking';
+  });
+  return {
+    state: (await host.getAttribute('data-state')) ?? undefined,
+    text: (
+      (await host
+        .locator('[part="message"]')
+        .textContent()
+        .catch(() => '')) ?? ''
+    ).trim(),
+  };
+}
+
+/** Searches a word and clicks Buy on its first available result; resolves with that domain on the lander. */
+async function buyFirst(page: Page, word: string): Promise<string> {
+  const rows = await searchFor(page, word);
+  const row = rows.filter({ has: page.locator('[part="buy-button"]') }).first();
+  const domain = (await row.getAttribute('data-domain'))!;
+  await row.locator('[part="buy-button"]').click();
+  await page.getByTestId('lander-domain').waitFor();
+  return domain;
+}
+
+describe('the return journey (hosted checkout)', () => {
+  it('cancel → back on the page, usable; pay → back with a verified confirmation; a forged URL is not confirmed', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 900 } });
+    await page.goto(demo.url);
+    const first = await buyFirst(page, 'coffee');
+    expect(await page.getByTestId('lander-domain').textContent()).toBe(first);
+    // Cancel on the hosted checkout: back on the partner page, nothing charged, the search works.
+    await page.getByTestId('lander-cancel').click();
+    await page.waitForURL(
+      (url) => url.origin === new URL(demo.url).origin && url.searchParams.get('status') === 'canceled',
+    );
+    expect(await confirmation(page)).toMatchObject({ state: 'canceled' });
+    const bought = await buyFirst(page, 'coffee');
+    // Pay: the return link carries the signed result; the page shows the sale the BFF verified.
+    expect(await payOnLander(page, '4242 4242 4242 4242')).toBe('paid');
+    await page.getByTestId('lander-return').click();
+    await page.waitForURL((url) => url.searchParams.has('sig'));
+    const done = await confirmation(page);
+    expect(done.state).toBe('confirmed');
+    expect(done.text).toContain(bought);
+    expect(done.text).toMatch(/Thank you!.*\$[\d,.]+.*paid/);
+    // Forged: the same URL with the price (or anything) edited, and one made up, are not confirmed.
+    const real = new URL(page.url());
+    const edited = new URL(real);
+    edited.searchParams.set('price_cents', '1');
+    const madeUp = new URL(demo.url);
+    madeUp.search = new URLSearchParams({
+      checkout_session_id: 'cs_forged',
+      status: 'paid',
+      domain: bought,
+      price_cents: '1',
+      currency: 'USD',
+      ts: String(Math.floor(Date.now() / 1000)),
+      sig: 'a'.repeat(64),
+    }).toString();
+    for (const forged of [edited, madeUp]) {
+      await page.goto(forged.href);
+      const answer = await confirmation(page);
+      expect(answer.state, forged.href).toBe('unconfirmed');
+      expect(answer.text).not.toContain('Thank you');
+    }
+    await page.close();
+  });
+});
