@@ -1,7 +1,7 @@
 /**
  * `pnpm --filter @domainkit/e2e bench` (visitor load against the real sandbox): 10,000 visitor searches per minute
  * drawn from 2,000 distinct queries on a Zipf distribution (s = 1, seeded), paced, through the BFF with its default
- * upstream budget and search cache, in front of the sandbox marketplace (which enforces spec 8's 60 searches per
+ * upstream budget and search cache, in front of the sandbox marketplace (which enforces Partner API spec 8's 60 searches per
  * minute per credential with 429 + Retry-After).
  *
  * - Queries are real words of the sandbox inventory: its single words first, then its two-word labels ("coffee
@@ -36,7 +36,7 @@ const RATE_PER_MINUTE = 10_000;
 const DISTINCT_QUERIES = 2_000;
 /** Visitor requests in flight at most (the pacing waits beyond it). */
 const MAX_IN_FLIGHT = 100;
-/** The spec's search budget per credential per minute (spec 8). */
+/** The spec's search budget per credential per minute (Partner API spec 8). */
 const UPSTREAM_SEARCH_LIMIT = 60;
 const SEARCH_PATH = '/api/partner/v1/domains/search';
 

@@ -13,7 +13,7 @@ import { MarketplaceError, PartnerClient } from '@domainkit/client';
 import { ERROR_CODES, EVENT_TYPES, ORDER_STATUSES, type Domain, type Order } from '@domainkit/protocol';
 import { describe, expect, it } from 'vitest';
 
-/** A Partner API credential (spec 5.1): the public key id and its HMAC secret. */
+/** A Partner API credential (Partner API spec 5.1): the public key id and its HMAC secret. */
 export interface PartnerCredential {
   readonly keyId: string;
   readonly secret: string;
@@ -53,7 +53,7 @@ export function runPartnerApiContract(
   let order: Order | undefined;
 
   describe('the Partner API contract', () => {
-    it('refuses an unsigned request with the spec 7 code missing_credentials (401)', async () => {
+    it('refuses an unsigned request with the Partner API spec 7 code missing_credentials (401)', async () => {
       const res = await fetch(`${baseUrl()}/api/partner/v1/domains/search?q=${encodeURIComponent(options.query)}`);
       expect(res.status).toBe(401);
       const body = (await res.json()) as { error: { code: string; message: string } };
@@ -99,7 +99,7 @@ export function runPartnerApiContract(
       expect(Date.parse(session.expires_at)).toBeGreaterThan(Date.now());
     });
 
-    it('quotes, then records an order once per Idempotency-Key (MoR, spec 2.2)', async () => {
+    it('quotes, then records an order once per Idempotency-Key (MoR, Partner API spec 2.2)', async () => {
       const { domain, price_cents, currency } = forSale[0]!;
       const quote = await client().quotes.create({ domain });
       expect({ domain: quote.domain, price: quote.price_cents, currency: quote.currency }).toEqual({
@@ -141,7 +141,7 @@ export function runPartnerApiContract(
       expect({ status: error.status, code: error.code }).toEqual({ status: 409, code: 'conflict' });
     });
 
-    it('lists the order.recorded event of the order in the event history (spec 2.5)', async () => {
+    it('lists the order.recorded event of the order in the event history (Partner API spec 2.5)', async () => {
       const recorded = [];
       for await (const event of client().events.list()) {
         expect(typeof event.type).toBe('string');
@@ -151,7 +151,7 @@ export function runPartnerApiContract(
       expect(EVENT_TYPES).toContain(recorded[0]!.type);
     });
 
-    it('registers a webhook URL and never echoes the secret (spec 2.4)', async () => {
+    it('registers a webhook URL and never echoes the secret (Partner API spec 2.4)', async () => {
       const secret = `whsec_contract_${'x'.repeat(24)}`;
       const registration = await client().webhooks.register({ url: options.webhookUrl, secret });
       expect({ url: registration.url, active: registration.active }).toEqual({ url: options.webhookUrl, active: true });

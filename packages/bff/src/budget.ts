@@ -1,5 +1,5 @@
 /**
- * The upstream budget (spec 8: 60 searches and 20 writes per minute per credential, shared by every visitor):
+ * The upstream budget (Partner API spec 8: 60 searches and 20 writes per minute per credential, shared by every visitor):
  * token buckets asked before every upstream attempt, paused by a 429's `Retry-After`, and shared by every BFF
  * process through the database when it is PostgreSQL.
  *
@@ -22,7 +22,7 @@ export interface BucketLimit {
   readonly burst: number;
 }
 
-/** Limits of the classes the BFF calls (spec 8), defaults `search` 60/min (burst 6), `write` 20/min (burst 2). */
+/** Limits of the classes the BFF calls (Partner API spec 8), defaults `search` 60/min (burst 6), `write` 20/min (burst 2). */
 export interface BudgetLimits {
   readonly search: BucketLimit;
   readonly write: BucketLimit;

@@ -5,9 +5,9 @@
  *
  * | metric | type | labels | what |
  * |---|---|---|---|
- * | `domainkit_bff_upstream_requests_total` | counter | `class`, `status` | Partner API attempts (retries count), by spec 8 rate class and HTTP status (`0`: no answer) |
+ * | `domainkit_bff_upstream_requests_total` | counter | `class`, `status` | Partner API attempts (retries count), by Partner API spec 8 rate class and HTTP status (`0`: no answer) |
  * | `domainkit_bff_upstream_request_duration_seconds` | histogram | `class` | time of each attempt |
- * | `domainkit_bff_budget_tokens` | gauge | `class` | tokens left in the upstream budget's bucket (spec 8: 60 searches, 20 writes a minute) |
+ * | `domainkit_bff_budget_tokens` | gauge | `class` | tokens left in the upstream budget's bucket (Partner API spec 8: 60 searches, 20 writes a minute) |
  * | `domainkit_bff_budget_paused_seconds` | gauge | `class` | seconds left of a pause ordered by a 429's `Retry-After` (0: not paused) |
  * | `domainkit_bff_budget_pauses_total` | counter | `class` | 429 answers that paused the budget |
  * | `domainkit_bff_cache_lookups_total` | counter | `cache`, `result` | search and siblings cache: `hit`, `miss`, `stale`, `coalesced`, `stale_if_error` |
@@ -89,7 +89,7 @@ export class BffMetrics {
     const registers = [registry];
     this.#upstream = new Counter({
       name: 'domainkit_bff_upstream_requests_total',
-      help: 'Partner API attempts by rate class (spec 8) and HTTP status (0: no answer).',
+      help: 'Partner API attempts by rate class (Partner API spec 8) and HTTP status (0: no answer).',
       labelNames: ['class', 'status'],
       registers,
     });

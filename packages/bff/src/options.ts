@@ -16,7 +16,7 @@ import { isTwoPhase, type PaymentAdapter } from './payments.ts';
 
 export type { MarketplaceApi } from './marketplace-api.ts';
 
-/** The Partner API credential and transport the BFF signs its upstream requests with (spec 5.1). */
+/** The Partner API credential and transport the BFF signs its upstream requests with (Partner API spec 5.1). */
 export interface MarketplaceOptions {
   /** The service address, such as `https://marketplace.example` (the client adds `/api/partner/v1`). */
   readonly baseUrl: string;
@@ -34,7 +34,7 @@ export interface MarketplaceOptions {
   readonly maxRetries?: number | undefined;
 }
 
-/** The search cache (spec 8: 60 searches per minute per credential, shared by every visitor). */
+/** The search cache (Partner API spec 8: 60 searches per minute per credential, shared by every visitor). */
 export interface SearchCacheOptions {
   /** How long an answer is reused, in seconds; default 30. */
   readonly ttlSeconds?: number | undefined;
@@ -46,7 +46,7 @@ export interface SearchCacheOptions {
   readonly staleIfErrorSeconds?: number | undefined;
 }
 
-/** Receiving webhooks (spec 5.3, 6), and optionally registering where they go (spec 2.4). */
+/** Receiving webhooks (Partner API spec 5.3, 6), and optionally registering where they go (Partner API spec 2.4). */
 export interface WebhookOptions {
   /** The webhook secret (at least 16 characters) deliveries are signed with; keep it out of code and logs. */
   readonly secret: string;
@@ -57,7 +57,7 @@ export interface WebhookOptions {
   readonly publicUrl?: string | undefined;
 }
 
-/** The upstream budget (spec 8), shared by every visitor and, on PostgreSQL, by every BFF process. */
+/** The upstream budget (Partner API spec 8), shared by every visitor and, on PostgreSQL, by every BFF process. */
 export interface UpstreamBudgetOptions extends Partial<BudgetLimits> {
   /** Longest wait for a token before a visitor is answered 503 `busy`, in ms; default 1 500. */
   readonly maxWaitMs?: number | undefined;
@@ -660,7 +660,7 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
 }
 
 /**
- * Why `type` cannot take an event handler (it is neither a known event type of spec 6 nor `*`), with the likely
+ * Why `type` cannot take an event handler (it is neither a known event type of Partner API spec 6 nor `*`), with the likely
  * intended type, or `undefined` when it can.
  */
 export function unknownEventTypeProblem(type: string): string | undefined {

@@ -1,5 +1,5 @@
 /**
- * The payment-provider adapter of the MoR flow (spec 1 "Sell as Merchant of Record": the partner collects payment
+ * The payment-provider adapter of the MoR flow (Partner API spec 1 "Sell as Merchant of Record": the partner collects payment
  * from its buyer, then records the sale), and the test-card adapter shipped for the sandbox and the demo.
  *
  * The BFF validates the whole order and stores an order intent before any payment step; with a two-phase adapter it

@@ -84,7 +84,7 @@ export interface ResolvedBffOptions {
   /** The Public API client's longest honoured `Retry-After` (s) before answering busy; default 2. */
   readonly publicApiMaxRetryAfterSeconds: number;
   readonly searchCache: ResolvedSearchCache;
-  /** Token buckets of spec 8; option `upstreamBudget`. */
+  /** Token buckets of Partner API spec 8; option `upstreamBudget`. */
   readonly budgetLimits: BudgetLimits;
   /** Longest wait for an upstream token before a visitor is answered 503 `busy`; option `upstreamBudget.maxWaitMs`, default 1 500. */
   readonly budgetMaxWaitMs: number;
@@ -136,7 +136,7 @@ function resolveDatabase(o: ValidBffOptions): DatabaseSource {
 export const TEST_PROFILE = {
   /** Visitor searches and writes a minute. */
   visitorPerMinute: 10_000,
-  /** The upstream write budget: still the spec 8 limit of 20 a minute, but all of them may go at once. */
+  /** The upstream write budget: still the Partner API spec 8 limit of 20 a minute, but all of them may go at once. */
   write: { perMinute: 20, burst: 19 },
 } as const;
 

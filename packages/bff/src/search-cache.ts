@@ -1,5 +1,5 @@
 /**
- * The search cache: the upstream budget (spec 8: 60 searches per minute per credential) is shared by every
+ * The search cache: the upstream budget (Partner API spec 8: 60 searches per minute per credential) is shared by every
  * visitor, so answers are reused by normalised query, identical searches in flight share one upstream call, a
  * stale answer is served at once while one background call refreshes it (stale-while-revalidate, RFC 5861 3),
  * and an older answer is served when upstream is busy or failing (stale-if-error, RFC 5861 4).

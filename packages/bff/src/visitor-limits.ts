@@ -1,6 +1,6 @@
 /**
  * Per-visitor request limits (express-rate-limit, in this process's memory), so one visitor cannot spend the
- * upstream budget every visitor shares (spec 8). A visitor over the limit gets 429 `rate_limited` with
+ * upstream budget every visitor shares (Partner API spec 8). A visitor over the limit gets 429 `rate_limited` with
  * `Retry-After` and `error.retry_after` (seconds), in the BFF's error shape.
  */
 import type { RequestHandler } from 'express';

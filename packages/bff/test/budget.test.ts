@@ -1,5 +1,5 @@
 /**
- * The upstream budget (spec 8: 60 searches, 20 writes per minute per credential, shared by every visitor): token
+ * The upstream budget (Partner API spec 8: 60 searches, 20 writes per minute per credential, shared by every visitor): token
  * buckets that never let more than the limit through in any 60-second window, on memory and in the database; a
  * 429's Retry-After pausing every upstream call of its class; visitors answered "busy, retry in N s", or a stale
  * answer when one is kept; stale-while-revalidate; per-visitor limits. Deterministic: clocks are injected.

@@ -7,7 +7,7 @@
  * Tests queue exact answers per route (`enqueue`), hold a request without answering (`hold`), and move orders
  * through their lifecycle (`advance`), which emits events and delivers them to the registered webhook.
  *
- * It also serves the Public API's `POST /api/domain/search` (spec 4.2, unsigned, route `public-search`) for an
+ * It also serves the Public API's `POST /api/domain/search` (Public API spec 4.2, unsigned, route `public-search`) for an
  * anonymous caller: siblings under {@link PUBLIC_TLDS}, listing prices masked.
  */
 import { createHash } from 'node:crypto';

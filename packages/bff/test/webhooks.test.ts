@@ -1,5 +1,5 @@
 /**
- * Webhooks and catch-up (spec 5.3, 6, 4.1 `GET /events`): the BFF registers its URL at start, verifies each
+ * Webhooks and catch-up (Partner API spec 5.3, 6, 4.1 `GET /events`): the BFF registers its URL at start, verifies each
  * delivery on the raw bytes, stores it in the inbox and answers 200 at once, then runs the partner's handlers:
  * once per event however often, in parallel or out of order it is delivered, never moving an order back. Events
  * emitted while the BFF was down are caught up from the stored cursor, each handled once.

@@ -1,5 +1,5 @@
 /**
- * A hook through which a caller shapes upstream traffic to the Partner API's rate limits (spec 8): the request
+ * A hook through which a caller shapes upstream traffic to the Partner API's rate limits (Partner API spec 8): the request
  * sender asks the budget before every attempt (retries included, since each one counts against the limit) and
  * tells it about every 429 answer, with the `Retry-After` seconds.
  *
@@ -9,7 +9,7 @@ import type { RateClass } from './endpoint.ts';
 
 /** One attempt about to be sent. */
 export interface BudgetRequest {
-  /** The endpoint's spec 8 class. */
+  /** The endpoint's Partner API spec 8 class. */
   readonly rateClass: RateClass;
   /** `METHOD /path` of the endpoint, for logs. */
   readonly endpoint: string;

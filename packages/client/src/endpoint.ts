@@ -1,17 +1,17 @@
 /**
- * Declarative descriptions of Partner API endpoints (spec 4.1): method, path, input and response schemas.
+ * Declarative descriptions of Partner API endpoints (Partner API spec 4.1): method, path, input and response schemas.
  * Resources only describe endpoints; the {@link RequestSender} does the rest (stripe-node's layout).
  */
 import type { z } from 'zod';
 
-/** The service-relative prefix of every versioned Partner API path (spec 4.1, 9). */
+/** The service-relative prefix of every versioned Partner API path (Partner API spec 4.1, 9). */
 export const PARTNER_API_PREFIX = '/api/partner/v1';
 
 /** HTTP methods the Partner API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
 /**
- * The rate-limit class of an endpoint (spec 8): `search` (discovery, 60 per minute per credential), `write`
+ * The rate-limit class of an endpoint (Partner API spec 8): `search` (discovery, 60 per minute per credential), `write`
  * (quotes, orders, checkout sessions, 20 per minute), `reporting` (settlements, transactions, payouts, 30 per
  * minute), `other` (every endpoint whose limit the spec does not show).
  */
@@ -39,7 +39,7 @@ export interface Endpoint<TInput extends z.ZodType = z.ZodType, TResponse extend
    * Default `none`.
    */
   readonly idempotencyKey?: 'required' | 'none';
-  /** The spec 8 rate-limit class, handed to an {@link UpstreamBudget}; default `other`. */
+  /** The Partner API spec 8 rate-limit class, handed to an {@link UpstreamBudget}; default `other`. */
   readonly rateClass?: RateClass;
 }
 

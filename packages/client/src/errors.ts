@@ -1,5 +1,5 @@
 /**
- * The errors the Partner API client raises (spec 7), built by one factory from the response.
+ * The errors the Partner API client raises (Partner API spec 7), built by one factory from the response.
  *
  * Every error the client raises for a request is a {@link MarketplaceError}: an error answer of the marketplace,
  * a failure to reach it ({@link MarketplaceConnectionError}), or an answer that breaks its schema
@@ -7,7 +7,7 @@
  */
 import { type ErrorCode, readErrorBody } from '@domainkit/protocol';
 
-/** Codes the client adds to the spec 7 codes for failures that have no error body of the marketplace. */
+/** Codes the client adds to the Partner API spec 7 codes for failures that have no error body of the marketplace. */
 export const CLIENT_ERROR_CODES = {
   /** The marketplace could not be reached, the connection broke, or the attempt timed out. */
   connection_error: 'connection_error',
@@ -23,7 +23,7 @@ export const CLIENT_ERROR_CODES = {
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];
 
 /**
- * The `code` of a {@link MarketplaceError}: a spec 7 code, one of the client's, or (typed as a plain string, still
+ * The `code` of a {@link MarketplaceError}: a Partner API spec 7 code, one of the client's, or (typed as a plain string, still
  * offered by editors) a code newer than this package: compare with the known ones and keep a fallback.
  */
 export type MarketplaceErrorCode = ErrorCode | ClientErrorCode | (string & {});
@@ -32,10 +32,10 @@ export type MarketplaceErrorCode = ErrorCode | ClientErrorCode | (string & {});
 export interface MarketplaceErrorFields {
   /** HTTP status of the answer; `undefined` when no answer arrived (connection errors, refused input). */
   readonly status: number | undefined;
-  /** A spec 7 code (`rate_limited`, `not_found`, ...) or one of {@link CLIENT_ERROR_CODES}. */
+  /** A Partner API spec 7 code (`rate_limited`, `not_found`, ...) or one of {@link CLIENT_ERROR_CODES}. */
   readonly code: MarketplaceErrorCode;
   readonly message: string;
-  /** Seconds to wait before retrying, from the `Retry-After` header (spec 8); `undefined` when absent. */
+  /** Seconds to wait before retrying, from the `Retry-After` header (Partner API spec 8); `undefined` when absent. */
   readonly retryAfter?: number | undefined;
   /** The marketplace's request id (`request_id` of the body or the `X-Request-Id` header), for support. */
   readonly requestId?: string | undefined;
@@ -47,15 +47,15 @@ export interface MarketplaceErrorFields {
 }
 
 /**
- * Raised when a Partner API request fails: the marketplace answered an error (spec 7), or one of the subclasses
+ * Raised when a Partner API request fails: the marketplace answered an error (Partner API spec 7), or one of the subclasses
  * below. Check `code` (stable) rather than `message` (for people).
  */
 export class MarketplaceError extends Error {
   /** HTTP status of the answer; `undefined` when no answer arrived. */
   readonly status: number | undefined;
-  /** Spec 7 code or a {@link CLIENT_ERROR_CODES} value. */
+  /** Partner API spec 7 code or a {@link CLIENT_ERROR_CODES} value. */
   readonly code: MarketplaceErrorCode;
-  /** Seconds to wait before retrying (`Retry-After`, spec 8), or `undefined`. */
+  /** Seconds to wait before retrying (`Retry-After`, Partner API spec 8), or `undefined`. */
   readonly retryAfter: number | undefined;
   /** The marketplace's request id, or `undefined`. */
   readonly requestId: string | undefined;
@@ -159,8 +159,8 @@ function fallbackCode(status: number): string {
  * The single factory of error answers: builds a {@link MarketplaceError} from a non-2xx response.
  *
  * Reads `code`, `message` and `request_id` from the nested body `{"error": {...}}` (the sandbox's shape) or a
- * flat `{code, message}` body (spec 7 names only `code` and `message`); the request id falls back to the
- * `X-Request-Id` header, the retry delay comes from `Retry-After` (spec 8). A body with neither shape still gives
+ * flat `{code, message}` body (Partner API spec 7 names only `code` and `message`); the request id falls back to the
+ * `X-Request-Id` header, the retry delay comes from `Retry-After` (Partner API spec 8). A body with neither shape still gives
  * an error, with a code derived from the status (`rate_limited`, `internal_error`, else `http_error`).
  */
 export function errorFromResponse(response: ErrorResponse, endpoint: string, nowMs: number): MarketplaceError {

@@ -1,5 +1,5 @@
 /**
- * @domainkit/client: the typed Partner API client on undici (spec 4.1, 5.1, 5.3, 7): every endpoint, each attempt
+ * @domainkit/client: the typed Partner API client on undici (Partner API spec 4.1, 5.1, 5.3, 7): every endpoint, each attempt
  * signed afresh, retries with back-off, one Idempotency-Key per logical order, cursor lists as async iterables,
  * responses parsed with the protocol's zod schemas, and webhook verification for any framework.
  */
@@ -130,7 +130,7 @@ export type {
   WebhookRegistration,
   WebhookRegistrationRequest,
 } from '@domainkit/protocol';
-// Public API (spec 4.2) and its OAuth 2.1 sign-in (spec 5.2).
+// Public API (Public API spec 4.2) and its OAuth 2.1 sign-in (Public API spec 5.2).
 export {
   PublicClient,
   type PublicClientOptions,

@@ -1,6 +1,6 @@
 /**
  * Cursor pagination (docs/architecture.md "Lists"): a list answers `{<plural>: [...], next_cursor}` and the next page is asked
- * for with that cursor (`cursor=` on most lists, `after_id=` on `GET /events`, spec 4.1). A {@link PageIterator}
+ * for with that cursor (`cursor=` on most lists, `after_id=` on `GET /events`, Partner API spec 4.1). A {@link PageIterator}
  * walks the pages lazily: `for await (const order of client.orders.list({ status: 'SETTLED' })) { … }`.
  */
 

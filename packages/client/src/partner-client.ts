@@ -1,5 +1,5 @@
 /**
- * The Partner API client (spec 4.1, 5.1): typed calls over HMAC-signed HTTP on undici.
+ * The Partner API client (Partner API spec 4.1, 5.1): typed calls over HMAC-signed HTTP on undici.
  */
 import {
   DEFAULT_HEADER_PREFIX,
@@ -34,12 +34,12 @@ export const CLIENT_VERSION = '0.1.0';
 export interface PartnerClientOptions {
   /**
    * The service address, such as `https://marketplace.example` (an optional path prefix is kept); the client adds
-   * `/api/partner/v1` itself (spec 4.1).
+   * `/api/partner/v1` itself (Partner API spec 4.1).
    */
   readonly baseUrl: string;
-  /** The public key id of the credential, `pk_…` (spec 5.1). */
+  /** The public key id of the credential, `pk_…` (Partner API spec 5.1). */
   readonly keyId: string;
-  /** The API secret, `sk_…` (spec 5.1). Used once to create the HMAC key; never stored, sent or logged. */
+  /** The API secret, `sk_…` (Partner API spec 5.1). Used once to create the HMAC key; never stored, sent or logged. */
   readonly secret: string;
   /** Prefix of the signing headers; default `X-Service-` (docs/architecture.md "Header brand"). */
   readonly headerPrefix?: string | undefined;
@@ -66,7 +66,7 @@ export interface PartnerClientOptions {
   readonly random?: (() => number) | undefined;
   /**
    * Asked before every attempt (retries included) and told about every 429, to keep upstream traffic within the
-   * spec 8 limits; default none. See {@link UpstreamBudget}.
+   * Partner API spec 8 limits; default none. See {@link UpstreamBudget}.
    */
   readonly budget?: UpstreamBudget | undefined;
   /**
@@ -176,14 +176,14 @@ function validateOptions(options: unknown): z.output<typeof optionsSchema> {
 }
 
 /**
- * A client of the Partner API for one credential: every endpoint of spec 4.1 and the webhook registration.
+ * A client of the Partner API for one credential: every endpoint of Partner API spec 4.1 and the webhook registration.
  *
  * Discovery and checkout sessions are methods (`searchDomains`, `getDomain`, `getAvailability`, `getPricing`,
  * `createCheckoutSession`); the rest are grouped by resource: `quotes`, `orders`, `refunds`, `settlements`,
  * `transactions`, `payouts`, `brokerage`, `links`, `me`, `analytics`, `events`, `webhooks`. Every cursor list is an
  * async iterable (`for await (const order of client.orders.list({ status: 'SETTLED' }))`).
  *
- * Every attempt is signed afresh (spec 5.1) by a signer created once (its HMAC key is a KeyObject). Responses are
+ * Every attempt is signed afresh (Partner API spec 5.1) by a signer created once (its HMAC key is a KeyObject). Responses are
  * parsed with the protocol's zod schemas; unknown fields are kept. The secret is not kept on the instance: it
  * appears in no property, `toString`, `util.inspect` or JSON of the client.
  *
@@ -258,7 +258,7 @@ export class PartnerClient {
   }
 
   /**
-   * `GET /api/partner/v1/domains/search?q=` (spec 4.1, scope `search`): up to 5 ranked listed domains.
+   * `GET /api/partner/v1/domains/search?q=` (Partner API spec 4.1, scope `search`): up to 5 ranked listed domains.
    * @param q - a word or a domain, 1–100 characters after trimming.
    * @throws {MarketplaceError} (see {@link RequestSender.send}); `validation_error` before sending for a blank q.
    */
@@ -267,7 +267,7 @@ export class PartnerClient {
   }
 
   /**
-   * `GET /api/partner/v1/domains/{name}` (spec 4.1, scope `search`): one domain with price (cents), availability,
+   * `GET /api/partner/v1/domains/{name}` (Partner API spec 4.1, scope `search`): one domain with price (cents), availability,
    * status and metadata.
    * @throws {MarketplaceError} `not_found` (404) when the domain is not listed.
    */
@@ -276,7 +276,7 @@ export class PartnerClient {
   }
 
   /**
-   * `GET /api/partner/v1/availability?domain=` (spec 4.1, scope `search`): `available` plus the price in cents;
+   * `GET /api/partner/v1/availability?domain=` (Partner API spec 4.1, scope `search`): `available` plus the price in cents;
    * an unlisted domain answers `available: false` with a null price (not 404).
    */
   getAvailability(domain: string, options?: CallOptions): Promise<Availability> {
@@ -284,7 +284,7 @@ export class PartnerClient {
   }
 
   /**
-   * `GET /api/partner/v1/pricing?domain=` (spec 4.1, scope `search`): buy-now and floor price in cents.
+   * `GET /api/partner/v1/pricing?domain=` (Partner API spec 4.1, scope `search`): buy-now and floor price in cents.
    * @throws {MarketplaceError} `not_found` (404) when the domain is not listed.
    */
   getPricing(domain: string, options?: CallOptions): Promise<Pricing> {
@@ -292,7 +292,7 @@ export class PartnerClient {
   }
 
   /**
-   * `POST /api/partner/v1/checkout-session` (spec 2.3, 4.1, scope `embed`): a hosted lander URL for the buyer,
+   * `POST /api/partner/v1/checkout-session` (Partner API spec 2.3, 4.1, scope `embed`): a hosted lander URL for the buyer,
    * valid 7 days. Not retried after a network error or 5xx (no Idempotency-Key); retried after 429.
    * @param input - `{ domain, return_url?, cancel_url? }` (absolute http(s) URLs).
    * @throws {MarketplaceError} `not_found` (404) for an unlisted domain, `conflict` (409) when it is sold.

@@ -1,6 +1,6 @@
 /**
  * The one place that talks to the Partner API: builds the request from an {@link Endpoint}, signs each attempt
- * (spec 5.1), sends it with undici, applies the timeout and the retry rules, and turns the answer into a parsed
+ * (Partner API spec 5.1), sends it with undici, applies the timeout and the retry rules, and turns the answer into a parsed
  * value or a {@link MarketplaceError}.
  */
 import { randomUUID } from 'node:crypto';
@@ -49,7 +49,7 @@ export interface RequestSenderOptions {
   readonly sleep?: Sleep | undefined;
   /** Jitter source in [0, 1). */
   readonly random?: (() => number) | undefined;
-  /** Asked before every attempt and told about every 429 (spec 8); default none. */
+  /** Asked before every attempt and told about every 429 (Partner API spec 8); default none. */
   readonly budget?: UpstreamBudget | undefined;
   /**
    * The caller's request id, asked before every attempt and sent as `X-Request-Id` when it returns one, so the
@@ -64,7 +64,7 @@ export interface RequestSenderOptions {
 export interface AttemptReport {
   /** `GET /api/partner/v1/domains/search`-style label. */
   readonly endpoint: string;
-  /** The spec 8 rate class of the endpoint (`search`, `write`, `reporting`, `other`). */
+  /** The Partner API spec 8 rate class of the endpoint (`search`, `write`, `reporting`, `other`). */
   readonly rateClass: string;
   /** The HTTP status, or 0 when no answer arrived (network error, timeout). */
   readonly status: number;
@@ -97,7 +97,7 @@ export interface CallOptions {
   /** Aborts the call (every attempt and every wait); the call rejects with the signal's reason. */
   readonly signal?: AbortSignal | undefined;
   /**
-   * The Idempotency-Key of this logical write, reused across its retries (spec 4.1). Giving one also makes the
+   * The Idempotency-Key of this logical write, reused across its retries (Partner API spec 4.1). Giving one also makes the
    * write safe to retry after a network error or a 5xx.
    */
   readonly idempotencyKey?: string | undefined;
@@ -149,7 +149,7 @@ export class RequestSender {
    * Calls an endpoint and returns its parsed answer.
    *
    * @throws {MarketplaceValidationError} when `input` breaks the endpoint's input schema (nothing is sent).
-   * @throws {MarketplaceError} for an error answer (spec 7) once retries are exhausted or not allowed.
+   * @throws {MarketplaceError} for an error answer (Partner API spec 7) once retries are exhausted or not allowed.
    * @throws {MarketplaceConnectionError} when no answer arrived (network error, timeout).
    * @throws {MarketplaceResponseError} when a 2xx body is not JSON or breaks the response schema.
    * @throws the signal's reason when `options.signal` aborts.
@@ -247,7 +247,7 @@ export class RequestSender {
     const path = this.#pathPrefix + relative;
     const bodyMethod = endpoint.method === 'POST' || endpoint.method === 'PUT';
     if (bodyMethod) {
-      // Serialised once: these exact bytes are hashed for the signature and sent (spec 5.1 line 6).
+      // Serialised once: these exact bytes are hashed for the signature and sent (Partner API spec 5.1 line 6).
       return { path, query: [], body: Buffer.from(JSON.stringify(rest), 'utf8') };
     }
     const query: Array<[string, string]> = [];
@@ -270,7 +270,7 @@ export class RequestSender {
     requestId: string | undefined;
   }): Promise<Attempt> {
     const o = this.#options;
-    // A fresh timestamp and nonce for every attempt, retries included (spec 5.1 "Replay protection").
+    // A fresh timestamp and nonce for every attempt, retries included (Partner API spec 5.1 "Replay protection").
     const signed = o.signer.sign({ method: req.method, path: req.path, query: req.query, bodySha256: req.bodySha256 });
     const headers: Record<string, string> = {
       ...signed.headers,

@@ -2,9 +2,9 @@
  * When a Partner API attempt is retried, and how long to wait: a short ordered list of rules, then exponential
  * back-off with full jitter and a cap.
  *
- * Every retry is a new attempt, signed afresh with a new timestamp and nonce (spec 5.1 "Replay protection": "Use a
+ * Every retry is a new attempt, signed afresh with a new timestamp and nonce (Partner API spec 5.1 "Replay protection": "Use a
  * new nonce on every attempt, including retries"). A write is repeated after an ambiguous failure (network error,
- * 5xx) only when it carries an Idempotency-Key, so the marketplace can tell a retry from a second sale (spec 4.1
+ * 5xx) only when it carries an Idempotency-Key, so the marketplace can tell a retry from a second sale (Partner API spec 4.1
  * "Idempotency on POST /orders").
  */
 import { ErrorCode } from '@domainkit/protocol';
@@ -13,7 +13,7 @@ import { ErrorCode } from '@domainkit/protocol';
 export interface AttemptOutcome {
   /** HTTP status, or `undefined` when no answer arrived (network error, timeout). */
   readonly status: number | undefined;
-  /** The error code of the answer (spec 7), when there is one. */
+  /** The error code of the answer (Partner API spec 7), when there is one. */
   readonly code: string | undefined;
 }
 
@@ -43,7 +43,7 @@ export const RETRY_RULES: readonly RetryRule[] = [
     onlyWhenSafe: true,
   },
   {
-    // 429 rate_limited: the request was refused before any processing; wait `Retry-After` seconds (spec 7, 8;
+    // 429 rate_limited: the request was refused before any processing; wait `Retry-After` seconds (Partner API spec 7, 8;
     // RFC 6585 section 4, RFC 9110 10.2.3). Safe for any method.
     name: 'rate_limited',
     matches: (o) => o.status === 429,
@@ -51,13 +51,13 @@ export const RETRY_RULES: readonly RetryRule[] = [
   },
   {
     // 401 replay_detected: the nonce was seen before (for example a retry by a proxy); the request was refused
-    // before processing and a fresh nonce fixes it (spec 5.1 "Replay protection"). Safe for any method.
+    // before processing and a fresh nonce fixes it (Partner API spec 5.1 "Replay protection"). Safe for any method.
     name: 'replay_detected',
     matches: (o) => o.code === ErrorCode.ReplayDetected,
     onlyWhenSafe: false,
   },
   {
-    // 5xx: "Unexpected server error; retry with exponential back-off" (spec 7 internal_error). The request may
+    // 5xx: "Unexpected server error; retry with exponential back-off" (Partner API spec 7 internal_error). The request may
     // have been processed, so only a request that is safe to repeat is retried.
     name: 'server_error',
     matches: (o) => o.status !== undefined && o.status >= 500,

@@ -1,5 +1,5 @@
 /**
- * Webhook deliveries for any framework (spec 5.3, 6): raw bytes and the signature header in, a typed event out.
+ * Webhook deliveries for any framework (Partner API spec 5.3, 6): raw bytes and the signature header in, a typed event out.
  *
  * The signature is the lowercase hex HMAC-SHA256 of the raw body with the webhook secret, compared in constant
  * time before anything is parsed. Errors say what went wrong and how to fix it, such as a body that an
@@ -31,7 +31,7 @@ import { formatIssues } from './zod-issues.ts';
 
 export { WebhookSignatureError };
 
-/** Raised when a delivery's signature verified but its body is not an event (not JSON, or breaks spec 2.5). */
+/** Raised when a delivery's signature verified but its body is not an event (not JSON, or breaks Partner API spec 2.5). */
 export class WebhookPayloadError extends Error {
   /** Stable code. */
   readonly code = 'webhook_payload_invalid';
@@ -92,15 +92,18 @@ function parseEvent(rawBody: string | Uint8Array): MarketplaceEvent {
   }
   const parsed = eventSchema.safeParse(json);
   if (!parsed.success) {
-    throw new WebhookPayloadError(`The webhook body is not an event of spec 2.5: ${formatIssues(parsed.error)}.`, {
-      cause: parsed.error,
-    });
+    throw new WebhookPayloadError(
+      `The webhook body is not an event of Partner API spec 2.5: ${formatIssues(parsed.error)}.`,
+      {
+        cause: parsed.error,
+      },
+    );
   }
   return parsed.data;
 }
 
 /**
- * Verifies a webhook delivery and returns its event (spec 5.3, 2.5). Unknown fields are kept; `type` may be a
+ * Verifies a webhook delivery and returns its event (Partner API spec 5.3, 2.5). Unknown fields are kept; `type` may be a
  * type this version does not know.
  *
  * @param rawBody - the request body exactly as received: a Buffer, Uint8Array or string, never a parsed object.

@@ -1,5 +1,5 @@
 /**
- * The UpstreamBudget hook: asked before every attempt (retries included) with the endpoint's spec 8 class, told
+ * The UpstreamBudget hook: asked before every attempt (retries included) with the endpoint's Partner API spec 8 class, told
  * about every 429 with its Retry-After, able to refuse a call before anything is sent, and skipped for the first
  * attempt when the caller already took the budget.
  */

@@ -1,5 +1,5 @@
 /**
- * Every Partner API endpoint of spec 4.1 and the webhook registration: the method and the full path (the webhook
+ * Every Partner API endpoint of Partner API spec 4.1 and the webhook registration: the method and the full path (the webhook
  * registration has no /v1), the query or JSON body actually sent and signed, and the answer parsed with its
  * protocol schema, unknown fields kept.
  */

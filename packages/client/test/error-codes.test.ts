@@ -1,5 +1,5 @@
 /**
- * `MarketplaceError.code` is typed with the known codes (spec 7 and the client's own, offered by editors) while still
+ * `MarketplaceError.code` is typed with the known codes (Partner API spec 7 and the client's own, offered by editors) while still
  * accepting a newer code (checked by `pnpm typecheck`, which covers this file).
  */
 import { describe, expect, expectTypeOf, it } from 'vitest';

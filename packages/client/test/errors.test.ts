@@ -1,5 +1,5 @@
 /**
- * Error answers become one MarketplaceError from a single factory: nested and flat bodies (spec 7), request id
+ * Error answers become one MarketplaceError from a single factory: nested and flat bodies (Partner API spec 7), request id
  * from the body or X-Request-Id, Retry-After in seconds; connection failures and timeouts become
  * MarketplaceConnectionError; a 2xx body breaking its schema names the endpoint and the field.
  */

@@ -40,7 +40,7 @@ function bodyBytes(body: unknown): Buffer {
 }
 
 /**
- * Reads a request from a MockAgent reply callback and checks it as the marketplace would (spec 5.1): the four
+ * Reads a request from a MockAgent reply callback and checks it as the marketplace would (Partner API spec 5.1): the four
  * headers, the timestamp window and the `v1=` signature over the path, query and body bytes actually sent.
  * @throws {ProtocolError} when the signature does not verify.
  */

@@ -1,5 +1,5 @@
 /**
- * One Idempotency-Key per logical order (spec 4.1 "Idempotency on POST /orders"): generated once when the caller
+ * One Idempotency-Key per logical order (Partner API spec 4.1 "Idempotency on POST /orders"): generated once when the caller
  * gives none, reused across every retry of that call (each signed afresh), a new one for the next order; writes
  * without a key are not repeated after an ambiguous failure.
  */

@@ -1,5 +1,5 @@
 /**
- * The API secret never leaves the client (spec 5.1 "never sent, never logged"): not in any property, toString,
+ * The API secret never leaves the client (Partner API spec 5.1 "never sent, never logged"): not in any property, toString,
  * util.inspect or JSON of the client, nor in any error it raises, nor in option-validation messages.
  */
 import { inspect } from 'node:util';

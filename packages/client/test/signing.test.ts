@@ -1,5 +1,5 @@
 /**
- * The exact signed request (spec 5.1): the four headers, `v1=` + 64 hex, the canonical query sent as the URL's
+ * The exact signed request (Partner API spec 5.1): the four headers, `v1=` + 64 hex, the canonical query sent as the URL's
  * query, the body bytes hashed as sent, the full /api/partner/v1 path. Each reply callback runs the protocol's
  * verifier, so a request that would be rejected by the marketplace fails the test.
  */
@@ -38,7 +38,7 @@ describe('signed requests', () => {
     const req = seen!;
     expect(req.method).toBe('GET');
     expect(req.path).toBe('/api/partner/v1/domains/search');
-    // RFC 3986 encoding of spec 5.1: space %20, & %26, ' %27.
+    // RFC 3986 encoding of Partner API spec 5.1: space %20, & %26, ' %27.
     expect(req.query).toBe('q=coffee%20%26%20tea%27s');
     expect(req.headers['x-service-key-id']).toBe(KEY_ID);
     expect(req.headers['x-service-timestamp']).toMatch(/^\d{10}$/);

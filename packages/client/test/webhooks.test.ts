@@ -1,5 +1,5 @@
 /**
- * Webhook verification for any framework (spec 5.3, 2.5): the known-answer vector of the docstring, a typed event
+ * Webhook verification for any framework (Partner API spec 5.3, 2.5): the known-answer vector of the docstring, a typed event
  * out, and errors that say what went wrong (a parsed body, a missing header, a wrong secret or changed bytes, a
  * body that is not an event). Runs under a plain node:http server too, with the raw bytes as received.
  */

@@ -1,7 +1,7 @@
 /**
- * The canonical request of spec 5.1: canonical query and the six-line canonical string that the HMAC signs.
+ * The canonical request of Partner API spec 5.1: canonical query and the six-line canonical string that the HMAC signs.
  *
- * Spec 5.1 "Canonical query":
+ * Partner API spec 5.1 "Canonical query":
  * 1. split into key/value pairs, a blank value is kept;
  * 2. sort ascending by key, then by value when keys are equal (on the decoded strings, by UTF-8 bytes);
  * 3. encode each key and value as a URI component: `A-Z a-z 0-9 - _ . ~` stay, every other byte is `%XX` of its
@@ -17,11 +17,11 @@ export type QueryInput =
   | ReadonlyArray<readonly [string, string]>
   | Readonly<Record<string, string | readonly string[] | undefined>>;
 
-/** Lowercase hex SHA-256 of the empty string: the body hash of a GET, HEAD or body-less request (spec 5.1). */
+/** Lowercase hex SHA-256 of the empty string: the body hash of a GET, HEAD or body-less request (Partner API spec 5.1). */
 export const EMPTY_BODY_SHA256 = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
 
 /**
- * Percent-encodes a string as spec 5.1 step 3 requires (RFC 3986 unreserved characters stay).
+ * Percent-encodes a string as Partner API spec 5.1 step 3 requires (RFC 3986 unreserved characters stay).
  *
  * Unlike `encodeURIComponent`, this also encodes `! ' ( ) *`.
  * @throws {URIError} for a lone UTF-16 surrogate, which has no UTF-8 encoding.
@@ -72,7 +72,7 @@ function compareUtf8(a: string, b: string): number {
 }
 
 /**
- * Builds the canonical query of spec 5.1 from decoded pairs (or a raw query string, which is parsed first).
+ * Builds the canonical query of Partner API spec 5.1 from decoded pairs (or a raw query string, which is parsed first).
  *
  * Examples: `foo=b&foo=a` → `foo=a&foo=b`; `flag` → `flag=`; `q=!'()*` → `q=%21%27%28%29%2A`;
  * `a=1&|=2` → `a=1&%7C=2` (sorted before encoding).
@@ -88,7 +88,7 @@ export function canonicalQuery(query?: QueryInput): string {
 }
 
 /**
- * Lowercase hex SHA-256 of the raw body bytes exactly as sent (spec 5.1 line 6).
+ * Lowercase hex SHA-256 of the raw body bytes exactly as sent (Partner API spec 5.1 line 6).
  * @param body - the bytes, or a string taken as UTF-8; `undefined` or empty hashes the empty string.
  */
 export function sha256Hex(body?: string | Uint8Array | null): string {
@@ -96,7 +96,7 @@ export function sha256Hex(body?: string | Uint8Array | null): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
-/** The inputs of the canonical string (spec 5.1). */
+/** The inputs of the canonical string (Partner API spec 5.1). */
 export interface CanonicalRequestInput {
   /** HTTP verb; uppercased. */
   readonly method: string;
@@ -115,7 +115,7 @@ export interface CanonicalRequestInput {
 }
 
 /**
- * Builds the six-line canonical string of spec 5.1: METHOD, PATH, QUERY_STRING, TIMESTAMP, NONCE, BODY_SHA256_HEX,
+ * Builds the six-line canonical string of Partner API spec 5.1: METHOD, PATH, QUERY_STRING, TIMESTAMP, NONCE, BODY_SHA256_HEX,
  * joined by `\n` with no trailing newline.
  *
  * @throws {TypeError} when the path does not begin with `/` or contains a `?`, or a field contains a newline.

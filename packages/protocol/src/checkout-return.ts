@@ -1,5 +1,5 @@
 /**
- * The signed result on a hosted checkout's return URL (spec 2.3 does not say how a partner learns a hosted sale's
+ * The signed result on a hosted checkout's return URL (Partner API spec 2.3 does not say how a partner learns a hosted sale's
  * outcome; docs/spec-decisions.md, "Hosted checkout: the return journey"). After a payment the lander sends the
  * buyer to the session's `return_url` with the sale's facts in the query and an HMAC-SHA256 over them, keyed with
  * the partner's API secret (the credential that created the session):

@@ -1,12 +1,12 @@
 /**
- * The error codes of the Partner API with their HTTP statuses (spec 7), and the error body.
+ * The error codes of the Partner API with their HTTP statuses (Partner API spec 7), and the error body.
  *
- * Spec 7 shows no status for `invalid_timestamp`, `replay_detected`, `missing_signature_headers` and
+ * Partner API spec 7 shows no status for `invalid_timestamp`, `replay_detected`, `missing_signature_headers` and
  * `missing_idempotency_key`; the choices here (401, 401, 401, 400) are recorded in docs/spec-decisions.md.
  */
 import { z } from 'zod';
 
-/** Every error code of spec 7, with the HTTP status the sandbox answers and a one-line meaning. */
+/** Every error code of Partner API spec 7, with the HTTP status the sandbox answers and a one-line meaning. */
 export const ERROR_CODES = {
   validation_error: { status: 400, when: 'A field is missing or malformed; the message gives details.' },
   missing_idempotency_key: { status: 400, when: 'POST /orders was sent without an Idempotency-Key header.' },
@@ -36,11 +36,11 @@ export const ERROR_CODES = {
   internal_error: { status: 500, when: 'Unexpected server error; retry with exponential back-off.' },
 } as const satisfies Record<string, { status: number; when: string }>;
 
-/** A Partner API error code of spec 7. */
+/** A Partner API error code of Partner API spec 7. */
 export type ErrorCode = keyof typeof ERROR_CODES;
 
 /**
- * The spec 7 codes as named constants, to compare against instead of string literals (`error.code ===
+ * The Partner API spec 7 codes as named constants, to compare against instead of string literals (`error.code ===
  * ErrorCode.ReplayDetected`): a misspelt constant fails type-checking. `ErrorCode` the type is the union of the codes.
  */
 export const ErrorCode = {
@@ -60,14 +60,14 @@ export const ErrorCode = {
   InternalError: 'internal_error',
 } as const satisfies Record<string, ErrorCode>;
 
-/** True when `code` is one of the spec 7 codes. */
+/** True when `code` is one of the Partner API spec 7 codes. */
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
 }
 
 /**
  * The error body the sandbox answers: `{"error": {"code", "message", "request_id"}}`. Unknown fields are kept.
- * The spec shows only the `code` and `message` names (spec 7): see docs/spec-decisions.md.
+ * The spec shows only the `code` and `message` names (Partner API spec 7): see docs/spec-decisions.md.
  */
 export const errorBodySchema = z.object({
   error: z.looseObject({
@@ -99,11 +99,11 @@ export function readErrorBody(body: unknown): { code: string; message: string; r
 
 /**
  * A violation of the wire protocol found by this package (for example a bad signature or a stale timestamp),
- * carrying the spec 7 `code` and its HTTP `status`. Servers answer it as an error body; clients never see it
+ * carrying the Partner API spec 7 `code` and its HTTP `status`. Servers answer it as an error body; clients never see it
  * thrown from the network.
  */
 export class ProtocolError extends Error {
-  /** The spec 7 error code. */
+  /** The Partner API spec 7 error code. */
   readonly code: ErrorCode;
   /** The HTTP status for the code (see {@link ERROR_CODES}). */
   readonly status: number;

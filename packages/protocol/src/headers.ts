@@ -1,5 +1,5 @@
 /**
- * Header names of the Partner API (spec 5.1, 5.3).
+ * Header names of the Partner API (Partner API spec 5.1, 5.3).
  *
  * The spec writes `X-Service-` where the real service puts its brand in header names. The prefix is a single
  * setting shared by protocol, client, BFF and sandbox (docs/architecture.md "Header brand"); every other module derives its
@@ -17,7 +17,7 @@ export interface HeaderNames {
   readonly timestamp: string;
   /** `X-Service-Nonce`: unique per request (UUID v4 recommended). */
   readonly nonce: string;
-  /** `X-Service-Signature`: `v1=<hex>` on requests, bare hex on webhook deliveries (spec 5.3). */
+  /** `X-Service-Signature`: `v1=<hex>` on requests, bare hex on webhook deliveries (Partner API spec 5.3). */
   readonly signature: string;
   /** `Idempotency-Key`: required on `POST /orders`; carries no brand. */
   readonly idempotencyKey: string;
@@ -28,7 +28,7 @@ export interface HeaderNames {
  *
  * @param prefix - must start with a letter and end with `-` (for example `X-Service-`).
  * @throws {TypeError} when the prefix is not a valid header-name prefix.
- * @see spec 5.1 "Required headers", 5.3
+ * @see Partner API spec 5.1 "Required headers", 5.3
  */
 export function headerNames(prefix: string = DEFAULT_HEADER_PREFIX): HeaderNames {
   if (!/^[A-Za-z][A-Za-z0-9-]*-$/.test(prefix)) {

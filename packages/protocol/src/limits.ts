@@ -1,36 +1,36 @@
 /**
- * The limits of spec section 8 (and the time windows of 2.2, 2.3, 5.1, 5.2), as constants.
+ * The limits of Partner API spec section 8 (and the time windows of 2.2, 2.3, 5.1, 5.2), as constants.
  * Durations are in seconds unless the name says otherwise.
  */
 
-/** Allowed clock skew between the signing timestamp and server time, in seconds (spec 5.1, 8). */
+/** Allowed clock skew between the signing timestamp and server time, in seconds (Partner API spec 5.1, 8). */
 export const TIMESTAMP_TOLERANCE_SECONDS = 300;
 /**
  * How long a server tracks a nonce, in seconds. A request is accepted while its timestamp is within ±300 s, so a
  * nonce must be remembered for at least the whole 600 s window in which its timestamp stays valid; we keep it 900 s.
- * The spec does not show the tracking duration (spec 5.1 "Replay protection"): see docs/spec-decisions.md.
+ * The spec does not show the tracking duration (Partner API spec 5.1 "Replay protection"): see docs/spec-decisions.md.
  */
 export const NONCE_TTL_SECONDS = 900;
-/** A quote locks the buy-now price for 10 minutes (spec 2.2, 8). */
+/** A quote locks the buy-now price for 10 minutes (Partner API spec 2.2, 8). */
 export const QUOTE_TTL_SECONDS = 600;
-/** A checkout session's `checkout_url` expires after 7 days (spec 2.3, 8). */
+/** A checkout session's `checkout_url` expires after 7 days (Partner API spec 2.3, 8). */
 export const CHECKOUT_SESSION_TTL_SECONDS = 7 * 24 * 60 * 60;
-/** Receivers must acknowledge a webhook with 200 within 5 seconds (spec 6, 8). */
+/** Receivers must acknowledge a webhook with 200 within 5 seconds (Partner API spec 6, 8). */
 export const WEBHOOK_ACK_TIMEOUT_SECONDS = 5;
-/** At most 5 results per domain search; the query is required (spec 4.1, 8). */
+/** At most 5 results per domain search; the query is required (Partner API spec 4.1, 8). */
 export const SEARCH_MAX_RESULTS = 5;
-/** Operations per `POST /api/batch` (spec 4.2, 8). */
+/** Operations per `POST /api/batch` (Public API spec 4.2, 8). */
 export const BATCH_MAX_OPERATIONS = 20;
-/** Owned domains per `POST /api/domains/bulk/{op}` (spec 4.2, 8). */
+/** Owned domains per `POST /api/domains/bulk/{op}` (Public API spec 4.2, 8). */
 export const BULK_MAX_DOMAINS = 1000;
-/** OAuth authorization codes live 60 seconds and are single use (spec 5.2, 8). */
+/** OAuth authorization codes live 60 seconds and are single use (Public API spec 5.2, 8). */
 export const OAUTH_CODE_TTL_SECONDS = 60;
-/** OAuth access tokens live 30 minutes (spec 5.2, 8). */
+/** OAuth access tokens live 30 minutes (Public API spec 5.2, 8). */
 export const ACCESS_TOKEN_TTL_SECONDS = 30 * 60;
-/** OAuth refresh tokens live 30 days and rotate on each use (spec 5.2, 8). */
+/** OAuth refresh tokens live 30 days and rotate on each use (Public API spec 5.2, 8). */
 export const REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 60 * 60;
 
-/** A rate-limit class of the Partner API and its budget per credential (spec 8). */
+/** A rate-limit class of the Partner API and its budget per credential (Partner API spec 8). */
 export interface RateLimit {
   /** Requests allowed in one window. */
   readonly limit: number;
@@ -39,7 +39,7 @@ export interface RateLimit {
 }
 
 /**
- * Requests per minute per credential, by class (spec 8). `search`, `write` and `reporting` are the spec's own
+ * Requests per minute per credential, by class (Partner API spec 8). `search`, `write` and `reporting` are the spec's own
  * figures; the spec does not show the others.
  */
 export const RATE_LIMITS = {

@@ -1,5 +1,5 @@
 /**
- * Request signing of spec 5.1: `X-Service-Signature: v1=<hex HMAC-SHA256(secret, canonical string)>`.
+ * Request signing of Partner API spec 5.1: `X-Service-Signature: v1=<hex HMAC-SHA256(secret, canonical string)>`.
  *
  * The HMAC key is created once per credential as a `KeyObject` (`crypto.createSecretKey`): on Node 24, handing
  * `createHmac` a raw string or Buffer key on every call is several times slower.
@@ -8,7 +8,7 @@ import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:cr
 import { canonicalString, canonicalQuery, type CanonicalRequestInput, type QueryInput } from './canonical-request.ts';
 import { DEFAULT_HEADER_PREFIX, headerNames } from './headers.ts';
 
-/** The signature scheme prefix of spec 5.1 and 9. */
+/** The signature scheme prefix of Partner API spec 5.1 and 9. */
 export const SIGNATURE_SCHEME = 'v1=';
 
 /**
@@ -22,7 +22,7 @@ export function createHmacKey(secret: string): KeyObject {
 }
 
 /**
- * Lowercase hex HMAC-SHA256 of a message (spec 5.1 "Signature", 5.3).
+ * Lowercase hex HMAC-SHA256 of a message (Partner API spec 5.1 "Signature", 5.3).
  * @param key - a key from {@link createHmacKey} (or a secret string, converted on every call: slower).
  */
 export function hmacHex(key: KeyObject | string, message: string | Uint8Array): string {
@@ -56,7 +56,7 @@ export interface RequestSigner {
   /** The public key id (`pk_…`) sent in the key id header. */
   readonly keyId: string;
   /**
-   * Signs one attempt. Call it again for every retry: each attempt needs a fresh timestamp and nonce (spec 5.1).
+   * Signs one attempt. Call it again for every retry: each attempt needs a fresh timestamp and nonce (Partner API spec 5.1).
    * @throws {TypeError} for a path without a leading `/` or a field with a line break.
    */
   sign(request: SignRequestInput): SignedRequest;
@@ -77,7 +77,7 @@ export interface RequestSignerOptions {
 }
 
 /**
- * Creates a signer for one credential (spec 5.1). The HMAC key is derived once, here.
+ * Creates a signer for one credential (Partner API spec 5.1). The HMAC key is derived once, here.
  *
  * @throws {TypeError} when the key id or secret is missing, or the secret looks like a key id (a common cause of
  *   `invalid_signature`: the signature is made with the `sk_…` secret, never with the `pk_…` key id).

@@ -1,5 +1,5 @@
 /**
- * Server-side verification of spec 5.1: the signing headers, the timestamp window and the `v1=` signature,
+ * Server-side verification of Partner API spec 5.1: the signing headers, the timestamp window and the `v1=` signature,
  * compared in constant time. Nonce tracking needs storage and stays with the server: verify the signature first,
  * then record the nonce, so that a failed attempt never consumes its nonce.
  */
@@ -31,7 +31,7 @@ export interface ReadSignatureHeadersOptions {
   readonly headerPrefix?: string;
   /** Server time in milliseconds since the epoch; default `Date.now()`. */
   readonly now?: number;
-  /** Allowed skew in seconds; default 300 (spec 5.1, 8). */
+  /** Allowed skew in seconds; default 300 (Partner API spec 5.1, 8). */
   readonly toleranceSeconds?: number;
 }
 
@@ -44,7 +44,7 @@ function header(headers: HeaderBag, name: string): string | undefined {
 }
 
 /**
- * Reads the signing headers and checks the timestamp window (spec 5.1, 7).
+ * Reads the signing headers and checks the timestamp window (Partner API spec 5.1, 7).
  *
  * @returns the header values once all four are present and the timestamp is fresh.
  * @throws {ProtocolError} `missing_credentials` when the key id header is absent; `missing_signature_headers`
@@ -109,7 +109,7 @@ export interface VerifySignatureInput {
 }
 
 /**
- * Rebuilds the canonical string and compares the `v1=` signature in constant time (spec 5.1 "Signature").
+ * Rebuilds the canonical string and compares the `v1=` signature in constant time (Partner API spec 5.1 "Signature").
  *
  * @throws {ProtocolError} `invalid_signature` when the scheme prefix is missing, the hex is malformed, or the
  *   signature does not match; `validation_error` never (a malformed query is an `invalid_signature` too).

@@ -1,5 +1,5 @@
 /**
- * Webhook signatures of spec 5.3: the `X-Service-Signature` header of a delivery is the lowercase hex of
+ * Webhook signatures of Partner API spec 5.3: the `X-Service-Signature` header of a delivery is the lowercase hex of
  * HMAC-SHA256 with the webhook secret over the raw request body (no `v1=` prefix, no canonical string).
  *
  * Known answer: secret `It's a Secret to Everybody`, body `Hello, World!` →
@@ -9,7 +9,7 @@ import { timingSafeEqual, type KeyObject } from 'node:crypto';
 import { hmacHex } from './sign.ts';
 
 /**
- * Signs a webhook payload (spec 5.3).
+ * Signs a webhook payload (Partner API spec 5.3).
  * @param secret - the webhook secret, or its key from `createHmacKey`.
  * @param rawBody - the exact bytes that will be sent.
  * @returns lowercase hex, the value of the signature header.
@@ -41,7 +41,7 @@ export interface VerifyWebhookInput {
 }
 
 /**
- * Verifies a delivery in constant time before anything trusts its data (spec 5.3, 6 rule 3).
+ * Verifies a delivery in constant time before anything trusts its data (Partner API spec 5.3, 6 rule 3).
  * @throws {WebhookSignatureError} with a message that says what went wrong (missing header, a body that was
  *   already parsed as JSON, or a mismatch).
  */

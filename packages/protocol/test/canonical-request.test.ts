@@ -8,7 +8,7 @@ import {
   sha256Hex,
 } from '../src/index.ts';
 
-describe('canonicalQuery (spec 5.1 "Canonical query")', () => {
+describe('canonicalQuery (Partner API spec 5.1 "Canonical query")', () => {
   it.each([
     ['sorts by key, then by value', 'foo=b&foo=a', 'foo=a&foo=b'],
     ['sorts by byte order (uppercase before lowercase)', 'foo=Zoo&foo=aha', 'foo=Zoo&foo=aha'],
@@ -73,7 +73,7 @@ describe('canonicalQuery (spec 5.1 "Canonical query")', () => {
   });
 });
 
-describe('canonicalString (spec 5.1 "Canonical string")', () => {
+describe('canonicalString (Partner API spec 5.1 "Canonical string")', () => {
   it('joins exactly six lines with no trailing newline', () => {
     const s = canonicalString({
       method: 'post',

@@ -9,13 +9,13 @@ import {
   readErrorBody,
 } from '../src/index.ts';
 
-describe('error codes (spec 7)', () => {
+describe('error codes (Partner API spec 7)', () => {
   it('has one named constant for each code of the table, and no other', () => {
     expect(Object.values(ErrorCode).sort()).toEqual(Object.keys(ERROR_CODES).sort());
     expect(ErrorCode.ReplayDetected).toBe('replay_detected');
   });
 
-  it('gives every code of spec 7 its status', () => {
+  it('gives every code of Partner API spec 7 its status', () => {
     expect(Object.fromEntries(Object.entries(ERROR_CODES).map(([c, v]) => [c, v.status]))).toEqual({
       validation_error: 400,
       missing_idempotency_key: 400,

@@ -30,7 +30,7 @@ function codeOf(fn: () => unknown): string | undefined {
   return undefined;
 }
 
-describe('request signing (spec 5.1 "Signature")', () => {
+describe('request signing (Partner API spec 5.1 "Signature")', () => {
   it('matches an independently computed HMAC of the canonical string', () => {
     const signer = createRequestSigner({ keyId, secret, now: () => NOW, nonce: () => 'nonce-1' });
     const signed = signer.sign({ method: 'GET', path: '/api/partner/v1/domains/search', query: { q: 'coffee shop' } });
@@ -83,7 +83,7 @@ describe('request signing (spec 5.1 "Signature")', () => {
   });
 });
 
-describe('readSignatureHeaders (spec 5.1, 7)', () => {
+describe('readSignatureHeaders (Partner API spec 5.1, 7)', () => {
   const signer = createRequestSigner({ keyId, secret, now: () => NOW });
   const base = () => ({ ...signer.sign({ method: 'GET', path: '/p' }).headers });
   const lower = (h: Record<string, string>) =>
@@ -210,7 +210,7 @@ describe('verifySignature', () => {
   });
 });
 
-describe('webhook signatures (spec 5.3)', () => {
+describe('webhook signatures (Partner API spec 5.3)', () => {
   const vector = {
     secret: "It's a Secret to Everybody",
     body: 'Hello, World!',

@@ -39,7 +39,7 @@ export type AdminOrder = ReturnType<typeof toOrderWire>;
 export type AdminBrokerageCase = ReturnType<typeof toCaseWire>;
 /** A referral link as the admin API answers it. */
 export type AdminReferralLink = ReturnType<typeof toLinkWire>;
-/** An event (spec 2.5) as the admin API lists it: with the `key_id` of its credential. */
+/** An event (Partner API spec 2.5) as the admin API lists it: with the `key_id` of its credential. */
 export type AdminEvent = WireEvent & { readonly key_id?: string };
 
 /** An admin move of an order: the order and the events it caused, in order. */
@@ -47,7 +47,7 @@ export type OrderMove = { readonly order: AdminOrder; readonly events: WireEvent
 /** An admin move of a brokerage case. */
 export type CaseMove = { readonly case: AdminBrokerageCase; readonly events: WireEvent[] };
 
-/** The order triggers of the admin API (spec 3 moves made by the marketplace's back office). */
+/** The order triggers of the admin API (Partner API spec 3 moves made by the marketplace's back office). */
 export const ORDER_TRIGGERS = [
   'hold',
   'clear-review',
@@ -403,7 +403,7 @@ export function createSandboxAdmin(options: SandboxAdminOptions = {}) {
     },
 
     fixtures: {
-      /** An MoR order in any state of spec 3, with every event of its history (admin/fixtures.ts). */
+      /** An MoR order in any state of Partner API spec 3, with every event of its history (admin/fixtures.ts). */
       order: (body: z.input<typeof orderFixtureSchema>) => call<OrderMove>('POST', '/admin/fixtures/orders', body),
       /** A brokerage case in any status, `brokerage.case_completed` for a deal. */
       brokerageCase: (body: z.input<typeof brokerageFixtureSchema>) =>

@@ -148,7 +148,7 @@ export async function buildSandboxApp(
   app.use('/checkout', landerRouter({ db, clock, logger, tokenKey: landerKey }));
   // Tracked referral links (/r), the storefront (/market) and brokerage progress pages (/brokerage/progress).
   app.use(sitePagesRouter({ db, clock, logger, tokenKey: landerKey }));
-  // Public API (spec 4.2), its OAuth 2.1 sign-in (5.2), the MCP server, /openapi.json and /auth.md.
+  // Public API (Public API spec 4.2), its OAuth 2.1 sign-in (5.2), the MCP server, /openapi.json and /auth.md.
   app.use(await publicSurface({ db, clock, logger, dataDir: resolved.dataDir, publicUrl }));
   app.use(notFoundHandler());
   app.use(jsonErrorHandler(logger));

@@ -1,5 +1,5 @@
 /**
- * The sandbox's money rules (spec 1, 2.7 show none of the rates: docs/spec-decisions.md). Amounts are integer minor
+ * The sandbox's money rules (Partner API spec 1, 2.7 show none of the rates: docs/spec-decisions.md). Amounts are integer minor
  * units; a share is computed in basis points and rounded half up to the cent.
  *
  * | payment model | who collects | partner earns | rate |

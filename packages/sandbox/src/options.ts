@@ -48,7 +48,7 @@ export interface SandboxOptions {
    * milliseconds, for tests. Default `SANDBOX_WEBHOOK_TIME_SCALE`, else 1.
    */
   webhookTimeScale?: number;
-  /** How long a webhook receiver has to answer 200, in milliseconds. Default 5000 (spec 8). */
+  /** How long a webhook receiver has to answer 200, in milliseconds. Default 5000 (Partner API spec 8). */
   webhookTimeoutMs?: number;
   /** Run the webhook outbox worker in this process. Default true. */
   deliverWebhooks?: boolean;

@@ -1,6 +1,6 @@
 /**
- * The sandbox's public surface, mounted once at the app root: the unsigned Public API (spec 4.2), its OAuth 2.1
- * authorization server (spec 5.2), the MCP server, `GET /openapi.json` (spec 9.3) and `GET /auth.md`.
+ * The sandbox's public surface, mounted once at the app root: the unsigned Public API (Public API spec 4.2), its OAuth 2.1
+ * authorization server (Public API spec 5.2), the MCP server, `GET /openapi.json` (Partner API spec 9.3) and `GET /auth.md`.
  *
  * At start it makes sure the demo user exists (its sign-in is saved in `{dataDir}/sandbox-user.json`). The JSON
  * endpoints answer CORS requests from any origin (they are public and take Bearer tokens, never cookies); the

@@ -1,6 +1,6 @@
 /**
  * The sandbox as a test tool: the typed admin client (`createSandboxAdmin`) and the fixtures put an order in every
- * state of spec 3, a brokerage case and a referral sale in one call each, inject a fault, follow events and ping a
+ * state of Partner API spec 3, a brokerage case and a referral sale in one call each, inject a fault, follow events and ping a
  * webhook endpoint; refusals name the URL called.
  */
 import { ORDER_STATUSES, type OrderStatus } from '@domainkit/protocol';

@@ -1,5 +1,5 @@
 /**
- * Authentication over HTTP (spec 5.1, 7): each auth error code produced by a request built to cause it, with the
+ * Authentication over HTTP (Partner API spec 5.1, 7): each auth error code produced by a request built to cause it, with the
  * status decided for it; nonces; scopes; LIVE approval; the admin API guard.
  */
 import { randomUUID } from 'node:crypto';

@@ -1,5 +1,5 @@
 /**
- * Checkout sessions and the hosted lander (spec 2.3, 4.1 "Non-MoR"): signed `pt` tokens (forged, malformed and
+ * Checkout sessions and the hosted lander (Partner API spec 2.3, 4.1 "Non-MoR"): signed `pt` tokens (forged, malformed and
  * expired ones refused), the test cards, the sale attributed to the partner, and no double sale.
  */
 import { checkoutSessionSchema, CHECKOUT_SESSION_TTL_SECONDS } from '@domainkit/protocol';

@@ -1,5 +1,5 @@
 /**
- * Discovery over HTTP (spec 4.1 "Discovery"): keyword search (≤ 5 results with prices), one domain, availability and
+ * Discovery over HTTP (Partner API spec 4.1 "Discovery"): keyword search (≤ 5 results with prices), one domain, availability and
  * pricing, with their 400/404/`available:false` cases.
  */
 import { domainDetailSchema, domainSearchResponseSchema, availabilitySchema, pricingSchema } from '@domainkit/protocol';

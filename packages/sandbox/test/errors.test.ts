@@ -1,5 +1,5 @@
 /**
- * What the issue must show, item 3: each error code of spec 7 produced by a request built to cause it, answered with
+ * What the issue must show, item 3: each error code of Partner API spec 7 produced by a request built to cause it, answered with
  * the status documented in the protocol's `ERROR_CODES` (and README "Errors"), in the error body shape
  * `{"error": {"code", "message", "request_id"}}`.
  */
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-/** For each spec 7 code, a request built to cause it. */
+/** For each Partner API spec 7 code, a request built to cause it. */
 const CAUSES: Record<ErrorCode, () => Promise<Answer>> = {
   validation_error: () => client.request({ path: `${V1}/domains/search` }),
   missing_idempotency_key: () =>
@@ -100,7 +100,7 @@ const CAUSES: Record<ErrorCode, () => Promise<Answer>> = {
   },
 };
 
-describe('every spec 7 error code', () => {
+describe('every Partner API spec 7 error code', () => {
   it('has a request built to cause it', () => {
     expect(Object.keys(CAUSES).sort()).toEqual(Object.keys(ERROR_CODES).sort());
   });

@@ -1,5 +1,5 @@
 /**
- * What the issue must show, item 2: idempotency of `POST /orders` (spec 4.1): a replay answers the stored response
+ * What the issue must show, item 2: idempotency of `POST /orders` (Partner API spec 4.1): a replay answers the stored response
  * byte for byte, a changed body answers 409, keys are per credential, ten concurrent requests with one key make one
  * order, and a request refused before it runs stores nothing.
  */
@@ -33,7 +33,7 @@ beforeAll(async () => {
   keyId = partner.credential.key_id;
 });
 afterAll(() => t?.stop());
-// Each test starts a fresh rate-limit window (20 writes per minute per credential, spec 8).
+// Each test starts a fresh rate-limit window (20 writes per minute per credential, Partner API spec 8).
 beforeEach(() => t.clock.advance(61));
 
 function order(

@@ -1,5 +1,5 @@
 /**
- * What the issue must show, item 1: one MoR order driven through every state of spec 3 over HTTP with a signed
+ * What the issue must show, item 1: one MoR order driven through every state of Partner API spec 3 over HTTP with a signed
  * client, each event received both as a verified webhook on a local receiver and in `GET /events`, in order, with
  * nothing missing. Refunded and cancelled outcomes are driven on two more orders.
  */

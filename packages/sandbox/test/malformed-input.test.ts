@@ -1,6 +1,6 @@
 /**
  * Regressions of "every boundary holds": input an attacker or a careless client sends is answered with a 4xx naming
- * what to fix, never a 500 (spec 7 tells clients to retry a 500, so a 500 for bad input is a retry storm). One
+ * what to fix, never a 500 (Partner API spec 7 tells clients to retry a 500, so a 500 for bad input is a retry storm). One
  * `describe` per defect, named after it.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

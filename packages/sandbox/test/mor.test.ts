@@ -1,5 +1,5 @@
 /**
- * MoR quotes and orders over HTTP (spec 2.1, 2.2, 3, 4.1): quotes reserve a domain for the credential, both field
+ * MoR quotes and orders over HTTP (Partner API spec 2.1, 2.2, 3, 4.1): quotes reserve a domain for the credential, both field
  * sets of `POST /orders`, price checks, order reads (own orders only, filters, cursor pages), the state machine's
  * refusals, refunds only before `TRANSFER_COMPLETED`, and scopes.
  */
@@ -26,7 +26,7 @@ beforeAll(async () => {
   other = (await newPartner(t.sandbox, t.clock)).client;
 });
 afterAll(() => t?.stop());
-beforeEach(() => t.clock.advance(61)); // a fresh write budget per test (20 per minute, spec 8)
+beforeEach(() => t.clock.advance(61)); // a fresh write budget per test (20 per minute, Partner API spec 8)
 
 const quote = (domain: string, c = client) => c.request({ method: 'POST', path: `${V1}/quotes`, json: { domain } });
 const order = (json: Record<string, unknown>, c = client) =>

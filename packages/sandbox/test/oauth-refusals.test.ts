@@ -1,5 +1,5 @@
 /**
- * Every refusal of the OAuth 2.1 authorization server (spec 5.2, 8; OAuth 2.1, RFC 7636, RFC 7591, RFC 9700): a
+ * Every refusal of the OAuth 2.1 authorization server (Public API spec 5.2, 8; OAuth 2.1, RFC 7636, RFC 7591, RFC 9700): a
  * reused code (which also revokes what it issued), an expired code (moved clock), a wrong verifier (which changes
  * nothing), refused refreshes that spend nothing, the 30-day family limit, `plain` and
  * missing PKCE, redirect URI mismatches, refresh token reuse revoking the whole family, an expired access token,

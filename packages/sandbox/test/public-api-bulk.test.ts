@@ -1,6 +1,6 @@
 /**
- * Bulk operations on a signed-in user's own domains (spec 4.2 `POST /api/domains/bulk/{op}`, at most 1,000,
- * spec 8): per-domain results, another user's domain refused per item, 1,001 domains → a clear 400, and the
+ * Bulk operations on a signed-in user's own domains (Public API spec 4.2 `POST /api/domains/bulk/{op}`, at most 1,000,
+ * Partner API spec 8): per-domain results, another user's domain refused per item, 1,001 domains → a clear 400, and the
  * operations' effects visible in WHOIS and `GET /api/domains`.
  */
 import { BULK_MAX_DOMAINS } from '@domainkit/protocol';

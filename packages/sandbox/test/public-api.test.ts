@@ -1,5 +1,5 @@
 /**
- * The unsigned Public API (spec 4.2) as an anonymous caller sees it: domain search with alternate-TLD siblings and
+ * The unsigned Public API (Public API spec 4.2) as an anonymous caller sees it: domain search with alternate-TLD siblings and
  * masked marketplace prices, WHOIS, TLD pricing and metadata, aftermarket listings (cursor paging stable under
  * concurrent inserts, offset paging), batching (21 operations → 400), bad input → 400 with a message, rate limits
  * (429 + Retry-After), and every answer of this file checked against the served openapi.json.
@@ -491,7 +491,7 @@ describe('rate limits', () => {
 });
 
 describe('openapi.json', () => {
-  it('is a valid OpenAPI 3.1 document (standard validator) describing every Public API endpoint of spec 4.2', async () => {
+  it('is a valid OpenAPI 3.1 document (standard validator) describing every Public API endpoint of Public API spec 4.2', async () => {
     const answer = await call(t, { path: '/openapi.json' });
     expect(answer.status).toBe(200);
     const validator = new Validator();

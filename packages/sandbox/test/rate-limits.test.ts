@@ -1,6 +1,6 @@
 /**
  * What the issue must show, item 4 (on the embedded database; postgres-partner.test.ts shows two processes on one
- * PostgreSQL): rate limits per credential and class (spec 8) answer 429 `rate_limited` with `Retry-After`, after
+ * PostgreSQL): rate limits per credential and class (Partner API spec 8) answer 429 `rate_limited` with `Retry-After`, after
  * which the call succeeds. The clock is injected: the test moves it instead of sleeping.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +20,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 describe('the documented budgets', () => {
-  it('are spec 8 figures for search, writes and reporting', () => {
+  it('are Partner API spec 8 figures for search, writes and reporting', () => {
     expect(RATE_CLASSES.search.limit).toBe(60);
     expect(RATE_CLASSES.write.limit).toBe(20);
     expect(RATE_CLASSES.reporting.limit).toBe(30);

@@ -1,5 +1,5 @@
 /**
- * Settlement, history and payouts (spec 2.7), brokerage (2.6) and referral and reporting (4.1), over HTTP: a
+ * Settlement, history and payouts (Partner API spec 2.7), brokerage (2.6) and referral and reporting (4.1), over HTTP: a
  * settlement run closes a period, transactions carry totals and filters, a brokerage case renders its no-login
  * progress page and emits `brokerage.case_completed` on a deal, and a tracked link really redirects, counts the
  * click and gets the sale attributed.

@@ -1,5 +1,5 @@
 /**
- * Webhook registration, delivery and the event history (spec 2.4, 2.5, 5.3, 6): HTTPS-only registration (loopback
+ * Webhook registration, delivery and the event history (Partner API spec 2.4, 2.5, 5.3, 6): HTTPS-only registration (loopback
  * excepted), signed deliveries retried with back-off under the same event id, the acknowledgement timeout, bounded
  * attempts, injected duplicate and out-of-order deliveries, and `GET /events` paging.
  */

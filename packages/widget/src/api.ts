@@ -298,7 +298,7 @@ export async function fetchSiblings(api: string, query: string, options: Request
 
 /**
  * `POST {api}/checkout` with `{"domain"}` (widget ↔ BFF API): creates a hosted checkout session (non-MoR,
- * spec 2.3) and returns its `checkout_url`.
+ * Partner API spec 2.3) and returns its `checkout_url`.
  *
  * @throws DkApiError the BFF's code (`not_found`, `busy`, `upstream_error`...), `network_error`, or
  *   `invalid_response` when `checkout_url` is not an absolute http(s) URL (so a broken or hostile answer can

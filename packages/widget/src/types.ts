@@ -50,7 +50,7 @@ export interface Sibling {
 export interface CheckoutSession {
   /** The marketplace's hosted checkout page (the lander) for this session; the visitor is sent there. */
   readonly checkout_url: string;
-  /** ISO 8601 UTC time after which `checkout_url` no longer works (7 days, spec section 8). */
+  /** ISO 8601 UTC time after which `checkout_url` no longer works (7 days, Partner API spec section 8). */
   readonly expires_at: string;
 }
 
@@ -106,7 +106,7 @@ export interface OrderDetails {
 /** Body of `GET {api}/orders/:id` (200): where a MoR order stands. */
 export interface OrderStatus {
   readonly order_id: string;
-  /** The order's status, e.g. `EXTERNALLY_PAID` (spec section 3). */
+  /** The order's status, e.g. `EXTERNALLY_PAID` (Partner API spec section 3). */
   readonly status: string;
   readonly domain: string;
   /** What the buyer paid, in minor units of `currency`. */
@@ -124,7 +124,7 @@ export interface Order {
   readonly order_id: string;
   /** Sent as `X-Order-Token` to `GET /orders/:id`; only this visitor has it. */
   readonly order_token: string;
-  /** `EXTERNALLY_PAID` once recorded (spec section 3), `PROCESSING` while the BFF still retries the record. */
+  /** `EXTERNALLY_PAID` once recorded (Partner API spec section 3), `PROCESSING` while the BFF still retries the record. */
   readonly status: string;
   readonly domain: string;
   /** What the buyer paid, in minor units of `currency`. */

@@ -16,7 +16,7 @@ export interface MetaTable {
   value: string;
 }
 
-/** A quote the BFF obtained upstream (`POST /quotes`, spec 2.2): the only source of an order's price. */
+/** A quote the BFF obtained upstream (`POST /quotes`, Partner API spec 2.2): the only source of an order's price. */
 export interface QuoteTable {
   quote_id: string;
   domain: string;
@@ -77,7 +77,7 @@ export interface OrderIntentTable {
   updated_at: Timestamp;
 }
 
-/** The BFF's view of a marketplace order, kept current by events (spec 3, 6). */
+/** The BFF's view of a marketplace order, kept current by events (Partner API spec 3, 6). */
 export interface OrderTable {
   order_id: string;
   domain: string;
@@ -121,7 +121,7 @@ export interface EventTable {
   last_error: string | null;
 }
 
-/** A token bucket of the upstream budget (spec 8), shared by every BFF process on one PostgreSQL. */
+/** A token bucket of the upstream budget (Partner API spec 8), shared by every BFF process on one PostgreSQL. */
 export interface BucketTable {
   name: string;
   tokens: number;

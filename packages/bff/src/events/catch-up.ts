@@ -1,5 +1,5 @@
 /**
- * Catch-up (spec 4.1 `GET /events`, 6 rule 4): on start and periodically, fetch every event after the stored
+ * Catch-up (Partner API spec 4.1 `GET /events`, 6 rule 4): on start and periodically, fetch every event after the stored
  * cursor and put it in the inbox. The cursor advances only after a page's events are stored, and only from the
  * value this process read (compare-and-set), so a crash or a second process never skips an event.
  */

@@ -1,5 +1,5 @@
 /**
- * The webhook inbox (spec 6 "Rules for receivers"): every event, delivered by webhook or fetched by catch-up, is
+ * The webhook inbox (Partner API spec 6 "Rules for receivers"): every event, delivered by webhook or fetched by catch-up, is
  * stored once under its id before anything else happens; a worker then applies it to the order it names and runs
  * the partner's handlers. An event delivered twice, in parallel or out of order is stored once and handled once;
  * an older event never moves an order back.
@@ -33,7 +33,7 @@ export interface EventContext {
   readonly attempt: number;
 }
 
-/** What a handler may be registered for: a known event type (spec 6), or `*` for every event. */
+/** What a handler may be registered for: a known event type (Partner API spec 6), or `*` for every event. */
 export type EventHandlerType = EventType | '*';
 
 /**

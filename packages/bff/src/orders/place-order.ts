@@ -1,5 +1,5 @@
 /**
- * The MoR order flow (spec 1, 2.1, 2.2, 4.1 "MoR"): a visitor pays for a quoted domain, the BFF records the order
+ * The MoR order flow (Partner API spec 1, 2.1, 2.2, 4.1 "MoR"): a visitor pays for a quoted domain, the BFF records the order
  * upstream with an Idempotency-Key it stored before any payment step, and a paid order is recorded exactly once, by
  * the visitor's request or, after a crash or a transient upstream failure, by the recovery pass.
  *
@@ -191,7 +191,7 @@ export function retryDelayMs(attempts: number, timings: Pick<OrderTimings, 'retr
   return Math.min(timings.retryMaxMs, timings.retryBaseMs * 2 ** Math.min(attempts, 10));
 }
 
-/** Builds the exact upstream body of `POST /orders` for a paid intent (both field sets of spec 2.1). */
+/** Builds the exact upstream body of `POST /orders` for a paid intent (both field sets of Partner API spec 2.1). */
 export function orderRequestBody(intent: Intent, buyer: Buyer, reference: string): CreateOrderRequest {
   return {
     domain: intent.domain,

@@ -1,12 +1,12 @@
 /**
- * Order statuses in lifecycle order (spec 3), so an event that arrives late never moves an order back.
+ * Order statuses in lifecycle order (Partner API spec 3), so an event that arrives late never moves an order back.
  *
  * Events are applied in the order of their `created_at` (the marketplace's clock); the rank breaks ties between
  * events stamped in the same instant, and a final status (settled, refunded, cancelled) is never left for an
  * earlier one.
  */
 
-/** Rank of each status of spec 3 (and domainkit's names for the ones it leaves open). */
+/** Rank of each status of Partner API spec 3 (and domainkit's names for the ones it leaves open). */
 export const ORDER_STATUS_RANK: Readonly<Record<string, number>> = {
   EXTERNALLY_PAID: 10,
   HELD_FOR_REVIEW: 15,

@@ -336,7 +336,7 @@ export async function findIntentForView(
   return { intent, order };
 }
 
-/** An order of an event (`data.order`, spec 2.5). */
+/** An order of an event (`data.order`, Partner API spec 2.5). */
 export interface EventOrder extends UpstreamOrder {}
 
 /**

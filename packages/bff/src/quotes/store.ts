@@ -1,5 +1,5 @@
 /**
- * Quotes in the BFF database: each quote the marketplace gave (`POST /quotes`, spec 2.2) is stored, and the
+ * Quotes in the BFF database: each quote the marketplace gave (`POST /quotes`, Partner API spec 2.2) is stored, and the
  * stored quote is the only source of the price `POST /orders` charges.
  */
 import type { Selectable } from 'kysely';

@@ -1,7 +1,7 @@
 /**
  * `GET /checkout/return?checkout_session_id=…&status=paid&domain=…&price_cents=…&currency=…&ts=…&sig=…` → 200
  * `{"checkout_session_id", "status": "paid", "domain", "price_cents", "currency"}`: the buyer is back from the hosted
- * checkout (spec 2.3) and the page asks whether the sale happened. The BFF verifies the lander's signed result with
+ * checkout (Partner API spec 2.3) and the page asks whether the sale happened. The BFF verifies the lander's signed result with
  * this credential's API secret (docs/spec-decisions.md, "Hosted checkout: the return journey"), so a URL a visitor
  * edited or made up is never confirmed: 400 `validation_error`. A verified sale is reported once per session to the
  * `onCheckoutCompleted` hook.

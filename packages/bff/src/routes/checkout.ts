@@ -1,6 +1,6 @@
 /**
  * `POST /checkout` with the JSON body `{"domain", "return_url"?, "cancel_url"?}` → 201 `{"checkout_url",
- * "expires_at"}` (non-MoR, spec 2.3, 4.1): creates a checkout session upstream. The return and cancel URLs are
+ * "expires_at"}` (non-MoR, Partner API spec 2.3, 4.1): creates a checkout session upstream. The return and cancel URLs are
  * the partner's configured ones, or URLs the widget names on one of the partner's configured origins (never
  * another site: the hosted checkout must not become an open redirect). Prices come from the server side.
  */

@@ -1,6 +1,6 @@
 /**
  * `GET /domains/:name` → 200 `{"domain", "available", "price_cents", "currency"}`; 404 `not_found` when unlisted
- * (upstream `GET /domains/{name}`, spec 4.1). An unavailable or unlisted answer drops the cached searches listing it.
+ * (upstream `GET /domains/{name}`, Partner API spec 4.1). An unavailable or unlisted answer drops the cached searches listing it.
  */
 import { domainNameSchema, type WidgetDomain } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';

@@ -2,7 +2,7 @@
  * `GET /search?q=` → 200 `{"query", "results": [{"domain", "available", "price_cents", "currency"}]}` (at most 5).
  * The query is normalised (trimmed, lowercased, inner whitespace collapsed) and answered from the search cache
  * (fresh, or stale while one background call refreshes it); identical searches in flight share one upstream
- * `GET /domains/search` (spec 4.1, 8); when the upstream budget is spent, a stale answer is served if one is kept,
+ * `GET /domains/search` (Partner API spec 4.1, 8); when the upstream budget is spent, a stale answer is served if one is kept,
  * else 503 `busy` with the seconds to wait.
  */
 import { widgetSearchQuerySchema, type WidgetSearchResponse } from '@domainkit/protocol';

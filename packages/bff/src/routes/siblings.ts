@@ -1,8 +1,8 @@
 /**
  * `GET /siblings?q=` → 200 `{"query", "siblings": [{"domain", "tld", "status", "available", "price_cents",
  * "currency", "kind"}]}`: the visitor's word under other TLDs (its alternate-TLD siblings), read anonymously
- * through the Public API (spec 4.2 `POST /api/domain/search`). Registry prices are public; marketplace listing
- * prices are masked for anonymous callers (spec 5.2), so a listing's price is `null`.
+ * through the Public API (Public API spec 4.2 `POST /api/domain/search`). Registry prices are public; marketplace listing
+ * prices are masked for anonymous callers (Public API spec 5.2), so a listing's price is `null`.
  *
  * The query is normalised as `GET /search` does, then reduced to one domain label (see {@link siblingLabel}); the
  * Public API's answer is kept in a {@link SearchCache} by label (fresh, stale-while-revalidate, stale-if-error) and

@@ -1,5 +1,5 @@
 /**
- * `POST /webhooks`: deliveries from the marketplace (spec 5.3, 6). The signature is verified on the raw bytes
+ * `POST /webhooks`: deliveries from the marketplace (Partner API spec 5.3, 6). The signature is verified on the raw bytes
  * (this route reads its own body: no JSON parser runs first), the event is stored in the inbox under its id, and
  * 200 is answered at once; the partner's handlers run afterwards. A bad signature is 400 (the marketplace retries,
  * catch-up fills any gap); a body already consumed by the partner's own JSON parser is a 500 that says so in the log.

@@ -1,5 +1,5 @@
 /**
- * Signing in to the Public API (spec 5.2): OAuth 2.1 authorization code with PKCE (S256), public clients, built on
+ * Signing in to the Public API (Public API spec 5.2): OAuth 2.1 authorization code with PKCE (S256), public clients, built on
  * oauth4webapi. {@link PublicSignIn} discovers the authorization server from the resource's metadata (RFC 9728,
  * RFC 8414), registers a client (RFC 7591), builds the authorization URL, exchanges the code, refreshes (the
  * refresh token rotates on every use: always keep the new one) and revokes (RFC 7009). A {@link SignInSession} holds

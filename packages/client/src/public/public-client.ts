@@ -1,11 +1,11 @@
 /**
- * `PublicClient`: the marketplace's unsigned Public API (spec 4.2) on undici — domain search with alternate-TLD
+ * `PublicClient`: the marketplace's unsigned Public API (Public API spec 4.2) on undici — domain search with alternate-TLD
  * siblings, WHOIS, TLD pricing and metadata, aftermarket listings (an async iterator over `page.next_cursor`),
- * batching (chunked at 20 operations, spec 8), the signed-in bulk operations (chunked at 1,000 domains) and the
+ * batching (chunked at 20 operations, Partner API spec 8), the signed-in bulk operations (chunked at 1,000 domains) and the
  * OpenAPI document.
  *
  * Anonymous by default (marketplace prices masked); give it an access token, or a {@link AccessTokenSource} such
- * as the sign-in helper's session, to see real prices (spec 5.2). A 401 `invalid_token` is never swallowed: the
+ * as the sign-in helper's session, to see real prices (Public API spec 5.2). A 401 `invalid_token` is never swallowed: the
  * source may refresh once, otherwise the error is raised as a `MarketplaceError` (code `invalid_token`).
  *
  * ```ts
@@ -83,7 +83,7 @@ export interface PublicClientOptions {
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
 }
 
-/** One batch operation (spec 4.2): `id` is yours and ties the result to it. */
+/** One batch operation (Public API spec 4.2): `id` is yours and ties the result to it. */
 export interface BatchOperation {
   readonly id: string;
   /** `search_domain`, `tld_registration_price` or `whois_lookup` (see {@link PublicClient.batchCatalogue}). */
@@ -334,7 +334,7 @@ export class PublicClient {
   }
 
   /**
-   * Runs any number of operations through `POST /api/batch`, in chunks of 20 (spec 8), one chunk after another.
+   * Runs any number of operations through `POST /api/batch`, in chunks of 20 (Partner API spec 8), one chunk after another.
    * @returns one result per operation, in the order given (a failed operation is a result with `ok: false`).
    * @throws {MarketplaceValidationError} for duplicate ids (nothing is sent); when a chunk
    *   fails as a whole (`MarketplaceError`; results of earlier chunks are lost: the reads are safe to repeat).
@@ -390,7 +390,7 @@ export class PublicClient {
 
   /**
    * Applies a bulk operation to the signed-in user's domains (`POST /api/domains/bulk/{op}`, scope
-   * `domains:manage`), in chunks of 1,000 (spec 8).
+   * `domains:manage`), in chunks of 1,000 (Partner API spec 8).
    * @param params - `{years}` for `renew`, `{nameservers}` for `set_nameservers`.
    * @returns the per-domain results of every chunk, in order, and their summary.
    */
@@ -419,7 +419,7 @@ export class PublicClient {
     return this.#send({ method: 'GET', path: '/api', schema: publicApiIndexLenientSchema, safe: true });
   }
 
-  /** The OpenAPI 3.1 document of the Public API (`GET /openapi.json`, spec 9.3). */
+  /** The OpenAPI 3.1 document of the Public API (`GET /openapi.json`, Partner API spec 9.3). */
   openApiDocument(): Promise<Record<string, unknown>> {
     return this.#send({ method: 'GET', path: '/openapi.json', schema: openApiSchema, safe: true });
   }

@@ -1,5 +1,5 @@
 /**
- * Brokerage (spec 2.6, 4.1 "Brokerage"): acquiring an unlisted domain a buyer wants. Eligibility, creation and
+ * Brokerage (Partner API spec 2.6, 4.1 "Brokerage"): acquiring an unlisted domain a buyer wants. Eligibility, creation and
  * one case need scope `broker`; the case list needs scope `report` (docs/spec-decisions.md).
  */
 import {

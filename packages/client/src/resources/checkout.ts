@@ -1,6 +1,6 @@
 /**
- * Checkout sessions of the non-MoR flow (spec 2.3, 4.1 "Non-MoR", scope `embed`; a write endpoint, 20 requests per
- * minute per credential, spec 8).
+ * Checkout sessions of the non-MoR flow (Partner API spec 2.3, 4.1 "Non-MoR", scope `embed`; a write endpoint, 20 requests per
+ * minute per credential, Partner API spec 8).
  */
 import { checkoutSessionRequestSchema, checkoutSessionSchema } from '@domainkit/protocol';
 import { PARTNER_API_PREFIX, defineEndpoint } from '../endpoint.ts';

@@ -1,6 +1,6 @@
 /**
- * Discovery endpoints of the Partner API (spec 4.1 "Discovery", scope `search`; 60 requests per minute per
- * credential, spec 8). Descriptions only: the RequestSender signs, sends, retries and parses.
+ * Discovery endpoints of the Partner API (Partner API spec 4.1 "Discovery", scope `search`; 60 requests per minute per
+ * credential, Partner API spec 8). Descriptions only: the RequestSender signs, sends, retries and parses.
  */
 import {
   availabilitySchema,

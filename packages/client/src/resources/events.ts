@@ -1,5 +1,5 @@
 /**
- * Webhook registration and the event history (spec 2.4, 2.5, 4.1 "Webhooks and events", 6; scope `webhook`).
+ * Webhook registration and the event history (Partner API spec 2.4, 2.5, 4.1 "Webhooks and events", 6; scope `webhook`).
  */
 import {
   eventListSchema,
@@ -22,7 +22,7 @@ export const listEventsEndpoint = defineEndpoint({
 });
 
 /**
- * `PUT /api/partner/webhooks` (no `/v1`, spec 9): registers or updates the delivery URL and signing secret.
+ * `PUT /api/partner/webhooks` (no `/v1`, Partner API spec 9): registers or updates the delivery URL and signing secret.
  * Idempotent (PUT), so retried after a network error or a 5xx.
  */
 export const registerWebhookEndpoint = defineEndpoint({

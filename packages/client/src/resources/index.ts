@@ -1,5 +1,5 @@
 /**
- * The resource groups of {@link PartnerClient} beyond discovery and checkout sessions (spec 4.1): thin typed
+ * The resource groups of {@link PartnerClient} beyond discovery and checkout sessions (Partner API spec 4.1): thin typed
  * wrappers that hand an endpoint description and its input to the {@link RequestSender}, and cursor lists that
  * come back as async iterables.
  */
@@ -59,15 +59,15 @@ import {
 } from './referral.ts';
 import { listPayoutsEndpoint, listSettlementsEndpoint, listTransactionsEndpoint } from './reporting.ts';
 
-/** A settlement statement (spec 2.7). */
+/** A settlement statement (Partner API spec 2.7). */
 export type Settlement = z.infer<typeof settlementSchema>;
-/** A sale of the transaction history (spec 2.7). */
+/** A sale of the transaction history (Partner API spec 2.7). */
 export type Transaction = z.infer<typeof transactionSchema>;
 /** A page of `GET /transactions`, with its `totals`. */
 export type TransactionList = z.infer<typeof transactionListSchema>;
-/** A payout (spec 2.7). */
+/** A payout (Partner API spec 2.7). */
 export type Payout = z.infer<typeof payoutSchema>;
-/** A brokerage case (spec 2.6). */
+/** A brokerage case (Partner API spec 2.6). */
 export type BrokerageCase = z.infer<typeof brokerageCaseSchema>;
 /** Answer of `GET /brokerage/eligibility`. */
 export type BrokerageEligibility = z.infer<typeof brokerageEligibilitySchema>;
@@ -93,7 +93,7 @@ export type WriteOptions = CallOptions;
 export interface PartnerResources {
   readonly quotes: {
     /**
-     * `POST /quotes` (scope `buy`): locks the buy-now price for 10 minutes (spec 2.2).
+     * `POST /quotes` (scope `buy`): locks the buy-now price for 10 minutes (Partner API spec 2.2).
      * @throws {MarketplaceError} `not_found` (404) unlisted, `conflict` (409) sold or reserved.
      */
     create(input: QuoteRequest, options?: WriteOptions): Promise<Quote>;

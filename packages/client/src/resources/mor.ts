@@ -1,7 +1,7 @@
 /**
- * Merchant of Record (spec 2.1, 2.2, 3, 4.1 "MoR", "Settlement, history, refunds"; scope `buy`): quotes lock a
+ * Merchant of Record (Partner API spec 2.1, 2.2, 3, 4.1 "MoR", "Settlement, history, refunds"; scope `buy`): quotes lock a
  * price for 10 minutes, orders record a sale the partner has already been paid for, refunds undo one before
- * `TRANSFER_COMPLETED`. Quotes and orders are write endpoints (20 requests per minute per credential, spec 8).
+ * `TRANSFER_COMPLETED`. Quotes and orders are write endpoints (20 requests per minute per credential, Partner API spec 8).
  */
 import {
   createOrderRequestSchema,
@@ -16,7 +16,7 @@ import {
 import { z } from 'zod';
 import { PARTNER_API_PREFIX, defineEndpoint } from '../endpoint.ts';
 
-/** `POST /quotes`: the buy-now price locked for 10 minutes under a signed `quote_id` (spec 2.2). */
+/** `POST /quotes`: the buy-now price locked for 10 minutes under a signed `quote_id` (Partner API spec 2.2). */
 export const createQuoteEndpoint = defineEndpoint({
   name: 'quotes.create',
   method: 'POST',
@@ -29,7 +29,7 @@ export const createQuoteEndpoint = defineEndpoint({
 /**
  * `POST /orders`: records a partner-collected sale (`EXTERNALLY_PAID`). Requires an Idempotency-Key: one per
  * logical order, generated once when the caller gives none and reused across retries, so the order is safe to
- * retry after a network error or a 5xx (spec 4.1 "Idempotency on POST /orders").
+ * retry after a network error or a 5xx (Partner API spec 4.1 "Idempotency on POST /orders").
  */
 export const createOrderEndpoint = defineEndpoint({
   name: 'orders.create',

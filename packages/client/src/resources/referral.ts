@@ -1,5 +1,5 @@
 /**
- * Referral and reporting (spec 2.7, 4.1 "Referral and reporting"): tracked links (scope `refer`), clicks, sales,
+ * Referral and reporting (Partner API spec 2.7, 4.1 "Referral and reporting"): tracked links (scope `refer`), clicks, sales,
  * commissions, payouts and analytics (scope `report`). The spec shows none of these bodies and the protocol
  * package does not fix the clicks, sales, commissions and analytics records yet, so those are parsed tolerantly:
  * lists by their list shape (docs/architecture.md "Lists") (`{<plural>: [...], next_cursor}`), records as objects with every field kept.

@@ -1,6 +1,6 @@
 /**
- * Settlement statements, the transaction history and payouts (spec 2.7, 4.1 "Settlement, history, refunds"):
- * reporting endpoints, 30 requests per minute per credential (spec 8). All are cursor lists.
+ * Settlement statements, the transaction history and payouts (Partner API spec 2.7, 4.1 "Settlement, history, refunds"):
+ * reporting endpoints, 30 requests per minute per credential (Partner API spec 8). All are cursor lists.
  */
 import {
   dateWindowParamsSchema,

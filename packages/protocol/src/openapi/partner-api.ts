@@ -1,9 +1,9 @@
 /**
  * The Partner API as an OpenAPI 3.1 document, generated from this package's zod schemas (zod's JSON Schema output,
- * draft 2020-12, the dialect of OpenAPI 3.1): every operation of spec 4.1 with its query, body and answer, the HMAC
- * request signing of spec 5.1 (the four signing headers as security schemes, the canonical string in prose), every
- * error code of spec 7 with its status, the rate-limit headers (spec 8) and the webhook events of spec 6 under
- * `webhooks` with their signature header (spec 5.3).
+ * draft 2020-12, the dialect of OpenAPI 3.1): every operation of Partner API spec 4.1 with its query, body and answer, the HMAC
+ * request signing of Partner API spec 5.1 (the four signing headers as security schemes, the canonical string in prose), every
+ * error code of Partner API spec 7 with its status, the rate-limit headers (Partner API spec 8) and the webhook events of Partner API spec 6 under
+ * `webhooks` with their signature header (Partner API spec 5.3).
  *
  * The sandbox serves it at `GET /api/partner/openapi.json`; the package ships it as
  * `@domainkit/protocol/partner-api.openapi.json`.
@@ -62,7 +62,7 @@ import {
 
 type Json = Record<string, unknown>;
 
-/** A rate-limit class: spec 8's three, and the two the spec does not show (the sandbox's figures). */
+/** A rate-limit class: Partner API spec 8's three, and the two the spec does not show (the sandbox's figures). */
 type RateClass = keyof typeof RATE_LIMITS | 'read' | 'manage';
 
 /** One operation of the Partner API. */
@@ -90,7 +90,7 @@ const domainPath = { name: { description: 'The domain name, e.g. `coffeehouse.co
 const windowParams = dateWindowParamsSchema.pick({ from: true, to: true });
 const pageParams = z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema });
 
-/** Every operation (spec 4.1), in the spec's order. */
+/** Every operation (Partner API spec 4.1), in the spec's order. */
 const OPERATIONS: readonly Operation[] = [
   {
     method: 'get',
@@ -434,16 +434,16 @@ const OPERATIONS: readonly Operation[] = [
 ];
 
 const TAGS: Readonly<Record<string, string>> = {
-  Discovery: 'Search and inspect listed domains (spec 4.1 "Discovery").',
-  Checkout: 'Hosted checkout sessions: the marketplace takes the payment (spec 2.3).',
-  'Merchant of Record': 'Quotes, orders and refunds when the partner takes the payment (spec 2.1, 2.2).',
-  Events: 'Webhook registration and the event history (spec 2.4, 2.5, 6).',
-  Reporting: 'Settlements, transactions and payouts (spec 2.7).',
-  Brokerage: 'Brokerage cases for domains not listed for sale (spec 2.6).',
-  Referral: 'Tracked referral links and their reporting (spec 2.7).',
+  Discovery: 'Search and inspect listed domains (Partner API spec 4.1 "Discovery").',
+  Checkout: 'Hosted checkout sessions: the marketplace takes the payment (Partner API spec 2.3).',
+  'Merchant of Record': 'Quotes, orders and refunds when the partner takes the payment (Partner API spec 2.1, 2.2).',
+  Events: 'Webhook registration and the event history (Partner API spec 2.4, 2.5, 6).',
+  Reporting: 'Settlements, transactions and payouts (Partner API spec 2.7).',
+  Brokerage: 'Brokerage cases for domains not listed for sale (Partner API spec 2.6).',
+  Referral: 'Tracked referral links and their reporting (Partner API spec 2.7).',
 };
 
-/** The limits of the classes spec 8 does not show, as the sandbox applies them. */
+/** The limits of the classes Partner API spec 8 does not show, as the sandbox applies them. */
 const UNSHOWN_RATE_LIMITS = { read: 120, manage: 30 } as const;
 
 /** JSON Schema 2020-12 of a zod schema, for the request (`input`) or the answer (`output`) side. */
@@ -475,7 +475,7 @@ function queryParameters(schema: z.ZodObject): Json[] {
 /** The `application/json` content of a schema. */
 const content = (schema: Json) => ({ 'application/json': { schema } });
 
-/** The error codes a signed request may meet on any operation (spec 5.1, 7, 8). */
+/** The error codes a signed request may meet on any operation (Partner API spec 5.1, 7, 8). */
 const COMMON_ERRORS: readonly ErrorCode[] = [
   'missing_credentials',
   'missing_signature_headers',
@@ -502,7 +502,7 @@ function errorResponse(status: number, codes: readonly ErrorCode[]): Json {
   };
 }
 
-/** Rate-limit headers on every answer that passed authentication (spec 8; names as the sandbox sends them). */
+/** Rate-limit headers on every answer that passed authentication (Partner API spec 8; names as the sandbox sends them). */
 const RATE_HEADERS = {
   'X-RateLimit-Limit': { $ref: '#/components/headers/X-RateLimit-Limit' },
   'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
@@ -511,9 +511,9 @@ const RATE_HEADERS = {
 
 function rateDescription(rateClass: RateClass): string {
   if (rateClass === 'read' || rateClass === 'manage') {
-    return `Rate class \`${rateClass}\`: spec 8 does not show its limit; the sandbox allows ${UNSHOWN_RATE_LIMITS[rateClass]} requests per minute per credential.`;
+    return `Rate class \`${rateClass}\`: Partner API spec 8 does not show its limit; the sandbox allows ${UNSHOWN_RATE_LIMITS[rateClass]} requests per minute per credential.`;
   }
-  return `Rate class \`${rateClass}\`: ${RATE_LIMITS[rateClass].limit} requests per minute per credential (spec 8).`;
+  return `Rate class \`${rateClass}\`: ${RATE_LIMITS[rateClass].limit} requests per minute per credential (Partner API spec 8).`;
 }
 
 function operationObject(op: Operation, names: ReturnType<typeof headerNames>): Json {
@@ -569,7 +569,7 @@ function schemaName(op: Operation): string {
   return `${op.operationId[0]!.toUpperCase()}${op.operationId.slice(1)}Response`;
 }
 
-const SIGNING = `Every request is signed with the credential's secret (spec 5.1). Send four headers:
+const SIGNING = `Every request is signed with the credential's secret (Partner API spec 5.1). Send four headers:
 
 - \`{keyId}\`: the public key id (\`pk_…\`);
 - \`{timestamp}\`: Unix time in seconds, within ${TIMESTAMP_TOLERANCE_SECONDS} seconds of the server's clock;
@@ -580,14 +580,14 @@ const SIGNING = `Every request is signed with the credential's secret (spec 5.1)
   uppercase hex, joined with \`&\`), the timestamp, the nonce, and the lowercase hex SHA-256 of the raw body (of the
   empty string for a request without one).
 
-Webhook deliveries carry \`{signature}\` too: the bare hex HMAC-SHA256 of the raw body with the webhook secret (spec 5.3).
+Webhook deliveries carry \`{signature}\` too: the bare hex HMAC-SHA256 of the raw body with the webhook secret (Partner API spec 5.3).
 Verify it on the raw bytes before parsing, in constant time.`;
 
 /**
  * Builds the Partner API's OpenAPI 3.1 document.
  * @param options.serverUrl - the marketplace's base URL (the document's server is `{serverUrl}/api/partner`);
  *   default `https://marketplace.example`.
- * @param options.headerPrefix - the brand of the signing headers (default `X-Service-`, spec 5.1).
+ * @param options.headerPrefix - the brand of the signing headers (default `X-Service-`, Partner API spec 5.1).
  */
 export function buildPartnerApiDocument(
   options: { serverUrl?: string; headerPrefix?: string; version?: string } = {},
@@ -640,7 +640,7 @@ export function buildPartnerApiDocument(
         operationId: `on${name}`,
         summary: `The \`${type}\` event`,
         description:
-          'Delivered to the registered webhook URL (spec 6): at least once, possibly out of order; acknowledge with any 2xx within 5 seconds, store the event by its `id` before acting on it.',
+          'Delivered to the registered webhook URL (Partner API spec 6): at least once, possibly out of order; acknowledge with any 2xx within 5 seconds, store the event by its `id` before acting on it.',
         tags: ['Events'],
         security: [],
         parameters: [
@@ -648,7 +648,7 @@ export function buildPartnerApiDocument(
             name: names.signature,
             in: 'header',
             required: true,
-            description: 'Hex HMAC-SHA256 of the raw body with the webhook secret (spec 5.3).',
+            description: 'Hex HMAC-SHA256 of the raw body with the webhook secret (Partner API spec 5.3).',
             schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
           },
         ],
@@ -669,7 +669,7 @@ export function buildPartnerApiDocument(
         'The domain marketplace for partners: discovery, checkout, Merchant of Record orders, events, reporting.',
       description: `${SIGNING.replaceAll('{keyId}', names.keyId).replaceAll('{timestamp}', names.timestamp).replaceAll('{nonce}', names.nonce).replaceAll('{signature}', names.signature)}
 
-## Errors (spec 7)
+## Errors (Partner API spec 7)
 
 Every error answers \`{"error": {"code", "message", "request_id"}}\`.
 
@@ -677,7 +677,7 @@ Every error answers \`{"error": {"code", "message", "request_id"}}\`.
 | --- | --- | --- |
 ${errorTable}
 
-## Rate limits (spec 8)
+## Rate limits (Partner API spec 8)
 
 Per credential and class, in one-minute windows: search ${RATE_LIMITS.search.limit}, write ${RATE_LIMITS.write.limit}, reporting ${RATE_LIMITS.reporting.limit} requests per minute. Answers carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a refused request answers 429 \`rate_limited\` with \`Retry-After\`.`,
       license: { name: 'MIT', identifier: 'MIT' },

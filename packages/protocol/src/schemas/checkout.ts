@@ -1,5 +1,5 @@
 /**
- * Checkout sessions of the non-MoR flow (spec 2.3, 4.1 "Non-MoR", scope `embed`). The spec does not show the
+ * Checkout sessions of the non-MoR flow (Partner API spec 2.3, 4.1 "Non-MoR", scope `embed`). The spec does not show the
  * request body; domainkit sends `domain` with optional return and cancel URLs (docs/spec-decisions.md).
  */
 import { z } from 'zod';

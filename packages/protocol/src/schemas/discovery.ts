@@ -1,5 +1,5 @@
 /**
- * Discovery resources of the Partner API (spec 4.1 "Discovery", scope `search`). The spec shows only the
+ * Discovery resources of the Partner API (Partner API spec 4.1 "Discovery", scope `search`). The spec shows only the
  * `available` flag; the other field names are domainkit's choices (docs/spec-decisions.md). Response schemas keep
  * unknown fields, so a client parses newer answers.
  */

@@ -1,5 +1,5 @@
 /**
- * Events, webhook registration and the event history (spec 2.4, 2.5, 4.1 "Webhooks and events", 6).
+ * Events, webhook registration and the event history (Partner API spec 2.4, 2.5, 4.1 "Webhooks and events", 6).
  */
 import { z } from 'zod';
 import { policyText, urlProblem } from './input-policy.ts';
@@ -7,7 +7,7 @@ import { centsSchema, currencySchema, timestampSchema } from './common.ts';
 import { pageLimitSchema } from './lists.ts';
 
 /**
- * The event types: the seven of spec 6, plus `order.held_for_review` (an order entered manual review; spec 3 names
+ * The event types: the seven of Partner API spec 6, plus `order.held_for_review` (an order entered manual review; Partner API spec 3 names
  * the held state but no event for entering it: docs/spec-decisions.md). A client must accept unknown types too.
  */
 export const EVENT_TYPES = [
@@ -22,7 +22,7 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** `data.order` of order events (spec 2.5). */
+/** `data.order` of order events (Partner API spec 2.5). */
 export const eventOrderSchema = z.looseObject({
   public_id: z.string(),
   domain: z.string(),
@@ -40,10 +40,10 @@ export const eventCaseSchema = z.looseObject({
   currency: currencySchema.optional(),
 });
 
-/** The order event types (spec 6): each carries the order it is about in `data.order`. */
+/** The order event types (Partner API spec 6): each carries the order it is about in `data.order`. */
 export type OrderEventType = Extract<EventType, `order.${string}`>;
 
-/** An event envelope (spec 2.5) of one `type`, with its `data`. */
+/** An event envelope (Partner API spec 2.5) of one `type`, with its `data`. */
 function eventOf<T extends EventType, D extends z.ZodType>(type: T, data: D) {
   return z.looseObject({
     id: z.string(),
@@ -55,11 +55,11 @@ function eventOf<T extends EventType, D extends z.ZodType>(type: T, data: D) {
   });
 }
 
-/** An order event: `data.order` is required (spec 2.5, 6). */
+/** An order event: `data.order` is required (Partner API spec 2.5, 6). */
 const orderEvent = <T extends OrderEventType>(type: T) => eventOf(type, z.looseObject({ order: eventOrderSchema }));
 
 /**
- * Every known event (spec 2.5, 6), a union discriminated on `type`: order events carry a required `data.order`,
+ * Every known event (Partner API spec 2.5, 6), a union discriminated on `type`: order events carry a required `data.order`,
  * `brokerage.case_completed` its `data.case`. Use it to validate an event whose type you know; the wire schema
  * {@link eventSchema} also lets through types newer than this package.
  */
@@ -75,7 +75,7 @@ export const marketplaceEventSchema = z.discriminatedUnion('type', [
 ]);
 
 /**
- * A marketplace event (spec 2.5), discriminated on `type`: `if (event.type === 'order.settled')
+ * A marketplace event (Partner API spec 2.5), discriminated on `type`: `if (event.type === 'order.settled')
  * event.data.order.domain`. A marketplace newer than this package may send a type not in this union: give a
  * `switch` over `type` a `default` branch.
  */
@@ -85,7 +85,7 @@ export type MarketplaceEvent = z.infer<typeof marketplaceEventSchema>;
 export type MarketplaceEventOf<T extends EventType> = Extract<MarketplaceEvent, { type: T }>;
 
 /**
- * An event as read from the wire (spec 2.5): the envelope is checked and `type` is any string, so a client meets
+ * An event as read from the wire (Partner API spec 2.5): the envelope is checked and `type` is any string, so a client meets
  * newer types; `data.order` and `data.case` are checked when present. Typed as {@link MarketplaceEvent}.
  */
 export const eventSchema: z.ZodType<MarketplaceEvent> = z.looseObject({
@@ -102,7 +102,7 @@ export function isEventType(type: unknown): type is EventType {
 }
 
 /**
- * Query of `GET /events`: `after_id` (exclusive) and `limit` (1–100, default 50; spec 8 does not show the maximum:
+ * Query of `GET /events`: `after_id` (exclusive) and `limit` (1–100, default 50; Partner API spec 8 does not show the maximum:
  * `MAX_PAGE_LIMIT`).
  */
 export const listEventsParamsSchema = z.strictObject({
@@ -118,7 +118,7 @@ export const eventListSchema = z.looseObject({
 });
 export type EventList = z.infer<typeof eventListSchema>;
 
-/** Body of `PUT /api/partner/webhooks` (spec 2.4): HTTPS URL (loopback http allowed in the sandbox) and secret. */
+/** Body of `PUT /api/partner/webhooks` (Partner API spec 2.4): HTTPS URL (loopback http allowed in the sandbox) and secret. */
 export const webhookRegistrationRequestSchema = z.strictObject({
   url: z.url({ protocol: /^https?$/, error: 'url must be an absolute https URL' }).superRefine((value, ctx) => {
     const problem = urlProblem(value);
@@ -128,7 +128,7 @@ export const webhookRegistrationRequestSchema = z.strictObject({
 });
 export type WebhookRegistrationRequest = z.input<typeof webhookRegistrationRequestSchema>;
 
-/** Answer of `PUT /api/partner/webhooks` (spec 2.4): the secret is never echoed. */
+/** Answer of `PUT /api/partner/webhooks` (Partner API spec 2.4): the secret is never echoed. */
 export const webhookRegistrationSchema = z.looseObject({
   url: z.string(),
   active: z.boolean(),

@@ -1,6 +1,6 @@
 /**
  * Cursor lists (docs/architecture.md "Lists"): `{<plural resource>: [...], next_cursor: string | null}`, paged with `cursor`
- * and `limit` (spec 4.1 shows neither name for `GET /orders`: docs/spec-decisions.md). `GET /events` keeps the
+ * and `limit` (Partner API spec 4.1 shows neither name for `GET /orders`: docs/spec-decisions.md). `GET /events` keeps the
  * spec's own `after_id` and `limit`.
  */
 import { z } from 'zod';

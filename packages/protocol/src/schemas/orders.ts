@@ -1,5 +1,5 @@
 /**
- * MoR quotes, orders and refunds (spec 2.1, 2.2, 3, 4.1 "MoR", "Settlement, history, refunds"; scope `buy`).
+ * MoR quotes, orders and refunds (Partner API spec 2.1, 2.2, 3, 4.1 "MoR", "Settlement, history, refunds"; scope `buy`).
  * Field names the spec does not show are domainkit's choices (docs/spec-decisions.md).
  */
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { policyText, safeTextSchema } from './input-policy.ts';
 
 /**
  * Order statuses. The spec names `EXTERNALLY_PAID`, `TRANSFER_IN_PROGRESS`, `TRANSFER_COMPLETED` and `SETTLED`;
- * the held (manual review), refunded and cancelled names are domainkit's (spec 3: "not stated").
+ * the held (manual review), refunded and cancelled names are domainkit's (Partner API spec 3: "not stated").
  */
 export const ORDER_STATUSES = [
   'EXTERNALLY_PAID',
@@ -27,7 +27,7 @@ export type OrderStatus = z.infer<typeof orderStatusSchema>;
 export const FINAL_ORDER_STATUSES = ['SETTLED', 'REFUNDED', 'CANCELLED'] as const satisfies readonly OrderStatus[];
 
 /**
- * The order state machine (spec 3; the source states and the held/refunded/cancelled names are domainkit's, see
+ * The order state machine (Partner API spec 3; the source states and the held/refunded/cancelled names are domainkit's, see
  * docs/spec-decisions.md): for each status, the statuses it may move to. Anything else is refused with 409
  * `conflict`. Refunds (`REFUNDED`) and cancellations (`CANCELLED`) are only possible before `TRANSFER_COMPLETED`.
  */
@@ -45,7 +45,7 @@ export const ORDER_TRANSITIONS: Readonly<Record<OrderStatus, readonly OrderStatu
 export const quoteRequestSchema = z.strictObject({ domain: domainNameSchema });
 export type QuoteRequest = z.input<typeof quoteRequestSchema>;
 
-/** A quote: the buy-now price locked for 10 minutes under a signed `quote_id` (spec 2.2). */
+/** A quote: the buy-now price locked for 10 minutes under a signed `quote_id` (Partner API spec 2.2). */
 export const quoteSchema = z.looseObject({
   quote_id: z.string(),
   domain: z.string(),
@@ -56,7 +56,7 @@ export const quoteSchema = z.looseObject({
 });
 export type Quote = z.infer<typeof quoteSchema>;
 
-/** The buyer of a partner-collected sale (spec 2.1). */
+/** The buyer of a partner-collected sale (Partner API spec 2.1). */
 export const buyerSchema = z.strictObject({
   email: policyText(z.string()).pipe(z.email('buyer.email must be an email address')),
   name: safeTextSchema({ max: 200 }).optional(),
@@ -69,7 +69,7 @@ export const buyerSchema = z.strictObject({
 export type Buyer = z.input<typeof buyerSchema>;
 
 /**
- * Body of `POST /orders` (spec 2.1): both field sets of the spec are accepted. The signing examples' set sends
+ * Body of `POST /orders` (Partner API spec 2.1): both field sets of the spec are accepted. The signing examples' set sends
  * `domain`, `expected_price` (minor units) with `currency`, `buyer`, `return_url`, `cancel_url`; the endpoint
  * description's set sends `quote_id` and `external_payment_ref`. The domain comes from `domain` or from the quote
  * (a `quote_id` alone is enough); the price from the quote, from `expected_price`, or both (they must agree).
@@ -111,7 +111,7 @@ export const timelineEntrySchema = z.looseObject({
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
-/** An order (spec 2.1), with its timeline on `GET /orders/{public_id}`. */
+/** An order (Partner API spec 2.1), with its timeline on `GET /orders/{public_id}`. */
 export const orderSchema = z.looseObject({
   public_id: z.string(),
   domain: z.string(),
@@ -152,7 +152,7 @@ export type ListOrdersParams = z.input<typeof listOrdersParamsSchema>;
 export const orderListSchema = listSchema('orders', orderSchema);
 export type OrderList = z.infer<typeof orderListSchema>;
 
-/** Body of `POST /refunds`: a refund or clawback before `TRANSFER_COMPLETED` (spec 3, 4.1). */
+/** Body of `POST /refunds`: a refund or clawback before `TRANSFER_COMPLETED` (Partner API spec 3, 4.1). */
 export const refundRequestSchema = z.strictObject({
   order_id: policyText(z.string().min(1).max(200)),
   reason: safeTextSchema({ min: 0, max: 500, multiline: true }).optional(),

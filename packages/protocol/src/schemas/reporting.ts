@@ -1,5 +1,5 @@
 /**
- * Settlement, history, payouts, brokerage and referral records (spec 2.6, 2.7, 4.1). The spec shows no fields
+ * Settlement, history, payouts, brokerage and referral records (Partner API spec 2.6, 2.7, 4.1). The spec shows no fields
  * beyond their descriptions; these names are domainkit's (docs/spec-decisions.md). Responses keep unknown fields.
  */
 import { z } from 'zod';
@@ -38,10 +38,10 @@ export const transactionListSchema = listSchema('transactions', transactionSchem
   totals: z.looseObject({ gmv_cents: centsSchema, commission_cents: centsSchema, count: z.number().int() }).optional(),
 });
 
-/** The payment models of spec 1. */
+/** The payment models of Partner API spec 1. */
 export const PAYMENT_MODELS = ['mor', 'non_mor', 'brokerage'] as const;
 
-/** Query of `GET /transactions` (spec 4.1 names `from`, `to`, `status`, `payment_model`). */
+/** Query of `GET /transactions` (Partner API spec 4.1 names `from`, `to`, `status`, `payment_model`). */
 export const listTransactionsParamsSchema = z.strictObject({
   from: timestampSchema.optional(),
   to: timestampSchema.optional(),
@@ -71,10 +71,10 @@ export const payoutListSchema = listSchema('payouts', payoutSchema).extend({
   total_paid_cents: centsSchema.optional(),
 });
 
-/** Brokerage tiers (spec 2.6). */
+/** Brokerage tiers (Partner API spec 2.6). */
 export const BROKERAGE_TIERS = ['managed', 'self_serve'] as const;
 
-/** Body of `POST /brokerage` (spec 2.6): `budget` is in minor units (cents) of USD. */
+/** Body of `POST /brokerage` (Partner API spec 2.6): `budget` is in minor units (cents) of USD. */
 export const createBrokerageCaseRequestSchema = z.strictObject({
   domain: domainNameSchema,
   tier: z.enum(BROKERAGE_TIERS, { error: 'tier must be "managed" or "self_serve"' }),
@@ -84,7 +84,7 @@ export const createBrokerageCaseRequestSchema = z.strictObject({
 });
 
 /**
- * Brokerage case statuses (spec 2.6 and 3 show none: docs/spec-decisions.md). `OPEN` → `CONTACTING_OWNER` →
+ * Brokerage case statuses (Partner API spec 2.6 and 3 show none: docs/spec-decisions.md). `OPEN` → `CONTACTING_OWNER` →
  * `NEGOTIATING` → `CLOSED_DEAL` (emits `brokerage.case_completed`) or `CLOSED_NO_DEAL` (from any open status).
  */
 export const BROKERAGE_CASE_STATUSES = [
@@ -95,7 +95,7 @@ export const BROKERAGE_CASE_STATUSES = [
   'CLOSED_NO_DEAL',
 ] as const;
 
-/** A brokerage case (spec 2.6), with `progress_url`: the buyer's no-login progress page. */
+/** A brokerage case (Partner API spec 2.6), with `progress_url`: the buyer's no-login progress page. */
 export const brokerageCaseSchema = z.looseObject({
   case_id: z.string(),
   domain: z.string(),
@@ -132,7 +132,7 @@ export const brokerageEligibilitySchema = z.looseObject({
   message: z.string().optional(),
 });
 
-/** Referral link kinds (spec 2.7). */
+/** Referral link kinds (Partner API spec 2.7). */
 export const LINK_KINDS = ['generic', 'domain', 'product'] as const;
 
 /** Body of `POST /links`: a `domain` link names the domain, a `product` link names the product. */
@@ -185,7 +185,7 @@ export const referralSaleSchema = z.looseObject({
 });
 export const referralSaleListSchema = listSchema('sales', referralSaleSchema);
 
-/** Commission ledger line types (spec 2.7). */
+/** Commission ledger line types (Partner API spec 2.7). */
 export const COMMISSION_ENTRY_TYPES = ['accrued', 'reversed', 'paid_out'] as const;
 
 /**

@@ -31,10 +31,10 @@ export const WIDGET_SIBLINGS_MAX = 8;
 
 /**
  * One alternate-TLD sibling as the widget shows it (`GET /siblings`): the same label under another TLD, read
- * through the Public API (spec 4.2 `POST /api/domain/search`). `kind` says how it would be bought: `registration`
+ * through the Public API (Public API spec 4.2 `POST /api/domain/search`). `kind` says how it would be bought: `registration`
  * (a new registration at the registry price, `status` `available`) or `listing` (a marketplace listing, `status`
  * `for_sale`). `price_cents` is minor units of `currency`, both `null` when unknown or masked (anonymous Public API
- * callers see no marketplace prices, spec 5.2).
+ * callers see no marketplace prices, Public API spec 5.2).
  */
 export const widgetSiblingSchema = z.object({
   domain: z.string(),

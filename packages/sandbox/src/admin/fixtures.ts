@@ -5,7 +5,7 @@
  *
  * | call | creates | events |
  * |---|---|---|
- * | `POST /admin/fixtures/orders` `{status, domain?, key_id?, via_review?, buyer_email?}` | an MoR order in `status` (spec 3) | `order.recorded`, then one per move |
+ * | `POST /admin/fixtures/orders` `{status, domain?, key_id?, via_review?, buyer_email?}` | an MoR order in `status` (Partner API spec 3) | `order.recorded`, then one per move |
  * | `POST /admin/fixtures/brokerage-cases` `{status, domain?, key_id?, tier?, buyer_email?, budget_cents?, deal_price_cents?}` | a brokerage case in `status` | `brokerage.case_completed` for `CLOSED_DEAL` |
  * | `POST /admin/fixtures/referral-sales` `{status?, domain?, key_id?, clicks?, buyer_email?}` | a domain link, its clicks and a sale through it (`COMPLETED` or `REFUNDED`) | |
  *

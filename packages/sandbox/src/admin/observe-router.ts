@@ -7,8 +7,8 @@
  * | `GET /admin/events?after_id=&key_id=&limit=` | `{events, next_cursor}`: every credential's events in creation order, each with its `key_id` |
  * | `POST /admin/webhooks/ping` `{key_id?}` | `{url, event_id, status_code, ok, duration_ms, error}`: one signed `webhook.ping` delivery, sent now |
  *
- * The ping (docs/spec-decisions.md "Webhook test ping") is signed like every delivery (spec 5.3) and shaped like an
- * event (spec 2.5) with `type: "webhook.ping"` and empty `data`; it is not stored in the history and never retried.
+ * The ping (docs/spec-decisions.md "Webhook test ping") is signed like every delivery (Partner API spec 5.3) and shaped like an
+ * event (Partner API spec 2.5) with `type: "webhook.ping"` and empty `data`; it is not stored in the history and never retried.
  */
 import { headerNames, signWebhookPayload } from '@domainkit/protocol';
 import express, { type Router } from 'express';
@@ -20,7 +20,7 @@ import { eventId, eventSeq, toWireEvent } from '../events/store.ts';
 import { apiError, parseOrThrow } from '../http/api-error.ts';
 import { randomBase62 } from '../ids.ts';
 
-/** The event type of a test ping (not one of spec 6's: receivers should answer 200 and ignore it). */
+/** The event type of a test ping (not one of Partner API spec 6's: receivers should answer 200 and ignore it). */
 export const WEBHOOK_PING_TYPE = 'webhook.ping';
 
 /** Builds the observation router (mounted inside the admin router, after its token guard and JSON parser). */

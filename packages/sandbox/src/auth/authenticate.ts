@@ -1,5 +1,5 @@
 /**
- * Authentication of Partner API requests (spec 5.1, 7), for everything under `/api/partner` (the `/v1` routes and
+ * Authentication of Partner API requests (Partner API spec 5.1, 7), for everything under `/api/partner` (the `/v1` routes and
  * the unversioned `/webhooks`). Checks, in order; the first failure answers:
  *
  * 1. `missing_credentials` (401): no key id header;

@@ -1,9 +1,9 @@
 /**
- * Per-route authorization of Partner API requests (spec 4.1 "Scope" columns, 5.1 "Scopes", 8 "Limits"): runs after
+ * Per-route authorization of Partner API requests (Partner API spec 4.1 "Scope" columns, 5.1 "Scopes", 8 "Limits"): runs after
  * `authenticate` has verified the request and set its credential. In order:
  *
  * 1. scope: the credential must hold the route's scope, else 403 `forbidden` naming it;
- * 2. affiliate (referral and reporting routes, spec 1): the credential must be linked to an affiliate account, else
+ * 2. affiliate (referral and reporting routes, Partner API spec 1): the credential must be linked to an affiliate account, else
  *    403 `forbidden` saying so;
  * 3. rate limit: one request counted in the route's class; over budget → 429 `rate_limited` with `Retry-After`.
  *
@@ -19,11 +19,11 @@ import type { RateClass } from '../limits/partner.ts';
 
 /** Options of {@link authorize}. */
 export interface AuthorizeOptions {
-  /** The scope the route requires (spec 4.1 tables, 5.1 "Scopes"). */
+  /** The scope the route requires (Partner API spec 4.1 tables, 5.1 "Scopes"). */
   readonly scope: Scope;
-  /** The route's rate-limit class (spec 8; see limits/rate-limit.ts). */
+  /** The route's rate-limit class (Partner API spec 8; see limits/rate-limit.ts). */
   readonly rateClass?: RateClass;
-  /** The route needs a credential linked to an affiliate account (referral and reporting, spec 1). */
+  /** The route needs a credential linked to an affiliate account (referral and reporting, Partner API spec 1). */
   readonly affiliate?: boolean;
 }
 

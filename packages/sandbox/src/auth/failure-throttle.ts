@@ -32,7 +32,7 @@ const AUTH_FAILURES = new Set([
   'replay_detected',
 ]);
 
-/** True when `error` is a failed authentication (a 401 of spec 7's authentication codes). */
+/** True when `error` is a failed authentication (a 401 of Partner API spec 7's authentication codes). */
 export function isAuthFailure(error: unknown): boolean {
   return typeof error === 'object' && error !== null && AUTH_FAILURES.has(String((error as { code?: unknown }).code));
 }

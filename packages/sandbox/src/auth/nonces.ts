@@ -1,5 +1,5 @@
 /**
- * Nonce tracking for replay protection (spec 5.1 "Replay protection"). A nonce is recorded per credential only after
+ * Nonce tracking for replay protection (Partner API spec 5.1 "Replay protection"). A nonce is recorded per credential only after
  * its request's signature verified (so a failed attempt never consumes it), and tracked for `NONCE_TTL_SECONDS`
  * (900 s): longer than the 600 s window in which its timestamp can be valid, so it can never be replayed while its
  * timestamp is still accepted. The insert is atomic, so concurrent replays across processes sharing one PostgreSQL

@@ -1,8 +1,8 @@
 /**
- * Brokerage (spec 1 item 4, 2.6): the service acquires an unlisted domain a buyer wants; the partner earns a cut of
+ * Brokerage (Partner API spec 1 item 4, 2.6): the service acquires an unlisted domain a buyer wants; the partner earns a cut of
  * the deal at settlement (economics.ts).
  *
- * Case statuses (spec 2.6 and 3 show none: docs/spec-decisions.md), moved by the admin API:
+ * Case statuses (Partner API spec 2.6 and 3 show none: docs/spec-decisions.md), moved by the admin API:
  * `OPEN` → `CONTACTING_OWNER` → `NEGOTIATING` → `CLOSED_DEAL` (event `brokerage.case_completed`), or
  * `CLOSED_NO_DEAL` from any open status. A domain is eligible unless it is listed (buy it instead), runs a live site
  * (scenarios.ts), or already has an open case (a partial unique index enforces one open case per domain).
@@ -71,7 +71,7 @@ export async function brokerageEligibility(
   return { domain, eligible: true, reason: null, message: `${domain} can be brokered.` };
 }
 
-/** A case on the wire (spec 2.6), with its timeline when given. */
+/** A case on the wire (Partner API spec 2.6), with its timeline when given. */
 export function toCaseWire(
   row: BrokerageCaseRow,
   baseUrl: string,

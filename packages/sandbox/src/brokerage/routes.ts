@@ -1,5 +1,5 @@
 /**
- * Brokerage routes of the Partner API (spec 4.1 "Brokerage", "Settlement, history, refunds"):
+ * Brokerage routes of the Partner API (Partner API spec 4.1 "Brokerage", "Settlement, history, refunds"):
  *
  * - `GET /brokerage/eligibility?domain=` (scope `broker`) → `{domain, eligible, reason, message}`; `reason` is
  *   `listed`, `live_site`, `open_case`, or null when eligible.

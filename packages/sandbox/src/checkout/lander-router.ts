@@ -1,5 +1,5 @@
 /**
- * The hosted lander (spec 1 item 3, 2.3): the page a partner sends its buyer to with `checkout_url`.
+ * The hosted lander (Partner API spec 1 item 3, 2.3): the page a partner sends its buyer to with `checkout_url`.
  *
  * - `GET {mount}?pt=<token>`: the checkout form for the session (400 malformed or forged token, 410 expired,
  *   404 unknown session, 409 domain sold meanwhile; a paid session shows its receipt).

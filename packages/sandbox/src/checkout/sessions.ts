@@ -1,5 +1,5 @@
 /**
- * Checkout sessions of the non-MoR flow (spec 1 item 3, 2.3, 4.1 "Non-MoR") and the sale that completes one: the
+ * Checkout sessions of the non-MoR flow (Partner API spec 1 item 3, 2.3, 4.1 "Non-MoR") and the sale that completes one: the
  * marketplace collects payment on its hosted lander and attributes the sale to the partner credential.
  */
 import { CHECKOUT_SESSION_TTL_SECONDS } from '@domainkit/protocol';
@@ -76,7 +76,7 @@ export async function completeSale(db: SandboxDb, sessionId: string, now: Date):
     if (session === undefined) return { kind: 'not_found' };
     if (session.status === 'paid') return { kind: 'already_paid', session };
     if (session.expires_at.getTime() <= now.getTime()) return { kind: 'expired', session };
-    // A domain reserved by another credential's live quote (spec 2.2) cannot be sold here.
+    // A domain reserved by another credential's live quote (Partner API spec 2.2) cannot be sold here.
     const listing = await trx
       .selectFrom('domains')
       .selectAll()

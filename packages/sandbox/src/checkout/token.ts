@@ -1,5 +1,5 @@
 /**
- * The `pt` token of a checkout URL (spec 2.3): it names the checkout session and its expiry, signed by the sandbox
+ * The `pt` token of a checkout URL (Partner API spec 2.3): it names the checkout session and its expiry, signed by the sandbox
  * so a visitor cannot forge or extend it.
  *
  * Format: `base64url(JSON {"v":1,"sid":"cs_…","exp":<unix seconds>})` `.` `base64url(HMAC-SHA256(key, "pt1." + payload))`.

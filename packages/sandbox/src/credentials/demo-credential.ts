@@ -16,9 +16,9 @@ import { createCredential, findActiveCredential } from './store.ts';
 export const demoCredentialSchema = z.object({
   /** Public key id, `pk_test_…`. */
   key_id: z.string().startsWith(KEY_PREFIXES.SANDBOX.keyId),
-  /** API secret, `sk_test_…`: signs requests (spec 5.1); never sent, never logged. */
+  /** API secret, `sk_test_…`: signs requests (Partner API spec 5.1); never sent, never logged. */
   secret: z.string().startsWith(KEY_PREFIXES.SANDBOX.secret),
-  /** A webhook signing secret to register with `PUT /api/partner/webhooks` (spec 2.4, 5.3). */
+  /** A webhook signing secret to register with `PUT /api/partner/webhooks` (Partner API spec 2.4, 5.3). */
   webhook_secret: z.string().min(16),
   /** Bearer token of the sandbox's admin API (`/admin`). */
   admin_token: z.string().min(16),

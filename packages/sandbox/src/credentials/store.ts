@@ -1,5 +1,5 @@
 /**
- * Partner API credentials in the database (spec 5.1): key ids, secrets, environment, approval, scopes and the
+ * Partner API credentials in the database (Partner API spec 5.1): key ids, secrets, environment, approval, scopes and the
  * linked affiliate account.
  */
 import type { Kysely, Transaction } from 'kysely';
@@ -13,7 +13,7 @@ type Executor = Kysely<SandboxDatabase> | Transaction<SandboxDatabase>;
 export interface NewCredentialInput {
   readonly environment: Environment;
   readonly scopes: readonly Scope[];
-  /** Link an affiliate account (needed by referral and reporting, spec 1). */
+  /** Link an affiliate account (needed by referral and reporting, Partner API spec 1). */
   readonly affiliate: boolean;
   /** Approve at creation. Default: SANDBOX credentials are approved, LIVE ones wait for approval. */
   readonly approved?: boolean;

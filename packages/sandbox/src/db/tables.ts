@@ -16,19 +16,19 @@ export interface SandboxMetaTable {
   value: string;
 }
 
-/** A Partner API credential (spec 5.1): the secret is stored because the server must compute the same HMAC. */
+/** A Partner API credential (Partner API spec 5.1): the secret is stored because the server must compute the same HMAC. */
 export interface CredentialTable {
   /** Public key id, `pk_test_…` or `pk_live_…`. */
   key_id: string;
   /** API secret, `sk_test_…` or `sk_live_…`. Never logged, never answered (except once, to the admin who created it). */
   secret: string;
   environment: Environment;
-  /** LIVE credentials start unapproved and answer 403 until approved (spec 1 "Environments"). */
+  /** LIVE credentials start unapproved and answer 403 until approved (Partner API spec 1 "Environments"). */
   approved: boolean;
   scopes: Scope[];
-  /** The partner account the credential belongs to (events carry it as `partner_id`, spec 2.5). */
+  /** The partner account the credential belongs to (events carry it as `partner_id`, Partner API spec 2.5). */
   partner_id: string;
-  /** The affiliate account linked for referral and reporting (spec 1), or null. */
+  /** The affiliate account linked for referral and reporting (Partner API spec 1), or null. */
   affiliate_id: string | null;
   /** A free-form note from the admin who created the credential. */
   label: string | null;
@@ -36,7 +36,7 @@ export interface CredentialTable {
   revoked_at: Timestamp | null;
 }
 
-/** A nonce seen on a verified request (spec 5.1 "Replay protection"), tracked until `expires_at`. */
+/** A nonce seen on a verified request (Partner API spec 5.1 "Replay protection"), tracked until `expires_at`. */
 export interface NonceTable {
   key_id: string;
   nonce: string;
@@ -55,7 +55,7 @@ export interface DomainTable {
   words: string[];
   /** Buy-now price in minor units. */
   price_cents: number;
-  /** Lowest acceptable price in minor units (spec 4.1 `/pricing`). */
+  /** Lowest acceptable price in minor units (Partner API spec 4.1 `/pricing`). */
   floor_price_cents: number;
   currency: string;
   status: 'listed' | 'sold';
@@ -67,7 +67,7 @@ export interface DomainTable {
   repriced_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
 }
 
-/** A non-MoR checkout session (spec 2.3): the hosted lander sells `domain` at `price_cents` until `expires_at`. */
+/** A non-MoR checkout session (Partner API spec 2.3): the hosted lander sells `domain` at `price_cents` until `expires_at`. */
 export interface CheckoutSessionTable {
   /** `cs_…`, carried inside the signed `pt` token. */
   id: string;
@@ -113,7 +113,7 @@ export interface SaleTable {
   payout_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
-/** A quote (spec 2.2): the price of `domain` locked for this credential until `expires_at`. */
+/** A quote (Partner API spec 2.2): the price of `domain` locked for this credential until `expires_at`. */
 export interface QuoteTable {
   /** `quo_…` (the wire `quote_id` is this id, signed). */
   id: string;
@@ -128,7 +128,7 @@ export interface QuoteTable {
   order_id: string | null;
 }
 
-/** A partner-collected (MoR) order (spec 2.1, 3). */
+/** A partner-collected (MoR) order (Partner API spec 2.1, 3). */
 export interface OrderTable {
   /** `ord_…`. */
   public_id: string;
@@ -196,7 +196,7 @@ export interface IdempotencyKeyTable {
   created_at: Timestamp;
 }
 
-/** An event (spec 2.5), in creation order; `payload` is the exact JSON body delivered to webhooks. */
+/** An event (Partner API spec 2.5), in creation order; `payload` is the exact JSON body delivered to webhooks. */
 export interface EventTable {
   seq: Generated<number>;
   key_id: string;
@@ -206,7 +206,7 @@ export interface EventTable {
   created_at: Timestamp;
 }
 
-/** A credential's webhook endpoint (spec 2.4). */
+/** A credential's webhook endpoint (Partner API spec 2.4). */
 export interface WebhookEndpointTable {
   key_id: string;
   url: string;
@@ -249,7 +249,7 @@ export interface WebhookAttemptTable {
   outcome: 'delivered' | 'failed';
 }
 
-/** A settlement statement of MoR orders for a period (spec 2.7). Sums are `bigint` (read as strings by pg). */
+/** A settlement statement of MoR orders for a period (Partner API spec 2.7). Sums are `bigint` (read as strings by pg). */
 export interface SettlementTable {
   settlement_id: string;
   seq: Generated<number>;
@@ -282,7 +282,7 @@ export interface PayoutTable {
   paid_at: Timestamp | null;
 }
 
-/** A brokerage case (spec 2.6). */
+/** A brokerage case (Partner API spec 2.6). */
 export interface BrokerageCaseTable {
   case_id: string;
   seq: Generated<number>;
@@ -314,7 +314,7 @@ export interface BrokerageTimelineTable {
   at: Timestamp;
 }
 
-/** A tracked referral link (spec 2.7). */
+/** A tracked referral link (Partner API spec 2.7). */
 export interface ReferralLinkTable {
   link_id: string;
   seq: Generated<number>;
@@ -352,7 +352,7 @@ export interface CommissionLedgerTable {
   created_at: Timestamp;
 }
 
-/** A credential's fixed rate-limit window for one class (spec 8). */
+/** A credential's fixed rate-limit window for one class (Partner API spec 8). */
 export interface RateLimitTable {
   key_id: string;
   class: string;

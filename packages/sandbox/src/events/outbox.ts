@@ -1,11 +1,11 @@
 /**
- * The webhook outbox worker (spec 5.3, 6): delivers stored events to the credential's registered endpoint.
+ * The webhook outbox worker (Partner API spec 5.3, 6): delivers stored events to the credential's registered endpoint.
  *
- * Each delivery is a `POST` of the event's JSON body (spec 2.5, the exact bytes stored with the event) with
+ * Each delivery is a `POST` of the event's JSON body (Partner API spec 2.5, the exact bytes stored with the event) with
  * `Content-Type: application/json`, `X-Service-Signature: <hex HMAC-SHA256(webhook secret, raw body)>` (no `v1=`,
- * spec 5.3), and, for the receiver's convenience, `X-Service-Event-Id` and `X-Service-Delivery-Attempt`.
+ * Partner API spec 5.3), and, for the receiver's convenience, `X-Service-Event-Id` and `X-Service-Delivery-Attempt`.
  *
- * Only an HTTP 200 within the acknowledgement timeout (5 s, spec 6 rule 1 and 8) counts as delivered; any other
+ * Only an HTTP 200 within the acknowledgement timeout (5 s, Partner API spec 6 rule 1 and 8) counts as delivered; any other
  * status (redirects are not followed), a network error or no answer in time is a failed attempt, retried under the
  * same event id with exponential back-off and jitter:
  *
@@ -68,7 +68,7 @@ export interface OutboxOptions {
   readonly headerPrefix: string;
   /** Multiplies the retry schedule; default 1. */
   readonly timeScale?: number;
-  /** The acknowledgement timeout in milliseconds; default 5000 (spec 8). */
+  /** The acknowledgement timeout in milliseconds; default 5000 (Partner API spec 8). */
   readonly timeoutMs?: number;
   /** Attempts in flight per endpoint; default {@link PER_ENDPOINT_CONCURRENCY}. */
   readonly perEndpointConcurrency?: number;

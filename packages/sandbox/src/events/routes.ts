@@ -1,7 +1,7 @@
 /**
- * Webhook registration and the event history (spec 2.4, 4.1 "Webhooks and events", scope `webhook`):
+ * Webhook registration and the event history (Partner API spec 2.4, 4.1 "Webhooks and events", scope `webhook`):
  *
- * - `PUT /api/partner/webhooks` (no `/v1`, spec 9.1) `{url, secret}` → 200 `{url, active, created_at, updated_at}`.
+ * - `PUT /api/partner/webhooks` (no `/v1`, Partner API spec 9.1) `{url, secret}` → 200 `{url, active, created_at, updated_at}`.
  *   Registers or replaces the credential's endpoint and signing secret (the secret is never answered). The URL must
  *   be `https://`, except for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`), which may use
  *   `http://` so local development works; it may not carry a user name or password. Deliveries of events already

@@ -1,5 +1,5 @@
 /**
- * The event history (spec 2.5, 6): every change a partner must hear about is stored as an event in the transaction
+ * The event history (Partner API spec 2.5, 6): every change a partner must hear about is stored as an event in the transaction
  * that makes the change, together with one delivery row per active webhook endpoint (the outbox, delivered by
  * events/outbox.ts). The history is read back with `GET /events`.
  *
@@ -43,7 +43,7 @@ export function eventSeq(id: string): number {
   return Math.min(Number(match[1]), MAX_SEQ);
 }
 
-/** An event as delivered and listed (spec 2.5). */
+/** An event as delivered and listed (Partner API spec 2.5). */
 export interface WireEvent {
   readonly id: string;
   readonly type: string;

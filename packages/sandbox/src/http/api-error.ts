@@ -1,12 +1,12 @@
 /**
- * Errors a route raises to answer a client: spec 7 codes travel as the protocol's `ProtocolError`; the few
+ * Errors a route raises to answer a client: Partner API spec 7 codes travel as the protocol's `ProtocolError`; the few
  * sandbox-only answers (the admin API's `unauthorized`) as {@link ApiError}. Both become the error body
  * `{"error": {"code", "message", "request_id"}}` (docs/spec-decisions.md).
  */
 import { ProtocolError, type ErrorCode } from '@domainkit/protocol';
 import type { z } from 'zod';
 
-/** An error answer with a code outside spec 7 (for example the admin API's `unauthorized`). */
+/** An error answer with a code outside Partner API spec 7 (for example the admin API's `unauthorized`). */
 export class ApiError extends Error {
   readonly code: string;
   readonly status: number;
@@ -32,7 +32,7 @@ export class ApiError extends Error {
 }
 
 /**
- * A spec 7 error with extra members in its error object or extra headers (for example `price_mismatch` carries the
+ * A Partner API spec 7 error with extra members in its error object or extra headers (for example `price_mismatch` carries the
  * listing's `price_cents`; `rate_limited` sets `Retry-After`).
  */
 export class SpecError extends ProtocolError {
@@ -52,7 +52,7 @@ export class SpecError extends ProtocolError {
   }
 }
 
-/** A spec 7 error with its status (for example `apiError('not_found', 'coffee.com is not listed')`). */
+/** A Partner API spec 7 error with its status (for example `apiError('not_found', 'coffee.com is not listed')`). */
 export function apiError(code: ErrorCode, message: string, fields?: Readonly<Record<string, unknown>>): ProtocolError {
   return fields === undefined ? new ProtocolError(code, message) : new SpecError(code, message, fields);
 }

@@ -1,6 +1,6 @@
 /**
  * JSON bodies of signed routes. The Partner API router keeps the raw body bytes (`express.raw`) so the signature
- * is checked over the bytes exactly as sent (spec 5.1 line 6); routes then parse them here, after authentication.
+ * is checked over the bytes exactly as sent (Partner API spec 5.1 line 6); routes then parse them here, after authentication.
  */
 import type { Request } from 'express';
 import { findTextViolation } from '@domainkit/protocol';

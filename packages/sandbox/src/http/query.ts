@@ -1,5 +1,5 @@
 /**
- * The query-string parser of the whole app. It reads the query as spec 5.1 does (docs/spec-decisions.md): a `+` is
+ * The query-string parser of the whole app. It reads the query as Partner API spec 5.1 does (docs/spec-decisions.md): a `+` is
  * a literal plus, not a space (`%20` is a space), a bare key has an empty value, a repeated key gives an array.
  * Unlike Node's `querystring`, it never throws and never builds objects from `a[b]=c`.
  */

@@ -21,7 +21,7 @@ export interface RequestState {
   rateLimiter?: PartnerRateLimiter;
 }
 
-/** Counts one request of a credential in a rate-limit class (spec 8). */
+/** Counts one request of a credential in a rate-limit class (Partner API spec 8). */
 export type PartnerRateLimiter = (keyId: string, rateClass: RateClass) => Promise<RateDecision>;
 
 const states = new WeakMap<Response, RequestState>();

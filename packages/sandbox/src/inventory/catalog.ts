@@ -1,5 +1,5 @@
 /**
- * Reading the inventory: one domain by name, keyword search, and the wire shapes of discovery (spec 4.1
+ * Reading the inventory: one domain by name, keyword search, and the wire shapes of discovery (Partner API spec 4.1
  * "Discovery"; shapes decided in docs/spec-decisions.md).
  */
 import { SEARCH_MAX_RESULTS } from '@domainkit/protocol';
@@ -111,7 +111,7 @@ export function analyseQuery(q: string): AnalysedQuery {
 }
 
 /**
- * Keyword search over an environment's inventory (spec 4.1: at most 5 results, query required).
+ * Keyword search over an environment's inventory (Partner API spec 4.1: at most 5 results, query required).
  *
  * A domain matches when its label contains at least one query term. Ranking, first difference wins: the exact
  * domain name; the exact label; more query words among the domain's words; more terms inside the label; the

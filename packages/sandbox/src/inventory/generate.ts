@@ -3,7 +3,7 @@
  * minor units, deterministic from a seed (the same seed always gives the same list, in the same order).
  *
  * SANDBOX credentials see 3,000 such domains; LIVE credentials see a separate, smaller inventory (300 domains from a
- * derived seed), so the two environments never share state (spec 1 "Environments", 9.4).
+ * derived seed), so the two environments never share state (Partner API spec 1 "Environments", 9.4).
  */
 import type { Environment } from '../scopes.ts';
 import { mulberry32, pick, randomInt, type Random } from './prng.ts';

@@ -1,6 +1,6 @@
 /**
  * The bundled TLD list behind `GET /api/pricing/tld`, `GET /api/tlds/{tld}/metadata`, domain search siblings and
- * WHOIS (spec 4.2, 2.8): real TLDs with their registry operators, and plausible, synthetic registrar prices (USD,
+ * WHOIS (Public API spec 4.2, 2.8): real TLDs with their registry operators, and plausible, synthetic registrar prices (USD,
  * minor units) and registration rules. The prices and rules are the sandbox's own: good enough to build and test
  * against, never a quote of a real registrar.
  */

@@ -1,5 +1,5 @@
 /**
- * Rate limits of the Partner API (spec 8): a budget of requests per credential and class in a fixed window.
+ * Rate limits of the Partner API (Partner API spec 8): a budget of requests per credential and class in a fixed window.
  *
  * The window opens at a credential's first request of the class and lasts `windowSeconds`; the request that finds
  * its window over opens the next one. Each request bumps one row with an atomic upsert (`insert … on conflict do
@@ -13,7 +13,7 @@ import type { SandboxDb } from '../db/tables.ts';
 import type { RateDecision } from './decision.ts';
 
 /**
- * Budgets per class, per credential, per minute. `search`, `write` and `reporting` are spec 8's figures; spec 8
+ * Budgets per class, per credential, per minute. `search`, `write` and `reporting` are Partner API spec 8's figures; Partner API spec 8
  * does not show the others (docs/spec-decisions.md):
  *
  * | class | budget | endpoints |

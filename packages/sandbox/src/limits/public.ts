@@ -1,5 +1,5 @@
 /**
- * Rate limits of the Public API, the OAuth endpoints and the MCP server (spec 8 leaves them open: the sandbox's
+ * Rate limits of the Public API, the OAuth endpoints and the MCP server (Partner API spec 8 leaves them open: the sandbox's
  * choice, docs/spec-decisions.md). Fixed one-minute (or one-hour) windows counted in the database, so
  * several sandbox processes on one PostgreSQL share the budget (docs/architecture.md "Storage"), and driven by the sandbox clock
  * (tests move it to open a new window). Exceeding a limit answers 429 `rate_limited` with `Retry-After` (seconds

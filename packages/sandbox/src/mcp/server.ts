@@ -1,5 +1,5 @@
 /**
- * The sandbox's Model Context Protocol server (Streamable HTTP, official TypeScript SDK; spec 5.2 "the MCP
+ * The sandbox's Model Context Protocol server (Streamable HTTP, official TypeScript SDK; Public API spec 5.2 "the MCP
  * server"): the Public API's batchable reads as tools — `search_domain`, `tld_registration_price`,
  * `whois_lookup` — for AI agents.
  *

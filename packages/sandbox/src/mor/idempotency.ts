@@ -1,5 +1,5 @@
 /**
- * Idempotency keys of writes (spec 4.1 "Idempotency on POST /orders"):
+ * Idempotency keys of writes (Partner API spec 4.1 "Idempotency on POST /orders"):
  *
  * 1. `POST /orders` requires `Idempotency-Key` (1–255 visible ASCII characters); without it: 400
  *    `missing_idempotency_key`. (`POST /refunds` honours one when sent.)

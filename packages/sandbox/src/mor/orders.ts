@@ -1,7 +1,7 @@
 /**
- * MoR quotes and orders (spec 2.1, 2.2, 3): the partner collects payment from its buyer, locks the price with a
+ * MoR quotes and orders (Partner API spec 2.1, 2.2, 3): the partner collects payment from its buyer, locks the price with a
  * quote, records the sale as an order, and the service moves the order through its states, emitting an event at
- * every step (spec 6).
+ * every step (Partner API spec 6).
  *
  * The state machine (`ORDER_TRANSITIONS` of the protocol; names of the held, refunded and cancelled states and the
  * source state of each move are domainkit's choices, docs/spec-decisions.md):
@@ -29,7 +29,7 @@ import { randomId } from '../ids.ts';
 import { markQuoteUsed, takeQuoteForOrder } from '../quotes/quotes.ts';
 import { reservationConflict } from '../quotes/reservations.ts';
 
-/** An order on the wire (spec 2.1), with its timeline when asked for one. */
+/** An order on the wire (Partner API spec 2.1), with its timeline when asked for one. */
 export function toOrderWire(row: OrderRow, timeline?: readonly OrderTimelineRow[]) {
   return {
     public_id: row.public_id,
@@ -63,7 +63,7 @@ export function toOrderWire(row: OrderRow, timeline?: readonly OrderTimelineRow[
   };
 }
 
-/** `data` of an order event (spec 2.5): `order` with `public_id`, `domain`, `status`, `sale_price_cents`, `currency`. */
+/** `data` of an order event (Partner API spec 2.5): `order` with `public_id`, `domain`, `status`, `sale_price_cents`, `currency`. */
 export function orderEventData(row: OrderRow): { order: Record<string, unknown> } {
   return {
     order: {
@@ -94,7 +94,7 @@ export interface OrderInput {
   readonly externalPaymentRef?: string | undefined;
 }
 
-/** The outcome of {@link createOrder}: the order, or a spec 7 error to answer (and to store for replays). */
+/** The outcome of {@link createOrder}: the order, or a Partner API spec 7 error to answer (and to store for replays). */
 export type OrderOutcome =
   | {
       readonly kind: 'created';
@@ -117,7 +117,7 @@ const refused = (code: ErrorCode, message: string, fields?: Record<string, unkno
 });
 
 /**
- * Records a partner-collected sale (spec 2.1, 3): checks the quote or the expected price against the listing, marks
+ * Records a partner-collected sale (Partner API spec 2.1, 3): checks the quote or the expected price against the listing, marks
  * the domain sold, stores the order `EXTERNALLY_PAID` with `order.recorded` (and, for `always-held.com`, moves it
  * to `HELD_FOR_REVIEW` with `order.held_for_review`). Refusals are returned, not thrown, so the caller can store
  * them under the idempotency key.

@@ -1,5 +1,5 @@
 /**
- * MoR routes of the Partner API (spec 4.1 "MoR", "Settlement, history, refunds"; scope `buy` for all, including the
+ * MoR routes of the Partner API (Partner API spec 4.1 "MoR", "Settlement, history, refunds"; scope `buy` for all, including the
  * two order reads, whose scope the spec gives two ways: docs/spec-decisions.md):
  *
  * - `POST /quotes` `{domain}` → 201 `{quote_id, domain, price_cents, currency, expires_at, created_at}`: the price

@@ -1,5 +1,5 @@
 /**
- * The authorization endpoint (spec 5.2 "Authorize", OAuth 2.1 4.1.1, RFC 7636, RFC 9207, RFC 9700 2.1 and 4.1):
+ * The authorization endpoint (Public API spec 5.2 "Authorize", OAuth 2.1 4.1.1, RFC 7636, RFC 9207, RFC 9700 2.1 and 4.1):
  * `GET /oauth/authorize` shows the sign-in and consent page, `POST /oauth/authorize` (form) signs the user in and
  * answers the client by redirecting to its redirect URI with `code`, `state` and `iss`.
  *

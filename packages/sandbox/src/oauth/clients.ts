@@ -1,5 +1,5 @@
 /**
- * Dynamic client registration (RFC 7591, spec 5.2 "no approval"): public clients only. A registration gets a
+ * Dynamic client registration (RFC 7591, Public API spec 5.2 "no approval"): public clients only. A registration gets a
  * `client_id` and never a secret (`token_endpoint_auth_method: none`); redirect URIs are checked by
  * {@link redirectUriProblem}.
  */
@@ -53,7 +53,7 @@ export async function registerClient(db: PublicExecutor, body: unknown, now: Dat
   if (raw.token_endpoint_auth_method !== undefined && raw.token_endpoint_auth_method !== 'none') {
     throw new OAuthError(
       'invalid_client_metadata',
-      `token_endpoint_auth_method ${JSON.stringify(raw.token_endpoint_auth_method)} is not supported: only public clients ("none") are registered, and no client secret is issued (spec 5.2).`,
+      `token_endpoint_auth_method ${JSON.stringify(raw.token_endpoint_auth_method)} is not supported: only public clients ("none") are registered, and no client secret is issued (Public API spec 5.2).`,
     );
   }
   const parsed = clientRegistrationRequestSchema.safeParse(body);

@@ -1,5 +1,5 @@
 /**
- * The OAuth 2.1 authorization server's JSON endpoints (spec 5.2):
+ * The OAuth 2.1 authorization server's JSON endpoints (Public API spec 5.2):
  *
  * - `GET /.well-known/oauth-authorization-server` (RFC 8414) and `GET /.well-known/oauth-protected-resource`
  *   (RFC 9728);

@@ -1,5 +1,5 @@
 /**
- * Discovery documents of the OAuth 2.1 sign-in (spec 5.2): authorization server metadata (RFC 8414) at
+ * Discovery documents of the OAuth 2.1 sign-in (Public API spec 5.2): authorization server metadata (RFC 8414) at
  * `/.well-known/oauth-authorization-server` and protected resource metadata (RFC 9728) at
  * `/.well-known/oauth-protected-resource`. The issuer and the resource identifier are both the service's base URL,
  * exactly the URL the documents are served under (RFC 8414 3.3, RFC 9728 3.3), so a client's comparison succeeds

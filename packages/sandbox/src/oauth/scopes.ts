@@ -1,14 +1,14 @@
 /**
- * Scopes of the Public API's OAuth 2.1 sign-in (spec 5.2). The spec names one, `pricing:read` (real marketplace
+ * Scopes of the Public API's OAuth 2.1 sign-in (Public API spec 5.2). The spec names one, `pricing:read` (real marketplace
  * prices on domain search and listings); the sandbox adds `domains:manage` for the signed-in bulk operations of
- * spec 4.2 (docs/spec-decisions.md). A request without `scope` gets `pricing:read` only.
+ * Public API spec 4.2 (docs/spec-decisions.md). A request without `scope` gets `pricing:read` only.
  */
 
 /** Every scope the authorization server grants, in display order. */
 export const OAUTH_SCOPES = ['pricing:read', 'domains:manage'] as const;
 export type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
-/** The scope granted when the client asks for none (spec 5.2: the token response carries `pricing:read`). */
+/** The scope granted when the client asks for none (Public API spec 5.2: the token response carries `pricing:read`). */
 export const DEFAULT_SCOPE: OAuthScope = 'pricing:read';
 
 /** What each scope lets the client do, as the consent page says it. */

@@ -1,5 +1,5 @@
 /**
- * Authorization codes, grants and tokens of the OAuth 2.1 authorization server (spec 5.2, 8; OAuth 2.1 4.1 and 4.3,
+ * Authorization codes, grants and tokens of the OAuth 2.1 authorization server (Public API spec 5.2, 8; OAuth 2.1 4.1 and 4.3,
  * RFC 7636, RFC 9700 2.2.2 and 4.14):
  *
  * - a code lives 60 seconds and is single use; redeeming it a second time (with every check passing, the PKCE
@@ -69,7 +69,7 @@ export async function createAuthorizationCode(
   return code;
 }
 
-/** When a grant's refresh-token family expires (epoch ms): 30 days after the authorization (spec 8). */
+/** When a grant's refresh-token family expires (epoch ms): 30 days after the authorization (Partner API spec 8). */
 export function familyExpiresAt(grant: Pick<OAuthGrantRow, 'created_at'>): number {
   return grant.created_at.getTime() + REFRESH_TOKEN_TTL_SECONDS * 1000;
 }
@@ -101,7 +101,7 @@ async function issueTokens(
         kind: 'refresh',
         scope: grant.scope,
         created_at: now,
-        // Spec 8's 30 days count from the original authorization: a rotation never extends the family.
+        // Partner API spec 8's 30 days count from the original authorization: a rotation never extends the family.
         expires_at: new Date(familyExpiresAt(grant)),
       },
     ])
@@ -269,7 +269,7 @@ function refreshScope(requestedScope: string | undefined, grantScope: string): s
  * Rotates a refresh token (OAuth 2.1 4.3, RFC 9700 4.14.2): spends it and answers a new access token and a new
  * refresh token of the same family. A refused refresh (another client, a wider scope, an expired token) changes
  * nothing: the token stays usable by its client. A token family lives 30 days from the original authorization
- * (spec 8), whatever the rotations: every rotated refresh token expires when the family does.
+ * (Partner API spec 8), whatever the rotations: every rotated refresh token expires when the family does.
  * @throws {OAuthError} `invalid_grant` for an unknown, expired or revoked token, one of another client, or one
  *   already spent (which revokes the whole family); `invalid_scope` for a scope wider than the grant's.
  */

@@ -1,6 +1,6 @@
 /**
- * Sandbox users: the people who sign in on the consent page (`/oauth/authorize`, spec 5.2) and own the domains of
- * the bulk operations (spec 4.2). At first start the sandbox creates a demo user with a random password and a few
+ * Sandbox users: the people who sign in on the consent page (`/oauth/authorize`, Public API spec 5.2) and own the domains of
+ * the bulk operations (Public API spec 4.2). At first start the sandbox creates a demo user with a random password and a few
  * dozen domains, and saves the sign-in in `{dataDir}/sandbox-user.json` (mode 0600, like the demo credential's
  * `credentials.json`): the repository holds no password. Users' passwords are checked against scrypt hashes.
  */

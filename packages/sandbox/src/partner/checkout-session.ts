@@ -1,5 +1,5 @@
 /**
- * `POST /checkout-session` (spec 2.3, 4.1 "Non-MoR", scope `embed`): opens a checkout session on the hosted
+ * `POST /checkout-session` (Partner API spec 2.3, 4.1 "Non-MoR", scope `embed`): opens a checkout session on the hosted
  * lander for a listed domain and answers 201 `{checkout_url, domain, price_cents, currency, expires_at}`, where
  * `checkout_url` is `{publicUrl}/checkout?pt=<signed token>`, valid 7 days. Unlisted → 404 `not_found`; sold, or
  * reserved by another credential's quote → 409 `conflict`.

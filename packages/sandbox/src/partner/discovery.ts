@@ -1,5 +1,5 @@
 /**
- * Discovery routes of the Partner API (spec 4.1 "Discovery", scope `search`), answering from the inventory of the
+ * Discovery routes of the Partner API (Partner API spec 4.1 "Discovery", scope `search`), answering from the inventory of the
  * credential's environment:
  *
  * - `GET /domains/search?q=` → `{domains: [Domain, ≤ 5], next_cursor: null}`; missing or blank `q` → 400.

@@ -1,8 +1,8 @@
 /**
- * The Partner API (spec 4.1), mounted at `/api/partner`: the raw body is kept for the signature, injected faults
- * apply first (faults/faults.ts), then every request is authenticated ({@link authenticate}: spec 5.1, 7), then
+ * The Partner API (Partner API spec 4.1), mounted at `/api/partner`: the raw body is kept for the signature, injected faults
+ * apply first (faults/faults.ts), then every request is authenticated ({@link authenticate}: Partner API spec 5.1, 7), then
  * each route checks its scope and counts against its rate-limit class (`authorize`). Routes live under `/v1` except
- * the unversioned `PUT /webhooks` (spec 9.1). An unknown route answers 404 `not_found` (after authentication, so an
+ * the unversioned `PUT /webhooks` (Partner API spec 9.1). An unknown route answers 404 `not_found` (after authentication, so an
  * unsigned request learns nothing about which routes exist).
  *
  * Areas: discovery, checkout sessions, MoR quotes/orders/refunds, events, settlement and history, brokerage,
@@ -45,7 +45,7 @@ export interface PartnerApiOptions extends CheckoutSessionRouteOptions {
 export function partnerApiRouter(options: PartnerApiOptions): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
-  // Keep the body as the exact bytes received: the signature covers their SHA-256 (spec 5.1 line 6).
+  // Keep the body as the exact bytes received: the signature covers their SHA-256 (Partner API spec 5.1 line 6).
   router.use(
     declaredBodyLimit(MAX_BODY_BYTES, (_req, res) =>
       sendError(res, 413, 'validation_error', `The request body is too large: at most ${MAX_BODY_BYTES} bytes.`),

@@ -1,5 +1,5 @@
 /**
- * The Public API and the MCP server as an OAuth 2.1 protected resource (spec 5.2, RFC 6750, RFC 9728 5.1):
+ * The Public API and the MCP server as an OAuth 2.1 protected resource (Public API spec 5.2, RFC 6750, RFC 9728 5.1):
  * reading the optional `Authorization: Bearer` header, and the `WWW-Authenticate` challenges.
  *
  * - No header: anonymous (masked prices). Where sign-in is required (`GET /api`, bulk operations), 401 with

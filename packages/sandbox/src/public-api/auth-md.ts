@@ -1,5 +1,5 @@
 /**
- * `GET /auth.md`: the agent-auth document (spec 5.2 "A canonical agent-auth document is published at /auth.md"):
+ * `GET /auth.md`: the agent-auth document (Public API spec 5.2 "A canonical agent-auth document is published at /auth.md"):
  * how an agent or an app signs in to the Public API and the MCP server, step by step, with this service's URLs.
  */
 import { ACCESS_TOKEN_TTL_SECONDS, OAUTH_CODE_TTL_SECONDS, REFRESH_TOKEN_TTL_SECONDS } from '@domainkit/protocol';

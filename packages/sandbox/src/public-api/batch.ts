@@ -1,5 +1,5 @@
 /**
- * Batching of the Public API's reads (spec 4.2 `POST /api/batch`, `GET /api/batch`): up to 20 operations, each
+ * Batching of the Public API's reads (Public API spec 4.2 `POST /api/batch`, `GET /api/batch`): up to 20 operations, each
  * with a caller-chosen `id` that ties its result to it. Operations run one after another; one that fails (bad
  * params, unknown op, unknown TLD) answers its own error while the others succeed.
  */
@@ -38,7 +38,7 @@ export interface BatchContext {
   readonly logger: Logger;
 }
 
-/** The batchable operations (spec 4.2's table), also the MCP tools. */
+/** The batchable operations (Public API spec 4.2's table), also the MCP tools. */
 export const BATCH_OPERATIONS: Readonly<Record<BatchOp, OpDefinition>> = {
   search_domain: {
     description:

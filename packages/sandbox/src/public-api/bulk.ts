@@ -1,6 +1,6 @@
 /**
- * Bulk operations on the signed-in user's own domains (spec 4.2 `POST /api/domains/bulk/{op}`, at most 1,000
- * domains, spec 8), and the list of those domains (`GET /api/domains`). The operations are the sandbox's choice
+ * Bulk operations on the signed-in user's own domains (Public API spec 4.2 `POST /api/domains/bulk/{op}`, at most 1,000
+ * domains, Partner API spec 8), and the list of those domains (`GET /api/domains`). The operations are the sandbox's choice
  * (docs/spec-decisions.md): `lock`, `unlock`, `renew` (`years`, default 1), `set_nameservers`
  * (`nameservers`), `enable_auto_renew`, `disable_auto_renew`.
  *

@@ -1,5 +1,5 @@
 /**
- * Aftermarket listings (spec 4.2 `GET /api/market/listings`): the domains listed for sale, newest first, with an
+ * Aftermarket listings (Public API spec 4.2 `GET /api/market/listings`): the domains listed for sale, newest first, with an
  * optional TLD filter, paged by cursor (`page.next_cursor`) or by offset.
  *
  * Cursor paging is keyset pagination on `(listed_at DESC, name ASC)`: the cursor names the last listing of the

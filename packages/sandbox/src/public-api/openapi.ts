@@ -1,5 +1,5 @@
 /**
- * `GET /openapi.json`: the OpenAPI 3.1 document of the Public API and its OAuth endpoints (spec 9.3: the contract
+ * `GET /openapi.json`: the OpenAPI 3.1 document of the Public API and its OAuth endpoints (Partner API spec 9.3: the contract
  * of the unversioned Public API), generated from the zod schemas the handlers parse and answer with
  * (`@domainkit/protocol`'s `schemas/public/`, rendered by zod's JSON Schema generator as JSON Schema 2020-12, the dialect of OpenAPI 3.1).
  */
@@ -145,7 +145,7 @@ export function buildOpenApiDocument(base: string): Json {
       { name: 'TLDs', description: 'Pricing and registration rules.' },
       { name: 'Batch', description: `Up to ${BATCH_MAX_OPERATIONS} reads in one request.` },
       { name: 'Owned domains', description: 'Signed-in bulk operations.' },
-      { name: 'OAuth', description: 'OAuth 2.1 sign-in (spec 5.2).' },
+      { name: 'OAuth', description: 'OAuth 2.1 sign-in (Public API spec 5.2).' },
     ],
     paths: {
       '/api': {
@@ -364,7 +364,7 @@ export function buildOpenApiDocument(base: string): Json {
         oauth2: {
           type: 'oauth2',
           description:
-            'OAuth 2.1 authorization code with PKCE (S256), public clients registered dynamically (spec 5.2).',
+            'OAuth 2.1 authorization code with PKCE (S256), public clients registered dynamically (Public API spec 5.2).',
           flows: {
             authorizationCode: {
               authorizationUrl: u.authorizationEndpoint,

@@ -1,5 +1,5 @@
 /**
- * Where a domain stands, as the Public API tells it (spec 4.2 domain search and WHOIS): listed on the marketplace,
+ * Where a domain stands, as the Public API tells it (Public API spec 4.2 domain search and WHOIS): listed on the marketplace,
  * owned by a sandbox user, or neither. For names that are neither, registration is synthetic and deterministic:
  * a SHA-256 of the name decides whether it is taken (more often for popular TLDs and dictionary words), so the
  * same question always gets the same answer.
@@ -11,7 +11,7 @@ import { mulberry32, type Random } from '../inventory/prng.ts';
 import type { PublicExecutor, SandboxUserDomainRow } from '../db/public-tables.ts';
 import type { TldInfo } from '../inventory/tlds.ts';
 
-/** The Public API reads the SANDBOX inventory (it has no credential to select another, spec 1 "Environments"). */
+/** The Public API reads the SANDBOX inventory (it has no credential to select another, Partner API spec 1 "Environments"). */
 export const PUBLIC_ENVIRONMENT = 'SANDBOX' as const;
 
 /** A deterministic pseudo-random stream for one name (and a purpose), from its SHA-256. */

@@ -1,5 +1,5 @@
 /**
- * The Public API's routes (spec 4.2), unsigned, under `/api`:
+ * The Public API's routes (Public API spec 4.2), unsigned, under `/api`:
  *
  * | call | answer |
  * |---|---|
@@ -118,7 +118,7 @@ export function publicApiRouter(ctx: PublicContext): Router {
   router.get('/api', caller(), (_req, res) => {
     const { access, base } = callerOf(res);
     if (access === undefined) {
-      // Spec 5.2: an unauthenticated call to {base_url}/api answers 401 with the resource metadata challenge.
+      // Public API spec 5.2: an unauthenticated call to {base_url}/api answers 401 with the resource metadata challenge.
       throw new ApiError(
         401,
         'unauthorized',

@@ -1,8 +1,8 @@
 /**
- * Domain search of the Public API (spec 4.2 `POST /api/domain/search`, MCP tool and batch op `search_domain`):
+ * Domain search of the Public API (Public API spec 4.2 `POST /api/domain/search`, MCP tool and batch op `search_domain`):
  * availability of a domain or a label, with the same label under every other TLD the service knows (its
  * alternate-TLD siblings). Marketplace prices are masked unless the caller holds an access token with scope
- * `pricing:read` (spec 5.2): `price_cents: null, price_masked: true`.
+ * `pricing:read` (Public API spec 5.2): `price_cents: null, price_masked: true`.
  */
 import { apiError } from '../http/api-error.ts';
 import type { PublicDomainResult, PublicDomainSearchResponse } from '@domainkit/protocol';

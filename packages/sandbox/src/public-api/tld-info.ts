@@ -1,5 +1,5 @@
 /**
- * TLD pricing and metadata answers (spec 4.2 `GET /api/pricing/tld`, `GET /api/tlds/{tld}/metadata`, batch op and
+ * TLD pricing and metadata answers (Public API spec 4.2 `GET /api/pricing/tld`, `GET /api/tlds/{tld}/metadata`, batch op and
  * MCP tool `tld_registration_price`) over the bundled TLD list.
  */
 import { apiError } from '../http/api-error.ts';

@@ -1,5 +1,5 @@
 /**
- * WHOIS/RDAP lookups of the Public API (spec 4.2 `POST /api/tools/whois`, MCP tool and batch op `whois_lookup`):
+ * WHOIS/RDAP lookups of the Public API (Public API spec 4.2 `POST /api/tools/whois`, MCP tool and batch op `whois_lookup`):
  * registrar, registrant, dates and nameservers in RDAP terms (RFC 9083), synthetic and deterministic (the same
  * domain always gets the same record). Sandbox-user registrations answer their real state (lock, nameservers,
  * expiry); marketplace listings are held by the marketplace's escrow registrar. Registrant details are redacted,

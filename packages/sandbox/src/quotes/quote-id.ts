@@ -1,5 +1,5 @@
 /**
- * Signed quote ids (spec 2.2: "returns a signed `quote_id`"). A quote id is `quo_<22 base62>.<43 base64url>`: the
+ * Signed quote ids (Partner API spec 2.2: "returns a signed `quote_id`"). A quote id is `quo_<22 base62>.<43 base64url>`: the
  * quote's row id and `base64url(HMAC-SHA256(key, "quote1." + id))`. The key is a random 256-bit secret kept in the
  * database (`sandbox_meta.quote_signing_key`), so a quote id cannot be forged or altered, and one issued before a
  * restart still verifies. The id carries no data: the price and expiry are in the quote's row.

@@ -12,7 +12,7 @@ import { REPRICE_BPS } from '../scenarios/scenarios.ts';
 import { newQuoteRowId, signQuoteId } from './quote-id.ts';
 import { reservationConflict } from './reservations.ts';
 
-/** A quote on the wire (spec 2.2). */
+/** A quote on the wire (Partner API spec 2.2). */
 export function toQuoteWire(key: KeyObject, row: QuoteRow) {
   return {
     quote_id: signQuoteId(key, row.id),

@@ -1,5 +1,5 @@
 /**
- * Domain reservations (spec 2.2): while a quote is live (not expired, not used), its domain is reserved for the
+ * Domain reservations (Partner API spec 2.2): while a quote is live (not expired, not used), its domain is reserved for the
  * quoting credential. Other credentials cannot quote it, order it, or sell it through a checkout session; the
  * hosted lander refuses to take a payment for it.
  */

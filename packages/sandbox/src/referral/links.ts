@@ -1,5 +1,5 @@
 /**
- * Referral (spec 1 item 5, 2.7): tracked links, their clicks, the sales attributed to them and the affiliate's
+ * Referral (Partner API spec 1 item 5, 2.7): tracked links, their clicks, the sales attributed to them and the affiliate's
  * commission ledger.
  *
  * A tracked link is `{base}/r/{code}`: opening it records a click and redirects (302) to the marketplace storefront

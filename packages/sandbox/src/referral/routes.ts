@@ -1,6 +1,6 @@
 /**
- * Referral and reporting routes (spec 4.1 "Referral and reporting"). All need a credential linked to an affiliate
- * account (spec 1), else 403 `forbidden` saying so. Date windows are `from` (inclusive) and `to` (exclusive), ISO
+ * Referral and reporting routes (Partner API spec 4.1 "Referral and reporting"). All need a credential linked to an affiliate
+ * account (Partner API spec 1), else 403 `forbidden` saying so. Date windows are `from` (inclusive) and `to` (exclusive), ISO
  * 8601; lists page with `cursor` and `limit`.
  *
  * - `POST /links` `{kind: generic|domain|product, domain?, product?, label?}` (scope `refer`) → 201 the link with its

@@ -1,5 +1,5 @@
 /**
- * Settlement and history routes (spec 2.7, 4.1 "Settlement, history, refunds"):
+ * Settlement and history routes (Partner API spec 2.7, 4.1 "Settlement, history, refunds"):
  *
  * - `GET /settlements?from=&to=&cursor=&limit=` (scope `buy`) → `{settlements, next_cursor}`: statements newest
  *   first, windowed on `period_end`.

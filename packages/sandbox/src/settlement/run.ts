@@ -1,5 +1,5 @@
 /**
- * The settlement run (spec 2.7, 3: "Settlement run closes the period"): for each credential, one period from the
+ * The settlement run (Partner API spec 2.7, 3: "Settlement run closes the period"): for each credential, one period from the
  * end of its previous run (or its creation) to now.
  *
  * 1. MoR: every `TRANSFER_COMPLETED` order becomes `SETTLED` (event `order.settled`) and the credential gets a
@@ -222,7 +222,7 @@ export async function runSettlement(
   });
 }
 
-/** A settlement statement on the wire (spec 2.7). */
+/** A settlement statement on the wire (Partner API spec 2.7). */
 export function toSettlementWire(row: SettlementRow, orderIds: readonly string[]) {
   return {
     settlement_id: row.settlement_id,
@@ -238,7 +238,7 @@ export function toSettlementWire(row: SettlementRow, orderIds: readonly string[]
   };
 }
 
-/** A payout on the wire (spec 2.7). */
+/** A payout on the wire (Partner API spec 2.7). */
 export function toPayoutWire(row: PayoutRow) {
   const breakdown =
     row.kind === 'referral'

@@ -1,7 +1,7 @@
 /**
  * The marketplace's public pages that partners' buyers see (no login, no script; the app's CSP applies):
  *
- * - `GET /r/{code}`: a tracked referral link (spec 2.7). Records a click, sets the cookie `dk_ref={code}` (30 days)
+ * - `GET /r/{code}`: a tracked referral link (Partner API spec 2.7). Records a click, sets the cookie `dk_ref={code}` (30 days)
  *   and redirects (302) to the storefront: `/market/{domain}?ref={code}` for a domain link, `/market?ref={code}`
  *   otherwise (`&product=` for a product link). An unknown code answers a 404 page.
  * - `GET /market?q=&ref=`: the storefront: a search form and up to 5 listed domains.
@@ -9,7 +9,7 @@
  * - `POST /market/buy` (form: `domain`, `ref`): opens a checkout session attributed to the referral link (the `ref`
  *   field or the `dk_ref` cookie) and redirects (303) to the hosted lander; paying there records a sale attributed
  *   to the link. Without a referral link: 400 page.
- * - `GET /brokerage/progress?t={token}`: a brokerage case's no-login progress page for the buyer (spec 2.6):
+ * - `GET /brokerage/progress?t={token}`: a brokerage case's no-login progress page for the buyer (Partner API spec 2.6):
  *   domain, status (`data-testid="case-status"`), steps and timeline. The token rides in the query, which the access
  *   log never records (as the lander's `pt`).
  */

@@ -4,7 +4,7 @@ import { DkEvent } from './dk-event.ts';
 /** Detail of {@link DkOrderCreatedEvent}: the order of `POST {api}/orders` (without its order token). */
 export interface DkOrderCreatedDetail {
   readonly orderId: string;
-  /** The order's status, e.g. `EXTERNALLY_PAID` (spec section 3). */
+  /** The order's status, e.g. `EXTERNALLY_PAID` (Partner API spec section 3). */
   readonly status: string;
   readonly domain: string;
   /** What the buyer paid, in minor units of `currency`. */

@@ -1,5 +1,5 @@
 /**
- * The hosted-checkout flow (non-MoR, spec 2.3), loaded on demand by {@link PurchaseController}: `POST
+ * The hosted-checkout flow (non-MoR, Partner API spec 2.3), loaded on demand by {@link PurchaseController}: `POST
  * {api}/checkout`, the cancelable `dk-checkout-start`, then the host navigates to `checkout_url`. In the
  * script-tag build it is `domainkit-checkout.min.js`, beside `domainkit.min.js`.
  */

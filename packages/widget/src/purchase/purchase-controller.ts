@@ -1,9 +1,9 @@
 /**
  * The two buying flows, shared by `<dk-buy-button>` and `<dk-domain-search>`:
  *
- * - `checkout` (non-MoR, spec 2.3): `POST {api}/checkout`, the cancelable `dk-checkout-start`, then the host
+ * - `checkout` (non-MoR, Partner API spec 2.3): `POST {api}/checkout`, the cancelable `dk-checkout-start`, then the host
  *   navigates to `checkout_url`.
- * - `order` (MoR, spec 2.1 through the BFF's order-mode routes): `POST {api}/quotes` locks the price for 10
+ * - `order` (MoR, Partner API spec 2.1 through the BFF's order-mode routes): `POST {api}/quotes` locks the price for 10
  *   minutes (`dk-quote`, a live countdown, the partner's `payment` slot), the partner calls `placeOrder()`,
  *   `POST {api}/orders` records the paid order (`dk-order-created`), then `GET {api}/orders/:id` is polled a
  *   few times. An expired quote offers a fresh one; a changed price is shown and bought only once the

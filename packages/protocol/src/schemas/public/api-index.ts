@@ -1,5 +1,5 @@
 /**
- * The Public API index (spec 4.2 `GET /api` with a valid access token, spec 5.2).
+ * The Public API index (Public API spec 4.2 `GET /api` with a valid access token, Public API spec 5.2).
  */
 import { z } from 'zod';
 import { publicIsoTimeSchema, publicResponse } from './registry.ts';

@@ -1,5 +1,5 @@
 /**
- * Batch reads of the Public API (spec 4.2 `GET`/`POST /api/batch`, spec 8: at most 20 operations).
+ * Batch reads of the Public API (Public API spec 4.2 `GET`/`POST /api/batch`, Partner API spec 8: at most 20 operations).
  */
 import { z } from 'zod';
 import { BATCH_MAX_OPERATIONS } from '../../limits.ts';
@@ -9,7 +9,7 @@ import { publicDomainSearchRequestSchema, publicDomainSearchResponseSchema } fro
 import { publicTldPriceSchema } from './tlds.ts';
 import { publicWhoisRecordSchema, publicWhoisRequestSchema } from './whois.ts';
 
-/** The operation names of `POST /api/batch` (spec 4.2). */
+/** The operation names of `POST /api/batch` (Public API spec 4.2). */
 export const BATCH_OPS = ['search_domain', 'tld_registration_price', 'whois_lookup'] as const;
 
 export type BatchOp = (typeof BATCH_OPS)[number];
@@ -30,7 +30,7 @@ export const publicBatchOperationSchema = z.object({
     .describe('The operation\u2019s parameters (see GET /api/batch).'),
 });
 
-/** `POST /api/batch` body (spec 4.2, 8: at most 20 operations). */
+/** `POST /api/batch` body (Public API spec 4.2, 8: at most 20 operations). */
 export const publicBatchRequestSchema = publicRequest(
   z.object({
     operations: z
@@ -48,7 +48,7 @@ export const publicBatchRequestSchema = publicRequest(
 /** Params of batch op `search_domain`. */
 export const publicSearchDomainParamsSchema = publicDomainSearchRequestSchema;
 
-/** Params of batch op `whois_lookup`: `domain` (spec 4.2). */
+/** Params of batch op `whois_lookup`: `domain` (Public API spec 4.2). */
 export const publicWhoisParamsSchema = publicWhoisRequestSchema;
 
 /** One result of a batch. */

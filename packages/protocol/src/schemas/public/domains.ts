@@ -1,6 +1,6 @@
 /**
- * The signed-in user's domains in the Public API (spec 4.2 `GET /api/domains`, `POST /api/domains/bulk/{op}`,
- * spec 8: at most 1,000 domains). The bulk operations are the sandbox's choice (docs/spec-decisions.md).
+ * The signed-in user's domains in the Public API (Public API spec 4.2 `GET /api/domains`, `POST /api/domains/bulk/{op}`,
+ * Partner API spec 8: at most 1,000 domains). The bulk operations are the sandbox's choice (docs/spec-decisions.md).
  */
 import { z } from 'zod';
 import { BULK_MAX_DOMAINS } from '../../limits.ts';
@@ -18,7 +18,7 @@ export const publicOwnedDomainsQuerySchema = publicRequest(
   'Paging of the signed-in user\u2019s domains.',
 );
 
-/** Bulk operations on owned domains (spec 4.2 leaves `{op}` open: the sandbox's choice). */
+/** Bulk operations on owned domains (Public API spec 4.2 leaves `{op}` open: the sandbox's choice). */
 export const BULK_OPS = [
   'lock',
   'unlock',
@@ -39,7 +39,7 @@ const hostnameSchema = z
     'each nameserver must be a host name such as "ns1.example.net"',
   );
 
-/** `POST /api/domains/bulk/{op}` body (spec 4.2, 8: at most 1,000 owned domains). */
+/** `POST /api/domains/bulk/{op}` body (Public API spec 4.2, 8: at most 1,000 owned domains). */
 export const publicBulkRequestSchema = publicRequest(
   z.object({
     domains: z

@@ -1,5 +1,5 @@
 /**
- * Error bodies of the Public API (spec 4.2; the body shape is the project's, docs/spec-decisions.md).
+ * Error bodies of the Public API (Public API spec 4.2; the body shape is the project's, docs/spec-decisions.md).
  */
 import { z } from 'zod';
 import { publicResponse } from './registry.ts';

@@ -1,6 +1,6 @@
 /**
- * Aftermarket listings of the Public API (spec 4.2 `GET /api/market/listings`): cursor or offset paging, prices
- * masked for anonymous callers (spec 5.2). Paging names are the sandbox's choices (docs/spec-decisions.md).
+ * Aftermarket listings of the Public API (Public API spec 4.2 `GET /api/market/listings`): cursor or offset paging, prices
+ * masked for anonymous callers (Public API spec 5.2). Paging names are the sandbox's choices (docs/spec-decisions.md).
  */
 import { z } from 'zod';
 import { publicCentsSchema, publicIsoTimeSchema, publicRequest, publicResponse } from './registry.ts';
@@ -12,7 +12,7 @@ export const PUBLIC_LISTINGS_PAGE = { default: 50, max: 200 } as const;
 /** The largest `offset` accepted: deeper pages are reached with the cursor. */
 export const PUBLIC_LISTINGS_MAX_OFFSET = 100_000;
 
-/** `GET /api/market/listings` query (spec 4.2; cursor and offset names are the sandbox's choice). */
+/** `GET /api/market/listings` query (Public API spec 4.2; cursor and offset names are the sandbox's choice). */
 export const publicListingsQuerySchema = publicRequest(
   z.object({
     tld: publicTldParamSchema.optional().describe('Only listings under this TLD.'),

@@ -1,5 +1,5 @@
 /**
- * The OAuth 2.1 endpoints of the Public API's authorization server (spec 5.2): dynamic client registration
+ * The OAuth 2.1 endpoints of the Public API's authorization server (Public API spec 5.2): dynamic client registration
  * (RFC 7591), token and revocation requests (RFC 6749, RFC 7009), and the metadata documents (RFC 8414, RFC 9728).
  */
 import { z } from 'zod';
@@ -24,7 +24,10 @@ export const clientRegistrationRequestSchema = publicRequest(
       ),
     client_name: z.string().max(100).optional(),
     client_uri: z.string().max(500).optional(),
-    token_endpoint_auth_method: z.literal('none').optional().describe('Only `none`: public clients (spec 5.2).'),
+    token_endpoint_auth_method: z
+      .literal('none')
+      .optional()
+      .describe('Only `none`: public clients (Public API spec 5.2).'),
     grant_types: z.array(z.enum(['authorization_code', 'refresh_token'])).optional(),
     response_types: z.array(z.literal('code')).optional(),
     scope: z.string().optional(),

@@ -1,5 +1,5 @@
 /**
- * The registries of the Public API's schemas (spec 4.2, 5.2): every request schema is registered in
+ * The registries of the Public API's schemas (Public API spec 4.2, 5.2): every request schema is registered in
  * {@link publicRequestSchemas} (rendered with its input side), every response schema in
  * {@link publicResponseSchemas} (output side), each under the component name it has in the sandbox's
  * `GET /openapi.json`, so the document is generated from the same schemas the handlers use.

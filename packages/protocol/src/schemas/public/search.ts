@@ -1,6 +1,6 @@
 /**
- * Domain search of the Public API (spec 4.2 `POST /api/domain/search`): a domain or a label, answered with its
- * availability and its alternate-TLD siblings; marketplace prices masked for anonymous callers (spec 5.2). The spec
+ * Domain search of the Public API (Public API spec 4.2 `POST /api/domain/search`): a domain or a label, answered with its
+ * availability and its alternate-TLD siblings; marketplace prices masked for anonymous callers (Public API spec 5.2). The spec
  * does not show these bodies: field names are the sandbox's choices (docs/spec-decisions.md).
  */
 import { z } from 'zod';
@@ -9,7 +9,7 @@ import { publicCentsSchema, publicRequest, publicResponse } from './registry.ts'
 /** A label (`coffee`) or a second-level domain (`coffee.io`), as domain search takes it. */
 export const PUBLIC_SEARCH_QUERY_RE = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z][a-z0-9-]{0,23})?$/;
 
-/** `POST /api/domain/search` body (spec 4.2). */
+/** `POST /api/domain/search` body (Public API spec 4.2). */
 export const publicDomainSearchRequestSchema = publicRequest(
   z.object({
     q: z
@@ -36,7 +36,7 @@ export const publicMarketPriceSchema = publicResponse(
     price_masked: z.boolean().describe('True when the price is hidden: sign in (scope pricing:read) to see it.'),
   }),
   'MarketPrice',
-  'A marketplace buy-now price, masked for anonymous callers (spec 5.2).',
+  'A marketplace buy-now price, masked for anonymous callers (Public API spec 5.2).',
 );
 
 /** A registry price of a TLD operation (never masked: registration prices are public). */
@@ -95,7 +95,7 @@ export type PublicDomainResult = z.infer<typeof publicDomainResultSchema>;
 // The same answers as a client reads them: unknown fields kept and fields a richer or older service may omit
 // optional, so an answer from the real service still parses (docs/architecture.md "Contracts").
 
-/** A marketplace buy-now price: `price_cents` is null when masked (anonymous caller, spec 5.2). */
+/** A marketplace buy-now price: `price_cents` is null when masked (anonymous caller, Public API spec 5.2). */
 export const publicMarketPriceLenientSchema = z.looseObject({
   price_cents: z.number().int().nullable(),
   currency: z.string(),

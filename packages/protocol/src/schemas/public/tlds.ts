@@ -1,10 +1,10 @@
 /**
- * TLD pricing and metadata of the Public API (spec 4.2 `GET /api/pricing/tld`, `GET /api/tlds/{tld}/metadata`).
+ * TLD pricing and metadata of the Public API (Public API spec 4.2 `GET /api/pricing/tld`, `GET /api/tlds/{tld}/metadata`).
  */
 import { z } from 'zod';
 import { publicCentsSchema, publicRequest, publicResponse } from './registry.ts';
 
-/** The operations `GET /api/pricing/tld` prices (spec 4.2). */
+/** The operations `GET /api/pricing/tld` prices (Public API spec 4.2). */
 export const TLD_OPERATIONS = ['register', 'renew', 'transfer', 'restore'] as const;
 export type TldOperation = (typeof TLD_OPERATIONS)[number];
 
@@ -17,7 +17,7 @@ export const publicTldParamSchema = z
   .regex(/^\.?[a-z][a-z0-9-]{0,23}$/, 'tld must be a TLD such as "com" or ".com"')
   .describe('A TLD such as `com` (a leading dot is accepted).');
 
-/** `GET /api/pricing/tld` query (spec 4.2; the operation selector is named `op`, as in batch `tld_registration_price`). */
+/** `GET /api/pricing/tld` query (Public API spec 4.2; the operation selector is named `op`, as in batch `tld_registration_price`). */
 export const publicTldPriceQuerySchema = publicRequest(
   z.object({
     tld: publicTldParamSchema,
@@ -29,7 +29,7 @@ export const publicTldPriceQuerySchema = publicRequest(
   'The TLD and the operation to price.',
 );
 
-/** Params of batch op `tld_registration_price`: `tld` and `op` (spec 4.2). */
+/** Params of batch op `tld_registration_price`: `tld` and `op` (Public API spec 4.2). */
 export const publicTldPriceParamsSchema = z.object({
   tld: publicTldParamSchema,
   op: tldOperationSchema.default('register'),

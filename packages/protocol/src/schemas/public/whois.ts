@@ -1,12 +1,12 @@
 /**
- * WHOIS/RDAP lookup of the Public API (spec 4.2 `POST /api/tools/whois`), in RFC 9083 terms; the sandbox's records
+ * WHOIS/RDAP lookup of the Public API (Public API spec 4.2 `POST /api/tools/whois`), in RFC 9083 terms; the sandbox's records
  * are synthetic and deterministic (docs/spec-decisions.md).
  */
 import { z } from 'zod';
 import { domainNameSchema } from '../common.ts';
 import { publicIsoTimeSchema, publicRequest, publicResponse } from './registry.ts';
 
-/** `POST /api/tools/whois` body (spec 4.2; the field name is the sandbox's choice, as in batch `whois_lookup`). */
+/** `POST /api/tools/whois` body (Public API spec 4.2; the field name is the sandbox's choice, as in batch `whois_lookup`). */
 export const publicWhoisRequestSchema = publicRequest(
   z.object({ domain: domainNameSchema.describe('The domain to look up, such as `coffee.io`.') }),
   'WhoisRequest',

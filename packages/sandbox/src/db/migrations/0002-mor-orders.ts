@@ -1,5 +1,5 @@
 /**
- * Migration 0002: MoR quotes and orders (spec 2.1, 2.2, 3, 4.1 "MoR"): quotes that reserve a domain, orders with
+ * Migration 0002: MoR quotes and orders (Partner API spec 2.1, 2.2, 3, 4.1 "MoR"): quotes that reserve a domain, orders with
  * their timeline, refunds, and the idempotency keys of `POST /orders`.
  *
  * Integrity the database enforces itself, so it holds across processes sharing one PostgreSQL:

@@ -1,5 +1,5 @@
 /**
- * Migration 0003: the event history and webhook delivery (spec 2.4, 2.5, 5.3, 6): events in creation order, one
+ * Migration 0003: the event history and webhook delivery (Partner API spec 2.4, 2.5, 5.3, 6): events in creation order, one
  * webhook endpoint per credential, and a delivery outbox with every attempt logged. An event and its delivery rows
  * are written in the transaction of the change they describe, so a delivery is never lost (it survives restarts).
  */

@@ -1,6 +1,6 @@
 /**
  * Migration 0004: settlement statements and payouts, brokerage cases, referral links and clicks, and the commission
- * ledger (spec 2.6, 2.7, 4.1). Sales gain the fields referral and payouts need.
+ * ledger (Partner API spec 2.6, 2.7, 4.1). Sales gain the fields referral and payouts need.
  */
 import { sql, type Kysely } from 'kysely';
 

@@ -1,5 +1,5 @@
 /**
- * Migration 0005: rate-limit windows (spec 8), fault-injection settings, and the scenario marker on domains.
+ * Migration 0005: rate-limit windows (Partner API spec 8), fault-injection settings, and the scenario marker on domains.
  *
  * A rate-limit window is one row per credential and class, bumped by an atomic upsert, so the budget is exact
  * across processes sharing one PostgreSQL.

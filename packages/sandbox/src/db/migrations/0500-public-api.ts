@@ -1,5 +1,5 @@
 /**
- * Migration 0500: the Public API (spec 4.2) and its OAuth 2.1 sign-in (spec 5.2): sandbox users and the domains
+ * Migration 0500: the Public API (Public API spec 4.2) and its OAuth 2.1 sign-in (Public API spec 5.2): sandbox users and the domains
  * they own (bulk operations), registered OAuth clients (RFC 7591), authorization codes, grants (token families)
  * and tokens (stored as SHA-256 hashes, never in the clear), and the Public API's rate-limit windows.
  */
