@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import {
   openBffDatabase,
   startBff,
@@ -69,6 +69,48 @@ export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<Tes
         await client.end();
       }
     },
+  };
+}
+
+/**
+ * The usual fixture of a database-backed BFF test file: one test database for the file (opened before the first
+ * test, closed after the last), reset before each test, and a fresh stub marketplace per test. `closers` run in
+ * reverse order before the next test and after the last; push a BFF's `close` there. Call it at the top level of a
+ * file or inside a `describe`.
+ * @param kind - `pglite`, or `postgres` (needs TEST_DATABASE_URL; see {@link databaseKinds}).
+ */
+export function useDatabaseAndStub(kind: 'pglite' | 'postgres'): {
+  readonly testDb: TestDatabase;
+  readonly stub: StubMarketplace;
+  readonly closers: Array<() => Promise<void>>;
+} {
+  let testDb: TestDatabase | undefined;
+  let stub: StubMarketplace | undefined;
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  };
+  beforeAll(async () => {
+    testDb = await openTestDatabase(kind);
+  });
+  afterAll(async () => {
+    await closeAll();
+    await testDb?.close();
+  });
+  beforeEach(async () => {
+    await closeAll();
+    await testDb!.reset();
+    stub = await startStubMarketplace();
+    closers.push(() => stub!.close());
+  });
+  return {
+    get testDb() {
+      return testDb!;
+    },
+    get stub() {
+      return stub!;
+    },
+    closers,
   };
 }
 

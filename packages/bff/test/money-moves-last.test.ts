@@ -5,52 +5,28 @@
  * up within the documented deadline, voids and reports; a capture refused after recording refunds the order
  * upstream (`POST /refunds`).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testCardPayments, type FailedOrderReport } from '../src/index.ts';
-import {
-  call,
-  openTestDatabase,
-  postJson,
-  startStubMarketplace,
-  startTestBff,
-  type StubMarketplace,
-  type TestDatabase,
-} from './helpers.ts';
+import { call, postJson, startTestBff, useDatabaseAndStub } from './helpers.ts';
 
 const GOOD_CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
 const CAPTURE_FAILS_CARD = { method: 'test_card', card_number: '4000 0000 0000 0341' };
 const BUYER = { email: 'ada@example.com', name: 'Ada Lovelace', country: 'GB' };
 
-let testDb: TestDatabase;
-let stub: StubMarketplace;
-const closers: Array<() => Promise<void>> = [];
-
-beforeAll(async () => {
-  testDb = await openTestDatabase('pglite');
-});
-afterAll(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await testDb?.close();
-});
-beforeEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-  await testDb.reset();
-  stub = await startStubMarketplace();
-  closers.push(() => stub.close());
-});
+const fx = useDatabaseAndStub('pglite');
 
 async function shop(options: { now?: () => number } = {}) {
   const payments = testCardPayments();
   const failures: FailedOrderReport[] = [];
-  const bff = await startTestBff(stub, {
-    database: testDb.database,
+  const bff = await startTestBff(fx.stub, {
+    database: fx.testDb.database,
     payments,
     background: { enabled: false },
     orderDeadlineSeconds: 30,
     onOrderFailed: (report) => void failures.push(report),
     ...(options.now ? { now: options.now } : {}),
   });
-  closers.push(() => bff.close());
+  fx.closers.push(() => bff.close());
   const quote = await postJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com' });
   expect(quote.status).toBe(201);
   return { bff, payments, failures, quoteId: quote.json.quote_id as string };
@@ -67,7 +43,7 @@ describe('input the marketplace would refuse is refused before any payment step'
     expect([res.status, res.json.error.code]).toEqual([400, 'validation_error']);
     expect(res.json.error.message).toContain(field);
     expect(payments.calls).toEqual([]);
-    expect(stub.callsTo('order')).toHaveLength(0);
+    expect(fx.stub.callsTo('order')).toHaveLength(0);
   });
 
   it('a NUL in quote_id is a 400, not a 500 from the BFF database', async () => {
@@ -86,12 +62,12 @@ describe('two-phase payment', () => {
     const intent = payments.calls[0]!.split(' ')[1];
     expect(payments.calls).toEqual([`authorize ${intent}`, `capture ${intent}`]);
     expect([...payments.charges.values()].map((c) => c.status)).toEqual(['captured']);
-    expect(stub.orders.size).toBe(1);
+    expect(fx.stub.orders.size).toBe(1);
   });
 
   it('a permanent refusal after authorization voids at once; the visitor is told nothing was taken', async () => {
     const { bff, payments, failures, quoteId } = await shop();
-    stub.enqueue('order', {
+    fx.stub.enqueue('order', {
       status: 400,
       body: { error: { code: 'validation_error', message: 'buyer.country: unknown country' } },
     });
@@ -103,14 +79,14 @@ describe('two-phase payment', () => {
     expect([...payments.charges.values()].map((c) => c.status)).toEqual(['voided']);
     expect(payments.calls.map((c) => c.split(' ')[0])).toEqual(['authorize', 'void']);
     expect(failures).toMatchObject([{ reason: 'refused', money: 'voided', domain: 'coffeehouse.com' }]);
-    expect(stub.orders.size).toBe(0);
+    expect(fx.stub.orders.size).toBe(0);
   });
 
   it('transient failures go to recovery, which gives up at the deadline, voids and reports the intent', async () => {
     let now = Date.now();
     const { bff, payments, failures, quoteId } = await shop({ now: () => now });
     const down = { status: 503, body: { error: { code: 'internal_error', message: 'down' } } };
-    stub.enqueue('order', down, down, down, down, down, down);
+    fx.stub.enqueue('order', down, down, down, down, down, down);
 
     const res = await postJson(`${bff.url}/orders`, { quote_id: quoteId, buyer: BUYER, payment: GOOD_CARD });
     expect([res.status, res.json.status]).toEqual([202, 'PROCESSING']);
@@ -138,10 +114,10 @@ describe('two-phase payment', () => {
 
     expect([res.status, res.json.error.code]).toEqual([402, 'payment_declined']);
     expect(res.json.error.message).toMatch(/Nothing was taken from your card/);
-    const refunds = stub.callsTo('refund');
+    const refunds = fx.stub.callsTo('refund');
     expect(refunds).toHaveLength(1);
     expect(JSON.parse(refunds[0]!.body)).toMatchObject({ order_id: 'ord_0001' });
-    expect(stub.orders.get('ord_0001')?.status).toBe('REFUNDED');
+    expect(fx.stub.orders.get('ord_0001')?.status).toBe('REFUNDED');
     expect([...payments.charges.values()].map((c) => c.status)).toEqual(['voided']);
     expect(failures).toMatchObject([
       { reason: 'capture_failed', money: 'voided', orderId: 'ord_0001', orderRefund: 'refunded' },

@@ -4,19 +4,16 @@
  * expired and unknown quotes, double submits; a failed record never reported as success and finished by the
  * recovery pass with the same key; the order-view token. Runs on PGlite, and on PostgreSQL with TEST_DATABASE_URL.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testCardPayments, type PaymentAdapter } from '../src/index.ts';
 import {
   KEY_ID,
   SECRET,
   call,
   databaseKinds,
-  openTestDatabase,
   postJson,
-  startStubMarketplace,
   startTestBff,
-  type StubMarketplace,
-  type TestDatabase,
+  useDatabaseAndStub,
 } from './helpers.ts';
 
 const GOOD_CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
@@ -24,35 +21,17 @@ const DECLINED_CARD = { method: 'test_card', card_number: '4000 0000 0000 0002' 
 const BUYER = { email: 'ada@example.com', name: 'Ada Lovelace', country: 'gb' };
 
 describe.each(databaseKinds())('MoR orders on %s', (kind) => {
-  let testDb: TestDatabase;
-  let stub: StubMarketplace;
-  const closers: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    testDb = await openTestDatabase(kind);
-  });
-  afterAll(async () => {
-    await testDb?.close();
-  });
-  beforeEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-    await testDb.reset();
-    stub = await startStubMarketplace();
-    closers.push(() => stub.close());
-  });
-  afterAll(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-  });
+  const fx = useDatabaseAndStub(kind);
 
   async function shop(overrides: Parameters<typeof startTestBff>[1] = {}) {
     const payments = testCardPayments();
-    const bff = await startTestBff(stub, {
-      database: testDb.database,
+    const bff = await startTestBff(fx.stub, {
+      database: fx.testDb.database,
       payments,
       background: { enabled: false },
       ...overrides,
     });
-    closers.push(() => bff.close());
+    fx.closers.push(() => bff.close());
     return { bff, payments: (overrides.payments ?? payments) as ReturnType<typeof testCardPayments> };
   }
 
@@ -87,7 +66,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       currency: 'USD',
       created_at: expect.any(String),
     });
-    const upstream = stub.callsTo('order');
+    const upstream = fx.stub.callsTo('order');
     expect(upstream).toHaveLength(1);
     const sent = JSON.parse(upstream[0]!.body);
     const [charge] = [...payments.charges.values()];
@@ -138,7 +117,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     expect(res.status).toBe(400);
     expect(res.json.error.message).toMatch(/^Unknown field `price_cents` in the body/);
     expect(payments.charges.size).toBe(0);
-    expect(stub.callsTo('order')).toHaveLength(0);
+    expect(fx.stub.callsTo('order')).toHaveLength(0);
   });
 
   it('answers a declined card 402, records nothing, and lets the buyer pay the same quote with another card', async () => {
@@ -156,12 +135,12 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       message:
         'Your payment was declined (the card was declined); you have not been charged. Try another payment method.',
     });
-    expect(stub.callsTo('order')).toHaveLength(0);
+    expect(fx.stub.callsTo('order')).toHaveLength(0);
 
     const paid = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
     expect(paid.status).toBe(201);
     expect([...payments.charges.values()].map((c) => c.status)).toEqual(['declined', 'captured']);
-    expect(stub.orders.size).toBe(1);
+    expect(fx.stub.orders.size).toBe(1);
   });
 
   it('charges a quote once when "Pay" is sent twice', async () => {
@@ -176,7 +155,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     expect([a.status, b.status].sort()).toEqual([201, 409]);
     expect([a, b].find((r) => r.status === 409)!.json.error.code).toBe('conflict');
     expect(payments.charges.size).toBe(1);
-    expect(stub.orders.size).toBe(1);
+    expect(fx.stub.orders.size).toBe(1);
   });
 
   it.each([
@@ -217,7 +196,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     let now = Date.now();
     const { bff } = await shop({ now: () => now });
     const q = await quote(bff.url);
-    stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
+    fx.stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
 
     const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
 
@@ -227,7 +206,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       status: 'PROCESSING',
       sale_price_cents: 250000,
     });
-    expect(stub.orders.size).toBe(0);
+    expect(fx.stub.orders.size).toBe(0);
     const pending = await call(`${bff.url}/orders/${res.json.order_id}`, {
       headers: { 'x-order-token': res.json.order_token },
     });
@@ -238,11 +217,11 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const report = await bff.bff.recover();
 
     expect(report).toEqual({ recorded: 1, rejected: 0, gaveUp: 0, pending: 0, closed: 0, outstanding: 0 });
-    const attempts = stub.callsTo('order');
+    const attempts = fx.stub.callsTo('order');
     expect(attempts).toHaveLength(2);
     expect(attempts[1]!.headers['idempotency-key']).toBe(attempts[0]!.headers['idempotency-key']);
     expect(attempts[1]!.body).toBe(attempts[0]!.body);
-    expect(stub.orders.size).toBe(1);
+    expect(fx.stub.orders.size).toBe(1);
     const done = await call(`${bff.url}/orders/${res.json.order_id}`, {
       headers: { 'x-order-token': res.json.order_token },
     });
@@ -261,20 +240,20 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     let now = Date.now();
     const { bff } = await shop({
       now: () => now,
-      marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0, timeoutMs: 300 },
+      marketplace: { baseUrl: fx.stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0, timeoutMs: 300 },
     });
     const q = await quote(bff.url);
-    const held = stub.hold('order', true);
+    const held = fx.stub.hold('order', true);
 
     const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
     await held;
 
     expect(res.status).toBe(202);
-    expect(stub.orders.size).toBe(1); // upstream has it; the BFF does not know yet
+    expect(fx.stub.orders.size).toBe(1); // upstream has it; the BFF does not know yet
     now += 6_000;
     const report = await bff.bff.recover();
     expect(report.recorded).toBe(1);
-    expect(stub.orders.size).toBe(1); // the retry with the same key replayed the stored answer
+    expect(fx.stub.orders.size).toBe(1); // the retry with the same key replayed the stored answer
     const view = await call(`${bff.url}/orders/${res.json.order_id}`, {
       headers: { 'x-order-token': res.json.order_token },
     });
@@ -287,7 +266,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const payments: PaymentAdapter = { ...adapter, refundPayment: async (r) => void refunds.push(r.reference) };
     const { bff } = await shop({ payments });
     const q = await quote(bff.url);
-    stub.enqueue('order', {
+    fx.stub.enqueue('order', {
       status: 422,
       body: { error: { code: 'price_mismatch', message: 'listing price is 260000' } },
     });
@@ -324,11 +303,11 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     );
 
     expect([a.status, b.status]).toEqual([201, 201]);
-    const keys = stub.callsTo('order').map((c) => c.headers['idempotency-key']);
+    const keys = fx.stub.callsTo('order').map((c) => c.headers['idempotency-key']);
     expect(keys).not.toContain('purchase-key-aaaaaaaa-0001');
     expect(keys).not.toContain('purchase-key-bbbbbbbb-0002');
     expect(new Set(keys).size).toBe(2);
-    expect(stub.orders.size).toBe(2);
+    expect(fx.stub.orders.size).toBe(2);
   });
 
   describe('the purchase key (Idempotency-Key from the widget)', () => {
@@ -351,7 +330,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       });
       expect(retry.json.order_token).not.toBe(first.json.order_token);
       expect(payments.charges.size).toBe(1);
-      expect(stub.callsTo('order')).toHaveLength(1);
+      expect(fx.stub.callsTo('order')).toHaveLength(1);
       const view = await call(`${bff.url}/orders/${retry.json.order_id}`, {
         headers: { 'x-order-token': retry.json.order_token },
       });
@@ -361,7 +340,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     it('answers a retry while the record is pending 202 PROCESSING, and one with a new quote the same way', async () => {
       const { bff, payments } = await shop();
       const q = await quote(bff.url);
-      stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
+      fx.stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
       const first = await postJson(
         `${bff.url}/orders`,
         { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD },
@@ -380,7 +359,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       expect(retry.status).toBe(202);
       expect(retry.json).toMatchObject({ order_id: first.json.order_id, status: 'PROCESSING' });
       expect(payments.charges.size).toBe(1);
-      expect(stub.callsTo('order')).toHaveLength(1);
+      expect(fx.stub.callsTo('order')).toHaveLength(1);
       const view = await call(`${bff.url}/orders/${first.json.order_id}`, {
         headers: { 'x-order-token': retry.json.order_token },
       });
@@ -401,7 +380,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     it('tells a request without the key, for a quote whose order is in flight, to wait (409 with its status)', async () => {
       const { bff, payments } = await shop();
       const q = await quote(bff.url);
-      stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
+      fx.stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
       const first = await postJson(
         `${bff.url}/orders`,
         { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD },

@@ -5,18 +5,9 @@
  * available from the cache; searches not listing it stay cached. The clock never moves: only the eviction can
  * make the next search go upstream. Runs on PGlite, and on PostgreSQL with TEST_DATABASE_URL.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testCardPayments } from '../src/index.ts';
-import {
-  call,
-  databaseKinds,
-  openTestDatabase,
-  postJson,
-  startStubMarketplace,
-  startTestBff,
-  type StubMarketplace,
-  type TestDatabase,
-} from './helpers.ts';
+import { call, databaseKinds, postJson, startTestBff, useDatabaseAndStub } from './helpers.ts';
 
 const X = 'coffeehouse.com';
 const WEBHOOK_SECRET = 'whsec_test_EvictionWebhookSecret01';
@@ -35,40 +26,24 @@ function conflict(message: string) {
 }
 
 describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
-  let testDb: TestDatabase;
-  let stub: StubMarketplace;
-  const closers: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    testDb = await openTestDatabase(kind);
-  });
-  afterAll(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-    await testDb?.close();
-  });
-  beforeEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-    await testDb.reset();
-    stub = await startStubMarketplace();
-    closers.push(() => stub.close());
-  });
+  const fx = useDatabaseAndStub(kind);
 
   /** A MoR BFF with a webhook receiver and a frozen clock; no background work. */
   async function shop() {
     const frozen = Date.now(); // quotes expire on the stub's real clock: freeze the BFF's at the real now
-    const bff = await startTestBff(stub, {
-      database: testDb.database,
+    const bff = await startTestBff(fx.stub, {
+      database: fx.testDb.database,
       payments: testCardPayments(),
       webhook: { secret: WEBHOOK_SECRET },
       background: { enabled: false },
       now: () => frozen,
     });
-    closers.push(() => bff.close());
+    fx.closers.push(() => bff.close());
     return bff;
   }
 
   const searchesFor = (q: string) =>
-    stub.callsTo('search').filter((c) => new URLSearchParams(c.query).get('q') === q).length;
+    fx.stub.callsTo('search').filter((c) => new URLSearchParams(c.query).get('q') === q).length;
 
   /** Caches a search listing X (available) and one not listing it; queues X's sold answer for the next search. */
   async function warm(url: string) {
@@ -80,7 +55,7 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
     await call(`${url}/search?q=coffeehouse`);
     await call(`${url}/search?q=coffeeshop`);
     expect([searchesFor('coffeehouse'), searchesFor('coffeeshop')]).toEqual([1, 1]);
-    stub.enqueue('search', SOLD_ANSWER);
+    fx.stub.enqueue('search', SOLD_ANSWER);
   }
 
   /** The next search listing X goes upstream and shows it sold; the other search is still served from the cache. */
@@ -106,7 +81,7 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
       payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
     });
     expect(order.status).toBe(201);
-    expect(stub.deliveries).toEqual([]); // no webhook registered: only the order itself can have evicted
+    expect(fx.stub.deliveries).toEqual([]); // no webhook registered: only the order itself can have evicted
 
     await expectEvicted(bff.url);
   });
@@ -114,7 +89,7 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
   it('a 409 conflict upstream for a quote naming the domain drops the cached searches listing it', async () => {
     const bff = await shop();
     await warm(bff.url);
-    stub.enqueue('quote', conflict(`${X} is sold`));
+    fx.stub.enqueue('quote', conflict(`${X} is sold`));
 
     const quote = await postJson(`${bff.url}/quotes`, { domain: 'CoffeeHouse.com' });
     expect(quote.status).toBe(409);
@@ -126,7 +101,7 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
   it('a 409 conflict upstream for a checkout session naming the domain drops the cached searches listing it', async () => {
     const bff = await shop();
     await warm(bff.url);
-    stub.enqueue('checkout', conflict(`${X} is reserved`));
+    fx.stub.enqueue('checkout', conflict(`${X} is reserved`));
 
     const checkout = await postJson(`${bff.url}/checkout`, { domain: X });
     expect(checkout.status).toBe(409);
@@ -137,7 +112,7 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
   it('a stored webhook event naming the domain drops the cached searches listing it', async () => {
     const bff = await shop();
     await warm(bff.url);
-    stub.webhook = { url: `${bff.url}/webhooks`, secret: WEBHOOK_SECRET };
+    fx.stub.webhook = { url: `${bff.url}/webhooks`, secret: WEBHOOK_SECRET };
     const event = {
       id: 'evt_90001',
       type: 'order.recorded',
@@ -154,7 +129,7 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
       },
     };
 
-    expect(await stub.deliver(event)).toBe(200);
+    expect(await fx.stub.deliver(event)).toBe(200);
 
     await expectEvicted(bff.url);
   });
@@ -162,7 +137,7 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
   it('GET /domains/:name answering unavailable drops the cached searches listing it', async () => {
     const bff = await shop();
     await warm(bff.url);
-    stub.enqueue('domain', {
+    fx.stub.enqueue('domain', {
       status: 200,
       body: {
         domain: X,

@@ -8,7 +8,7 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createBff, testCardPayments, type BffOptions, type BffRouter, type EventContext } from '../src/index.ts';
 import type { MarketplaceEvent } from '@domainkit/protocol';
 import {
@@ -17,11 +17,9 @@ import {
   call,
   captureLogs,
   databaseKinds,
-  openTestDatabase,
   postJson,
-  startStubMarketplace,
   type StubMarketplace,
-  type TestDatabase,
+  useDatabaseAndStub,
 } from './helpers.ts';
 
 const WEBHOOK_SECRET = 'whsec_test_BffWebhookSecret0123';
@@ -88,27 +86,11 @@ async function startShop(
 }
 
 describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
-  let testDb: TestDatabase;
-  let stub: StubMarketplace;
-  const closers: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    testDb = await openTestDatabase(kind);
-  });
-  afterAll(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-    await testDb?.close();
-  });
-  beforeEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-    await testDb.reset();
-    stub = await startStubMarketplace();
-    closers.push(() => stub.close());
-  });
+  const fx = useDatabaseAndStub(kind);
 
   async function shop(options: Parameters<typeof startShop>[1] = {}) {
-    const s = await startShop(stub, { database: testDb.database, ...options });
-    closers.push(() => s.close());
+    const s = await startShop(fx.stub, { database: fx.testDb.database, ...options });
+    fx.closers.push(() => s.close());
     return s;
   }
 
@@ -121,22 +103,22 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
   }
 
   async function settle(s: Shop): Promise<void> {
-    await stub.deliveriesSettled();
+    await fx.stub.deliveriesSettled();
     await s.bff.processInbox();
   }
 
   it('registers its webhook URL at start, then handles each lifecycle event once, in order, up to SETTLED', async () => {
     const s = await shop();
-    expect(stub.webhook).toEqual({ url: `${s.url}/webhooks`, secret: WEBHOOK_SECRET });
-    expect(stub.callsTo('webhook-register')).toHaveLength(1);
+    expect(fx.stub.webhook).toEqual({ url: `${s.url}/webhooks`, secret: WEBHOOK_SECRET });
+    expect(fx.stub.callsTo('webhook-register')).toHaveLength(1);
 
     const { orderId, token } = await buy(s);
-    stub.advance(orderId, 'order.transfer_started', 'TRANSFER_IN_PROGRESS');
-    stub.advance(orderId, 'order.transfer_completed', 'TRANSFER_COMPLETED');
-    stub.advance(orderId, 'order.settled', 'SETTLED');
+    fx.stub.advance(orderId, 'order.transfer_started', 'TRANSFER_IN_PROGRESS');
+    fx.stub.advance(orderId, 'order.transfer_completed', 'TRANSFER_COMPLETED');
+    fx.stub.advance(orderId, 'order.settled', 'SETTLED');
     await settle(s);
 
-    expect(stub.deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200]);
+    expect(fx.stub.deliveries.map((d) => d.status)).toEqual([200, 200, 200, 200]);
     expect(s.seen.map((e) => [e.type, e.status, e.applied])).toEqual([
       ['order.recorded', 'EXTERNALLY_PAID', true],
       ['order.transfer_started', 'TRANSFER_IN_PROGRESS', true],
@@ -149,12 +131,12 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
 
   it('handles an event delivered twice, even in parallel, once', async () => {
     const s = await shop();
-    stub.autoDeliver = false;
+    fx.stub.autoDeliver = false;
     const { orderId } = await buy(s);
-    const event = stub.advance(orderId, 'order.transfer_started', 'TRANSFER_IN_PROGRESS');
+    const event = fx.stub.advance(orderId, 'order.transfer_started', 'TRANSFER_IN_PROGRESS');
 
-    const statuses = await Promise.all([stub.deliver(event), stub.deliver(event), stub.deliver(event)]);
-    await stub.deliver(event);
+    const statuses = await Promise.all([fx.stub.deliver(event), fx.stub.deliver(event), fx.stub.deliver(event)]);
+    await fx.stub.deliver(event);
     await settle(s);
 
     expect(statuses).toEqual([200, 200, 200]);
@@ -163,15 +145,15 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
 
   it('never moves an order back when events arrive out of order, and still runs each handler once', async () => {
     const s = await shop();
-    stub.autoDeliver = false;
+    fx.stub.autoDeliver = false;
     const { orderId, token } = await buy(s);
-    const started = stub.advance(orderId, 'order.transfer_started', 'TRANSFER_IN_PROGRESS');
-    const completed = stub.advance(orderId, 'order.transfer_completed', 'TRANSFER_COMPLETED');
-    const settled = stub.advance(orderId, 'order.settled', 'SETTLED');
+    const started = fx.stub.advance(orderId, 'order.transfer_started', 'TRANSFER_IN_PROGRESS');
+    const completed = fx.stub.advance(orderId, 'order.transfer_completed', 'TRANSFER_COMPLETED');
+    const settled = fx.stub.advance(orderId, 'order.settled', 'SETTLED');
 
-    await stub.deliver(settled);
+    await fx.stub.deliver(settled);
     await settle(s); // the newest event is applied first…
-    for (const event of [completed, settled, started]) await stub.deliver(event); // …then the older ones arrive
+    for (const event of [completed, settled, started]) await fx.stub.deliver(event); // …then the older ones arrive
     await settle(s);
 
     const view = await call(`${s.url}/orders/${orderId}`, { headers: { 'x-order-token': token } });
@@ -196,14 +178,14 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
     await settle(first);
     await first.bff.catchUp(); // its periodic catch-up: the cursor now stands at the recorded event
     await first.close();
-    closers.pop();
+    fx.closers.pop();
 
     // Down: the marketplace's deliveries fail, so only the history has these.
-    stub.advance(orderId, 'order.transfer_started', 'TRANSFER_IN_PROGRESS');
-    stub.advance(orderId, 'order.transfer_completed', 'TRANSFER_COMPLETED');
-    stub.advance(orderId, 'order.settled', 'SETTLED');
-    await stub.deliveriesSettled();
-    expect(stub.deliveries.slice(-3).map((d) => d.status)).toEqual(['error', 'error', 'error']);
+    fx.stub.advance(orderId, 'order.transfer_started', 'TRANSFER_IN_PROGRESS');
+    fx.stub.advance(orderId, 'order.transfer_completed', 'TRANSFER_COMPLETED');
+    fx.stub.advance(orderId, 'order.settled', 'SETTLED');
+    await fx.stub.deliveriesSettled();
+    expect(fx.stub.deliveries.slice(-3).map((d) => d.status)).toEqual(['error', 'error', 'error']);
 
     const second = await shop();
     await second.bff.processInbox();
@@ -213,7 +195,7 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
       'order.transfer_completed',
       'order.settled',
     ]);
-    const eventsCalls = stub.callsTo('events');
+    const eventsCalls = fx.stub.callsTo('events');
     expect(eventsCalls.at(-1)!.query).toMatch(/^after_id=evt_00001&limit=100$/);
 
     // Started again: nothing new, nothing handled twice.
@@ -224,17 +206,17 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
 
   it('refuses a delivery with a bad signature (400), storing nothing', async () => {
     const s = await shop();
-    stub.autoDeliver = false;
+    fx.stub.autoDeliver = false;
     const { orderId } = await buy(s);
-    const event = stub.advance(orderId, 'order.settled', 'SETTLED');
+    const event = fx.stub.advance(orderId, 'order.settled', 'SETTLED');
 
-    const forged = await stub.deliver(event, { secret: 'whsec_test_not_the_right_one' });
-    const tampered = await stub.deliver(event, {
+    const forged = await fx.stub.deliver(event, { secret: 'whsec_test_not_the_right_one' });
+    const tampered = await fx.stub.deliver(event, {
       body: JSON.stringify({ ...event, type: 'order.refunded' }).replace('refunded', 'refunded'),
     });
 
     expect(forged).toBe(400);
-    expect(tampered).toBe(200); // re-signed by the stub with the right secret: a genuine delivery of that body
+    expect(tampered).toBe(200); // re-signed by the fx.stub with the right secret: a genuine delivery of that body
     const res = await call(`${s.url}/webhooks`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-service-signature': 'ab'.repeat(32) },
@@ -248,10 +230,10 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
 
   it('tells the partner to mount it before express.json() when the body arrives already parsed', async () => {
     const s = await shop({ jsonFirst: true });
-    stub.autoDeliver = false;
+    fx.stub.autoDeliver = false;
     const { orderId } = await buy(s);
 
-    const status = await stub.deliver(stub.advance(orderId, 'order.settled', 'SETTLED'));
+    const status = await fx.stub.deliver(fx.stub.advance(orderId, 'order.settled', 'SETTLED'));
 
     expect(status).toBe(500);
     expect(s.lines.some((l) => l.includes('mount the domainkit BFF before express.json()'))).toBe(true);
@@ -271,7 +253,7 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
       },
     });
     const { orderId } = await buy(s);
-    stub.advance(orderId, 'order.settled', 'SETTLED');
+    fx.stub.advance(orderId, 'order.settled', 'SETTLED');
     await settle(s);
     expect(attempts).toEqual([1]);
 
@@ -289,7 +271,7 @@ describe.each(databaseKinds())('webhooks and catch-up on %s', (kind) => {
     const settled = vi.fn();
     s.bff.on('order.settled', settled);
     const { orderId } = await buy(s);
-    stub.advance(orderId, 'order.settled', 'SETTLED');
+    fx.stub.advance(orderId, 'order.settled', 'SETTLED');
     await settle(s);
 
     expect(settled).toHaveBeenCalledTimes(1);
