@@ -39,6 +39,11 @@ export interface Endpoint<TInput extends z.ZodType = z.ZodType, TResponse extend
    * Default `none`.
    */
   readonly idempotencyKey?: 'required' | 'none';
+  /**
+   * True for a POST that only reads (a lookup whose question is in the body, such as the Public API's search):
+   * repeating it after a network error or 5xx does no harm, as for a GET. Default: decided by the method.
+   */
+  readonly safe?: boolean;
   /** The Partner API spec 8 rate-limit class, handed to an {@link UpstreamBudget}; default `other`. */
   readonly rateClass?: RateClass;
 }

@@ -6,7 +6,12 @@
 export { PartnerClient, CLIENT_VERSION, type PartnerClientOptions } from './partner-client.ts';
 export {
   RequestSender,
+  bearerAuth,
+  hmacAuth,
   lastResponseOf,
+  type AuthRequest,
+  type AuthorizedRequest,
+  type RequestAuth,
   type RequestSenderOptions,
   type CallOptions,
   type LastResponse,
@@ -134,6 +139,7 @@ export type {
 export {
   PublicClient,
   type PublicClientOptions,
+  type PublicCallOptions,
   type AccessTokenSource,
   type BatchOperation,
   type BulkOperation,

@@ -16,7 +16,7 @@ import type { Dispatcher } from 'undici';
 import { z } from 'zod';
 import type { UpstreamBudget } from './budget.ts';
 import { PARTNER_API_PREFIX } from './endpoint.ts';
-import { RequestSender, type AttemptReport, type CallOptions, type Sleep } from './request-sender.ts';
+import { RequestSender, hmacAuth, type AttemptReport, type CallOptions, type Sleep } from './request-sender.ts';
 import { createCheckoutSessionEndpoint } from './resources/checkout.ts';
 import {
   getAvailabilityEndpoint,
@@ -236,7 +236,7 @@ export class PartnerClient {
     this.#sender = new RequestSender({
       baseUrl: o.baseUrl,
       // Created once per client: the HMAC key is derived here, and the secret is not kept anywhere else.
-      signer: createRequestSigner({ keyId: o.keyId, secret: o.secret, headerPrefix, now }),
+      auth: hmacAuth(createRequestSigner({ keyId: o.keyId, secret: o.secret, headerPrefix, now })),
       headerPrefix,
       dispatcher: o.dispatcher,
       timeoutMs: o.timeoutMs ?? 30_000,

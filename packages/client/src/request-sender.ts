@@ -1,7 +1,8 @@
 /**
- * The one place that talks to the Partner API: builds the request from an {@link Endpoint}, signs each attempt
- * (Partner API spec 5.1), sends it with undici, applies the timeout and the retry rules, and turns the answer into a parsed
- * value or a {@link MarketplaceError}.
+ * The one place that talks to the marketplace: builds the request from an {@link Endpoint}, authenticates each
+ * attempt through a {@link RequestAuth} (an HMAC signature for the Partner API, Partner API spec 5.1; a Bearer token for the
+ * Public API, Public API spec 5.2), sends it with undici, applies the timeout and the retry rules, and turns the answer into a
+ * parsed value or a {@link MarketplaceError}.
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -9,6 +10,7 @@ import { headerNames, sha256Hex, type RequestSigner } from '@domainkit/protocol'
 import { request, type Dispatcher } from 'undici';
 import {
   MarketplaceConnectionError,
+  type MarketplaceError,
   MarketplaceResponseError,
   MarketplaceValidationError,
   errorFromResponse,
@@ -22,12 +24,92 @@ import type { z } from 'zod';
 /** Waits `ms` milliseconds; rejects when `signal` aborts. */
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
 
+/** What a {@link RequestAuth} is shown of one attempt. */
+export interface AuthRequest {
+  readonly method: string;
+  /** The path as sent, percent-encoded, prefix included. */
+  readonly path: string;
+  /** Query pairs, unencoded, in the caller's order. */
+  readonly query: ReadonlyArray<readonly [string, string]>;
+  /** Lowercase hex SHA-256 of the body bytes (of the empty string without a body). */
+  readonly bodySha256: string;
+}
+
+/** How one attempt is authenticated. */
+export interface AuthorizedRequest {
+  /** Headers to add to the attempt (signature headers, `authorization`). */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The encoded query to send, without `?` (`''` for none): exactly the one that was signed. */
+  readonly query: string;
+  /**
+   * Present when the credential can be renewed: called once per call after a 401 `invalid_token` answer to this
+   * attempt; true when a new credential was obtained and the request should be sent once more.
+   */
+  readonly renew?: (() => Promise<boolean>) | undefined;
+}
+
+/** The authentication seam of a {@link RequestSender}: asked once per attempt, retries included. */
+export interface RequestAuth {
+  authorize(request: AuthRequest): AuthorizedRequest | Promise<AuthorizedRequest>;
+}
+
+/**
+ * Partner API authentication (Partner API spec 5.1): every attempt signed afresh with a new timestamp and nonce, the query sent
+ * in the canonical order it was signed in.
+ */
+export function hmacAuth(signer: RequestSigner): RequestAuth {
+  return {
+    authorize(req) {
+      const signed = signer.sign({ method: req.method, path: req.path, query: req.query, bodySha256: req.bodySha256 });
+      return { headers: signed.headers, query: signed.query };
+    },
+  };
+}
+
+/** Where a Bearer access token comes from (Public API spec 5.2): the sign-in helper's session implements it. */
+export interface AccessTokenSource {
+  /** The current access token (refreshed first when about to expire), or `undefined` to call anonymously. */
+  getAccessToken(): Promise<string | undefined>;
+  /**
+   * Called when the service answered 401 `invalid_token` to a request that carried the token.
+   * @returns true when a new token was obtained and the request should be sent once more.
+   */
+  handleInvalidToken?(): Promise<boolean>;
+}
+
+/** RFC 3986 query encoding of pairs, in order (`encodeURIComponent` of each name and value). */
+function encodeQuery(query: ReadonlyArray<readonly [string, string]>): string {
+  return query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
+}
+
+/**
+ * Public API authentication (Public API spec 5.2, RFC 6750): `Authorization: Bearer <token>` when a token is given or the
+ * source returns one, nothing (anonymous) otherwise. A source's `handleInvalidToken` is offered one renewal per call.
+ */
+export function bearerAuth(token: string | AccessTokenSource | undefined): RequestAuth {
+  return {
+    async authorize(req): Promise<AuthorizedRequest> {
+      const value = token === undefined || typeof token === 'string' ? token : await token.getAccessToken();
+      const query = encodeQuery(req.query);
+      if (value === undefined) return { headers: {}, query };
+      const renew =
+        typeof token === 'object' && token.handleInvalidToken ? () => token.handleInvalidToken!() : undefined;
+      return { headers: { authorization: `Bearer ${value}` }, query, renew };
+    },
+  };
+}
+
 /** Settings of a {@link RequestSender}. All durations in milliseconds. */
 export interface RequestSenderOptions {
   /** Service address: origin plus an optional path prefix (`https://marketplace.example`). */
   readonly baseUrl: string;
-  /** Signs one attempt; created once per credential (its HMAC key is a KeyObject made once). */
-  readonly signer: RequestSigner;
+  /** Authenticates one attempt: {@link hmacAuth} (Partner API) or {@link bearerAuth} (Public API). */
+  readonly auth?: RequestAuth | undefined;
+  /**
+   * Signs one attempt; created once per credential (its HMAC key is a KeyObject made once). Shorthand for
+   * `auth: hmacAuth(signer)`; one of `auth` and `signer` is required.
+   */
+  readonly signer?: RequestSigner | undefined;
   /** Header prefix of the signing headers, default `X-Service-` (only used to name them). */
   readonly headerPrefix?: string | undefined;
   /** undici dispatcher (Agent, MockAgent, ProxyAgent...); default undici's global dispatcher. */
@@ -117,8 +199,22 @@ const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, signal ? { sign
 type ResponseHeaders = Record<string, string | string[] | undefined>;
 
 type Attempt =
-  | { readonly kind: 'answer'; readonly status: number; readonly headers: ResponseHeaders; readonly bodyText: string }
+  | {
+      readonly kind: 'answer';
+      readonly status: number;
+      readonly headers: ResponseHeaders;
+      readonly bodyText: string;
+      readonly renew: (() => Promise<boolean>) | undefined;
+    }
   | { readonly kind: 'no_answer'; readonly error: MarketplaceConnectionError };
+
+/** A 401 that says the access token is not valid (Partner API spec 7 `invalid_token`, or RFC 6750 3.1's challenge). */
+function isInvalidToken(error: MarketplaceError, answer: { status: number; headers: ResponseHeaders }): boolean {
+  if (answer.status !== 401) return false;
+  return (
+    error.code === 'invalid_token' || /error="invalid_token"/.test(String(answer.headers['www-authenticate'] ?? ''))
+  );
+}
 
 /**
  * Sends Partner API requests for one credential.
@@ -134,9 +230,14 @@ export class RequestSender {
   readonly #idempotencyHeader: string;
   readonly #sleep: Sleep;
   readonly #random: () => number;
+  readonly #auth: RequestAuth;
 
+  /** @throws {TypeError} when neither `auth` nor `signer` is given. */
   constructor(options: RequestSenderOptions) {
     this.#options = options;
+    const auth = options.auth ?? (options.signer ? hmacAuth(options.signer) : undefined);
+    if (auth === undefined) throw new TypeError('RequestSender needs `auth` (or `signer`)');
+    this.#auth = auth;
     const url = new URL(options.baseUrl);
     this.#origin = url.origin;
     this.#pathPrefix = url.pathname.replace(/\/+$/, '');
@@ -171,11 +272,13 @@ export class RequestSender {
     const bodySha256 = sha256Hex(body);
     const idempotencyKey =
       options.idempotencyKey ?? (endpoint.idempotencyKey === 'required' ? randomUUID() : undefined);
-    const safeToRepeat = IDEMPOTENT_METHODS.has(endpoint.method) || idempotencyKey !== undefined;
+    const safeToRepeat =
+      endpoint.safe === true || IDEMPOTENT_METHODS.has(endpoint.method) || idempotencyKey !== undefined;
     const { signal } = options;
     const o = this.#options;
 
     const rateClass = endpoint.rateClass ?? 'other';
+    let renewed = false;
     for (let retry = 0; ; retry++) {
       signal?.throwIfAborted();
       if (o.budget !== undefined && !(retry === 0 && options.budgetAcquired === true)) {
@@ -204,6 +307,10 @@ export class RequestSender {
         return this.#parse(endpoint, label, attempt);
       }
       const error = attempt.kind === 'answer' ? errorFromResponse(attempt, label, o.now()) : attempt.error;
+      if (attempt.kind === 'answer' && !renewed && attempt.renew !== undefined && isInvalidToken(error, attempt)) {
+        renewed = true;
+        if (await attempt.renew()) continue;
+      }
       if (error.status === 429)
         await o.budget?.onRateLimited?.({ rateClass, endpoint: label, retryAfter: error.retryAfter });
       const rule = retryRuleFor({ status: error.status, code: error.code }, safeToRepeat);
@@ -231,7 +338,7 @@ export class RequestSender {
   #build(
     endpoint: Endpoint,
     input: Record<string, unknown>,
-  ): { path: string; query: Array<[string, string]>; body: Buffer | undefined } {
+  ): { path: string; query: Array<[string, string]>; body: string | undefined } {
     const rest: Record<string, unknown> = { ...input };
     const relative = endpoint.path.replace(/\{(\w+)\}/g, (_, name: string) => {
       const value = rest[name];
@@ -247,8 +354,9 @@ export class RequestSender {
     const path = this.#pathPrefix + relative;
     const bodyMethod = endpoint.method === 'POST' || endpoint.method === 'PUT';
     if (bodyMethod) {
-      // Serialised once: these exact bytes are hashed for the signature and sent (Partner API spec 5.1 line 6).
-      return { path, query: [], body: Buffer.from(JSON.stringify(rest), 'utf8') };
+      // Serialised once: this text's UTF-8 bytes are hashed for the signature and sent (Partner API spec 5.1 line 6).
+      // JSON.stringify output is well-formed UTF-16 (lone surrogates are escaped), so its UTF-8 encoding is exact.
+      return { path, query: [], body: JSON.stringify(rest) };
     }
     const query: Array<[string, string]> = [];
     for (const [key, value] of Object.entries(rest)) {
@@ -262,7 +370,7 @@ export class RequestSender {
     method: string;
     path: string;
     query: Array<[string, string]>;
-    body: Buffer | undefined;
+    body: string | undefined;
     bodySha256: string;
     idempotencyKey: string | undefined;
     label: string;
@@ -271,7 +379,12 @@ export class RequestSender {
   }): Promise<Attempt> {
     const o = this.#options;
     // A fresh timestamp and nonce for every attempt, retries included (Partner API spec 5.1 "Replay protection").
-    const signed = o.signer.sign({ method: req.method, path: req.path, query: req.query, bodySha256: req.bodySha256 });
+    const signed = await this.#auth.authorize({
+      method: req.method,
+      path: req.path,
+      query: req.query,
+      bodySha256: req.bodySha256,
+    });
     const headers: Record<string, string> = {
       ...signed.headers,
       accept: 'application/json',
@@ -293,7 +406,7 @@ export class RequestSender {
         dispatcher: o.dispatcher,
       });
       const bodyText = await res.body.text();
-      return { kind: 'answer', status: res.statusCode, headers: res.headers, bodyText };
+      return { kind: 'answer', status: res.statusCode, headers: res.headers, bodyText, renew: signed.renew };
     } catch (cause) {
       if (req.signal?.aborted) throw req.signal.reason;
       const reason = timeout.aborted

@@ -265,6 +265,36 @@ describe('PublicClient', () => {
     expect(stuck.seen).toHaveLength(2);
   });
 
+  it('shares the Partner client’s retry rules: jittered back-off on a 5xx read, no retry of a bulk write', async () => {
+    const m = mock(() => ({
+      status: 503,
+      body: { error: { code: 'internal_error', message: 'down', request_id: 'r' } },
+    }));
+    const sleeps: number[] = [];
+    const client = new PublicClient({
+      baseUrl: ORIGIN,
+      dispatcher: m.agent,
+      maxRetries: 2,
+      initialRetryDelayMs: 200,
+      random: () => 0.5,
+      sleep: async (ms) => void sleeps.push(ms),
+    });
+    await expect(client.tldMetadata('io')).rejects.toMatchObject({ status: 503 });
+    expect(m.seen.map((s) => s.path)).toEqual(Array(3).fill('/api/tlds/io/metadata'));
+    expect(sleeps).toEqual([100, 200]);
+
+    await expect(client.bulk('lock', ['a.com'])).rejects.toMatchObject({ status: 503 });
+    expect(m.seen).toHaveLength(4);
+  });
+
+  it('stops a call when its AbortSignal aborts, sending nothing once aborted', async () => {
+    const m = mock(() => ({ body: { tld: 'com', op: 'register', price_cents: 1099, currency: 'USD' } }));
+    const controller = new AbortController();
+    controller.abort(new Error('visitor left'));
+    await expect(m.client().tldPrice('com', 'register', { signal: controller.signal })).rejects.toThrow('visitor left');
+    expect(m.seen).toHaveLength(0);
+  });
+
   it('refuses a base URL that is not http(s)', () => {
     expect(() => new PublicClient({ baseUrl: 'ftp://x' })).toThrow(/http\(s\)/);
   });

@@ -17,7 +17,7 @@
  */
 import * as oauth from 'oauth4webapi';
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
-import type { AccessTokenSource } from '../public/public-client.ts';
+import type { AccessTokenSource } from '../request-sender.ts';
 
 /** A token set, with the access token's expiry as an absolute time. */
 export interface TokenSet {

@@ -15,16 +15,12 @@
  * ```
  */
 import { BATCH_MAX_OPERATIONS, BULK_MAX_DOMAINS } from '@domainkit/protocol';
-import { setTimeout as delay } from 'node:timers/promises';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { z } from 'zod';
-import {
-  MarketplaceConnectionError,
-  MarketplaceResponseError,
-  MarketplaceValidationError,
-  errorFromResponse,
-  parseRetryAfter,
-} from '../errors.ts';
+import { defineEndpoint } from '../endpoint.ts';
+import { MarketplaceValidationError } from '../errors.ts';
+import { CLIENT_VERSION } from '../partner-client.ts';
+import { RequestSender, bearerAuth, type AccessTokenSource, type Sleep } from '../request-sender.ts';
 import { PageIterator } from '../pagination.ts';
 import {
   publicApiIndexLenientSchema,
@@ -54,16 +50,7 @@ import {
 /** The OpenAPI document, as far as the client checks it. */
 const openApiSchema = z.looseObject({ openapi: z.string() });
 
-/** Where an access token comes from: the sign-in helper's session implements it (refresh with rotation). */
-export interface AccessTokenSource {
-  /** The current access token (refreshed first when about to expire), or `undefined` to call anonymously. */
-  getAccessToken(): Promise<string | undefined>;
-  /**
-   * Called when the service answered 401 `invalid_token` to a request that carried the token.
-   * @returns true when a new token was obtained and the request should be sent once more.
-   */
-  handleInvalidToken?(): Promise<boolean>;
-}
+export type { AccessTokenSource } from '../request-sender.ts';
 
 /** Options of {@link PublicClient}. */
 export interface PublicClientOptions {
@@ -75,12 +62,29 @@ export interface PublicClientOptions {
   readonly dispatcher?: Dispatcher | undefined;
   /** Per-attempt timeout in milliseconds; default 10,000. */
   readonly timeoutMs?: number | undefined;
-  /** Retries of a failed attempt (network error, 5xx for reads, 429 for all); default 2. */
+  /**
+   * Retries of a failed attempt, by the Partner client's rules (`RETRY_RULES`: network error and 5xx for reads,
+   * 429 for all); default 2.
+   */
   readonly maxRetries?: number | undefined;
   /** Longest wait honoured for a `Retry-After`, in seconds; longer ones are raised at once. Default 60. */
   readonly maxRetryAfterSeconds?: number | undefined;
+  /** Upper bound of the first back-off delay in milliseconds (full jitter, doubling per retry); default 250. */
+  readonly initialRetryDelayMs?: number | undefined;
   /** Waits between retries (tests record instead of sleeping). */
-  readonly sleep?: ((ms: number) => Promise<void>) | undefined;
+  readonly sleep?: Sleep | undefined;
+  /** Clock, ms since the epoch (reads HTTP-date `Retry-After`); default `Date.now`. */
+  readonly now?: (() => number) | undefined;
+  /** Jitter source in [0, 1); default `Math.random`. */
+  readonly random?: (() => number) | undefined;
+  /** `User-Agent`; default `domainkit-client/<version> node/<version>`. */
+  readonly userAgent?: string | undefined;
+}
+
+/** Per-call options of {@link PublicClient}. */
+export interface PublicCallOptions {
+  /** Aborts the call (every attempt and every wait); the call rejects with the signal's reason. */
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** One batch operation (Public API spec 4.2): `id` is yours and ties the result to it. */
@@ -100,13 +104,19 @@ export type BulkOperation =
   | 'enable_auto_renew'
   | 'disable_auto_renew';
 
+/** The input of a Public API call, checked by the client's methods before it gets here. */
+const anyInput = z.record(z.string(), z.unknown());
+
 interface Call<S extends z.ZodType> {
+  /** Client method name, for error messages. */
+  readonly name: string;
   readonly method: 'GET' | 'POST';
-  /** Path and query, beginning with `/`. */
+  /** Path from the service root, with `{placeholder}`s filled from `input`. */
   readonly path: string;
-  readonly body?: unknown;
+  /** Path parameters, then the query of a GET or the JSON body of a POST; undefined fields are left out. */
+  readonly input?: Record<string, unknown>;
   readonly schema: S;
-  /** Repeating it after an ambiguous failure does no harm (reads). */
+  /** Repeating it after an ambiguous failure does no harm (reads, and the POST lookups). */
   readonly safe: boolean;
 }
 
@@ -122,13 +132,6 @@ function normaliseBase(baseUrl: string): string {
   return url.href.replace(/\/+$/, '');
 }
 
-function query(params: Record<string, string | number | undefined>): string {
-  const pairs = Object.entries(params).filter((e): e is [string, string | number] => e[1] !== undefined);
-  return pairs.length === 0
-    ? ''
-    : `?${pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`).join('&')}`;
-}
-
 /** Splits a list into chunks of at most `size`. */
 export function chunk<T>(items: readonly T[], size: number): T[][] {
   const out: T[][] = [];
@@ -139,175 +142,125 @@ export function chunk<T>(items: readonly T[], size: number): T[][] {
 /** A client of the Public API. Each method raises `MarketplaceError` (or a subclass) when a call fails. */
 export class PublicClient {
   readonly baseUrl: string;
-  readonly #token: string | AccessTokenSource | undefined;
-  readonly #dispatcher: Dispatcher | undefined;
-  readonly #timeoutMs: number;
-  readonly #maxRetries: number;
-  readonly #maxRetryAfter: number;
-  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #sender: RequestSender;
 
   constructor(options: PublicClientOptions) {
     this.baseUrl = normaliseBase(options.baseUrl);
-    this.#token = options.accessToken;
-    this.#dispatcher = options.dispatcher;
-    this.#timeoutMs = options.timeoutMs ?? 10_000;
-    this.#maxRetries = options.maxRetries ?? 2;
-    this.#maxRetryAfter = options.maxRetryAfterSeconds ?? 60;
-    this.#sleep = options.sleep ?? ((ms) => delay(ms));
+    this.#sender = new RequestSender({
+      baseUrl: this.baseUrl,
+      auth: bearerAuth(options.accessToken),
+      dispatcher: options.dispatcher,
+      timeoutMs: options.timeoutMs ?? 10_000,
+      maxRetries: options.maxRetries ?? 2,
+      initialRetryDelayMs: options.initialRetryDelayMs ?? 250,
+      maxRetryDelayMs: (options.maxRetryAfterSeconds ?? 60) * 1000,
+      userAgent: options.userAgent ?? `domainkit-client/${CLIENT_VERSION} node/${process.versions.node}`,
+      now: options.now ?? Date.now,
+      sleep: options.sleep,
+      random: options.random,
+    });
   }
 
-  async #accessToken(): Promise<string | undefined> {
-    if (this.#token === undefined || typeof this.#token === 'string') return this.#token;
-    return this.#token.getAccessToken();
-  }
-
-  async #send<S extends z.ZodType>(call: Call<S>): Promise<z.output<S>> {
-    const endpoint = `${call.method} ${call.path.split('?')[0]}`;
-    let refreshed = false;
-    for (let attempt = 0; ; attempt++) {
-      const token = await this.#accessToken();
-      const headers: Record<string, string> = { accept: 'application/json' };
-      if (token !== undefined) headers.authorization = `Bearer ${token}`;
-      if (call.body !== undefined) headers['content-type'] = 'application/json';
-      let status: number;
-      let responseHeaders: Record<string, string | string[] | undefined>;
-      let text: string;
-      try {
-        const res = await request(`${this.baseUrl}${call.path}`, {
-          method: call.method,
-          headers,
-          body: call.body === undefined ? null : JSON.stringify(call.body),
-          ...(this.#dispatcher ? { dispatcher: this.#dispatcher } : {}),
-          headersTimeout: this.#timeoutMs,
-          bodyTimeout: this.#timeoutMs,
-        });
-        status = res.statusCode;
-        responseHeaders = res.headers;
-        text = await res.body.text();
-      } catch (cause) {
-        if (call.safe && attempt < this.#maxRetries) {
-          await this.#sleep(Math.min(8_000, 250 * 2 ** attempt));
-          continue;
-        }
-        throw new MarketplaceConnectionError({
-          message: `${endpoint} failed: could not reach ${this.baseUrl} (${(cause as Error).message}).`,
-          endpoint,
-          cause,
-        });
-      }
-      if (status >= 200 && status < 300) {
-        let json: unknown;
-        try {
-          json = JSON.parse(text);
-        } catch (cause) {
-          throw new MarketplaceResponseError({
-            status,
-            message: `${endpoint} answered a body that is not JSON.`,
-            endpoint,
-            cause,
-          });
-        }
-        const parsed = call.schema.safeParse(json);
-        if (!parsed.success)
-          throw new MarketplaceResponseError({
-            status,
-            message: `${endpoint} answered an unexpected body: ${parsed.error.issues[0]?.message ?? 'invalid'}.`,
-            endpoint,
-            cause: parsed.error,
-          });
-        return parsed.data;
-      }
-      const error = errorFromResponse({ status, headers: responseHeaders, bodyText: text }, endpoint, Date.now());
-      const invalidToken =
-        status === 401 &&
-        (error.code === 'invalid_token' ||
-          /error="invalid_token"/.test(String(responseHeaders['www-authenticate'] ?? '')));
-      if (
-        invalidToken &&
-        token !== undefined &&
-        !refreshed &&
-        typeof this.#token === 'object' &&
-        this.#token.handleInvalidToken
-      ) {
-        refreshed = true;
-        if (await this.#token.handleInvalidToken()) continue;
-      }
-      if (attempt < this.#maxRetries) {
-        if (status === 429) {
-          const wait = parseRetryAfter(responseHeaders['retry-after'], Date.now()) ?? 1;
-          if (wait <= this.#maxRetryAfter) {
-            await this.#sleep(wait * 1000);
-            continue;
-          }
-        } else if (status >= 500 && call.safe) {
-          await this.#sleep(Math.min(8_000, 250 * 2 ** attempt));
-          continue;
-        }
-      }
-      throw error;
-    }
+  /** Sends one call through the shared {@link RequestSender} (retry rules, timeout, jitter, abort, Bearer token). */
+  #send<S extends z.ZodType>(call: Call<S>, options: PublicCallOptions = {}): Promise<z.output<S>> {
+    const endpoint = defineEndpoint({
+      name: call.name,
+      method: call.method,
+      path: call.path,
+      input: anyInput,
+      response: call.schema,
+      safe: call.safe,
+    });
+    return this.#sender.send(endpoint, call.input ?? {}, { signal: options.signal });
   }
 
   /**
    * Availability of a domain (`coffee.io`) or a label (`coffee`) with its alternate-TLD siblings
    * (`POST /api/domain/search`). Marketplace prices are masked (`price_cents: null`) unless signed in.
    */
-  async searchDomain(q: string): Promise<PublicDomainSearchResponseLenient> {
+  async searchDomain(q: string, options: PublicCallOptions = {}): Promise<PublicDomainSearchResponseLenient> {
     if (q.trim() === '')
       throw new MarketplaceValidationError({
         message: 'searchDomain needs a domain or a label',
         endpoint: 'POST /api/domain/search',
       });
-    return this.#send({
-      method: 'POST',
-      path: '/api/domain/search',
-      body: { q },
-      schema: publicDomainSearchResponseLenientSchema,
-      safe: true,
-    });
+    return this.#send(
+      {
+        name: 'searchDomain',
+        method: 'POST',
+        path: '/api/domain/search',
+        input: { q },
+        schema: publicDomainSearchResponseLenientSchema,
+        safe: true,
+      },
+      options,
+    );
   }
 
   /** WHOIS/RDAP details of a domain (`POST /api/tools/whois`). */
-  whois(domain: string): Promise<PublicWhoisRecordLenient> {
-    return this.#send({
-      method: 'POST',
-      path: '/api/tools/whois',
-      body: { domain },
-      schema: publicWhoisRecordLenientSchema,
-      safe: true,
-    });
+  whois(domain: string, options: PublicCallOptions = {}): Promise<PublicWhoisRecordLenient> {
+    return this.#send(
+      {
+        name: 'whois',
+        method: 'POST',
+        path: '/api/tools/whois',
+        input: { domain },
+        schema: publicWhoisRecordLenientSchema,
+        safe: true,
+      },
+      options,
+    );
   }
 
   /** The USD price of an operation under a TLD (`GET /api/pricing/tld`), in cents. */
-  tldPrice(tld: string, op: TldOperation = 'register'): Promise<PublicTldPriceLenient> {
-    return this.#send({
-      method: 'GET',
-      path: `/api/pricing/tld${query({ tld, op })}`,
-      schema: publicTldPriceLenientSchema,
-      safe: true,
-    });
+  tldPrice(
+    tld: string,
+    op: TldOperation = 'register',
+    options: PublicCallOptions = {},
+  ): Promise<PublicTldPriceLenient> {
+    return this.#send(
+      {
+        name: 'tldPrice',
+        method: 'GET',
+        path: '/api/pricing/tld',
+        input: { tld, op },
+        schema: publicTldPriceLenientSchema,
+        safe: true,
+      },
+      options,
+    );
   }
 
   /** Term range, organisation rules and nameserver rules of a TLD (`GET /api/tlds/{tld}/metadata`). */
-  tldMetadata(tld: string): Promise<PublicTldMetadataLenient> {
-    return this.#send({
-      method: 'GET',
-      path: `/api/tlds/${encodeURIComponent(tld.replace(/^\./, ''))}/metadata`,
-      schema: publicTldMetadataLenientSchema,
-      safe: true,
-    });
+  tldMetadata(tld: string, options: PublicCallOptions = {}): Promise<PublicTldMetadataLenient> {
+    return this.#send(
+      {
+        name: 'tldMetadata',
+        method: 'GET',
+        path: '/api/tlds/{tld}/metadata',
+        input: { tld: tld.replace(/^\./, '') },
+        schema: publicTldMetadataLenientSchema,
+        safe: true,
+      },
+      options,
+    );
   }
 
   /** One page of aftermarket listings (`GET /api/market/listings`): by `cursor` (stable) or by `offset`. */
   listingsPage(
-    options: { tld?: string; limit?: number; cursor?: string; offset?: number } = {},
+    options: { tld?: string; limit?: number; cursor?: string; offset?: number; signal?: AbortSignal } = {},
   ): Promise<PublicListingsPageLenient> {
-    return this.#send({
-      method: 'GET',
-      path: `/api/market/listings${query({ tld: options.tld, limit: options.limit, cursor: options.cursor, offset: options.offset })}`,
-      schema: publicListingsPageLenientSchema,
-      safe: true,
-    });
+    return this.#send(
+      {
+        name: 'listingsPage',
+        method: 'GET',
+        path: '/api/market/listings',
+        input: { tld: options.tld, limit: options.limit, cursor: options.cursor, offset: options.offset },
+        schema: publicListingsPageLenientSchema,
+        safe: true,
+      },
+      { signal: options.signal },
+    );
   }
 
   /** Every aftermarket listing, newest first, fetched page by page through `page.next_cursor` as you iterate. */
@@ -320,6 +273,7 @@ export class PublicClient {
           ...(options.tld ? { tld: options.tld } : {}),
           ...(options.pageSize ? { limit: options.pageSize } : {}),
           ...(cursor ? { cursor } : {}),
+          ...(options.signal ? { signal: options.signal } : {}),
         });
         return { items: page.listings, nextCursor: page.page.next_cursor ?? null, raw: page };
       },
@@ -329,8 +283,17 @@ export class PublicClient {
   }
 
   /** The batchable operations and their params (`GET /api/batch`). */
-  batchCatalogue(): Promise<PublicBatchCatalogueLenient> {
-    return this.#send({ method: 'GET', path: '/api/batch', schema: publicBatchCatalogueLenientSchema, safe: true });
+  batchCatalogue(options: PublicCallOptions = {}): Promise<PublicBatchCatalogueLenient> {
+    return this.#send(
+      {
+        name: 'batchCatalogue',
+        method: 'GET',
+        path: '/api/batch',
+        schema: publicBatchCatalogueLenientSchema,
+        safe: true,
+      },
+      options,
+    );
   }
 
   /**
@@ -339,7 +302,10 @@ export class PublicClient {
    * @throws {MarketplaceValidationError} for duplicate ids (nothing is sent); when a chunk
    *   fails as a whole (`MarketplaceError`; results of earlier chunks are lost: the reads are safe to repeat).
    */
-  async batch(operations: readonly BatchOperation[]): Promise<PublicBatchResultLenient[]> {
+  async batch(
+    operations: readonly BatchOperation[],
+    options: PublicCallOptions = {},
+  ): Promise<PublicBatchResultLenient[]> {
     const ids = new Set<string>();
     for (const { id } of operations) {
       if (ids.has(id))
@@ -351,13 +317,17 @@ export class PublicClient {
     }
     const byId = new Map<string, PublicBatchResultLenient>();
     for (const part of chunk(operations, BATCH_MAX_OPERATIONS)) {
-      const answer = await this.#send({
-        method: 'POST',
-        path: '/api/batch',
-        body: { operations: part },
-        schema: publicBatchResponseLenientSchema,
-        safe: true,
-      });
+      const answer = await this.#send(
+        {
+          name: 'batch',
+          method: 'POST',
+          path: '/api/batch',
+          input: { operations: part },
+          schema: publicBatchResponseLenientSchema,
+          safe: true,
+        },
+        options,
+      );
       for (const result of answer.results) byId.set(result.id, result);
     }
     return operations.map(
@@ -375,12 +345,17 @@ export class PublicClient {
   ownedDomains(options: { pageSize?: number; signal?: AbortSignal } = {}): PageIterator<PublicOwnedDomainLenient> {
     return new PageIterator<PublicOwnedDomainLenient>(
       async (cursor) => {
-        const page = await this.#send({
-          method: 'GET',
-          path: `/api/domains${query({ limit: options.pageSize, cursor })}`,
-          schema: publicOwnedDomainsPageLenientSchema,
-          safe: true,
-        });
+        const page = await this.#send(
+          {
+            name: 'ownedDomains',
+            method: 'GET',
+            path: '/api/domains',
+            input: { limit: options.pageSize, cursor },
+            schema: publicOwnedDomainsPageLenientSchema,
+            safe: true,
+          },
+          { signal: options.signal },
+        );
         return { items: page.domains, nextCursor: page.next_cursor ?? null, raw: page };
       },
       undefined,
@@ -398,16 +373,21 @@ export class PublicClient {
     op: BulkOperation,
     domains: readonly string[],
     params: { years?: number; nameservers?: readonly string[] } = {},
+    options: PublicCallOptions = {},
   ): Promise<PublicBulkResponseLenient> {
     const results: PublicBulkResponseLenient['results'] = [];
     for (const part of chunk(domains, BULK_MAX_DOMAINS)) {
-      const answer = await this.#send({
-        method: 'POST',
-        path: `/api/domains/bulk/${encodeURIComponent(op)}`,
-        body: { domains: part, ...params },
-        schema: publicBulkResponseLenientSchema,
-        safe: false,
-      });
+      const answer = await this.#send(
+        {
+          name: 'bulk',
+          method: 'POST',
+          path: '/api/domains/bulk/{op}',
+          input: { op, domains: part, ...params },
+          schema: publicBulkResponseLenientSchema,
+          safe: false,
+        },
+        options,
+      );
       results.push(...answer.results);
     }
     const succeeded = results.filter((r) => r.ok).length;
@@ -415,12 +395,18 @@ export class PublicClient {
   }
 
   /** `GET /api`: what the access token grants (401 without one). */
-  apiIndex(): Promise<PublicApiIndexLenient> {
-    return this.#send({ method: 'GET', path: '/api', schema: publicApiIndexLenientSchema, safe: true });
+  apiIndex(options: PublicCallOptions = {}): Promise<PublicApiIndexLenient> {
+    return this.#send(
+      { name: 'apiIndex', method: 'GET', path: '/api', schema: publicApiIndexLenientSchema, safe: true },
+      options,
+    );
   }
 
   /** The OpenAPI 3.1 document of the Public API (`GET /openapi.json`, Partner API spec 9.3). */
-  openApiDocument(): Promise<Record<string, unknown>> {
-    return this.#send({ method: 'GET', path: '/openapi.json', schema: openApiSchema, safe: true });
+  openApiDocument(options: PublicCallOptions = {}): Promise<Record<string, unknown>> {
+    return this.#send(
+      { name: 'openApiDocument', method: 'GET', path: '/openapi.json', schema: openApiSchema, safe: true },
+      options,
+    );
   }
 }
