@@ -5,7 +5,7 @@
  * a failure to reach it ({@link MarketplaceConnectionError}), or an answer that breaks its schema
  * ({@link MarketplaceResponseError}). None of them carries request headers, the signature or the secret.
  */
-import { type ErrorCode, readErrorBody } from '@domainkit/protocol';
+import { type ErrorCode, isErrorCode, readErrorBody } from '@domainkit/protocol';
 
 /** Codes the client adds to the Partner API spec 7 codes for failures that have no error body of the marketplace. */
 export const CLIENT_ERROR_CODES = {
@@ -17,16 +17,43 @@ export const CLIENT_ERROR_CODES = {
   http_error: 'http_error',
   /** The client refused to send a request whose input is malformed (nothing was sent). */
   validation_error: 'validation_error',
+  /**
+   * The marketplace answered an error code this package does not know (newer than the package): the code as sent
+   * is in {@link MarketplaceError.rawCode}. Handle it by its HTTP status.
+   */
+  unknown_code: 'unknown_code',
 } as const;
+
+/**
+ * The error codes of a Bearer token challenge (RFC 6750 3.1) that the Public API answers (Public API spec 5.2):
+ * `invalid_token` (expired, revoked or malformed: refresh or sign in again), `insufficient_scope`, `invalid_request`.
+ */
+export const BEARER_ERROR_CODES = {
+  invalid_request: 'invalid_request',
+  invalid_token: 'invalid_token',
+  insufficient_scope: 'insufficient_scope',
+} as const;
+
+/** One of {@link BEARER_ERROR_CODES}. */
+export type BearerErrorCode = (typeof BEARER_ERROR_CODES)[keyof typeof BEARER_ERROR_CODES];
 
 /** A code the client itself raises: one of {@link CLIENT_ERROR_CODES}. */
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];
 
 /**
- * The `code` of a {@link MarketplaceError}: a Partner API spec 7 code, one of the client's, or (typed as a plain string, still
- * offered by editors) a code newer than this package: compare with the known ones and keep a fallback.
+ * The `code` of a {@link MarketplaceError}: a Partner API spec 7 code, a Bearer challenge code (RFC 6750 3.1), or
+ * one of the client's. A closed union, so a misspelt code in a comparison fails type-checking. A code newer than
+ * this package arrives as `unknown_code`, its raw value in {@link MarketplaceError.rawCode}.
  */
-export type MarketplaceErrorCode = ErrorCode | ClientErrorCode | (string & {});
+export type MarketplaceErrorCode = ErrorCode | BearerErrorCode | ClientErrorCode;
+
+/** True when `code` is a {@link MarketplaceErrorCode} this package knows. */
+export function isMarketplaceErrorCode(code: unknown): code is MarketplaceErrorCode {
+  return (
+    typeof code === 'string' &&
+    (isErrorCode(code) || Object.hasOwn(BEARER_ERROR_CODES, code) || Object.hasOwn(CLIENT_ERROR_CODES, code))
+  );
+}
 
 /** The fields of a {@link MarketplaceError}. */
 export interface MarketplaceErrorFields {
@@ -34,6 +61,8 @@ export interface MarketplaceErrorFields {
   readonly status: number | undefined;
   /** A Partner API spec 7 code (`rate_limited`, `not_found`, ...) or one of {@link CLIENT_ERROR_CODES}. */
   readonly code: MarketplaceErrorCode;
+  /** The code exactly as the marketplace's error body gave it; `undefined` when the body had none. */
+  readonly rawCode?: string | undefined;
   readonly message: string;
   /** Seconds to wait before retrying, from the `Retry-After` header (Partner API spec 8); `undefined` when absent. */
   readonly retryAfter?: number | undefined;
@@ -55,6 +84,11 @@ export class MarketplaceError extends Error {
   readonly status: number | undefined;
   /** Partner API spec 7 code or a {@link CLIENT_ERROR_CODES} value. */
   readonly code: MarketplaceErrorCode;
+  /**
+   * The code exactly as the marketplace's error body gave it (equal to `code` for a known one, the unknown value
+   * when `code` is `unknown_code`), or `undefined` when no error body with a code arrived.
+   */
+  readonly rawCode: string | undefined;
   /** Seconds to wait before retrying (`Retry-After`, Partner API spec 8), or `undefined`. */
   readonly retryAfter: number | undefined;
   /** The marketplace's request id, or `undefined`. */
@@ -72,6 +106,7 @@ export class MarketplaceError extends Error {
     this.name = 'MarketplaceError';
     this.status = fields.status;
     this.code = fields.code;
+    this.rawCode = fields.rawCode;
     this.retryAfter = fields.retryAfter;
     this.requestId = fields.requestId;
     this.endpoint = fields.endpoint;
@@ -83,6 +118,7 @@ export class MarketplaceError extends Error {
     return {
       name: this.name,
       code: this.code,
+      rawCode: this.rawCode,
       status: this.status,
       message: this.message,
       retryAfter: this.retryAfter,
@@ -149,7 +185,7 @@ export function parseRetryAfter(value: string | string[] | undefined, nowMs: num
   return Math.max(0, Math.ceil((date - nowMs) / 1000));
 }
 
-function fallbackCode(status: number): string {
+function fallbackCode(status: number): MarketplaceErrorCode {
   if (status === 429) return 'rate_limited';
   if (status >= 500) return 'internal_error';
   return CLIENT_ERROR_CODES.http_error;
@@ -162,6 +198,7 @@ function fallbackCode(status: number): string {
  * flat `{code, message}` body (Partner API spec 7 names only `code` and `message`); the request id falls back to the
  * `X-Request-Id` header, the retry delay comes from `Retry-After` (Partner API spec 8). A body with neither shape still gives
  * an error, with a code derived from the status (`rate_limited`, `internal_error`, else `http_error`).
+ * A code this package does not know becomes `unknown_code`, the value as sent kept in `rawCode`.
  */
 export function errorFromResponse(response: ErrorResponse, endpoint: string, nowMs: number): MarketplaceError {
   let body: unknown;
@@ -182,7 +219,13 @@ export function errorFromResponse(response: ErrorResponse, endpoint: string, now
   }
   return new MarketplaceError({
     status: response.status,
-    code: read?.code ?? fallbackCode(response.status),
+    code:
+      read === undefined
+        ? fallbackCode(response.status)
+        : isMarketplaceErrorCode(read.code)
+          ? read.code
+          : CLIENT_ERROR_CODES.unknown_code,
+    rawCode: read?.code,
     message: read?.message ?? `${endpoint} answered HTTP ${response.status} without a readable error body.`,
     retryAfter: parseRetryAfter(response.headers['retry-after'], nowMs),
     requestId,
