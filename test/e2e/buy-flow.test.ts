@@ -2,45 +2,30 @@
  * The walking skeleton, end to end: a visitor searches in <dk-domain-search> on the script-tag example page,
  * clicks Buy, lands on the sandbox's hosted checkout, pays with a test card, and the domain is sold.
  */
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readdir, readFile, } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '@domainkit/example-demo';
-import { launchChromium } from './browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useDemoStack } from './demo-stack.ts';
 import { buyButtonOf, payOnLander, searchFor } from './widget-page.ts';
 
-let demo: Demo;
-let browser: Browser;
-let dataDir: string;
 const logs: string[] = [];
 const bodies: string[] = [];
 /** The BFF's search-cache clock: search answers are cached for a short TTL, so "a new search" happens later. */
 let bffClock = Date.now();
 
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'domainkit-e2e-'));
-  const logStream = new Writable({
-    write(chunk, _encoding, done) {
-      logs.push(String(chunk));
-      done();
-    },
-  });
-  demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, logStream, bffClock: () => bffClock });
-  browser = await launchChromium();
+const logStream = new Writable({
+  write(chunk, _encoding, done) {
+    logs.push(String(chunk));
+    done();
+  },
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+const stack = useDemoStack('domainkit-e2e-', { demo: { quiet: false, logStream, bffClock: () => bffClock } });
 
 async function openPage(): Promise<Page> {
-  const page = await browser.newPage();
+  const page = await stack.browser.newPage();
   page.on('response', async (response) => {
     bodies.push(JSON.stringify(await response.allHeaders()));
     try {
@@ -49,12 +34,12 @@ async function openPage(): Promise<Page> {
       // redirects and aborted requests have no body
     }
   });
-  await page.goto(demo.url);
+  await page.goto(stack.demo.url);
   return page;
 }
 
 async function availabilityFromBff(page: Page, domain: string): Promise<boolean> {
-  const answer = await page.request.get(new URL(`dk/domains/${domain}`, demo.url).href);
+  const answer = await page.request.get(new URL(`dk/domains/${domain}`, stack.demo.url).href);
   expect(answer.status()).toBe(200);
   return ((await answer.json()) as { available: boolean }).available;
 }
@@ -81,7 +66,7 @@ describe('a visitor finds and buys a domain', () => {
     const page = await openPage();
     await searchFor(page, domain);
     await buyButtonOf(page, domain).click();
-    await page.waitForURL((url) => url.href.startsWith(`${demo.sandboxUrl}/checkout`));
+    await page.waitForURL((url) => url.href.startsWith(`${stack.demo.sandboxUrl}/checkout`));
     await expect.poll(() => page.getByTestId('lander-domain').textContent()).toBe(domain);
     expect(await payOnLander(page, '4000 0000 0000 0002')).toBe('declined');
     expect(await availabilityFromBff(page, domain)).toBe(true);
@@ -92,18 +77,18 @@ describe('a visitor finds and buys a domain', () => {
     const page = await openPage();
     const options = await searchFor(page, domain);
     await buyButtonOf(page, domain).click();
-    await page.waitForURL((url) => url.href.startsWith(`${demo.sandboxUrl}/checkout`));
+    await page.waitForURL((url) => url.href.startsWith(`${stack.demo.sandboxUrl}/checkout`));
     expect(await page.getByTestId('lander-domain').textContent()).toBe(domain);
     expect(await payOnLander(page, '4242 4242 4242 4242')).toBe('paid');
     expect(await options.count()).toBe(0); // we left the partner page
 
     bffClock += 10 * 60_000; // a new search, once the BFF's cached answer for this query has expired
-    await page.goto(demo.url);
+    await page.goto(stack.demo.url);
     await searchFor(page, domain);
     const row = page.locator(`dk-domain-search [part="option"][data-domain="${domain}"]`);
     await expect.poll(() => row.count()).toBe(1);
     expect(await row.locator('[part="buy-button"]').count()).toBe(0);
-    const answer = await page.request.get(new URL(`dk/search?q=${encodeURIComponent(domain)}`, demo.url).href);
+    const answer = await page.request.get(new URL(`dk/search?q=${encodeURIComponent(domain)}`, stack.demo.url).href);
     const found = ((await answer.json()) as { results: Array<{ domain: string; available: boolean }> }).results.find(
       (r) => r.domain === domain,
     );
@@ -111,8 +96,8 @@ describe('a visitor finds and buys a domain', () => {
     await page.close();
   });
 
-  it('the demo secret appears in no response, no log line and no widget build file', async () => {
-    const secret = demo.credential.secret;
+  it('the stack.demo secret appears in no response, no log line and no widget build file', async () => {
+    const secret = stack.demo.credential.secret;
     expect(secret).toMatch(/^sk_test_/);
     expect(bodies.length).toBeGreaterThan(5);
     expect(logs.length).toBeGreaterThan(0);

@@ -2,26 +2,13 @@
  * How the demo serves the widget: under a content-versioned path, compressed (brotli or gzip, as the browser
  * asks), cacheable for a year; the files the entry loads on first use sit beside it under the same version.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFile, } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { get } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '@domainkit/example-demo';
+import { describe, expect, it } from 'vitest';
+import { useDemoStack } from './demo-stack.ts';
 
-let demo: Demo;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'domainkit-assets-'));
-  demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, quiet: true });
-});
-
-afterAll(async () => {
-  await demo?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+const stack = useDemoStack('domainkit-assets-', { browser: false });
 
 /** GETs `url` with `headers`; the status, headers and the body as sent (not decompressed). */
 function fetchRaw(
@@ -39,24 +26,24 @@ function fetchRaw(
 
 const dist = (file: string): string => fileURLToPath(import.meta.resolve(`@domainkit/widget/${file}`));
 
-describe('the demo serves the widget', () => {
+describe('the stack.demo serves the widget', () => {
   it('under a versioned path, compressed with brotli or gzip, cacheable for a year', async () => {
-    const page = await (await fetch(demo.url)).text();
+    const page = await (await fetch(stack.demo.url)).text();
     const src = /<script type="module" src="(\/widget\/[0-9a-f]{12}\/domainkit\.min\.js)"/.exec(page)?.[1];
     expect(src, 'the page names the versioned entry').toBeDefined();
     const raw = await readFile(dist('domainkit.min.js'));
     for (const encoding of ['br', 'gzip']) {
-      const answer = await fetchRaw(new URL(src!, demo.url), { 'accept-encoding': encoding });
+      const answer = await fetchRaw(new URL(src!, stack.demo.url), { 'accept-encoding': encoding });
       const body = answer.body;
       expect(answer.status).toBe(200);
       expect(answer.headers['content-encoding']).toBe(encoding);
       expect(answer.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(body.length, `${encoding} is smaller than the file`).toBeLessThan(raw.length / 2);
     }
-    const chunk = await fetchRaw(new URL(src!.replace('domainkit.min.js', 'domainkit-order.min.js'), demo.url));
+    const chunk = await fetchRaw(new URL(src!.replace('domainkit.min.js', 'domainkit-order.min.js'), stack.demo.url));
     expect(chunk.status, 'the order flow beside the entry').toBe(200);
     expect(chunk.body.equals(await readFile(dist('domainkit-order.min.js')))).toBe(true);
-    const stale = await fetchRaw(new URL('/widget/000000000000/domainkit.min.js', demo.url));
+    const stale = await fetchRaw(new URL('/widget/000000000000/domainkit.min.js', stack.demo.url));
     expect(stale.status, 'another version is not served from this build').not.toBe(200);
   });
 });

@@ -1,47 +1,28 @@
-/**
- * The sandbox's hosted checkout on a phone: from 320 px up it lays out without sideways scroll, and it follows
- * the visitor's colour scheme.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '@domainkit/example-demo';
-import { launchChromium } from './browser.ts';
 
-let demo: Demo;
-let browser: Browser;
-let dataDir: string;
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useDemoStack } from './demo-stack.ts';
+
+const stack = useDemoStack('domainkit-lander-');
 let checkoutUrl: string;
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'domainkit-lander-'));
-  demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, quiet: true });
-  browser = await launchChromium();
-  const search = (await (await fetch(new URL('/dk/search?q=coffee', demo.url))).json()) as {
+  const search = (await (await fetch(new URL('/dk/search?q=coffee', stack.demo.url))).json()) as {
     results: Array<{ domain: string; available: boolean }>;
   };
   const domain = search.results.find((result) => result.available)!.domain;
-  const session = await fetch(new URL('/dk/checkout', demo.url), {
+  const session = await fetch(new URL('/dk/checkout', stack.demo.url), {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: new URL(demo.url).origin },
+    headers: { 'content-type': 'application/json', origin: new URL(stack.demo.url).origin },
     body: JSON.stringify({ domain }),
   });
   expect(session.status).toBe(201);
   checkoutUrl = ((await session.json()) as { checkout_url: string }).checkout_url;
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
-
 describe('the hosted checkout', () => {
   for (const width of [320, 390]) {
     it(`fits a ${width} px phone: no sideways scroll, the Pay button in view`, async () => {
-      const page = await browser.newPage({ viewport: { width, height: 800 } });
+      const page = await stack.browser.newPage({ viewport: { width, height: 800 } });
       await page.goto(checkoutUrl);
       const { scrollWidth, innerWidth } = await page.evaluate(() => ({
         scrollWidth: document.documentElement.scrollWidth,
@@ -59,7 +40,7 @@ describe('the hosted checkout', () => {
   }
 
   it('follows prefers-color-scheme: dark', async () => {
-    const page = await browser.newPage({ colorScheme: 'dark', viewport: { width: 390, height: 800 } });
+    const page = await stack.browser.newPage({ colorScheme: 'dark', viewport: { width: 390, height: 800 } });
     await page.goto(checkoutUrl);
     const colours = await page.evaluate(() => ({
       page: getComputedStyle(document.body).backgroundColor,

@@ -1,32 +1,10 @@
-/**
- * The whole non-MoR journey on the script-tag page: search → Buy → the hosted checkout → Cancel → back on the
- * partner page, still usable; then Buy → pay → back on the partner page with a confirmation the BFF verified;
- * a return URL a visitor edits or makes up is never confirmed.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '@domainkit/example-demo';
-import { launchChromium } from './browser.ts';
+
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useDemoStack } from './demo-stack.ts';
 import { payOnLander, searchFor } from './widget-page.ts';
 
-let demo: Demo;
-let browser: Browser;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'domainkit-return-'));
-  demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, quiet: true });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+const stack = useDemoStack('domainkit-return-');
 
 /** The confirmation element's state and text, once it settled. */
 async function confirmation(page: Page): Promise<{ state: string | undefined; text: string }> {
@@ -58,14 +36,14 @@ async function buyFirst(page: Page, word: string): Promise<string> {
 
 describe('the return journey (hosted checkout)', () => {
   it('cancel → back on the page, usable; pay → back with a verified confirmation; a forged URL is not confirmed', async () => {
-    const page = await browser.newPage({ viewport: { width: 390, height: 900 } });
-    await page.goto(demo.url);
+    const page = await stack.browser.newPage({ viewport: { width: 390, height: 900 } });
+    await page.goto(stack.demo.url);
     const first = await buyFirst(page, 'coffee');
     expect(await page.getByTestId('lander-domain').textContent()).toBe(first);
     // Cancel on the hosted checkout: back on the partner page, nothing charged, the search works.
     await page.getByTestId('lander-cancel').click();
     await page.waitForURL(
-      (url) => url.origin === new URL(demo.url).origin && url.searchParams.get('status') === 'canceled',
+      (url) => url.origin === new URL(stack.demo.url).origin && url.searchParams.get('status') === 'canceled',
     );
     expect(await confirmation(page)).toMatchObject({ state: 'canceled' });
     const bought = await buyFirst(page, 'coffee');
@@ -81,7 +59,7 @@ describe('the return journey (hosted checkout)', () => {
     const real = new URL(page.url());
     const edited = new URL(real);
     edited.searchParams.set('price_cents', '1');
-    const madeUp = new URL(demo.url);
+    const madeUp = new URL(stack.demo.url);
     madeUp.search = new URLSearchParams({
       checkout_session_id: 'cs_forged',
       status: 'paid',

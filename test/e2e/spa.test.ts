@@ -1,38 +1,16 @@
-/**
- * The React SPA example (examples/spa, built with Vite from the npm build of the widget) against the demo stack:
- * a visitor searches, the app logs the widget's dk-* events, and a purchase completes on the hosted checkout.
- */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemo, type Demo } from '@domainkit/example-demo';
-import { launchChromium } from './browser.ts';
+
+import { describe, expect, it } from 'vitest';
+import { useDemoStack } from './demo-stack.ts';
 import { buyButtonOf, payOnLander, searchFor } from './widget-page.ts';
 
-let demo: Demo;
-let browser: Browser;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'domainkit-spa-'));
-  demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, quiet: true });
-  browser = await launchChromium();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.close();
-  if (dataDir) await rm(dataDir, { recursive: true, force: true });
-});
+const stack = useDemoStack('domainkit-spa-');
 
 describe('the React SPA example', () => {
   it('logs the widget events and completes a hosted-checkout purchase', async () => {
-    const page = await browser.newPage();
+    const page = await stack.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(new URL('spa/', demo.url).href);
+    await page.goto(new URL('spa/', stack.demo.url).href);
 
     const options = await searchFor(page, 'coffee');
     expect(await options.count()).toBeGreaterThan(0);
@@ -45,21 +23,21 @@ describe('the React SPA example', () => {
       .first()
       .getAttribute('data-domain'))!;
     await buyButtonOf(page, domain).click();
-    await page.waitForURL((url) => url.href.startsWith(`${demo.sandboxUrl}/checkout`));
+    await page.waitForURL((url) => url.href.startsWith(`${stack.demo.sandboxUrl}/checkout`));
     expect(await page.getByTestId('lander-domain').textContent()).toBe(domain);
     expect(await payOnLander(page, '4242 4242 4242 4242')).toBe('paid');
 
-    const after = await page.request.get(new URL(`dk/domains/${domain}`, demo.url).href);
+    const after = await page.request.get(new URL(`dk/domains/${domain}`, stack.demo.url).href);
     expect(((await after.json()) as { available: boolean }).available).toBe(false);
     expect(errors).toEqual([]);
     await page.close();
   });
 
   it('sells as Merchant of Record: a locked quote, the test card in the payment slot, an order recorded upstream', async () => {
-    const page = await browser.newPage();
+    const page = await stack.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(new URL('spa/', demo.url).href);
+    await page.goto(new URL('spa/', stack.demo.url).href);
     await page.getByLabel('Buying flow').selectOption('order');
 
     // A query of its own: the domain sold by the test above may still come back, as available, from the BFF's
@@ -79,8 +57,8 @@ describe('the React SPA example', () => {
     expect(await log.textContent()).toContain('dk-quote');
 
     // The order exists upstream exactly once, recorded from the quote's price; the domain is no longer for sale.
-    const admin = await fetch(`${demo.sandboxUrl}/admin/orders?key_id=${demo.credential.key_id}`, {
-      headers: { authorization: `Bearer ${demo.credential.admin_token}` },
+    const admin = await fetch(`${stack.demo.sandboxUrl}/admin/orders?key_id=${stack.demo.credential.key_id}`, {
+      headers: { authorization: `Bearer ${stack.demo.credential.admin_token}` },
     });
     const orders = ((await admin.json()) as { orders: Array<{ domain: string; status: string }> }).orders.filter(
       (o) => o.domain === domain,

@@ -1,0 +1,57 @@
+/**
+ * The fixture of the end-to-end files that drive the whole demo stack (sandbox + BFF + example pages, as `pnpm start`
+ * builds it) on a fresh data folder: started before the file's first test, with headless Chromium when asked, and
+ * stopped (data folder removed) after its last.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDemo, type Demo, type DemoOptions } from '@domainkit/example-demo';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchChromium } from './browser.ts';
+
+/** What {@link useDemoStack} gives a file; read it inside tests or later hooks. */
+export interface DemoStack {
+  readonly demo: Demo;
+  /** Headless Chromium; only when `browser` was asked for. */
+  readonly browser: Browser;
+  /** The demo's data folder (removed after the file). */
+  readonly dataDir: string;
+}
+
+/**
+ * Starts the demo stack for the calling test file (call at its top level).
+ * @param prefix - the temporary data folder's name prefix.
+ * @param options - `browser`: also launch Chromium (default true); `demo`: more options of `startDemo`
+ *   (ports are always 0, the data folder always fresh; `quiet` defaults to true).
+ */
+export function useDemoStack(
+  prefix: string,
+  options: { browser?: boolean; demo?: Omit<DemoOptions, 'port' | 'sandboxPort' | 'dataDir'> } = {},
+): DemoStack {
+  let demo: Demo | undefined;
+  let browser: Browser | undefined;
+  let dataDir: string | undefined;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), prefix));
+    demo = await startDemo({ quiet: true, ...options.demo, port: 0, sandboxPort: 0, dataDir });
+    if (options.browser !== false) browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
+  return {
+    get demo() {
+      return demo!;
+    },
+    get browser() {
+      return browser!;
+    },
+    get dataDir() {
+      return dataDir!;
+    },
+  };
+}
