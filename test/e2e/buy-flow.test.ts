@@ -2,7 +2,7 @@
  * The walking skeleton, end to end: a visitor searches in <dk-domain-search> on the script-tag example page,
  * clicks Buy, lands on the sandbox's hosted checkout, pays with a test card, and the domain is sold.
  */
-import { readdir, readFile, } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';

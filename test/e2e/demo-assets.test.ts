@@ -2,7 +2,7 @@
  * How the demo serves the widget: under a content-versioned path, compressed (brotli or gzip, as the browser
  * asks), cacheable for a year; the files the entry loads on first use sit beside it under the same version.
  */
-import { readFile, } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { get } from 'node:http';
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,3 @@
-
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useDemoStack } from './demo-stack.ts';
 

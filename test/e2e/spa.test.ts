@@ -1,4 +1,3 @@
-
 import { describe, expect, it } from 'vitest';
 import { useDemoStack } from './demo-stack.ts';
 import { buyButtonOf, payOnLander, searchFor } from './widget-page.ts';

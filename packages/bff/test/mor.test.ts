@@ -6,15 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { testCardPayments, type PaymentAdapter } from '../src/index.ts';
-import {
-  KEY_ID,
-  SECRET,
-  call,
-  databaseKinds,
-  postJson,
-  startTestBff,
-  useDatabaseAndStub,
-} from './helpers.ts';
+import { KEY_ID, SECRET, call, databaseKinds, postJson, startTestBff, useDatabaseAndStub } from './helpers.ts';
 
 const GOOD_CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
 const DECLINED_CARD = { method: 'test_card', card_number: '4000 0000 0000 0002' };
