@@ -39,8 +39,11 @@ export type TakeResult = { readonly ok: true } | { readonly ok: false; readonly 
 
 /** Where bucket state lives. */
 export interface BucketStore {
-  /** Takes one token from `name` if there is one and it is not paused. */
-  take(name: string, limit: BucketLimit, nowMs: number): Promise<TakeResult>;
+  /**
+   * Takes one token from `name` if it is not paused and holds at least `1 + reserve` tokens (a reserve is left for
+   * visitors by background work).
+   */
+  take(name: string, limit: BucketLimit, nowMs: number, reserve?: number): Promise<TakeResult>;
   /** Pauses `name` until `untilMs` (the marketplace said 429 with that Retry-After); the tokens stay. */
   pause(name: string, untilMs: number): Promise<void>;
   /** Reads `name` without taking anything: tokens now and the end of a pause (metrics); undefined if never used. */
@@ -55,12 +58,13 @@ function ratePerMs(limit: BucketLimit): number {
   return Math.max(limit.perMinute - limit.burst, 1) / 60_000;
 }
 
-/** Bucket state in this process's memory (embedded PGlite: one process). */
+/** Bucket state in this process's memory (a BFF without a database: nothing survives a restart). */
 export class MemoryBucketStore implements BucketStore {
   readonly #buckets = new Map<string, { tokens: number; updatedMs: number; blockedUntilMs: number }>();
 
-  async take(name: string, limit: BucketLimit, nowMs: number): Promise<TakeResult> {
+  async take(name: string, limit: BucketLimit, nowMs: number, reserve = 0): Promise<TakeResult> {
     const rate = ratePerMs(limit);
+    const need = 1 + reserve;
     let bucket = this.#buckets.get(name);
     if (bucket === undefined) {
       bucket = { tokens: limit.burst, updatedMs: nowMs, blockedUntilMs: 0 };
@@ -69,11 +73,11 @@ export class MemoryBucketStore implements BucketStore {
     bucket.tokens = Math.min(limit.burst, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * rate);
     bucket.updatedMs = Math.max(bucket.updatedMs, nowMs);
     if (bucket.blockedUntilMs > nowMs) return { ok: false, waitMs: bucket.blockedUntilMs - nowMs };
-    if (bucket.tokens >= 1) {
+    if (bucket.tokens >= need) {
       bucket.tokens -= 1;
       return { ok: true };
     }
-    return { ok: false, waitMs: Math.ceil((1 - bucket.tokens) / rate) };
+    return { ok: false, waitMs: Math.max(1, Math.ceil((need - bucket.tokens) / rate)) };
   }
 
   async peek(name: string, limit: BucketLimit, nowMs: number) {
@@ -92,7 +96,8 @@ export class MemoryBucketStore implements BucketStore {
 
 /**
  * Bucket state in the `bff_buckets` table: one atomic `UPDATE … RETURNING` per take, so BFF processes sharing a
- * PostgreSQL share the budget exactly.
+ * PostgreSQL share the budget exactly, and a restart on embedded PGlite (kept in the data folder) starts from the
+ * tokens left, never from a full bucket: a restart can never spend more than the window allows.
  */
 export class SqlBucketStore implements BucketStore {
   readonly #db: () => Promise<BffDb>;
@@ -113,7 +118,8 @@ export class SqlBucketStore implements BucketStore {
     this.#created.add(name);
   }
 
-  async take(name: string, limit: BucketLimit, nowMs: number): Promise<TakeResult> {
+  async take(name: string, limit: BucketLimit, nowMs: number, reserve = 0): Promise<TakeResult> {
+    const need = 1 + reserve;
     const db = await this.#db();
     await this.#ensure(db, name, limit, nowMs);
     const rate = ratePerMs(limit);
@@ -123,7 +129,7 @@ export class SqlBucketStore implements BucketStore {
       .set({ tokens: sql`${refilled} - 1`, updated_ms: sql`greatest(updated_ms, ${nowMs}::double precision)` })
       .where('name', '=', name)
       .where('blocked_until_ms', '<=', nowMs)
-      .where(refilled, '>=', 1)
+      .where(refilled, '>=', need)
       .returning('tokens')
       .executeTakeFirst();
     if (taken !== undefined) return { ok: true };
@@ -138,7 +144,7 @@ export class SqlBucketStore implements BucketStore {
     }
     if (row.blocked_until_ms > nowMs) return { ok: false, waitMs: row.blocked_until_ms - nowMs };
     const tokens = Math.min(limit.burst, row.tokens + Math.max(0, nowMs - row.updated_ms) * rate);
-    return { ok: false, waitMs: Math.max(1, Math.ceil((1 - tokens) / rate)) };
+    return { ok: false, waitMs: Math.max(1, Math.ceil((need - tokens) / rate)) };
   }
 
   async peek(name: string, limit: BucketLimit, nowMs: number) {
@@ -171,6 +177,11 @@ export class SqlBucketStore implements BucketStore {
 export interface BudgetCallContext {
   /** Longest wait for a token, in ms, before the call fails with {@link UpstreamBusyError}. */
   readonly maxWaitMs?: number | undefined;
+  /**
+   * Tokens already taken for this call with {@link BffUpstreamBudget.tryTake} (the miss queue takes first, then
+   * calls): each attempt uses one of them before taking anew. Decremented as used.
+   */
+  prepaid?: number | undefined;
 }
 
 /**
@@ -198,6 +209,13 @@ export interface BffUpstreamBudget extends UpstreamBudget {
   reserve(rateClass: RateClass, maxWaitMs?: number): Promise<void>;
   /** The `search` and `write` buckets now: tokens left and the pause left (metrics); nothing is taken. */
   snapshot(): Promise<Array<{ rateClass: RateClass; tokens: number; pausedMs: number }>>;
+  /**
+   * Takes a token of `rateClass` now if there is one beyond `reserve` (left for waiting visitors), without waiting.
+   * @returns the token, or how long until one is expected (ms).
+   */
+  tryTake(rateClass: RateClass, reserve?: number): Promise<TakeResult>;
+  /** Milliseconds between two tokens of `rateClass` once its burst is spent. */
+  tokenIntervalMs(rateClass: RateClass): number;
 }
 
 /**
@@ -249,6 +267,10 @@ export function createUpstreamBudget(options: CreateUpstreamBudgetInput): BffUps
   return {
     acquire(request: BudgetRequest & { context?: unknown }) {
       const context = request.context as BudgetCallContext | undefined;
+      if (context?.prepaid !== undefined && context.prepaid > 0) {
+        context.prepaid--;
+        return Promise.resolve();
+      }
       return take(request.rateClass, context?.maxWaitMs ?? defaultWait, request.signal);
     },
     async onRateLimited(notice: RateLimitedNotice) {
@@ -272,6 +294,13 @@ export function createUpstreamBudget(options: CreateUpstreamBudgetInput): BffUps
           };
         }),
       );
+    },
+    tryTake(rateClass, reserve = 0) {
+      return options.store.take(name(rateClass), limitOf(rateClass), now(), reserve);
+    },
+    tokenIntervalMs(rateClass) {
+      const limit = limitOf(rateClass);
+      return 60_000 / Math.max(limit.perMinute - limit.burst, 1);
     },
   };
 }

@@ -34,16 +34,29 @@ export interface MarketplaceOptions {
   readonly maxRetries?: number | undefined;
 }
 
-/** The search cache (Partner API spec 8: 60 searches per minute per credential, shared by every visitor). */
+/**
+ * The search cache (Partner API spec 8: 60 searches per minute per credential, shared by every visitor). With a database,
+ * answers are shared by every BFF process on it and survive restarts; each process keeps the hottest in memory.
+ * Defaults below are for `GET /search`; `GET /siblings` keeps 30 s / 270 s / 600 s / 1 000 unless these are set.
+ */
 export interface SearchCacheOptions {
-  /** How long an answer is reused, in seconds; default 30. */
+  /** How long an answer is served as fresh, in seconds; default 21 600 (6 h): changes evict it earlier. */
   readonly ttlSeconds?: number | undefined;
-  /** Most queries kept; the least recently used is dropped first. Default 1 000. */
+  /** Answers kept in each process's memory (least recently used dropped first); default 5 000. */
   readonly maxEntries?: number | undefined;
-  /** After `ttlSeconds`, how long an answer is still served at once while one background call refreshes it; default 270. */
+  /** After `ttlSeconds`, how long an answer is still served while a spare token may refresh it; default 64 800. */
   readonly staleWhileRevalidateSeconds?: number | undefined;
-  /** After that, how long an answer is served when the marketplace is busy or failing; default 600. */
+  /** After that, how long an answer is served when the marketplace is busy or failing; default 86 400. */
   readonly staleIfErrorSeconds?: number | undefined;
+  /** Answer a search the budget cannot serve from the names seen recently (`source: "index"`); default true. */
+  readonly index?: boolean | undefined;
+  /** Milliseconds between reads of other processes' evictions, answers and listings (PostgreSQL); default 1 000. */
+  readonly syncIntervalMs?: number | undefined;
+  /**
+   * `shared` (default): the budget model (shared answers, demand-ordered queue, listing index). `process`: the
+   * earlier per-process cache (30 s fresh, 270 s stale, no queue, no index), for comparison.
+   */
+  readonly mode?: 'shared' | 'process' | undefined;
 }
 
 /** Receiving webhooks (Partner API spec 5.3, 6), and optionally registering where they go (Partner API spec 2.4). */
@@ -61,6 +74,8 @@ export interface WebhookOptions {
 export interface UpstreamBudgetOptions extends Partial<BudgetLimits> {
   /** Longest wait for a token before a visitor is answered 503 `busy`, in ms; default 1 500. */
   readonly maxWaitMs?: number | undefined;
+  /** Longest wait of a search (`GET /search`) for a token, in ms; default `maxWaitMs` when set, else 300. */
+  readonly searchMaxWaitMs?: number | undefined;
 }
 
 /** Per-visitor request limits (express-rate-limit, in this process's memory), by client IP unless `keyGenerator`. */
@@ -365,6 +380,9 @@ const optionsSchema = z.strictObject({
       staleIfErrorSeconds: seconds(
         'how long a stale answer is served when the marketplace is busy or failing',
       ).optional(),
+      index: z.boolean().optional(),
+      syncIntervalMs: z.number().int().positive().optional(),
+      mode: z.enum(['shared', 'process'], { error: 'must be "shared" or "process"' }).optional(),
     })
     .optional(),
   database: databaseSchema.optional(),
@@ -425,6 +443,7 @@ const optionsSchema = z.strictObject({
       search: bucketSchema.optional(),
       write: bucketSchema.optional(),
       maxWaitMs: z.number().int().nonnegative().optional(),
+      searchMaxWaitMs: z.number().int().nonnegative().optional(),
     })
     .optional(),
   visitorLimits: z
@@ -565,9 +584,17 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
   if (path.length === 0) return top;
   if (path[0] === 'marketplace') return Object.keys(marketplaceSchema.shape);
   const nested: Record<string, readonly string[]> = {
-    searchCache: ['ttlSeconds', 'maxEntries', 'staleWhileRevalidateSeconds', 'staleIfErrorSeconds'],
+    searchCache: [
+      'ttlSeconds',
+      'maxEntries',
+      'staleWhileRevalidateSeconds',
+      'staleIfErrorSeconds',
+      'index',
+      'syncIntervalMs',
+      'mode',
+    ],
     webhook: ['secret', 'publicUrl'],
-    upstreamBudget: ['search', 'write', 'maxWaitMs'],
+    upstreamBudget: ['search', 'write', 'maxWaitMs', 'searchMaxWaitMs'],
     visitorLimits: ['searchesPerMinute', 'writesPerMinute', 'keyGenerator'],
     background: ['recoveryIntervalSeconds', 'catchUpIntervalSeconds', 'leaseSeconds', 'enabled'],
     database: ['url', 'schema', 'dataDir', 'memory'],

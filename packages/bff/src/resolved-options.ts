@@ -49,6 +49,97 @@ export interface ResolvedSearchCache {
   readonly maxEntries: number;
 }
 
+/**
+ * How `GET /search` spends the search budget (see `search/search-service.ts`); options `searchCache.*` and
+ * `upstreamBudget.searchMaxWaitMs`.
+ */
+export interface ResolvedSearch {
+  /** `shared` (the database-backed cache, queue and index) or `process` (the earlier per-process cache). */
+  readonly mode: 'shared' | 'process';
+  /** How long an answer is fresh; option `searchCache.ttlSeconds`, default 6 h. */
+  readonly freshMs: number;
+  /** Then served while a spare token may refresh it; `staleWhileRevalidateSeconds`, default 18 h. */
+  readonly staleMs: number;
+  /** Then served when upstream is busy or failing; `staleIfErrorSeconds`, default 24 h. */
+  readonly staleIfErrorMs: number;
+  /** Answers in each process's memory; `maxEntries`, default 5 000. */
+  readonly memoryEntries: number;
+  /** Longest wait of a search for a token; `upstreamBudget.searchMaxWaitMs`, else `maxWaitMs`, else 300. */
+  readonly maxWaitMs: number;
+  /** Answer from the listing index; `searchCache.index`, default true. */
+  readonly index: boolean;
+  /** Reads of other processes' evictions, answers and listings (PostgreSQL); `syncIntervalMs`, default 1 000. */
+  readonly syncIntervalMs: number;
+  /** Tokens background work leaves in the shared bucket for visitors; 1. */
+  readonly reserve: number;
+}
+
+/** Where the BFF's state lives. */
+export interface ResolvedDatabase {
+  /** `none` when no enabled feature (MoR, webhooks, an explicit `database`) needs one. */
+  readonly kind: 'pglite' | 'postgres' | 'none';
+  /** A handle passed in (the caller closes it), or the options to open one (the BFF closes it). */
+  readonly source: BffDatabase | BffDatabaseOptions | undefined;
+  /** Whether the BFF opened the database itself, and so closes it. */
+  readonly owned: boolean;
+}
+
+/** Per-visitor limits; `false` when turned off. */
+export type ResolvedVisitorLimits =
+  | false
+  | {
+      readonly searchesPerMinute: number;
+      readonly writesPerMinute: number;
+      readonly keyGenerator: VisitorLimitOptions['keyGenerator'];
+      /** The window the limits count in (ms); 60 000. */
+      readonly windowMs: number;
+    };
+
+/** Timings of the MoR order flow and its recovery pass (ms). */
+export interface ResolvedOrderTimings {
+  /** How long one process may work on an intent before recovery may take it over; option `background.leaseSeconds`, default 60 s. */
+  readonly leaseMs: number;
+  /** A quote must have at least this long left to be paid for (the record must reach upstream in time); default 30 s. */
+  readonly quoteMarginMs: number;
+  /** Longest wait for the upstream write token reserved before charging the buyer; default 3 s. */
+  readonly reserveWaitMs: number;
+  /** Longest budget wait of the record sent during the visitor's request; default 5 s. */
+  readonly recordWaitMs: number;
+  /** Longest budget wait of a record sent by the recovery pass; default 10 s. */
+  readonly recoveryRecordWaitMs: number;
+  /** Longest budget wait of the price lookup after a `price_mismatch` refusal; default 2 s. */
+  readonly priceLookupWaitMs: number;
+  /** First back-off of a record that failed (then doubled per attempt); default 5 s. */
+  readonly retryBaseMs: number;
+  /** Longest back-off of a record that failed; default 10 minutes. */
+  readonly retryMaxMs: number;
+  /** A `created` intent whose payment outcome stays unknown this long is abandoned; default 1 hour. */
+  readonly abandonAfterMs: number;
+  /** Most intents per recovery pass; default 25. */
+  readonly recoveryBatch: number;
+  /**
+   * How long after its intent was created an order may still be recorded; past it the recovery pass gives up, voids
+   * (or refunds) the payment and reports the intent; option `orderDeadlineSeconds`, default 30 s.
+   */
+  readonly recordDeadlineMs: number;
+}
+
+/** Timings of the webhook inbox worker (ms). */
+export interface ResolvedInbox {
+  /** How long one process may work on an event before another may take it over; default 5 minutes. */
+  readonly leaseMs: number;
+  /** Runs of a failing event's handlers before it is marked `failed`; default 8. */
+  readonly maxAttempts: number;
+  /** First back-off of a failing event (then doubled per attempt); default 2 s. */
+  readonly retryBaseMs: number;
+  /** Longest back-off of a failing event; default 10 minutes. */
+  readonly retryMaxMs: number;
+  /** Shortest delay before the worker looks at the inbox again for the next due event; default 50 ms. */
+  readonly minRescheduleMs: number;
+  /** `limit` of each `GET /events` page of catch-up (1–100); default 100. */
+  readonly catchUpPageLimit: number;
+}
+
 /** The background work (ms). */
 export interface ResolvedBackground {
   /** Run the start tasks and the timers; option `background.enabled`, default true. */
@@ -83,7 +174,9 @@ export interface ResolvedBffOptions {
   readonly upstream: ResolvedUpstream;
   /** The Public API client's longest honoured `Retry-After` (s) before answering busy; default 2. */
   readonly publicApiMaxRetryAfterSeconds: number;
+  /** The cache of `GET /siblings`, and of `GET /search` in `process` mode. */
   readonly searchCache: ResolvedSearchCache;
+  readonly search: ResolvedSearch;
   /** Token buckets of Partner API spec 8; option `upstreamBudget`. */
   readonly budgetLimits: BudgetLimits;
   /** Longest wait for an upstream token before a visitor is answered 503 `busy`; option `upstreamBudget.maxWaitMs`, default 1 500. */
@@ -178,6 +271,17 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
       staleIfErrorMs: seconds(o.searchCache?.staleIfErrorSeconds, 600),
       maxEntries: o.searchCache?.maxEntries ?? 1000,
     },
+    search: {
+      mode: o.searchCache?.mode ?? 'shared',
+      freshMs: seconds(o.searchCache?.ttlSeconds, 6 * 3600),
+      staleMs: seconds(o.searchCache?.staleWhileRevalidateSeconds, 18 * 3600),
+      staleIfErrorMs: seconds(o.searchCache?.staleIfErrorSeconds, 24 * 3600),
+      memoryEntries: o.searchCache?.maxEntries ?? 5_000,
+      maxWaitMs: o.upstreamBudget?.searchMaxWaitMs ?? o.upstreamBudget?.maxWaitMs ?? 300,
+      index: o.searchCache?.index !== false,
+      syncIntervalMs: o.searchCache?.syncIntervalMs ?? 1_000,
+      reserve: 1,
+    },
     budgetLimits: {
       search: o.upstreamBudget?.search ?? DEFAULT_BUDGET_LIMITS.search,
       write: o.upstreamBudget?.write ?? (testProfile ? TEST_PROFILE.write : DEFAULT_BUDGET_LIMITS.write),
@@ -242,7 +346,14 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     },
   };
   // The BFF's own settings are frozen; what belongs to the caller (handles, adapters, loggers, clients) is not.
-  for (const part of [resolved.upstream, resolved.searchCache, resolved.orders, resolved.inbox, resolved.background])
+  for (const part of [
+    resolved.upstream,
+    resolved.searchCache,
+    resolved.search,
+    resolved.orders,
+    resolved.inbox,
+    resolved.background,
+  ])
     Object.freeze(part);
   Object.freeze(resolved.database);
   Object.freeze(resolved.eventHandlers);

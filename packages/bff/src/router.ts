@@ -23,12 +23,14 @@ import { domainRoute } from './routes/domain.ts';
 import { healthRoute, readyRoute } from './routes/health.ts';
 import { orderStatusRoute, placeOrderRoute } from './routes/orders.ts';
 import { quoteRoute } from './routes/quotes.ts';
-import { searchRoute } from './routes/search.ts';
+import { processCacheSearchRoute, searchRoute } from './routes/search.ts';
 import { siblingsRoute } from './routes/siblings.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES, rawBody, webhookRoute } from './routes/webhooks.ts';
 import { resolveBffOptions } from './resolved-options.ts';
 import { BFF_VERSION, BffRuntime } from './runtime.ts';
 import { SearchCache } from './search-cache.ts';
+import { SqlAnswerStore } from './search/answer-store.ts';
+import { SearchService, type SearchStats } from './search/search-service.ts';
 import {
   JSON_BODY_LIMIT_BYTES,
   cors,
@@ -87,7 +89,11 @@ export interface BffRouter extends Router {
   /** The BFF's metrics (metrics.ts): `bff.metrics.handler()` serves them wherever you mount it. */
   readonly metrics: BffMetrics;
   /** Stops the background work and closes the database the BFF opened (not one passed in). */
-  close(): Promise<void>;
+  close(graceMs?: number): Promise<void>;
+  /** What the search did so far (running totals, and visitors waiting now), for metrics. */
+  searchStats(): SearchStats;
+  /** Reads other processes' search evictions, answers and listings now (done every second by itself). */
+  syncSearch(): Promise<void>;
 }
 
 /**
@@ -130,7 +136,38 @@ export function createBff(options: BffOptions): BffRouter {
         `background ${what} refresh failed; the stale answer stays`,
       ),
   });
-  const searchCache = new SearchCache<DomainSearchResponse>(cacheSettings('search'));
+  const ss = o.search;
+  // `process` mode: the earlier per-process cache (30 s fresh, 270 s stale), kept for comparison.
+  const processCache =
+    ss.mode === 'process' ? new SearchCache<DomainSearchResponse>(cacheSettings('search')) : undefined;
+  const search = new SearchService({
+    budget: runtime.budget,
+    fetch: (query, context) => client.searchDomains(query, { context }),
+    store: database.kind === 'none' ? undefined : new SqlAnswerStore(() => database.db()),
+    shared: database.kind === 'postgres',
+    freshMs: ss.freshMs,
+    staleMs: ss.staleMs,
+    staleIfErrorMs: ss.staleIfErrorMs,
+    maxEntries: ss.memoryEntries,
+    maxWaitMs: ss.maxWaitMs,
+    reserve: ss.reserve,
+    index: ss.index,
+    syncIntervalMs: ss.syncIntervalMs,
+    now: o.now,
+    logger,
+  });
+  if (processCache === undefined && database.kind !== 'none') {
+    runtime.ready.then(
+      () =>
+        search
+          .start()
+          .catch((error: unknown) =>
+            logger.warn({ error: (error as Error).message }, 'search answers could not be read from the database'),
+          ),
+      () => {},
+    );
+  }
+  runtime.onClose(() => search.close());
   const limits = visitorLimiters(o.visitorLimits);
   const mor = o.payments !== undefined;
   const webhook = o.webhook;
@@ -155,7 +192,8 @@ export function createBff(options: BffOptions): BffRouter {
   // Whatever the BFF learns about a domain (an order, a 409/404 upstream, an order event, an unavailable detail)
   // drops every cached answer listing it, so no visitor keeps seeing a sold domain as available.
   domainChanges.listen((domain) => {
-    searchCache.evict((answer) => answer.domains.some((d) => d.domain.toLowerCase() === domain));
+    search.domainChanged(domain);
+    processCache?.evict((answer) => answer.domains.some((d) => d.domain.toLowerCase() === domain));
     siblings?.cache.evict(
       (answer) =>
         answer.domain?.domain.toLowerCase() === domain ||
@@ -191,7 +229,12 @@ export function createBff(options: BffOptions): BffRouter {
   if (o.metrics.served) router.route('/metrics').get(metrics.handler(o.metrics.token)).all(methodNotAllowed('GET'));
   router
     .route('/search')
-    .get(limits.search, searchRoute({ client, searchCache, maxWaitMs: o.budgetMaxWaitMs, metrics }))
+    .get(
+      limits.search,
+      processCache === undefined
+        ? searchRoute(search, metrics)
+        : processCacheSearchRoute({ client, searchCache: processCache, maxWaitMs: ss.maxWaitMs, metrics }),
+    )
     .all(methodNotAllowed('GET'));
   if (siblings !== undefined)
     router.route('/siblings').get(limits.siblings, siblingsRoute(siblings)).all(methodNotAllowed('GET'));
@@ -303,6 +346,8 @@ export function createBff(options: BffOptions): BffRouter {
       await runtime.jobs.idle();
     },
     idle: () => runtime.jobs.idle(),
-    close: () => runtime.close(),
+    close: (graceMs?: number) => runtime.close(graceMs),
+    searchStats: () => search.stats,
+    syncSearch: () => search.sync(),
   });
 }

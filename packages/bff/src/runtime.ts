@@ -48,6 +48,7 @@ export class BffRuntime {
   readonly webhookRegistration: WebhookRegistration;
   readonly #options: ResolvedBffOptions;
   #closing: Promise<void> | undefined;
+  readonly #closeListeners: Array<() => void> = [];
 
   /**
    * @throws {BffOptionsError} when the client cannot be created from `marketplace`.
@@ -142,6 +143,11 @@ export class BffRuntime {
     };
   }
 
+  /** Registers `listener`, called once when {@link close} starts (the router stops its own timers). */
+  onClose(listener: () => void): void {
+    this.#closeListeners.push(listener);
+  }
+
   /** Registers an event handler. */
   on(type: EventHandlerType, handler: EventHandler): void {
     this.handlers.on(type, handler);
@@ -181,12 +187,13 @@ export class BffRuntime {
   }
 
   /**
-   * Stops the timers, lets background work in flight finish (at most `background.closeGraceMs`), and closes the
-   * database if the BFF opened it. Idempotent.
+   * Stops the timers, lets background work in flight finish (at most `graceMs`, default `background.closeGraceMs`),
+   * and closes the database if the BFF opened it. Idempotent.
    */
-  close(): Promise<void> {
+  close(graceMs = this.#options.background.closeGraceMs): Promise<void> {
     this.#closing ??= (async () => {
-      await this.jobs.stop(this.#options.background.closeGraceMs);
+      for (const listener of this.#closeListeners) listener();
+      await this.jobs.stop(graceMs);
       await this.database.close();
     })();
     return this.#closing;

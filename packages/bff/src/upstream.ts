@@ -1,6 +1,7 @@
 /**
- * The BFF's way to the marketplace: the upstream budget (Partner API spec 8, shared through the database when it
- * is PostgreSQL) and the signed Partner API client that asks it before every attempt.
+ * The BFF's way to the marketplace: the upstream budget (Partner API spec 8, in the database when there is one:
+ * shared by processes on PostgreSQL, kept across restarts on PGlite) and the signed Partner API client that asks
+ * it before every attempt.
  */
 import { CLIENT_VERSION, PartnerClient } from '@domainkit/client';
 import { createUpstreamBudget, MemoryBucketStore, SqlBucketStore, type BffUpstreamBudget } from './budget.ts';
@@ -14,7 +15,7 @@ import { BFF_VERSION } from './version.ts';
 
 /**
  * Creates the upstream budget and, unless one was passed in, the Partner API client.
- * @param db - the open database (a shared budget lives there on PostgreSQL).
+ * @param db - the open database (the budget lives there when the BFF has one).
  * @throws {BffOptionsError} when the client cannot be created from `marketplace`.
  */
 export function createUpstream(
@@ -23,7 +24,8 @@ export function createUpstream(
   metrics?: BffMetrics,
 ): { client: MarketplaceApi; budget: BffUpstreamBudget } {
   const budget = createUpstreamBudget({
-    store: o.database.kind === 'postgres' ? new SqlBucketStore(db) : new MemoryBucketStore(),
+    // In the database whenever there is one: shared by processes on PostgreSQL, kept across restarts on PGlite.
+    store: o.database.kind === 'none' ? new MemoryBucketStore() : new SqlBucketStore(db),
     namespace: o.keyId,
     limits: o.budgetLimits,
     maxWaitMs: o.budgetMaxWaitMs,

@@ -13,6 +13,7 @@ import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-two-phase-payments.ts';
 import * as m0015 from './migrations/0015-purchase-keys.ts';
+import * as m0020 from './migrations/0020-search-answers.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
 /**
@@ -31,6 +32,7 @@ export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0001_initial': m0001,
   '0002_two_phase_payments': m0002,
   '0015_purchase_keys': m0015,
+  '0020_search_answers': m0020,
 };
 
 /** The tables the BFF owns, in an order safe for `truncate`. */
@@ -41,6 +43,9 @@ export const BFF_TABLES = [
   'bff_orders',
   'bff_events',
   'bff_buckets',
+  'bff_search_answers',
+  'bff_search_evictions',
+  'bff_listings',
 ] as const;
 
 /** A PostgreSQL schema name the BFF accepts: lowercase letters, digits and `_`, not starting with a digit. */

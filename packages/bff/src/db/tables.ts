@@ -129,6 +129,36 @@ export interface BucketTable {
   blocked_until_ms: number;
 }
 
+/** A search answer shared by every BFF process (migration 0020), keyed by normalised query. */
+export interface SearchAnswerTable {
+  key: string;
+  /** The upstream answer (`{domains, next_cursor}`) as JSON. */
+  answer: string;
+  /** The lowercased domain names the answer lists, so an eviction finds every answer naming a domain. */
+  domains: string[];
+  /** When it was fetched upstream, ms since the epoch. */
+  stored_ms: number;
+}
+
+/** A domain whose cached answers were dropped; every process drops its in-memory copies when it reads the row. */
+export interface SearchEvictionTable {
+  id: Generated<string | number>;
+  domain: string;
+  at_ms: number;
+}
+
+/** A listing seen in an upstream answer (the listing index, migration 0020). */
+export interface ListingTable {
+  domain: string;
+  available: boolean;
+  price_cents: Cents;
+  currency: string;
+  /** Words of the queries whose answers listed it, space-separated. */
+  terms: string;
+  /** When it was last seen upstream, ms since the epoch. */
+  seen_ms: number;
+}
+
 /** The whole database. */
 export interface BffTables {
   bff_meta: MetaTable;
@@ -137,6 +167,9 @@ export interface BffTables {
   bff_orders: OrderTable;
   bff_events: EventTable;
   bff_buckets: BucketTable;
+  bff_search_answers: SearchAnswerTable;
+  bff_search_evictions: SearchEvictionTable;
+  bff_listings: ListingTable;
 }
 
 /** A Kysely handle on the BFF database. */

@@ -1,24 +1,87 @@
 /**
- * `GET /search?q=` → 200 `{"query", "results": [{"domain", "available", "price_cents", "currency"}]}` (at most 5).
- * The query is normalised (trimmed, lowercased, inner whitespace collapsed) and answered from the search cache
- * (fresh, or stale while one background call refreshes it); identical searches in flight share one upstream
- * `GET /domains/search` (Partner API spec 4.1, 8); when the upstream budget is spent, a stale answer is served if one is kept,
- * else 503 `busy` with the seconds to wait.
+ * `GET /search?q=` → 200 `{"query", "results": [{"domain", "available", "price_cents", "currency"}]}` (at most 5),
+ * with `"source": "index"` when the answer comes from the listing index. The query is normalised (trimmed,
+ * lowercased, inner whitespace collapsed) and answered by the {@link SearchService}: this process's memory, the
+ * shared answers, the demand-ordered miss queue (Partner API spec 4.1, 8), then the listing index; else 503 `busy` with the
+ * seconds to wait. The `Cache-Status` header (RFC 9211) says which.
  */
-import { widgetSearchQuerySchema, type WidgetSearchResponse } from '@domainkit/protocol';
-import type { DomainSearchResponse } from '@domainkit/protocol';
+import { widgetSearchQuerySchema, type DomainSearchResponse, type WidgetSearchResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import type { MarketplaceApi } from '../marketplace-api.ts';
 import { normaliseQuery, type SearchCache } from '../search-cache.ts';
 import { type BffMetrics, cacheResultOf } from '../metrics.ts';
 import { noteRequest } from '../request-context.ts';
+import type { SearchAnswer, SearchService } from '../search/search-service.ts';
 import { parseInput } from '../validate.ts';
 import { toWidgetDomain } from './context.ts';
 
 const HELP = { q: { label: '`q`', hint: 'a word or a domain to search for, 1–100 characters', example: 'coffee' } };
 
-/** What the search route uses. */
-export interface SearchRouteDeps {
+/** `Cache-Status` (RFC 9211) of each source. */
+const CACHE_STATUS: Record<SearchAnswer['source'] | 'hit', string> = {
+  hit: 'domainkit-bff; hit',
+  cache: 'domainkit-bff; hit',
+  stale: 'domainkit-bff; hit; detail=stale',
+  stale_if_error: 'domainkit-bff; fwd=miss; detail=stale-if-error',
+  queue: 'domainkit-bff; fwd=miss; stored',
+  index: 'domainkit-bff; fwd=miss; detail=index',
+};
+
+/** The `source` a metric's `result` label is derived from (metrics.ts `cacheResultOf`), per answer source. */
+const METRIC_SOURCE: Record<SearchAnswer['source'], string> = {
+  cache: 'cache',
+  stale: 'stale',
+  stale_if_error: 'stale_if_error',
+  queue: 'upstream',
+  index: 'index',
+};
+
+/** The search route handler; lookups are recorded in `metrics` when given. */
+export function searchRoute(search: SearchService, metrics?: Pick<BffMetrics, 'cacheLookup'>): RequestHandler {
+  return async function domainkitBffSearch(req, res) {
+    const raw = req.query.q;
+    // The lean path: a well-formed query whose fresh answer is in memory, answered synchronously.
+    if (typeof raw === 'string' && raw.length <= 100 && Object.keys(req.query).length === 1) {
+      const key = normaliseQuery(raw);
+      const hit = key === '' ? undefined : search.peek(key);
+      if (hit !== undefined) {
+        noteRequest({ cache: 'hit' });
+        metrics?.cacheLookup('search', 'cache');
+        res.setHeader('Cache-Status', CACHE_STATUS.hit);
+        res.json({ query: key, results: hit.domains.map(toWidgetDomain) } satisfies WidgetSearchResponse);
+        return;
+      }
+    }
+    const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', HELP);
+    const query = normaliseQuery(q);
+    // A visitor that goes away while waiting for a token leaves the queue: no token is taken for it.
+    const gone = new AbortController();
+    const onClose = () => {
+      if (!res.writableFinished) gone.abort();
+    };
+    res.once('close', onClose);
+    let answer: SearchAnswer;
+    try {
+      answer = await search.search(query, gone.signal);
+    } catch (error) {
+      if (gone.signal.aborted) return;
+      throw error;
+    } finally {
+      res.off('close', onClose);
+    }
+    noteRequest({ cache: cacheResultOf(METRIC_SOURCE[answer.source]) });
+    metrics?.cacheLookup('search', METRIC_SOURCE[answer.source]);
+    res.setHeader('Cache-Status', CACHE_STATUS[answer.source]);
+    const body: WidgetSearchResponse =
+      answer.source === 'index'
+        ? { query, results: answer.listings.map(toWidgetDomain), source: 'index' }
+        : { query, results: answer.value.domains.map(toWidgetDomain) };
+    res.json(body);
+  };
+}
+
+/** What the per-process search route uses. */
+export interface ProcessCacheSearchRouteDeps {
   readonly client: Pick<MarketplaceApi, 'searchDomains'>;
   /** Upstream answers by normalised query. */
   readonly searchCache: SearchCache<DomainSearchResponse>;
@@ -28,8 +91,12 @@ export interface SearchRouteDeps {
   readonly metrics?: Pick<BffMetrics, 'cacheLookup'> | undefined;
 }
 
-/** The search route handler. */
-export function searchRoute(ctx: SearchRouteDeps): RequestHandler {
+/**
+ * The per-process search cache (`searchCache.mode: "process"`): fresh, then stale while one background call
+ * refreshes it, each process alone; a miss waits for a token up to `maxWaitMs`, else 503 `busy`. Kept for
+ * comparison (the benchmark's baseline).
+ */
+export function processCacheSearchRoute(ctx: ProcessCacheSearchRouteDeps): RequestHandler {
   return async function domainkitBffSearch(req, res) {
     const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', HELP);
     const query = normaliseQuery(q);

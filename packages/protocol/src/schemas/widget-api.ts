@@ -19,10 +19,15 @@ export type WidgetDomain = z.infer<typeof widgetDomainSchema>;
 /** `GET /search?q=` input: the query is required and at most 100 characters. */
 export const widgetSearchQuerySchema = z.strictObject({ q: searchQuerySchema });
 
-/** `GET /search?q=` answer. */
+/**
+ * `GET /search?q=` answer. `source: "index"` marks names seen recently that match the query, answered when the
+ * marketplace's search budget is spent (the widget titles them "Names seen recently"; prices are re-confirmed by
+ * the quote or checkout); absent for the marketplace's own answer. An index answer is never empty.
+ */
 export const widgetSearchResponseSchema = z.object({
   query: z.string(),
   results: z.array(widgetDomainSchema),
+  source: z.literal('index').optional(),
 });
 export type WidgetSearchResponse = z.infer<typeof widgetSearchResponseSchema>;
 

@@ -1,0 +1,190 @@
+/**
+ * The search answers and listings every BFF process shares, in the BFF database (PostgreSQL shared by replicas, or
+ * embedded PGlite kept in the data folder across restarts): tables `bff_search_answers`, `bff_search_evictions`
+ * and `bff_listings` (migration 0020). The only module that reads or writes them.
+ */
+import type { DomainSearchResponse } from '@domainkit/protocol';
+import { sql } from 'kysely';
+import { toCents, type BffDb } from '../db/tables.ts';
+import type { SeenListing } from './listing-index.ts';
+
+/** A stored answer and when it was fetched (ms since the epoch). */
+export interface StoredAnswer {
+  readonly answer: DomainSearchResponse;
+  readonly storedMs: number;
+}
+
+/** Where {@link SqlAnswerStore.changesSince} left off. */
+export interface ChangeCursor {
+  readonly evictionId: number;
+  readonly listingMs: number;
+  readonly answerMs: number;
+}
+
+/** What other processes changed since a cursor. */
+export interface Changes {
+  /** Domains whose answers were dropped. */
+  readonly evicted: readonly string[];
+  /** Listings seen (new or seen again). */
+  readonly listings: readonly SeenListing[];
+  /** Answers stored (new or refreshed), by normalised query. */
+  readonly answers: ReadonlyArray<StoredAnswer & { readonly key: string }>;
+  readonly cursor: ChangeCursor;
+}
+
+/** Overlap when reading listings by time, so rows committed slightly out of order are not missed (ms). */
+const LISTING_OVERLAP_MS = 5_000;
+
+/** The shared store of answers, evictions and listings. */
+export class SqlAnswerStore {
+  readonly #db: () => Promise<BffDb>;
+
+  /** @param db - resolves to the open database. */
+  constructor(db: () => Promise<BffDb>) {
+    this.#db = db;
+  }
+
+  /** The answer stored for normalised query `key`, if any. */
+  async get(key: string): Promise<StoredAnswer | undefined> {
+    const db = await this.#db();
+    const row = await db
+      .selectFrom('bff_search_answers')
+      .select(['answer', 'stored_ms'])
+      .where('key', '=', key)
+      .executeTakeFirst();
+    if (row === undefined) return undefined;
+    return { answer: JSON.parse(row.answer) as DomainSearchResponse, storedMs: row.stored_ms };
+  }
+
+  /** Stores an answer fetched at `storedMs` and the listings it holds. */
+  async put(key: string, answer: DomainSearchResponse, storedMs: number, listings: readonly SeenListing[]) {
+    const db = await this.#db();
+    const domains = answer.domains.map((d) => d.domain.toLowerCase());
+    await db
+      .insertInto('bff_search_answers')
+      .values({ key, answer: JSON.stringify(answer), domains, stored_ms: storedMs })
+      .onConflict((oc) =>
+        oc.column('key').doUpdateSet({
+          answer: (eb) => eb.ref('excluded.answer'),
+          domains: (eb) => eb.ref('excluded.domains'),
+          stored_ms: (eb) => eb.ref('excluded.stored_ms'),
+        }),
+      )
+      .execute();
+    if (listings.length === 0) return;
+    await db
+      .insertInto('bff_listings')
+      .values(
+        listings.map((l) => ({
+          domain: l.domain,
+          available: l.available,
+          price_cents: l.price_cents,
+          currency: l.currency,
+          terms: l.terms,
+          seen_ms: l.seenMs,
+        })),
+      )
+      .onConflict((oc) =>
+        oc.column('domain').doUpdateSet({
+          available: (eb) => eb.ref('excluded.available'),
+          price_cents: (eb) => eb.ref('excluded.price_cents'),
+          currency: (eb) => eb.ref('excluded.currency'),
+          seen_ms: (eb) => eb.ref('excluded.seen_ms'),
+          terms: sql`case when position(' ' || excluded.terms || ' ' in ' ' || bff_listings.terms || ' ') > 0
+            then bff_listings.terms else bff_listings.terms || ' ' || excluded.terms end`,
+        }),
+      )
+      .execute();
+  }
+
+  /**
+   * Drops every stored answer listing `domain` and the domain's listing, and records the eviction so every other
+   * process drops its in-memory copies.
+   */
+  async evict(domain: string, nowMs: number): Promise<void> {
+    const db = await this.#db();
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('bff_search_answers').where(sql<boolean>`domains @> array[${domain}]::text[]`).execute();
+      await trx.deleteFrom('bff_listings').where('domain', '=', domain).execute();
+      await trx.insertInto('bff_search_evictions').values({ domain, at_ms: nowMs }).execute();
+    });
+  }
+
+  /** The cursor of "now": evictions already recorded are not replayed. */
+  async currentCursor(): Promise<ChangeCursor> {
+    const db = await this.#db();
+    const row = await db
+      .selectFrom('bff_search_evictions')
+      .select((eb) => eb.fn.max('id').as('id'))
+      .executeTakeFirst();
+    return { evictionId: Number(row?.id ?? 0), listingMs: 0, answerMs: 0 };
+  }
+
+  /** The `limit` most recently fetched answers (a process starting fills its memory with them). */
+  async recentAnswers(limit: number): Promise<Array<StoredAnswer & { key: string }>> {
+    const db = await this.#db();
+    const rows = await db
+      .selectFrom('bff_search_answers')
+      .select(['key', 'answer', 'stored_ms'])
+      .orderBy('stored_ms', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      key: r.key,
+      answer: JSON.parse(r.answer) as DomainSearchResponse,
+      storedMs: r.stored_ms,
+    }));
+  }
+
+  /** Evictions, listings and answers recorded since `cursor` (by any process). */
+  async changesSince(cursor: ChangeCursor): Promise<Changes> {
+    const db = await this.#db();
+    const evictions = await db
+      .selectFrom('bff_search_evictions')
+      .select(['id', 'domain'])
+      .where('id', '>', String(cursor.evictionId))
+      .orderBy('id')
+      .execute();
+    const since = cursor.listingMs === 0 ? 0 : cursor.listingMs - LISTING_OVERLAP_MS;
+    const rows = await db.selectFrom('bff_listings').selectAll().where('seen_ms', '>', since).execute();
+    let listingMs = cursor.listingMs;
+    const listings = rows.map((r) => {
+      listingMs = Math.max(listingMs, r.seen_ms);
+      return {
+        domain: r.domain,
+        available: r.available,
+        price_cents: toCents(r.price_cents),
+        currency: r.currency,
+        terms: r.terms,
+        seenMs: r.seen_ms,
+      };
+    });
+    const answerRows =
+      cursor.answerMs === 0
+        ? []
+        : await db
+            .selectFrom('bff_search_answers')
+            .select(['key', 'answer', 'stored_ms'])
+            .where('stored_ms', '>', cursor.answerMs - LISTING_OVERLAP_MS)
+            .execute();
+    let answerMs = cursor.answerMs;
+    const answers = answerRows.map((r) => {
+      answerMs = Math.max(answerMs, r.stored_ms);
+      return { key: r.key, answer: JSON.parse(r.answer) as DomainSearchResponse, storedMs: r.stored_ms };
+    });
+    const last = evictions.at(-1);
+    return {
+      evicted: evictions.map((e) => e.domain),
+      listings,
+      answers,
+      cursor: { evictionId: last === undefined ? cursor.evictionId : Number(last.id), listingMs, answerMs },
+    };
+  }
+
+  /** Deletes answers fetched before `beforeMs` and eviction records older than `evictionsBeforeMs`. */
+  async prune(beforeMs: number, evictionsBeforeMs: number): Promise<void> {
+    const db = await this.#db();
+    await db.deleteFrom('bff_search_answers').where('stored_ms', '<', beforeMs).execute();
+    await db.deleteFrom('bff_search_evictions').where('at_ms', '<', evictionsBeforeMs).execute();
+  }
+}

@@ -1,0 +1,90 @@
+/**
+ * The listing index: every domain any upstream search answer listed (with its price, availability and when it was
+ * seen) in a local full-text index (MiniSearch), so a search that neither the cache nor the budget can serve is
+ * answered with the names seen recently that match it. Its answers are flagged `source: "index"`; prices are
+ * re-confirmed by the quote or the checkout, as for any search answer.
+ *
+ * Labels are indexed by every suffix (at least {@link MIN_TERM} characters) and queried by prefix, so a query word
+ * matches inside a label (`house` finds `coffeehouse.com`), as the marketplace's own search does (spec 4.1). The
+ * words of the queries whose answers listed a domain are indexed too.
+ */
+import MiniSearch from 'minisearch';
+
+/** One listing as seen in an upstream answer. */
+export interface SeenListing {
+  /** Lowercased domain name. */
+  readonly domain: string;
+  readonly available: boolean;
+  /** Price in cents of `currency`. */
+  readonly price_cents: number;
+  readonly currency: string;
+  /** Words of the queries that listed it, space-separated. */
+  readonly terms: string;
+  /** When it was last seen upstream, ms since the epoch. */
+  readonly seenMs: number;
+}
+
+/** Shortest label suffix indexed and shortest query word searched. */
+const MIN_TERM = 2;
+
+/** A query's words: lowercased runs of letters and digits; the TLD of a domain-shaped query is dropped. */
+export function queryWords(query: string): string[] {
+  const text = query.toLowerCase().replace(/^([a-z0-9-]+)\.[a-z]{2,24}$/, '$1');
+  return text.split(/[^a-z0-9]+/).filter((w) => w.length >= MIN_TERM);
+}
+
+function labelSuffixes(text: string): string[] {
+  const label = text.split('.', 1)[0]!.replace(/[^a-z0-9]/g, '');
+  const out: string[] = [];
+  for (let i = 0; i + MIN_TERM <= label.length; i++) out.push(label.slice(i));
+  return out;
+}
+
+/** The in-memory listing index of one process (fed from its answers and, when shared, the `bff_listings` table). */
+export class ListingIndex {
+  readonly #listings = new Map<string, SeenListing>();
+  readonly #search = new MiniSearch<{ id: string; label: string; terms: string }>({
+    fields: ['label', 'terms'],
+    tokenize: (text, field) => (field === 'label' ? labelSuffixes(text) : text.split(' ').filter(Boolean)),
+    processTerm: (term) => term.toLowerCase(),
+    searchOptions: { prefix: true, combineWith: 'OR', boost: { label: 2 } },
+  });
+
+  /** Listings held. */
+  get size(): number {
+    return this.#listings.size;
+  }
+
+  /** Adds or replaces listings (the newest `seenMs` wins; query words are merged). */
+  add(listings: Iterable<SeenListing>): void {
+    for (const listing of listings) {
+      const kept = this.#listings.get(listing.domain);
+      if (kept !== undefined && kept.seenMs > listing.seenMs) continue;
+      const terms = [...new Set(`${kept?.terms ?? ''} ${listing.terms}`.split(' ').filter(Boolean))].join(' ');
+      const merged = { ...listing, terms };
+      if (kept !== undefined) this.#search.discard(listing.domain);
+      this.#search.add({ id: listing.domain, label: listing.domain, terms });
+      this.#listings.set(listing.domain, merged);
+    }
+  }
+
+  /** Drops a domain (sold, refunded, repriced: its next sighting brings it back). */
+  remove(domain: string): void {
+    if (!this.#listings.delete(domain)) return;
+    this.#search.discard(domain);
+  }
+
+  /** Up to `limit` listings matching `query`, best first; empty when none match. */
+  search(query: string, limit: number): SeenListing[] {
+    const words = queryWords(query);
+    if (words.length === 0) return [];
+    const hits = this.#search.search(words.join(' '));
+    const out: SeenListing[] = [];
+    for (const hit of hits) {
+      const listing = this.#listings.get(hit.id as string);
+      if (listing !== undefined) out.push(listing);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+}
