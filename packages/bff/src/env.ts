@@ -25,10 +25,21 @@
  * | DOMAINKIT_PROFILE | no | `test`: the test profile for e2e tests (refused with NODE_ENV=production) |
  * | DOMAINKIT_METRICS | no | `true`: serve `GET /metrics` (Prometheus text format) |
  * | DOMAINKIT_METRICS_TOKEN | no | bearer token `GET /metrics` requires (16+ characters); implies DOMAINKIT_METRICS |
+ * | DOMAINKIT_SEARCH_BUDGET_PER_MINUTE, DOMAINKIT_SEARCH_BUDGET_BURST | no | upstream search budget, default 60 and 6 |
+ * | DOMAINKIT_WRITE_BUDGET_PER_MINUTE, DOMAINKIT_WRITE_BUDGET_BURST | no | upstream write budget, default 20 and 2 |
+ * | DOMAINKIT_BUDGET_MAX_WAIT_MS | no | longest wait for a write or detail token (ms), default 1500 |
+ * | DOMAINKIT_SEARCH_MAX_WAIT_MS | no | longest wait of a search for a token (ms), default 300 |
+ * | DOMAINKIT_SEARCH_CACHE_TTL_SECONDS | no | seconds a search answer is fresh, default 21600 |
+ * | DOMAINKIT_SEARCH_CACHE_STALE_SECONDS | no | then seconds served while a spare token may refresh it, default 64800 |
+ * | DOMAINKIT_SEARCH_CACHE_STALE_IF_ERROR_SECONDS | no | then seconds served when upstream is busy or failing, default 86400 |
+ * | DOMAINKIT_SEARCH_CACHE_MEMORY_ENTRIES | no | answers kept in each process's memory, default 5000 |
+ * | DOMAINKIT_SEARCH_INDEX | no | `false`: no answers from the listing index; default `true` |
+ * | DOMAINKIT_SEARCH_CACHE_MODE | no | `shared` (default) or `process` (the earlier per-process cache) |
+ * | DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE, DOMAINKIT_VISITOR_WRITES_PER_MINUTE | no | per-visitor limits, default 30 and 10; `off` turns both off |
  */
 import { createLogger, type LogFormat } from './logger.ts';
 import type { z } from 'zod';
-import { describeDatabaseUrl } from './db/database.ts';
+import { DEFAULT_BFF_DATA_DIR, describeDatabaseUrl } from './db/database.ts';
 import { httpUrl, originSchema, serviceUrl } from './options.ts';
 import { testCardPayments } from './payments.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type BffServerOptions } from './server.ts';
@@ -126,6 +137,30 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
     required: false,
     description: 'a bearer token (16+ characters) GET /metrics requires; setting it turns metrics on',
   },
+  ...(
+    [
+      ['DOMAINKIT_SEARCH_BUDGET_PER_MINUTE', 'upstream searches allowed in any 60 s (spec 8), default 60'],
+      ['DOMAINKIT_SEARCH_BUDGET_BURST', 'searches that may go at once after a quiet spell, default 6'],
+      ['DOMAINKIT_WRITE_BUDGET_PER_MINUTE', 'upstream writes allowed in any 60 s (spec 8), default 20'],
+      ['DOMAINKIT_WRITE_BUDGET_BURST', 'writes that may go at once after a quiet spell, default 2'],
+      ['DOMAINKIT_BUDGET_MAX_WAIT_MS', 'longest wait for an upstream token before "busy" (ms), default 1500'],
+      ['DOMAINKIT_SEARCH_MAX_WAIT_MS', 'longest wait of a visitor search for an upstream token (ms), default 300'],
+      ['DOMAINKIT_SEARCH_CACHE_TTL_SECONDS', 'seconds a search answer is served fresh, default 21600 (6 h)'],
+      [
+        'DOMAINKIT_SEARCH_CACHE_STALE_SECONDS',
+        'seconds after that an answer is served while a spare token may refresh it, default 64800',
+      ],
+      [
+        'DOMAINKIT_SEARCH_CACHE_STALE_IF_ERROR_SECONDS',
+        'seconds after that an answer is served when the marketplace is busy or failing, default 86400',
+      ],
+      ['DOMAINKIT_SEARCH_CACHE_MEMORY_ENTRIES', "search answers kept in each process's memory, default 5000"],
+      ['DOMAINKIT_SEARCH_INDEX', 'false: never answer from the listing index (names seen recently); default true'],
+      ['DOMAINKIT_SEARCH_CACHE_MODE', 'shared (default: the database-backed cache) or process (per-process cache)'],
+      ['DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE', 'searches per visitor per minute, default 30; off: no visitor limits'],
+      ['DOMAINKIT_VISITOR_WRITES_PER_MINUTE', 'purchase requests per visitor per minute, default 10'],
+    ] as const
+  ).map(([name, description]) => ({ name, required: false, description })),
 ];
 
 /** Raised by {@link loadBffConfigFromEnv}; `problems` has one entry per variable. */
@@ -315,9 +350,11 @@ export function loadBffConfigFromEnv(
     problems.push({ variable: 'DOMAINKIT_METRICS_TOKEN', problem: 'must be at least 16 characters' });
   const metrics =
     metricsToken !== undefined ? { token: metricsToken } : metricsRaw === undefined ? undefined : metricsRaw === 'true';
+  const tuning = readTuning(get, problems);
 
   if (problems.length > 0) throw new BffConfigError(problems);
   return {
+    ...tuning,
     marketplace: {
       baseUrl: baseUrl!,
       keyId: keyId!,
@@ -328,7 +365,8 @@ export function loadBffConfigFromEnv(
     ...(urls.DOMAINKIT_RETURN_URL !== undefined && { returnUrl: urls.DOMAINKIT_RETURN_URL }),
     ...(urls.DOMAINKIT_CANCEL_URL !== undefined && { cancelUrl: urls.DOMAINKIT_CANCEL_URL }),
     ...(databaseUrl !== undefined && { database: { url: databaseUrl, ...(schema !== undefined && { schema }) } }),
-    ...(databaseUrl === undefined && dataDir !== undefined && { database: { dataDir } }),
+    // The standalone server always keeps its state (search answers, budgets) in a database: PGlite by default.
+    ...(databaseUrl === undefined && { database: { dataDir: dataDir ?? DEFAULT_BFF_DATA_DIR } }),
     ...(payments === 'test_card' && { payments: testCardPayments() }),
     ...(webhookSecret !== undefined && {
       webhook: { secret: webhookSecret, ...(webhookUrl !== undefined && { publicUrl: webhookUrl }) },
@@ -347,5 +385,91 @@ export function loadBffConfigFromEnv(
     ...(profile !== undefined && { profile: profile as 'test' | 'production' }),
     port,
     host,
+  };
+}
+
+/** Reads the budget, search cache and visitor-limit variables (all optional; each problem is added to `problems`). */
+function readTuning(
+  get: (name: string) => string | undefined,
+  problems: Array<{ variable: string; problem: string }>,
+): Pick<BffServerOptions, 'upstreamBudget' | 'searchCache' | 'visitorLimits'> {
+  const int = (name: string, min: number): number | undefined => {
+    const raw = get(name);
+    if (raw === undefined) return undefined;
+    if (!/^\d+$/.test(raw) || Number(raw) < min) {
+      problems.push({
+        variable: name,
+        problem: `must be a whole number of at least ${min}; received ${JSON.stringify(raw)}`,
+      });
+      return undefined;
+    }
+    return Number(raw);
+  };
+  const bucket = (what: 'SEARCH' | 'WRITE') => {
+    const perMinute = int(`DOMAINKIT_${what}_BUDGET_PER_MINUTE`, 2);
+    const burst = int(`DOMAINKIT_${what}_BUDGET_BURST`, 1);
+    if (perMinute === undefined && burst === undefined) return undefined;
+    const defaults = what === 'SEARCH' ? { perMinute: 60, burst: 6 } : { perMinute: 20, burst: 2 };
+    const limit = {
+      perMinute: perMinute ?? defaults.perMinute,
+      burst: burst ?? Math.min(defaults.burst, (perMinute ?? 2) - 1),
+    };
+    if (limit.burst >= limit.perMinute) {
+      problems.push({
+        variable: `DOMAINKIT_${what}_BUDGET_BURST`,
+        problem: `must be less than DOMAINKIT_${what}_BUDGET_PER_MINUTE (${limit.perMinute})`,
+      });
+    }
+    return limit;
+  };
+  const search = bucket('SEARCH');
+  const write = bucket('WRITE');
+  const maxWaitMs = int('DOMAINKIT_BUDGET_MAX_WAIT_MS', 0);
+  const searchMaxWaitMs = int('DOMAINKIT_SEARCH_MAX_WAIT_MS', 0);
+  const upstreamBudget = {
+    ...(search !== undefined && { search }),
+    ...(write !== undefined && { write }),
+    ...(maxWaitMs !== undefined && { maxWaitMs }),
+    ...(searchMaxWaitMs !== undefined && { searchMaxWaitMs }),
+  };
+
+  const ttlSeconds = int('DOMAINKIT_SEARCH_CACHE_TTL_SECONDS', 0);
+  const staleWhileRevalidateSeconds = int('DOMAINKIT_SEARCH_CACHE_STALE_SECONDS', 0);
+  const staleIfErrorSeconds = int('DOMAINKIT_SEARCH_CACHE_STALE_IF_ERROR_SECONDS', 0);
+  const maxEntries = int('DOMAINKIT_SEARCH_CACHE_MEMORY_ENTRIES', 1);
+  const indexRaw = get('DOMAINKIT_SEARCH_INDEX');
+  if (indexRaw !== undefined && indexRaw !== 'true' && indexRaw !== 'false')
+    problems.push({
+      variable: 'DOMAINKIT_SEARCH_INDEX',
+      problem: `must be true or false; received ${JSON.stringify(indexRaw)}`,
+    });
+  const mode = get('DOMAINKIT_SEARCH_CACHE_MODE');
+  if (mode !== undefined && mode !== 'shared' && mode !== 'process')
+    problems.push({
+      variable: 'DOMAINKIT_SEARCH_CACHE_MODE',
+      problem: `must be shared or process; received ${JSON.stringify(mode)}`,
+    });
+  const searchCache = {
+    ...(ttlSeconds !== undefined && { ttlSeconds }),
+    ...(staleWhileRevalidateSeconds !== undefined && { staleWhileRevalidateSeconds }),
+    ...(staleIfErrorSeconds !== undefined && { staleIfErrorSeconds }),
+    ...(maxEntries !== undefined && { maxEntries }),
+    ...((indexRaw === 'true' || indexRaw === 'false') && { index: indexRaw === 'true' }),
+    ...((mode === 'shared' || mode === 'process') && { mode: mode as 'shared' | 'process' }),
+  };
+
+  const off = get('DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE') === 'off';
+  const searchesPerMinute = off ? undefined : int('DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE', 1);
+  const writesPerMinute = int('DOMAINKIT_VISITOR_WRITES_PER_MINUTE', 1);
+  const visitorLimits = off
+    ? false
+    : {
+        ...(searchesPerMinute !== undefined && { searchesPerMinute }),
+        ...(writesPerMinute !== undefined && { writesPerMinute }),
+      };
+  return {
+    ...(Object.keys(upstreamBudget).length > 0 && { upstreamBudget }),
+    ...(Object.keys(searchCache).length > 0 && { searchCache }),
+    ...((visitorLimits === false || Object.keys(visitorLimits).length > 0) && { visitorLimits }),
   };
 }

@@ -172,9 +172,10 @@ export function clientDataSqlState(error: unknown): string | undefined {
 export function toAnswer(
   error: unknown,
   limits: { bodyLimitKb: number },
-): { answer: BffHttpError; log: 'none' | 'warn' | 'error' | 'defect' } {
+): { answer: BffHttpError; log: 'none' | 'busy' | 'warn' | 'error' | 'defect' } {
   if (error instanceof BffHttpError) return { answer: error, log: 'none' };
-  if (error instanceof UpstreamBusyError) return { answer: busyAnswer(error), log: 'warn' };
+  // "Busy" is an expected outcome when the budget is spent: counted, logged once per interval, never one by one.
+  if (error instanceof UpstreamBusyError) return { answer: busyAnswer(error), log: 'busy' };
   if (error instanceof PaymentInputError)
     return { answer: new BffHttpError('validation_error', error.message), log: 'none' };
   if (error instanceof MarketplaceError) {
@@ -257,10 +258,34 @@ export function upstreamLogFields(error: unknown): Record<string, unknown> {
   return { upstream: { ...(redactDeep(error.toJSON()) as Record<string, unknown>), cause } };
 }
 
+/** Seconds between two log lines counting the `busy` answers given meanwhile. */
+export const BUSY_LOG_INTERVAL_SECONDS = 60;
+
 /**
- * The router's error handler: answers JSON with a safe message, logs upstream failures and defects with pino.
+ * Counts `busy` answers and logs their number once per {@link BUSY_LOG_INTERVAL_SECONDS} (one `info` line
+ * `{busy, interval_seconds}`, no stack trace), when there were any.
+ */
+export function busyLog(logger: Logger): () => void {
+  let count = 0;
+  let timer: NodeJS.Timeout | undefined;
+  return () => {
+    count++;
+    if (timer !== undefined) return;
+    timer = setTimeout(() => {
+      logger.info({ busy: count, interval_seconds: BUSY_LOG_INTERVAL_SECONDS }, 'searches answered busy');
+      count = 0;
+      timer = undefined;
+    }, BUSY_LOG_INTERVAL_SECONDS * 1000);
+    timer.unref();
+  };
+}
+
+/**
+ * The router's error handler: answers JSON with a safe message, logs upstream failures and defects with pino;
+ * `busy` answers are counted ({@link busyLog}).
  */
 export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): ErrorRequestHandler {
+  const countBusy = busyLog(logger);
   return function domainkitBffErrorHandler(error, req, res, next) {
     if (res.headersSent) {
       next(error);
@@ -280,6 +305,7 @@ export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): E
         { route, status: answer.status, ...upstreamLogFields(cause) },
         answer.code === 'upstream_error' ? 'marketplace request failed' : 'unexpected error',
       );
+    else if (log === 'busy') countBusy();
     else if (log === 'warn')
       logger.warn(
         { route, status: answer.status, ...upstreamLogFields(cause) },

@@ -33,6 +33,9 @@ export interface BffServerOptions extends BffOptions {
   readonly trustProxy?: boolean | number | string | undefined;
 }
 
+/** Longest a standalone BFF takes to stop (ms): requests in flight, background work and the database close. */
+export const SHUTDOWN_BOUND_MS = 10_000;
+
 /** A running standalone BFF. */
 export interface RunningBff {
   /** Base URL of the routes, such as `http://127.0.0.1:8787` (plus the mount path). */
@@ -132,8 +135,10 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
     url,
     bff: router,
     close() {
+      // One bound for the whole stop (SHUTDOWN_BOUND_MS): requests in flight get most of it, background work the rest.
+      const deadline = Date.now() + SHUTDOWN_BOUND_MS;
       closing ??= new Promise<void>((resolve, reject) => {
-        const force = setTimeout(() => server.closeAllConnections(), 10_000);
+        const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_BOUND_MS - 2_000);
         force.unref();
         server.close((error) => {
           clearTimeout(force);
@@ -141,7 +146,7 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
           else resolve();
         });
         server.closeIdleConnections();
-      }).finally(() => router.close());
+      }).finally(() => router.close(Math.max(0, deadline - Date.now() - 1_000)));
       return closing;
     },
   };

@@ -4,8 +4,11 @@
  */
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { BffConfigError, loadBffConfigFromEnv } from '../src/index.ts';
 import { KEY_ID, SECRET, call, startStubMarketplace } from './helpers.ts';
 
@@ -92,6 +95,7 @@ describe('loadBffConfigFromEnv', () => {
   it('reads a complete environment, with defaults for port and host', () => {
     expect(loadBffConfigFromEnv(complete)).toEqual({
       marketplace: { baseUrl: complete.DOMAINKIT_API_BASE_URL, keyId: KEY_ID, secret: SECRET },
+      database: { dataDir: '.data/bff' },
       port: 8787,
       host: '127.0.0.1',
     });
@@ -110,6 +114,7 @@ describe('loadBffConfigFromEnv', () => {
       allowedOrigins: ['https://shop.example', 'http://localhost:5173'],
       returnUrl: 'https://shop.example/thanks',
       cancelUrl: 'https://shop.example/cart',
+      database: { dataDir: '.data/bff' },
       port: 9000,
       host: '0.0.0.0',
     });
@@ -136,6 +141,38 @@ describe('loadBffConfigFromEnv', () => {
     expect(loadBffConfigFromEnv({ ...complete, DOMAINKIT_DATA_DIR: '/var/lib/bff' }).database).toEqual({
       dataDir: '/var/lib/bff',
     });
+  });
+
+  it('reads the budget, search cache and visitor-limit settings, and names each invalid one', () => {
+    const config = loadBffConfigFromEnv({
+      ...complete,
+      DOMAINKIT_SEARCH_BUDGET_PER_MINUTE: '30',
+      DOMAINKIT_SEARCH_BUDGET_BURST: '3',
+      DOMAINKIT_SEARCH_MAX_WAIT_MS: '250',
+      DOMAINKIT_SEARCH_CACHE_TTL_SECONDS: '3600',
+      DOMAINKIT_SEARCH_CACHE_MEMORY_ENTRIES: '2000',
+      DOMAINKIT_SEARCH_INDEX: 'false',
+      DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE: '60',
+    });
+    expect(config.upstreamBudget).toEqual({ search: { perMinute: 30, burst: 3 }, searchMaxWaitMs: 250 });
+    expect(config.searchCache).toEqual({ ttlSeconds: 3600, maxEntries: 2000, index: false });
+    expect(config.visitorLimits).toEqual({ searchesPerMinute: 60 });
+    expect(loadBffConfigFromEnv({ ...complete, DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE: 'off' }).visitorLimits).toBe(
+      false,
+    );
+
+    const error = configError({
+      ...complete,
+      DOMAINKIT_SEARCH_BUDGET_PER_MINUTE: '6',
+      DOMAINKIT_SEARCH_BUDGET_BURST: '6',
+      DOMAINKIT_SEARCH_MAX_WAIT_MS: '-1',
+      DOMAINKIT_SEARCH_INDEX: 'yes',
+    });
+    expect(error.problems.map((p) => p.variable)).toEqual([
+      'DOMAINKIT_SEARCH_BUDGET_BURST',
+      'DOMAINKIT_SEARCH_MAX_WAIT_MS',
+      'DOMAINKIT_SEARCH_INDEX',
+    ]);
   });
 
   it('names each invalid database, payments, webhook and proxy setting, never echoing a password', () => {
@@ -189,10 +226,13 @@ describe('the CLI', () => {
 
   it('starts from the environment, serves, and stops cleanly on SIGTERM', async () => {
     const stub = await startStubMarketplace();
+    const dataDir = mkdtempSync(join(tmpdir(), 'dk-bff-cli-'));
+    onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
     const { child, out, err } = runCli({
       DOMAINKIT_API_BASE_URL: stub.url,
       DOMAINKIT_KEY_ID: KEY_ID,
       DOMAINKIT_API_SECRET: SECRET,
+      DOMAINKIT_DATA_DIR: dataDir, // the standalone server keeps its state in a data folder
       PORT: '0',
       HOST: '127.0.0.1',
     });
