@@ -19,7 +19,8 @@
  * 60 s window. For `three`, minute 6 is also split by process (the restarted one against the others).
  *
  * Knobs: `BENCH_LOAD_SECONDS` (default 600: ten minutes; the restart happens at half of it),
- * `BENCH_SCENARIOS` (comma-separated, default `baseline,one,three`), `BENCH_DATABASE_URL` (default
+ * `BENCH_SCENARIOS` (comma-separated, default `baseline,one,three`), `BENCH_PARALLEL=1` (run them at the same
+ * time, each against its own sandbox: a third of the wall time, on a shared CPU), `BENCH_DATABASE_URL` (default
  * `DATABASE_URL`, else `postgres://postgres@127.0.0.1:5432/test`; `three` is skipped when it cannot connect).
  * Everything binds 127.0.0.1 on free ports and stops by itself. Exits 1 when a hard limit is broken (an upstream
  * 429, or more than 60 upstream searches in a 60 s window). A benchmark: no test depends on it.
@@ -302,6 +303,7 @@ const pct = (n: number, d: number) => (d === 0 ? '    -' : `${((100 * n) / d).to
 
 /** Prints the per-period table; returns whether the hard limits held. */
 function report(
+  log: (line: string) => void,
   name: string,
   samples: readonly Sample[],
   upstream: { searchTimes: number[]; all429: number[] },
@@ -309,9 +311,7 @@ function report(
 ): boolean {
   const periods = Math.ceil((seconds * 1000) / periodMs);
   const unit = periodMs === 60_000 ? 'min' : `×${(periodMs / 1000).toFixed(0)}s`;
-  console.log(
-    `  ${unit.padEnd(5)} searches answered%  cache%  queue%  index%   busy  other  p50ms  p95ms  upstream  429s`,
-  );
+  log(`  ${unit.padEnd(5)} searches answered%  cache%  queue%  index%   busy  other  p50ms  p95ms  upstream  429s`);
   for (let p = 0; p < periods; p++) {
     const these = samples.filter((s) => s.period === p);
     const count = (o: Outcome) => these.filter((s) => s.outcome === o).length;
@@ -323,14 +323,14 @@ function report(
     const to = from + periodMs;
     const ups = upstream.searchTimes.filter((t) => t >= from && t < to).length;
     const u429 = upstream.all429.filter((t) => t >= from && t < to).length;
-    console.log(
+    log(
       `  ${String(p + 1).padStart(5)} ${String(these.length).padStart(8)} ${pct(answeredMs.length, these.length).padStart(9)} ${pct(count('cache'), these.length).padStart(7)} ${pct(count('queue'), these.length).padStart(7)} ${pct(count('index'), these.length).padStart(7)} ${String(count('busy')).padStart(6)} ${String(count('other')).padStart(6)} ${percentile(answeredMs, 50).toFixed(1).padStart(6)} ${percentile(answeredMs, 95).toFixed(1).padStart(6)} ${String(ups).padStart(9)} ${String(u429).padStart(5)}`,
     );
   }
   const sorted = [...upstream.searchTimes].sort((a, b) => a - b);
   const busiest = maxInAnyMinute(sorted);
   const ok = busiest <= UPSTREAM_SEARCH_LIMIT && upstream.all429.length === 0;
-  console.log(
+  log(
     `  ${name}: ${upstream.searchTimes.length} upstream searches, at most ${busiest} in any 60 s window (limit ${UPSTREAM_SEARCH_LIMIT}); ${upstream.all429.length} upstream 429s → ${ok ? 'PASS' : 'FAIL'}`,
   );
   return ok;
@@ -360,7 +360,7 @@ async function canConnect(url: string): Promise<boolean> {
   }
 }
 
-async function runScenario(name: string, queries: readonly string[]): Promise<boolean> {
+async function runScenario(name: string, queries: readonly string[], log: (line: string) => void): Promise<boolean> {
   const { sandbox, upstream, close } = await sandboxWithLog();
   const credential = {
     DOMAINKIT_API_BASE_URL: sandbox.url,
@@ -390,19 +390,19 @@ async function runScenario(name: string, queries: readonly string[]): Promise<bo
       one: '1 BFF process, defaults (shared cache in PGlite, demand-ordered queue, listing index)',
       three: `3 BFF processes on one PostgreSQL, round-robin; process 3 killed and restarted at ${unitAt(5)}`,
     };
-    console.log(`\n${title[name]}`);
+    log(`\n${title[name]}`);
     const startedAt = Date.now();
     const restartPeriod = 5;
     const samples = await load(url, queries, (period) => {
       if (name === 'three' && period === restartPeriod) {
         const victim = processes[2]!;
         victim.kill();
-        victim.start().catch((error: unknown) => console.error(`restart failed: ${(error as Error).message}`));
+        victim.start().catch((error: unknown) => log(`restart failed: ${(error as Error).message}`));
       }
     });
     await sleep(2_000); // the last log lines of the sandbox
-    const ok = report(name, samples, upstream, startedAt);
-    if (name === 'three') console.log(`  ${unitAt(6)} by process: ${sharesByBackend(samples, restartPeriod, 3)}`);
+    const ok = report(log, name, samples, upstream, startedAt);
+    if (name === 'three') log(`  ${unitAt(6)} by process: ${sharesByBackend(samples, restartPeriod, 3)}`);
     return ok;
   } finally {
     if (front !== undefined) {
@@ -431,13 +431,26 @@ console.log(
   `\nSearch budget under visitor load, against the sandbox: ${RATE_PER_MINUTE.toLocaleString('en')} searches/min for ${seconds} s over ${DISTINCT_QUERIES} queries, Zipf s=${ZIPF_S}, seed ${SEED}, cold start; upstream limit ${UPSTREAM_SEARCH_LIMIT} searches/min`,
 );
 let allOk = true;
+const runnable: string[] = [];
 for (const name of scenarios) {
   if (!['baseline', 'one', 'three'].includes(name)) throw new Error(`unknown scenario ${name}`);
   if (name === 'three' && !(await canConnect(databaseUrl))) {
     console.log('\n3 BFF processes: skipped (no PostgreSQL at BENCH_DATABASE_URL)');
     continue;
   }
-  allOk = (await runScenario(name, queries)) && allOk;
+  runnable.push(name);
+}
+if (process.env.BENCH_PARALLEL === '1') {
+  // Each scenario has its own sandbox and credential, so their budgets are independent; they share the CPU.
+  console.log(`(scenarios run at the same time: ${runnable.join(', ')})`);
+  const outputs = runnable.map(() => [] as string[]);
+  const results = await Promise.all(
+    runnable.map((name, i) => runScenario(name, queries, (line) => outputs[i]!.push(line))),
+  );
+  for (const lines of outputs) for (const line of lines) console.log(line);
+  allOk = results.every(Boolean);
+} else {
+  for (const name of runnable) allOk = (await runScenario(name, queries, (line) => console.log(line))) && allOk;
 }
 console.log('');
 if (!allOk) process.exitCode = 1;

@@ -20,6 +20,9 @@ import {
   type TestDatabase,
 } from './helpers.ts';
 
+/** How long a wait for an event may take on a busy machine before the test fails (a bound, not a timing). */
+const WAIT = { timeout: 15_000 };
+
 /** A queue over a bucket the test fills by hand; background takes leave one token in it, as the BFF's do. */
 function queueWithBucket() {
   const bucket = { tokens: 0 };
@@ -53,12 +56,12 @@ describe('the demand-ordered miss queue', () => {
     for (let i = 0; i < 2; i++) waits.push(queue.wait('gamma', 60_000));
 
     bucket.tokens = 1;
-    await vi.waitFor(() => expect(loads).toHaveLength(1));
+    await vi.waitFor(() => expect(loads).toHaveLength(1), WAIT);
     expect(loads[0]).toEqual({ key: 'beta', mode: 'foreground' });
     bucket.tokens = 1;
-    await vi.waitFor(() => expect(loads).toHaveLength(2));
+    await vi.waitFor(() => expect(loads).toHaveLength(2), WAIT);
     bucket.tokens = 1;
-    await vi.waitFor(() => expect(loads).toHaveLength(3));
+    await vi.waitFor(() => expect(loads).toHaveLength(3), WAIT);
 
     expect(loads.map((l) => l.key)).toEqual(['beta', 'gamma', 'alpha']);
     const outcomes = await Promise.all(waits);
@@ -77,7 +80,7 @@ describe('the demand-ordered miss queue', () => {
     const popular = queue.wait('popular', 60_000);
 
     bucket.tokens = 1;
-    await vi.waitFor(() => expect(loads).toHaveLength(1));
+    await vi.waitFor(() => expect(loads).toHaveLength(1), WAIT);
 
     expect(loads[0]!.key).toBe('popular');
     expect(await popular).toEqual({ status: 'loaded', value: 'answer to popular' });
@@ -96,7 +99,7 @@ describe('the demand-ordered miss queue', () => {
     const other = queue.wait('other', 60_000);
     bucket.tokens = 3;
     expect(await other).toEqual({ status: 'loaded', value: 'answer to other' });
-    await vi.waitFor(() => expect(queue.loading).toBe(0));
+    await vi.waitFor(() => expect(queue.loading).toBe(0), WAIT);
 
     expect(loads.map((l) => l.key)).toEqual(['other']);
     expect(bucket.tokens).toBe(2); // the abandoned query left no demand for a spare token to spend either
@@ -107,7 +110,7 @@ describe('the demand-ordered miss queue', () => {
   it('never spends a token on background work while a visitor’s miss waits', async () => {
     const { queue, bucket, loads, takes } = queueWithBucket();
     for (let i = 0; i < 20; i++) queue.want('stale answer'); // in far more demand, but nobody waits for it
-    await vi.waitFor(() => expect(takes).toContain('background'));
+    await vi.waitFor(() => expect(takes).toContain('background'), WAIT);
     const miss = queue.wait('miss', 60_000);
 
     bucket.tokens = 1;
@@ -116,7 +119,7 @@ describe('the demand-ordered miss queue', () => {
 
     // With no visitor waiting, a spare token (beyond the reserve) refreshes the stale answer.
     bucket.tokens = 2;
-    await vi.waitFor(() => expect(loads).toHaveLength(2));
+    await vi.waitFor(() => expect(loads).toHaveLength(2), WAIT);
     expect(loads[1]).toEqual({ key: 'stale answer', mode: 'background' });
     expect(bucket.tokens).toBe(1); // the reserve stays for visitors of other processes
     queue.close();
@@ -137,7 +140,7 @@ describe('the demand-ordered miss queue', () => {
       tokenIntervalMs: 1_000,
     });
     const first = queue.wait('first', 1_500);
-    await vi.waitFor(() => expect(takes).toBe(1)); // next token in 1 s: one more can come within 1.5 s
+    await vi.waitFor(() => expect(takes).toBe(1), WAIT); // next token in 1 s: one more can come within 1.5 s
     void queue.wait('first', 1_500);
     expect(await queue.wait('second', 1_500)).toEqual({ status: 'declined' });
     queue.close();
@@ -195,9 +198,9 @@ describe('GET /search with a spent budget', () => {
       const req = httpRequest(`${bff.url}/search?q=beta`);
       req.on('error', () => {});
       req.end();
-      await vi.waitFor(() => expect(bff.bff.searchStats().waiting).toBe(1));
+      await vi.waitFor(() => expect(bff.bff.searchStats().waiting).toBe(1), WAIT);
       req.destroy(); // the visitor goes away
-      await vi.waitFor(() => expect(bff.bff.searchStats().aborted).toBe(1));
+      await vi.waitFor(() => expect(bff.bff.searchStats().aborted).toBe(1), WAIT);
 
       now += 120_000; // two tokens are due: one for gamma, none taken for beta
       const after = await call(`${bff.url}/search?q=gamma`);
@@ -233,8 +236,9 @@ describe('search answers kept in the data folder', () => {
       const second = await startTestBff(stub, options);
       try {
         await second.bff.ready;
-        await vi.waitFor(async () =>
-          expect((await call(`${second.url}/search?q=coffeehouse`)).json).toEqual(fetched.json),
+        await vi.waitFor(
+          async () => expect((await call(`${second.url}/search?q=coffeehouse`)).json).toEqual(fetched.json),
+          WAIT,
         );
         const spent = await call(`${second.url}/search?q=zzzz`); // no token after the restart: the bucket was kept
         expect(spent.status).toBe(503);
@@ -303,7 +307,7 @@ describe.each(databaseKinds().filter((k) => k === 'postgres'))('search answers s
         expect(again.json.results).toEqual([
           { domain: 'coffeehouse.com', available: false, price_cents: 250000, currency: 'USD' },
         ]);
-      });
+      }, WAIT);
       expect(stub.callsTo('search')).toHaveLength(2);
     } finally {
       await a.close();
