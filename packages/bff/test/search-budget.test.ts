@@ -250,7 +250,7 @@ describe('search answers kept in the data folder', () => {
       await stub.close();
       rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 60_000); // two PGlite opens of a data folder: slow on a busy machine
+  }, 180_000); // two PGlite opens of a data folder: slow on a busy machine
 });
 
 describe.each(databaseKinds().filter((k) => k === 'postgres'))('search answers shared by replicas on %s', (kind) => {
