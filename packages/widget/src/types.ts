@@ -25,6 +25,11 @@ export interface SearchResponse {
   readonly query: string;
   /** Matching domains, at most 5, best first. */
   readonly results: readonly DomainResult[];
+  /**
+   * `index` when the BFF answered from the names it saw recently (its search budget was spent): title the list
+   * "Names seen recently"; the price is re-confirmed by the quote or checkout. Absent for a marketplace answer.
+   */
+  readonly source?: 'index' | undefined;
 }
 
 /**
