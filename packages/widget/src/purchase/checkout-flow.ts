@@ -3,12 +3,12 @@
  * {api}/checkout`, the cancelable `dk-checkout-start`, then the host navigates to `checkout_url`. In the
  * script-tag build it is `domainkit-checkout.min.js`, beside `domainkit.min.js`.
  */
+import type { TemplateResult } from 'lit';
 import { createCheckoutSession, verifyCheckoutReturn } from '../api.ts';
-import type { DkCheckoutReturn } from '../checkout-return/checkout-return.component.ts';
 import { formatPrice } from '../format.ts';
 import type { DkReturnStringKey, DkStrings } from '../strings.ts';
 import { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
-import type { PurchaseController } from './purchase-controller.ts';
+import type { LitKit, PurchaseController } from './purchase-controller.ts';
 
 /**
  * Creates the checkout session of `p.domain` and, unless `dk-checkout-start` is cancelled, sends the visitor
@@ -42,10 +42,24 @@ export const returnStrings: Pick<DkStrings, DkReturnStringKey> = {
 };
 
 /**
+ * What {@link confirmReturn} uses of `<dk-checkout-return>`, declared here so that the purchase flow never imports
+ * the element's folder (the element loads this flow).
+ */
+export interface CheckoutReturnHost extends HTMLElement {
+  readonly api: string;
+  readonly locale: string;
+  readonly strings: Partial<DkStrings>;
+  view: ((kit: LitKit) => TemplateResult) | undefined;
+  requestUpdate(): void;
+  readonly updateComplete: Promise<boolean>;
+  readonly renderRoot: HTMLElement | DocumentFragment;
+}
+
+/**
  * `<dk-checkout-return>`: reads the page's query and shows what it means, a sale only once the BFF verified it.
  * Moves focus to the message when it confirms a sale (the buyer's eyes go there).
  */
-export async function confirmReturn(el: DkCheckoutReturn): Promise<void> {
+export async function confirmReturn(el: CheckoutReturnHost): Promise<void> {
   const query = new URLSearchParams(location.search);
   const s = { ...returnStrings, ...el.strings };
   const show = (state: string, message: string): void => {
