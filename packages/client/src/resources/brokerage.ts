@@ -4,14 +4,13 @@
  */
 import {
   brokerageCaseListSchema,
+  brokerageCaseParamsSchema,
   brokerageCaseSchema,
   brokerageEligibilitySchema,
   createBrokerageCaseRequestSchema,
-  cursorSchema,
   domainParamsSchema,
-  pageLimitSchema,
+  pageParamsSchema,
 } from '@domainkit/protocol';
-import { z } from 'zod';
 import { PARTNER_API_PREFIX, defineEndpoint } from '../endpoint.ts';
 
 /** `GET /brokerage/eligibility?domain=`: ineligible when the domain runs a live site or is already in a case. */
@@ -37,15 +36,12 @@ export const retrieveBrokerageCaseEndpoint = defineEndpoint({
   name: 'brokerage.retrieve',
   method: 'GET',
   path: `${PARTNER_API_PREFIX}/brokerage/{case_id}`,
-  input: z.strictObject({ case_id: z.string().trim().min(1, 'case_id is required').max(100) }),
+  input: brokerageCaseParamsSchema,
   response: brokerageCaseSchema,
 });
 
-/** Query of `GET /brokerage`. */
-export const listBrokerageCasesParamsSchema = z.strictObject({
-  cursor: cursorSchema.optional(),
-  limit: pageLimitSchema,
-});
+/** Query of `GET /brokerage`: cursor paging (protocol's `pageParamsSchema`). */
+export const listBrokerageCasesParamsSchema = pageParamsSchema;
 
 /** `GET /brokerage` (scope `report`): the caller's cases and their outcomes. */
 export const listBrokerageCasesEndpoint = defineEndpoint({

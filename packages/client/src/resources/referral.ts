@@ -6,25 +6,24 @@
  */
 import {
   createLinkRequestSchema,
-  cursorSchema,
+  dateRangeParamsSchema,
   dateWindowParamsSchema,
+  pageParamsSchema,
   linkListSchema,
   linkSchema,
   listSchema,
-  pageLimitSchema,
   payoutListSchema,
-  timestampSchema,
+  reportRecordSchema,
 } from '@domainkit/protocol';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { PARTNER_API_PREFIX, defineEndpoint } from '../endpoint.ts';
 
-/** A report record whose fields the contract does not fix: any JSON object, every field kept. */
-export const reportRecordSchema = z.looseObject({});
+export { reportRecordSchema };
 /** A report record. */
 export type ReportRecord = z.infer<typeof reportRecordSchema>;
 
-/** A date window without paging (`from`, `to`, ISO 8601). */
-export const dateWindowSchema = z.strictObject({ from: timestampSchema.optional(), to: timestampSchema.optional() });
+/** A date window without paging (`from`, `to`, ISO 8601): protocol's `dateRangeParamsSchema`. */
+export const dateWindowSchema = dateRangeParamsSchema;
 
 /** `POST /links`: a tracked link (generic, domain or product). */
 export const createLinkEndpoint = defineEndpoint({
@@ -40,7 +39,7 @@ export const listLinksEndpoint = defineEndpoint({
   name: 'links.list',
   method: 'GET',
   path: `${PARTNER_API_PREFIX}/links`,
-  input: z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema }),
+  input: pageParamsSchema,
   response: linkListSchema,
 });
 

@@ -22,6 +22,9 @@ export const pageLimitSchema = z.coerce
 /** The `cursor` query parameter: an opaque string from a previous page's `next_cursor`. */
 export const cursorSchema = policyText(z.string().min(1).max(200));
 
+/** The query of a list endpoint with cursor paging only (`GET /links`, `GET /brokerage` without a filter). */
+export const pageParamsSchema = z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema });
+
 /**
  * A list answer holding `key` items; `next_cursor` is null on the last page. Unknown fields are kept.
  * @param key - the plural resource name, such as `orders`.

@@ -123,6 +123,11 @@ export const brokerageCaseListParamsSchema = z.strictObject({
   limit: pageLimitSchema,
 });
 
+/** Path of `GET /brokerage/{case_id}`. */
+export const brokerageCaseParamsSchema = z.strictObject({
+  case_id: z.string().trim().min(1, 'case_id is required').max(100),
+});
+
 /** Answer of `GET /brokerage/eligibility`. */
 export const brokerageEligibilitySchema = z.looseObject({
   domain: z.string(),
@@ -237,3 +242,12 @@ export const dateWindowParamsSchema = z.strictObject({
   cursor: cursorSchema.optional(),
   limit: pageLimitSchema,
 });
+
+/** A date window without paging (`from`, `to`, ISO 8601), the query of `GET /me/clicks` and `GET /analytics`. */
+export const dateRangeParamsSchema = z.strictObject({
+  from: timestampSchema.optional(),
+  to: timestampSchema.optional(),
+});
+
+/** A report record whose fields the contract does not fix: any JSON object, every field kept. */
+export const reportRecordSchema = z.looseObject({});

@@ -18,15 +18,13 @@
  */
 import {
   createLinkRequestSchema,
-  cursorSchema,
+  dateRangeParamsSchema,
   dateWindowParamsSchema,
-  pageLimitSchema,
-  timestampSchema,
+  pageParamsSchema,
 } from '@domainkit/protocol';
 import express, { type Request, type Router } from 'express';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
-import { z } from 'zod';
 import { authorize, credentialOf } from '../auth/authorize.ts';
 import type { Clock } from '../clock.ts';
 import type { SandboxDb } from '../db/tables.ts';
@@ -43,8 +41,6 @@ export interface ReferralRouteOptions {
   readonly logger: Logger;
   readonly publicUrl: (req: Request) => string;
 }
-
-const windowSchema = z.strictObject({ from: timestampSchema.optional(), to: timestampSchema.optional() });
 
 function windowOf(params: { from?: string | undefined; to?: string | undefined }) {
   return {
@@ -75,11 +71,7 @@ export function referralRouter(options: ReferralRouteOptions): Router {
   });
 
   router.get('/links', refer('read'), async (req, res) => {
-    const params = parseOrThrow(
-      z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema }),
-      req.query,
-      'query',
-    );
+    const params = parseOrThrow(pageParamsSchema, req.query, 'query');
     let query = db.selectFrom('referral_links').selectAll().where('key_id', '=', credentialOf(res).key_id);
     if (params.cursor !== undefined)
       query = query.where('seq', '<', decodeCursor('links', params.cursor, ['number'])[0] as number);
@@ -100,7 +92,7 @@ export function referralRouter(options: ReferralRouteOptions): Router {
   });
 
   router.get('/me/clicks', report, async (req, res) => {
-    const params = parseOrThrow(windowSchema, req.query, 'query');
+    const params = parseOrThrow(dateRangeParamsSchema, req.query, 'query');
     const { from, to } = windowOf(params);
     let query = db
       .selectFrom('referral_clicks')
@@ -219,7 +211,7 @@ export function referralRouter(options: ReferralRouteOptions): Router {
   });
 
   router.get('/analytics', report, async (req, res) => {
-    const params = parseOrThrow(windowSchema, req.query, 'query');
+    const params = parseOrThrow(dateRangeParamsSchema, req.query, 'query');
     const { from, to } = windowOf(params);
     const keyId = credentialOf(res).key_id;
     const result = await sql<{ clicks: number; sales: number; gmv: string; commission: string }>`
