@@ -11,11 +11,11 @@
  */
 import type {
   CheckoutSession,
-  DomainResult,
-  Order,
+  WidgetDomain,
+  WidgetOrderResponse,
   OrderDetails,
-  OrderStatus,
-  Quote,
+  WidgetOrderStatus,
+  WidgetQuoteResponse,
   SearchResponse,
   Sibling,
 } from './types.ts';
@@ -273,7 +273,7 @@ export async function searchDomains(api: string, query: string, options: Request
   return {
     query: body.query,
     results: body.results.map((result) =>
-      check<DomainResult>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' }),
+      check<WidgetDomain>(result, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' }),
     ),
   };
 }
@@ -326,8 +326,12 @@ export async function createCheckoutSession(
  *   (no `quote_id`, price, currency or parseable `expires_at`).
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
-export async function createQuote(api: string, domain: string, options: RequestOptions = {}): Promise<Quote> {
-  const quote = check<Quote>(await request(endpoint(api, '/quotes'), options, { domain }), {
+export async function createQuote(
+  api: string,
+  domain: string,
+  options: RequestOptions = {},
+): Promise<WidgetQuoteResponse> {
+  const quote = check<WidgetQuoteResponse>(await request(endpoint(api, '/quotes'), options, { domain }), {
     quote_id: 's',
     domain: 's',
     price_cents: 'c',
@@ -353,10 +357,10 @@ export async function createOrder(
   quoteId: string,
   details: OrderDetails,
   options: RequestOptions & { readonly purchaseKey?: string | undefined } = {},
-): Promise<Order> {
+): Promise<WidgetOrderResponse> {
   const body = { quote_id: quoteId, buyer: details.buyer, payment: details.payment };
   const headers: Record<string, string> = options.purchaseKey ? { 'Idempotency-Key': options.purchaseKey } : {};
-  return check<Order>(await request(endpoint(api, '/orders'), options, body, headers), {
+  return check<WidgetOrderResponse>(await request(endpoint(api, '/orders'), options, body, headers), {
     order_id: 's',
     order_token: 's',
     status: 's',
@@ -377,8 +381,8 @@ export async function getOrder(
   orderId: string,
   token: string,
   options: RequestOptions = {},
-): Promise<OrderStatus> {
-  return check<OrderStatus>(
+): Promise<WidgetOrderStatus> {
+  return check<WidgetOrderStatus>(
     await request(endpoint(api, `/orders/${encodeURIComponent(orderId)}`), options, undefined, {
       'X-Order-Token': token,
     }),

@@ -16,10 +16,10 @@ export { defaultStrings, type DkStrings } from './default-strings.ts';
 export type {
   Buyer,
   CheckoutSession,
-  DomainResult,
-  Order,
+  WidgetDomain,
+  WidgetOrderResponse,
   OrderDetails,
-  OrderStatus,
-  Quote,
+  WidgetOrderStatus,
+  WidgetQuoteResponse,
   SearchResponse,
 } from './types.ts';

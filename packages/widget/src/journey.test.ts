@@ -7,9 +7,9 @@ import './domain-search/domain-search.ts';
 import { FakeClock } from './test-support/fake-clock.ts';
 import { FetchStub } from './test-support/fetch-stub.ts';
 import { cleanup, fixture, part, rows, settle, type, untilPurchase, untilState } from './test-support/fixtures.ts';
-import type { DomainResult } from './types.ts';
+import type { WidgetDomain } from './types.ts';
 
-const COFFEE: DomainResult[] = [
+const COFFEE: WidgetDomain[] = [
   { domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' },
   { domain: 'coffeebeans.io', available: true, price_cents: 1999, currency: 'USD' },
 ];

@@ -9,9 +9,9 @@ import type { DkDomainSearch } from './domain-search/domain-search.component.ts'
 import { FakeClock } from './test-support/fake-clock.ts';
 import { type FetchStub, useFetchStub } from './test-support/fetch-stub.ts';
 import { fixture, nextEvent, part, rows, settle, untilPurchase, untilState } from './test-support/fixtures.ts';
-import type { DomainResult } from './types.ts';
+import type { WidgetDomain } from './types.ts';
 
-const COFFEE: DomainResult[] = [
+const COFFEE: WidgetDomain[] = [
   { domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' },
   { domain: 'coffeebeans.io', available: true, price_cents: 1999, currency: 'USD' },
   { domain: 'coffee.shop', available: false, price_cents: null, currency: null },

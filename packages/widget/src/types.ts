@@ -8,7 +8,7 @@
  */
 
 /** One domain as the BFF answers it in `GET /search` and `GET /domains/:name`. */
-export interface DomainResult {
+export interface WidgetDomain {
   /** Fully qualified name, e.g. `coffeehouse.com`. */
   readonly domain: string;
   /** Whether the domain can be bought now. */
@@ -24,7 +24,7 @@ export interface SearchResponse {
   /** The query the BFF searched for. */
   readonly query: string;
   /** Matching domains, at most 5, best first. */
-  readonly results: readonly DomainResult[];
+  readonly results: readonly WidgetDomain[];
   /**
    * `index` when the BFF answered from the names it saw recently (its search budget was spent): title the list
    * "Names seen recently"; the price is re-confirmed by the quote or checkout. Absent for a marketplace answer.
@@ -76,7 +76,7 @@ export interface BffErrorBody {
 }
 
 /** Body of `POST {api}/quotes` (201, MoR order mode): a price locked for 10 minutes. */
-export interface Quote {
+export interface WidgetQuoteResponse {
   /** Identifier to send back in `POST /orders`. */
   readonly quote_id: string;
   /** The domain the price is locked for. */
@@ -109,7 +109,7 @@ export interface OrderDetails {
 }
 
 /** Body of `GET {api}/orders/:id` (200): where a MoR order stands. */
-export interface OrderStatus {
+export interface WidgetOrderStatus {
   readonly order_id: string;
   /** The order's status, e.g. `EXTERNALLY_PAID` (Partner API spec section 3). */
   readonly status: string;
@@ -125,7 +125,7 @@ export interface OrderStatus {
  * Body of `POST {api}/orders` (201, or 202 with `status` `PROCESSING` while the paid order is still being recorded):
  * the order, plus the token that lets this visitor read it.
  */
-export interface Order {
+export interface WidgetOrderResponse {
   readonly order_id: string;
   /** Sent as `X-Order-Token` to `GET /orders/:id`; only this visitor has it. */
   readonly order_token: string;

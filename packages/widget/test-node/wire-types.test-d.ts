@@ -7,12 +7,12 @@
 import type {
   Buyer as ProtocolBuyer,
   WidgetCheckoutResponse,
-  WidgetDomain,
+  WidgetDomain as ProtocolWidgetDomain,
   WidgetError,
   WidgetOrderRequest,
-  WidgetOrderResponse,
-  WidgetOrderStatus,
-  WidgetQuoteResponse,
+  WidgetOrderResponse as ProtocolWidgetOrderResponse,
+  WidgetOrderStatus as ProtocolWidgetOrderStatus,
+  WidgetQuoteResponse as ProtocolWidgetQuoteResponse,
   WidgetSearchResponse,
   WidgetSibling,
 } from '@domainkit/protocol';
@@ -21,11 +21,11 @@ import type {
   BffErrorBody,
   Buyer,
   CheckoutSession,
-  DomainResult,
-  Order,
+  WidgetDomain,
+  WidgetOrderResponse,
   OrderDetails,
-  OrderStatus,
-  Quote,
+  WidgetOrderStatus,
+  WidgetQuoteResponse,
   SearchResponse,
   Sibling,
 } from '../src/types.ts';
@@ -39,7 +39,7 @@ type ReadOnlyWire<T> = T extends readonly (infer U)[]
 
 describe("the widget's wire types equal protocol's widget ↔ BFF API", () => {
   it('GET /search', () => {
-    expectTypeOf<DomainResult>().toEqualTypeOf<ReadOnlyWire<WidgetDomain>>();
+    expectTypeOf<WidgetDomain>().toEqualTypeOf<ReadOnlyWire<ProtocolWidgetDomain>>();
     expectTypeOf<SearchResponse>().toEqualTypeOf<ReadOnlyWire<WidgetSearchResponse>>();
   });
 
@@ -56,16 +56,16 @@ describe("the widget's wire types equal protocol's widget ↔ BFF API", () => {
   });
 
   it('POST /quotes', () => {
-    expectTypeOf<Quote>().toEqualTypeOf<ReadOnlyWire<WidgetQuoteResponse>>();
+    expectTypeOf<WidgetQuoteResponse>().toEqualTypeOf<ReadOnlyWire<ProtocolWidgetQuoteResponse>>();
   });
 
   it('POST /orders: the body the widget sends, and the answer', () => {
     expectTypeOf<Buyer>().toEqualTypeOf<ReadOnlyWire<ProtocolBuyer>>();
     expectTypeOf<OrderDetails>().toEqualTypeOf<ReadOnlyWire<Omit<WidgetOrderRequest, 'quote_id'>>>();
-    expectTypeOf<Order>().toEqualTypeOf<ReadOnlyWire<WidgetOrderResponse>>();
+    expectTypeOf<WidgetOrderResponse>().toEqualTypeOf<ReadOnlyWire<ProtocolWidgetOrderResponse>>();
   });
 
   it('GET /orders/:id', () => {
-    expectTypeOf<OrderStatus>().toEqualTypeOf<ReadOnlyWire<WidgetOrderStatus>>();
+    expectTypeOf<WidgetOrderStatus>().toEqualTypeOf<ReadOnlyWire<ProtocolWidgetOrderStatus>>();
   });
 });

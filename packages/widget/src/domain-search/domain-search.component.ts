@@ -2,7 +2,7 @@ import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { DkElement, spinner } from '../element.ts';
 import type { DkMode } from '../purchase/purchase-controller.ts';
 import { errorMessage } from '../strings.ts';
-import type { DomainResult } from '../types.ts';
+import type { WidgetDomain } from '../types.ts';
 import { prefetch } from '../lazy.ts';
 import { loadResultsModule, loadSiblingsModule, SearchController, type SearchStatus } from './search-controller.ts';
 import { styles } from './domain-search.styles.ts';
@@ -239,7 +239,7 @@ export class DkDomainSearch extends DkElement {
   }
 
   /** Fires `dk-select` for a result and, unless cancelled, buys it when available (see `results.ts`). */
-  #choose(result: DomainResult, index: number): void {
+  #choose(result: WidgetDomain, index: number): void {
     this._active = index;
     this.#search.rows?.choose(this, this.purchase, result);
   }

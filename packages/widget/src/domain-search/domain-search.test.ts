@@ -6,10 +6,10 @@ import type { DkSearchEvent } from '../events/dk-search.ts';
 import { FetchStub, useFetchStub } from '../test-support/fetch-stub.ts';
 import { FakeClock } from '../test-support/fake-clock.ts';
 import { fixture, nextEvent, part, rows, settle, sleep, text, type, untilState } from '../test-support/fixtures.ts';
-import type { DomainResult } from '../types.ts';
+import type { WidgetDomain } from '../types.ts';
 import './domain-search.ts';
 
-const COFFEE: DomainResult[] = [
+const COFFEE: WidgetDomain[] = [
   { domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' },
   { domain: 'coffeebeans.io', available: true, price_cents: 1999, currency: 'USD' },
   { domain: 'coffee.shop', available: false, price_cents: null, currency: null },

@@ -11,11 +11,11 @@ import { formatPrice } from '../format.ts';
 import { highlight } from '../highlight.ts';
 import type { LitKit, PurchaseController } from '../purchase/purchase-controller.ts';
 import type { DkStrings } from '../strings.ts';
-import type { DomainResult } from '../types.ts';
+import type { WidgetDomain } from '../types.ts';
 
 /** What the rows are rendered from. */
 export interface RowsView {
-  readonly results: readonly DomainResult[];
+  readonly results: readonly WidgetDomain[];
   /** Index of the active row (`aria-activedescendant`), -1 for none. */
   readonly active: number;
   /** The query the names are matched against. */
@@ -27,7 +27,7 @@ export interface RowsView {
   /** BCP 47 locale of prices. */
   readonly locale: string | undefined;
   /** A click on row `i` (the host makes it active, then {@link choose}). */
-  choose(result: DomainResult, i: number): void;
+  choose(result: WidgetDomain, i: number): void;
 }
 
 /** Renders one grid row per result. */
@@ -57,7 +57,7 @@ export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): Tem
 }
 
 /** Fires `dk-select` for `result` on `host` and, unless cancelled, buys it when available. */
-export function choose(host: EventTarget, purchase: PurchaseController, result: DomainResult): void {
+export function choose(host: EventTarget, purchase: PurchaseController, result: WidgetDomain): void {
   if (host.dispatchEvent(new DkSelectEvent({ domain: result.domain, result })) && result.available) {
     void purchase.buy(result.domain);
   }

@@ -8,7 +8,7 @@ import { DkResultsEvent } from '../events/dk-results.ts';
 import { DkSearchEvent } from '../events/dk-search.ts';
 import { lazy } from '../lazy.ts';
 import { LruCache } from '../lru.ts';
-import type { DomainResult, SearchResponse, Sibling } from '../types.ts';
+import type { WidgetDomain, SearchResponse, Sibling } from '../types.ts';
 
 /** What the search box's host adds to {@link DkHost}. */
 export interface SearchHost extends DkHost {
@@ -56,7 +56,7 @@ export class SearchController extends DkController<SearchStatus> {
   /** The query being searched or last searched (trimmed); `''` in `initial`. */
   query = '';
   /** Results of `query`, best first, when `status` is `results`. */
-  results: readonly DomainResult[] = [];
+  results: readonly WidgetDomain[] = [];
   /** Alternate-TLD siblings of `query` not among `results` (with the host's `siblings` on), once they arrived. */
   siblings: readonly Sibling[] = [];
   /** With `busy`: the clock time (ms) at which the search is repeated. */

@@ -2,10 +2,10 @@ import { expect } from '@esm-bundle/chai';
 import type { DkDomainSearch } from './domain-search.component.ts';
 import { FetchStub, useFetchStub } from '../test-support/fetch-stub.ts';
 import { fixture, part, rows, settle, text, untilState, until } from '../test-support/fixtures.ts';
-import type { DomainResult, Sibling } from '../types.ts';
+import type { WidgetDomain, Sibling } from '../types.ts';
 import './domain-search.ts';
 
-const COFFEE: DomainResult[] = [
+const COFFEE: WidgetDomain[] = [
   { domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' },
   { domain: 'coffee.shop', available: false, price_cents: null, currency: null },
 ];
@@ -62,7 +62,7 @@ describe('<dk-domain-search siblings>', () => {
   });
 
   /** Searches "coffee" and answers the partner results; resolves once they are shown. */
-  async function searchCoffee(search: DkDomainSearch, results: DomainResult[] = COFFEE): Promise<void> {
+  async function searchCoffee(search: DkDomainSearch, results: WidgetDomain[] = COFFEE): Promise<void> {
     search.search('coffee');
     (await stub.call(0)).respond(200, { query: 'coffee', results });
     await untilState(search, results.length ? 'results' : 'empty');

@@ -9,7 +9,7 @@ import { fetchSiblings } from '../api.ts';
 import { formatPrice } from '../format.ts';
 import type { LitKit } from '../purchase/purchase-controller.ts';
 import type { DkSiblingStringKey, DkStrings } from '../strings.ts';
-import type { DomainResult, Sibling } from '../types.ts';
+import type { WidgetDomain, Sibling } from '../types.ts';
 
 /** The English defaults of the siblings list's strings (see `DkStrings`). */
 export const siblingStrings: Pick<DkStrings, DkSiblingStringKey> = {
@@ -26,7 +26,7 @@ export const siblingStrings: Pick<DkStrings, DkSiblingStringKey> = {
 export async function loadSiblings(
   api: string,
   query: string,
-  results: readonly DomainResult[],
+  results: readonly WidgetDomain[],
   signal: AbortSignal,
 ): Promise<Sibling[]> {
   const found = await fetchSiblings(api, query, { signal });

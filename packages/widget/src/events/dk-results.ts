@@ -1,5 +1,5 @@
 /** `dk-results`: the answer to the newest search arrived (including an empty one). */
-import type { DomainResult } from '../types.ts';
+import type { WidgetDomain } from '../types.ts';
 import { DkEvent } from './dk-event.ts';
 
 /** Detail of {@link DkResultsEvent}. */
@@ -7,7 +7,7 @@ export interface DkResultsDetail {
   /** The query these results answer. */
   readonly query: string;
   /** The results as shown, best first (0 to 5); prices in minor units. */
-  readonly results: readonly DomainResult[];
+  readonly results: readonly WidgetDomain[];
 }
 
 /**

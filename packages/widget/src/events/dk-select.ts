@@ -1,5 +1,5 @@
 /** `dk-select`: the visitor chose a search result (Enter on the active row, or a click on a row). */
-import type { DomainResult } from '../types.ts';
+import type { WidgetDomain } from '../types.ts';
 import { DkEvent } from './dk-event.ts';
 
 /** Detail of {@link DkSelectEvent}. */
@@ -7,7 +7,7 @@ export interface DkSelectDetail {
   /** The chosen domain, e.g. `coffeehouse.com`. */
   readonly domain: string;
   /** The result as shown (availability, price in minor units). */
-  readonly result: DomainResult;
+  readonly result: WidgetDomain;
 }
 
 /**

@@ -19,7 +19,7 @@ import { html, nothing, type TemplateResult } from 'lit';
 import { DkController, type DkHost } from '../controller.ts';
 import { lazy } from '../lazy.ts';
 import type { DkOrderCreatedDetail } from '../events/dk-order-created.ts';
-import type { Order, OrderDetails, OrderStatus, Quote } from '../types.ts';
+import type { WidgetOrderResponse, OrderDetails, WidgetOrderStatus, WidgetQuoteResponse } from '../types.ts';
 
 /** Buying flow: `checkout` (hosted checkout, non-MoR) or `order` (the partner is Merchant of Record). */
 export type DkMode = 'checkout' | 'order';
@@ -77,9 +77,9 @@ export class PurchaseController extends DkController<PurchasePhase> {
   /** The domain being bought. */
   domain = '';
   /** The current quote (order mode), kept while the order panel is shown. */
-  declare quote: Quote | undefined;
+  declare quote: WidgetQuoteResponse | undefined;
   /** The placed order (order mode): the answer of `POST /orders`, then the latest `GET /orders/:id`. */
-  order: Order | OrderStatus | undefined;
+  order: WidgetOrderResponse | WidgetOrderStatus | undefined;
   /** With `mismatch`: the new price in minor units of the quote's currency. */
   newPrice = 0;
   /** Order mode: the order flow, once a quote was asked for (it renders the order panel). */
