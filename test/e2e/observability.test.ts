@@ -196,8 +196,17 @@ describe('GET /metrics', () => {
 
 describe('readiness proves the credential', () => {
   const CLI = join(dirname(createRequire(import.meta.url).resolve('@domainkit/bff')), 'cli.ts');
+  // The standalone server keeps its state in embedded PGlite: a data folder of this file's own.
+  let dataDir: string;
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'dk-readiness-'));
+  });
+  afterAll(async () => {
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  });
   const env = (secret: string, keyId = sandbox.demo.key_id) => ({
     PATH: process.env.PATH ?? '',
+    DOMAINKIT_DATA_DIR: dataDir,
     DOMAINKIT_API_BASE_URL: sandbox.url,
     DOMAINKIT_KEY_ID: keyId,
     DOMAINKIT_API_SECRET: secret,
@@ -254,7 +263,7 @@ describe('readiness proves the credential', () => {
     try {
       const res = await fetch(`${good.url}/readyz`);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ status: 'ready', database: 'none' });
+      expect(await res.json()).toEqual({ status: 'ready', database: 'pglite' });
     } finally {
       good.child.kill('SIGTERM');
       await once(good.child, 'exit');

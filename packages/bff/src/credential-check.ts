@@ -44,6 +44,16 @@ export function reasonOf(error: unknown, scope: string): { reason: string; messa
   return { reason: 'unreachable', message: error instanceof Error ? error.message : String(error) };
 }
 
+/** Options of one round of probes. */
+export interface ProbeOptions {
+  /**
+   * Also run the probe that is a write (`POST /checkout-session`, scope `embed`); default true. It spends one token
+   * of the write budget (20 a minute, Partner API spec 8) that a visitor's purchase may need, so the probe at start
+   * leaves it out: `/readyz` and `--check` run it.
+   */
+  readonly writes?: boolean;
+}
+
 /**
  * Runs the probes once, in order, stopping at the first failure.
  * @returns the status (never throws).
@@ -52,16 +62,18 @@ export async function checkCredential(
   client: MarketplaceApi,
   needs: CredentialNeeds,
   now: () => number = Date.now,
+  options: ProbeOptions = {},
 ): Promise<CredentialStatus> {
   const context = { maxWaitMs: 5_000 };
   const probes: Array<{ scope: string; run: () => Promise<unknown>; accepted: readonly number[] }> = [
     { scope: 'search', run: () => client.getDomain(PROBE_DOMAIN, { context }), accepted: [404, 400] },
-    {
+  ];
+  if (options.writes !== false)
+    probes.push({
       scope: 'embed',
       run: () => client.createCheckoutSession({ domain: PROBE_DOMAIN }, { context }),
       accepted: [404, 400, 409, 422],
-    },
-  ];
+    });
   if (needs.buy) probes.push({ scope: 'buy', run: () => firstPage(client.orders.list({ limit: 1 })), accepted: [] });
   if (needs.webhook)
     probes.push({ scope: 'webhook', run: () => firstPage(client.events.list({ limit: 1 })), accepted: [] });
@@ -125,12 +137,15 @@ export class CredentialCheck {
     return this.refresh();
   }
 
-  /** Probes now (joining a probe in flight). */
-  refresh(): Promise<CredentialStatus> {
-    this.#running ??= checkCredential(this.#o.client, this.#o.needs, this.#o.now)
+  /**
+   * Probes now (joining a probe in flight). With `writes: false` (the probe at start) the write probe is left out,
+   * and a success is not cached, since it proved less than `/readyz` asks; a failure is.
+   */
+  refresh(options: ProbeOptions = {}): Promise<CredentialStatus> {
+    this.#running ??= checkCredential(this.#o.client, this.#o.needs, this.#o.now, options)
       .then((status) => {
         const before = this.#last;
-        this.#last = status;
+        if (!status.ok || options.writes !== false) this.#last = status;
         if (!status.ok && (before === undefined || before.ok || before.reason !== status.reason))
           this.#o.logger.warn(
             { reason: status.reason, detail: status.message },

@@ -11,7 +11,7 @@ import { errorHandler } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
 import type { EventHandler, EventHandlerType } from './events/inbox.ts';
 import { bffLogger } from './logger.ts';
-import type { CredentialStatus } from './credential-check.ts';
+import type { CredentialStatus, ProbeOptions } from './credential-check.ts';
 import { BffMetrics } from './metrics.ts';
 import { contextualLogger, requestContext } from './request-context.ts';
 import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
@@ -83,7 +83,7 @@ export interface BffRouter extends Router {
    * Probes the marketplace credential now (signature and the scopes the options need; credential-check.ts) and
    * caches the outcome `/readyz` answers with. Never throws.
    */
-  checkCredential(): Promise<CredentialStatus>;
+  checkCredential(options?: ProbeOptions): Promise<CredentialStatus>;
   /** Whether `/readyz` proves the credential (option `checkCredential`). */
   readonly credentialChecked: boolean;
   /** The BFF's metrics (metrics.ts): `bff.metrics.handler()` serves them wherever you mount it. */
@@ -338,7 +338,7 @@ export function createBff(options: BffOptions): BffRouter {
       return bff;
     },
     recover: () => runtime.recover(),
-    checkCredential: () => runtime.credential.refresh(),
+    checkCredential: (options?: ProbeOptions) => runtime.credential.refresh(options),
     credentialChecked: o.readiness.checkCredential,
     catchUp: () => runtime.catchUp(),
     processInbox: async () => {

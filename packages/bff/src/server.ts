@@ -128,7 +128,8 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
   const url = `http://${hostPart}:${address.port}${path === '/' ? '' : path}`;
   logger.info({ url }, 'domainkit BFF listening');
   // Prove the credential at once: a wrong secret or a missing scope is logged at warn now, not at the first search.
-  if (router.credentialChecked) void router.checkCredential();
+  // The write probe (scope `embed`) waits for `/readyz`, so the first visitor's purchase finds the write budget full.
+  if (router.credentialChecked) void router.checkCredential({ writes: false });
 
   let closing: Promise<void> | undefined;
   return {

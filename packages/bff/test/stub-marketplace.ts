@@ -438,6 +438,11 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
     idempotency.set(key, { fingerprint, status, body: out });
     answer(res, status, out);
   });
+  app.get('/api/partner/v1/orders', verify('orders-list'), (_req, res) => {
+    // Newest first, one page (the BFF's readiness probe reads it to prove the `buy` scope).
+    const wire = [...orders.values()].reverse().map(({ idempotency_key: _k, ...order }) => order);
+    res.json({ orders: wire, next_cursor: null });
+  });
   app.get('/api/partner/v1/orders/:id', verify('order-get'), (req, res) => {
     const order = orders.get(String(req.params.id));
     if (!order) return void res.status(404).json(errorBody('not_found', 'No such order'));
