@@ -63,6 +63,8 @@ async function startShop(): Promise<Shop> {
     cancelUrl: 'https://shop.example/cart',
     logger: false,
     visitorLimits: false,
+    // Its tests share one database, so one write budget (20 a minute): a purchase waits for its token.
+    upstreamBudget: { maxWaitMs: 10_000 },
     background: { recoveryIntervalSeconds: 0, catchUpIntervalSeconds: 0 },
     onEvent: {
       '*': (event: MarketplaceEvent, context: EventContext) => {

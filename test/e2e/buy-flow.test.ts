@@ -82,7 +82,8 @@ describe('a visitor finds and buys a domain', () => {
     expect(await payOnLander(page, '4242 4242 4242 4242')).toBe('paid');
     expect(await options.count()).toBe(0); // we left the partner page
 
-    bffClock += 10 * 60_000; // a new search, once the BFF's cached answer for this query has expired
+    // A new search once the BFF has stopped serving its cached answer for this query (fresh 6 h, stale 18 h).
+    bffClock += 25 * 60 * 60_000;
     await page.goto(stack.demo.url);
     await searchFor(page, domain);
     const row = page.locator(`dk-domain-search [part="option"][data-domain="${domain}"]`);

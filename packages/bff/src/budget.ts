@@ -22,7 +22,7 @@ export interface BucketLimit {
   readonly burst: number;
 }
 
-/** Limits of the classes the BFF calls (Partner API spec 8), defaults `search` 60/min (burst 6), `write` 20/min (burst 2). */
+/** Limits of the classes the BFF calls (Partner API spec 8), defaults `search` 60/min (burst 6), `write` 20/min (burst 5: a start-up registration plus one visitor's quote, order, re-quote and order). */
 export interface BudgetLimits {
   readonly search: BucketLimit;
   readonly write: BucketLimit;
@@ -31,7 +31,7 @@ export interface BudgetLimits {
 /** The spec's limits. */
 export const DEFAULT_BUDGET_LIMITS: BudgetLimits = {
   search: { perMinute: 60, burst: 6 },
-  write: { perMinute: 20, burst: 2 },
+  write: { perMinute: 20, burst: 5 },
 };
 
 /** The answer of a take: a token, or how long until one (or until the pause ends). */

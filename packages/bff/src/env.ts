@@ -409,7 +409,7 @@ function readTuning(
     const perMinute = int(`DOMAINKIT_${what}_BUDGET_PER_MINUTE`, 2);
     const burst = int(`DOMAINKIT_${what}_BUDGET_BURST`, 1);
     if (perMinute === undefined && burst === undefined) return undefined;
-    const defaults = what === 'SEARCH' ? { perMinute: 60, burst: 6 } : { perMinute: 20, burst: 2 };
+    const defaults = what === 'SEARCH' ? { perMinute: 60, burst: 6 } : { perMinute: 20, burst: 5 };
     const limit = {
       perMinute: perMinute ?? defaults.perMinute,
       burst: burst ?? Math.min(defaults.burst, (perMinute ?? 2) - 1),

@@ -101,7 +101,7 @@ export interface ResolvedOrderTimings {
   readonly leaseMs: number;
   /** A quote must have at least this long left to be paid for (the record must reach upstream in time); default 30 s. */
   readonly quoteMarginMs: number;
-  /** Longest wait for the upstream write token reserved before charging the buyer; default 3 s. */
+  /** Longest wait for the upstream write token reserved before charging the buyer; `upstreamBudget.maxWaitMs` when longer, else 3 s. */
   readonly reserveWaitMs: number;
   /** Longest budget wait of the record sent during the visitor's request; default 5 s. */
   readonly recordWaitMs: number;
@@ -320,7 +320,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     orders: {
       leaseMs: seconds(o.background?.leaseSeconds, 60),
       quoteMarginMs: 30_000,
-      reserveWaitMs: 3_000,
+      reserveWaitMs: Math.max(3_000, o.upstreamBudget?.maxWaitMs ?? 0),
       recordWaitMs: 5_000,
       recoveryRecordWaitMs: 10_000,
       priceLookupWaitMs: 2_000,

@@ -47,7 +47,7 @@ function maxInAnyMinute(times: number[]): number {
 describe('token buckets', () => {
   it.each([
     ['search', { perMinute: 60, burst: 6 }],
-    ['write', { perMinute: 20, burst: 2 }],
+    ['write', { perMinute: 20, burst: 5 }],
   ])('never let more than the %s limit through in any 60-second window, and use most of it', async (_name, limit) => {
     const sent = await saturate(new MemoryBucketStore(), limit, 300);
 

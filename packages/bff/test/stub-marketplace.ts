@@ -88,6 +88,7 @@ export type StubRoute =
   | 'order'
   | 'refund'
   | 'order-get'
+  | 'orders-list'
   | 'events'
   | 'webhook-register'
   | 'public-search';
