@@ -95,34 +95,8 @@ export type ResolvedVisitorLimits =
       readonly windowMs: number;
     };
 
-/** Timings of the MoR order flow and its recovery pass (ms). */
-export interface ResolvedOrderTimings {
-  /** How long one process may work on an intent before recovery may take it over; option `background.leaseSeconds`, default 60 s. */
-  readonly leaseMs: number;
-  /** A quote must have at least this long left to be paid for (the record must reach upstream in time); default 30 s. */
-  readonly quoteMarginMs: number;
-  /** Longest wait for the upstream write token reserved before charging the buyer; `upstreamBudget.maxWaitMs` when longer, else 3 s. */
-  readonly reserveWaitMs: number;
-  /** Longest budget wait of the record sent during the visitor's request; default 5 s. */
-  readonly recordWaitMs: number;
-  /** Longest budget wait of a record sent by the recovery pass; default 10 s. */
-  readonly recoveryRecordWaitMs: number;
-  /** Longest budget wait of the price lookup after a `price_mismatch` refusal; default 2 s. */
-  readonly priceLookupWaitMs: number;
-  /** First back-off of a record that failed (then doubled per attempt); default 5 s. */
-  readonly retryBaseMs: number;
-  /** Longest back-off of a record that failed; default 10 minutes. */
-  readonly retryMaxMs: number;
-  /** A `created` intent whose payment outcome stays unknown this long is abandoned; default 1 hour. */
-  readonly abandonAfterMs: number;
-  /** Most intents per recovery pass; default 25. */
-  readonly recoveryBatch: number;
-  /**
-   * How long after its intent was created an order may still be recorded; past it the recovery pass gives up, voids
-   * (or refunds) the payment and reports the intent; option `orderDeadlineSeconds`, default 30 s.
-   */
-  readonly recordDeadlineMs: number;
-}
+/** Timings of the MoR order flow and its recovery pass (ms): declared once, beside the flow (`orders/place-order.ts`). */
+export type ResolvedOrderTimings = OrderTimings;
 
 /** Timings of the webhook inbox worker (ms). */
 export interface ResolvedInbox {

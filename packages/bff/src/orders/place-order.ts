@@ -55,7 +55,7 @@ export interface OrderTimings {
   readonly leaseMs: number;
   /** A quote must have at least this long left to be paid for (the record must reach upstream in time); default 30 s. */
   readonly quoteMarginMs: number;
-  /** Longest wait for the upstream write token reserved before charging the buyer; default 3 s. */
+  /** Longest wait for the upstream write token reserved before charging the buyer; `upstreamBudget.maxWaitMs` when longer, else 3 s. */
   readonly reserveWaitMs: number;
   /** Longest budget wait of the record sent during the visitor's request; default 5 s. */
   readonly recordWaitMs: number;
