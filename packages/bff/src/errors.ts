@@ -4,7 +4,7 @@
  * visitor-safe messages; the detail goes to the log, never to the browser.
  */
 import { MarketplaceError } from '@domainkit/client';
-import { ErrorCode, type WidgetError } from '@domainkit/protocol';
+import { ErrorCode, WIDGET_ERROR_CODES, type WidgetError, type WidgetErrorCode } from '@domainkit/protocol';
 import type { RateClass } from '@domainkit/client';
 import { PaymentInputError } from './payments.ts';
 import type { ErrorRequestHandler, Response } from 'express';
@@ -31,46 +31,16 @@ export class UpstreamBusyError extends Error {
   }
 }
 
-/** The error codes the BFF answers the widget with. */
-export const BFF_ERROR_CODES = {
-  /** 400: a query parameter, path segment or body field is missing or malformed; the message says what to fix. */
-  validation_error: 400,
-  /** 402: the payment provider declined the payment; nothing was charged. */
-  payment_declined: 402,
-  /** 403: a cross-site write (an `Origin` that is neither the BFF's own nor an allowed one). */
-  forbidden: 403,
-  /** 404: the domain is not listed, or the quote or order is unknown (or its order token does not match). */
-  not_found: 404,
-  /** 405: the path exists but not with this method. */
-  method_not_allowed: 405,
-  /** 409: the domain was sold or reserved in the meantime. */
-  conflict: 409,
-  /** 413: the body is over the size limit (16 kB). */
-  payload_too_large: 413,
-  /** 415: the body is not `application/json`. */
-  unsupported_media_type: 415,
-  /** 422: the quote expired (or was refused as expired upstream): ask for a new quote. */
-  quote_expired: 422,
-  /** 422: the price changed; `price_cents` carries the new price. */
-  price_mismatch: 422,
-  /** 429: this visitor sent too many requests; retry after `retry_after` seconds. */
-  rate_limited: 429,
-  /** 500: a defect in the BFF. */
-  internal_error: 500,
-  /** 502: the marketplace failed, refused the credential, or could not be reached. */
-  upstream_error: 502,
-  /** 502: the payment provider could not confirm the payment (outcome unknown; settled automatically). */
-  payment_error: 502,
-  /** 503: the shared upstream budget is spent (or upstream said 429); retry after `retry_after` seconds. */
-  busy: 503,
-  /** 503: the BFF's database is not available (starting, or down). */
-  unavailable: 503,
-  /** 504: the request passed its deadline (the marketplace is slow or hanging); try again shortly. */
-  upstream_timeout: 504,
-} as const;
+/**
+ * The error codes the BFF answers the widget with, and their HTTP statuses: protocol's {@link WIDGET_ERROR_CODES}
+ * (the one list of the widget ↔ BFF API, with when each is answered).
+ */
+export const BFF_ERROR_CODES = Object.fromEntries(
+  Object.entries(WIDGET_ERROR_CODES).map(([code, { status }]) => [code, status]),
+) as { readonly [C in WidgetErrorCode]: (typeof WIDGET_ERROR_CODES)[C]['status'] };
 
 /** A BFF error code. */
-export type BffErrorCode = keyof typeof BFF_ERROR_CODES;
+export type BffErrorCode = WidgetErrorCode;
 
 /** The message of every 502: nothing about why, which is logged instead. */
 export const UPSTREAM_ERROR_MESSAGE = 'The marketplace could not be reached; try again shortly.';

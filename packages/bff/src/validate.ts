@@ -19,6 +19,11 @@ export interface FieldHelp {
   readonly example: string;
   /** Left out of the example body of the "must be a JSON object" message. */
   readonly optional?: boolean;
+  /**
+   * The code answered when this field is the only problem and it is over its maximum length (`max_length` then
+   * says the maximum), such as `query_too_long` for `q`; default `validation_error`.
+   */
+  readonly tooLong?: 'query_too_long';
 }
 
 const NOUN: Record<InputSource, string> = {
@@ -77,7 +82,8 @@ function describeIssue(
 /**
  * Parses one input with its schema.
  * @param help - the accepted keys with how to describe them (also named in the message about unknown keys).
- * @throws {BffHttpError} 400 `validation_error` whose message names each offending field and the fix.
+ * @throws {BffHttpError} 400 `validation_error` whose message names each offending field and the fix; the
+ *   field's {@link FieldHelp.tooLong} code instead when the only problem is that field's length.
  */
 export function parseInput<S extends z.ZodType>(
   schema: S,
@@ -97,6 +103,11 @@ export function parseInput<S extends z.ZodType>(
   }
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const messages = [...new Set(result.error.issues.map((issue) => describeIssue(issue, input, source, help)))];
+  const { issues } = result.error;
+  const messages = [...new Set(issues.map((issue) => describeIssue(issue, input, source, help)))];
+  const [first] = issues;
+  const tooLong = first?.code === 'too_big' ? help[String(first.path[0])]?.tooLong : undefined;
+  if (tooLong !== undefined && issues.length === 1 && first?.code === 'too_big')
+    throw new BffHttpError(tooLong, messages.join(' '), { extra: { max_length: Number(first.maximum) } });
   throw new BffHttpError('validation_error', messages.join(' '));
 }

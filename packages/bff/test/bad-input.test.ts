@@ -7,7 +7,14 @@ import { call, type Answer, useStubAndBff } from './helpers.ts';
 
 const suite = useStubAndBff();
 
-type Case = [name: string, send: () => Promise<Answer>, status: number, code: string, message: RegExp];
+type Case = [
+  name: string,
+  send: () => Promise<Answer>,
+  status: number,
+  code: string,
+  message: RegExp,
+  extra?: Record<string, unknown>,
+];
 
 const json = { 'content-type': 'application/json' };
 const cases: Case[] = [
@@ -30,8 +37,10 @@ const cases: Case[] = [
     '300-character q',
     () => call(`${suite.bff.url}/search?q=${'a'.repeat(300)}`),
     400,
-    'validation_error',
+    // Its own code, so that the widget can say "too long" in the visitor's language (and offer no Retry).
+    'query_too_long',
     /^`q` is too long: at most 100 characters \(received 300\)\.$/,
+    { max_length: 100 },
   ],
   [
     'q given twice',
@@ -180,13 +189,13 @@ const cases: Case[] = [
 ];
 
 describe('bad input', () => {
-  it.each(cases)('%s', async (_name, send, status, code, message) => {
+  it.each(cases)('%s', async (_name, send, status, code, message, extra = {}) => {
     const before = suite.stub.calls.length;
 
     const res = await send();
 
     expect(res.status).toBe(status);
-    expect(res.json).toEqual({ error: { code, message: expect.stringMatching(message) } });
+    expect(res.json).toEqual({ error: { code, message: expect.stringMatching(message), ...extra } });
     expect(res.text).not.toMatch(/\bat .+\.(ts|js):\d+/); // no stack trace
     expect(res.headers['content-security-policy']).toBeDefined();
     expect(suite.stub.calls.length).toBe(before);

@@ -145,7 +145,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     ]);
 
     expect([a.status, b.status].sort()).toEqual([201, 409]);
-    expect([a, b].find((r) => r.status === 409)!.json.error.code).toBe('conflict');
+    expect([a, b].find((r) => r.status === 409)!.json.error.code).toBe('order_in_progress');
     expect(payments.charges.size).toBe(1);
     expect(fx.stub.orders.size).toBe(1);
   });
@@ -384,7 +384,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
 
       expect(again.status).toBe(409);
       expect(again.json.error).toEqual({
-        code: 'conflict',
+        code: 'order_in_progress',
         message: expect.stringMatching(/already being processed: wait for its status; you will not be charged again/),
         order_id: first.json.order_id,
         status: 'PROCESSING',

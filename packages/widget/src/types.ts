@@ -62,18 +62,45 @@ export interface CheckoutSession {
 /** Error body of every BFF route answering 4xx/5xx: `{"error": {"code", "message"}}`. */
 export interface BffErrorBody {
   readonly error: {
-    readonly code: string;
+    readonly code: WidgetErrorCode;
     readonly message: string;
     /** Seconds to wait before retrying; sent with 503 `busy`. */
     readonly retry_after?: number;
     /** The current price in minor units; sent with 422 `price_mismatch`. */
     readonly price_cents?: number;
-    /** With 409 `conflict` for an order of this quote already in flight: that order's id. */
+    /** With 409 `order_in_progress` (an order of this quote already in flight) or a refused retry: that order's id. */
     readonly order_id?: string;
-    /** With 409 `conflict` for an order of this quote already in flight: where that order stands. */
+    /** With 409 `order_in_progress` or a refused retry: where that order stands. */
     readonly status?: string;
+    /** With 400 `query_too_long`: the longest query accepted, in characters. */
+    readonly max_length?: number;
   };
 }
+
+/**
+ * The BFF's error codes (protocol's `WIDGET_ERROR_CODES`): each has a string in `DkStrings` (see `strings.ts`
+ * `errorMessage`); a code not in this list gets the generic `unknownError`.
+ */
+export type WidgetErrorCode =
+  | 'validation_error'
+  | 'query_too_long'
+  | 'payment_declined'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'conflict'
+  | 'order_in_progress'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'quote_expired'
+  | 'price_mismatch'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'upstream_error'
+  | 'payment_error'
+  | 'busy'
+  | 'unavailable'
+  | 'upstream_timeout';
 
 /** Body of `POST {api}/quotes` (201, MoR order mode): a price locked for 10 minutes. */
 export interface WidgetQuoteResponse {

@@ -9,6 +9,7 @@ import type {
   WidgetCheckoutResponse,
   WidgetDomain as ProtocolWidgetDomain,
   WidgetError,
+  WidgetErrorCode as ProtocolWidgetErrorCode,
   WidgetOrderRequest,
   WidgetOrderResponse as ProtocolWidgetOrderResponse,
   WidgetOrderStatus as ProtocolWidgetOrderStatus,
@@ -28,6 +29,7 @@ import type {
   WidgetQuoteResponse,
   SearchResponse,
   Sibling,
+  WidgetErrorCode,
 } from '../src/types.ts';
 
 /** The widget reads answers as read-only: protocol's `z.infer` types, every property and array made readonly. */
@@ -53,6 +55,8 @@ describe("the widget's wire types equal protocol's widget ↔ BFF API", () => {
 
   it('error answers', () => {
     expectTypeOf<BffErrorBody>().toEqualTypeOf<ReadOnlyWire<WidgetError>>();
+    // Every code the BFF may answer has its string in the widget (strings.ts), and no other.
+    expectTypeOf<WidgetErrorCode>().toEqualTypeOf<ProtocolWidgetErrorCode>();
   });
 
   it('POST /quotes', () => {

@@ -410,8 +410,8 @@ export async function captureIntent(
  * The whole `POST /orders` flow.
  * @returns 201 with the recorded order, or 202 with status `PROCESSING` when the payment went through but the
  *   record is still pending upstream (never reported as a recorded order).
- * @throws {BffHttpError} `not_found` (unknown quote), `quote_expired`, `conflict` (the quote already has an order
- *   in progress), `busy`, `payment_declined`, `payment_error`, `price_mismatch` (with `price_cents`), or the
+ * @throws {BffHttpError} `not_found` (unknown quote), `quote_expired`, `order_in_progress` (the quote already has
+ *   an order in progress), `busy`, `payment_declined`, `payment_error`, `price_mismatch` (with `price_cents`), or the
  *   mapped upstream refusal.
  */
 export async function placeOrder(
@@ -451,7 +451,10 @@ export async function placeOrder(
     if (started !== undefined) return purchaseAnswer(deps, started);
     const other = await findLiveIntentForQuote(db, quote.quote_id);
     throw other === undefined
-      ? new BffHttpError('conflict', 'An order for this quote is already in progress: wait a moment and try again.')
+      ? new BffHttpError(
+          'order_in_progress',
+          'An order for this quote is already in progress: wait a moment and try again.',
+        )
       : inFlight(other);
   }
 
@@ -569,12 +572,12 @@ export function intentStatus(intent: Intent): string {
 
 /**
  * The answer to a request whose order for the same quote is in flight or done without this visitor's purchase key
- * (409 `conflict` with the order's `order_id` and `status`): wait for it, never pay again.
+ * (409 `order_in_progress` with the order's `order_id` and `status`): wait for it, never pay again.
  */
 function inFlight(intent: Intent): BffHttpError {
   const done = intent.state === 'recorded';
   return new BffHttpError(
-    'conflict',
+    'order_in_progress',
     done
       ? 'An order for this quote has already been placed: you will not be charged again.'
       : 'An order for this quote is already being processed: wait for its status; you will not be charged again.',

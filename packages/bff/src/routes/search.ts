@@ -15,7 +15,14 @@ import type { SearchAnswer, SearchService } from '../search/search-service.ts';
 import { parseInput } from '../validate.ts';
 import { toWidgetDomain } from './context.ts';
 
-const HELP = { q: { label: '`q`', hint: 'a word or a domain to search for, 1–100 characters', example: 'coffee' } };
+const HELP = {
+  q: {
+    label: '`q`',
+    hint: 'a word or a domain to search for, 1–100 characters',
+    example: 'coffee',
+    tooLong: 'query_too_long',
+  },
+} as const;
 
 /** `Cache-Status` (RFC 9211) of each source. */
 const CACHE_STATUS: Record<SearchAnswer['source'] | 'hit', string> = {

@@ -22,7 +22,14 @@ import { type BffMetrics, cacheResultOf } from '../metrics.ts';
 import { noteRequest } from '../request-context.ts';
 import { parseInput } from '../validate.ts';
 
-const HELP = { q: { label: '`q`', hint: 'a word or a domain to search for, 1–100 characters', example: 'coffee' } };
+const HELP = {
+  q: {
+    label: '`q`',
+    hint: 'a word or a domain to search for, 1–100 characters',
+    example: 'coffee',
+    tooLong: 'query_too_long',
+  },
+} as const;
 
 /** A DNS label (RFC 1035 2.3.1, lowercase LDH): what the Public API takes as a bare label. */
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;

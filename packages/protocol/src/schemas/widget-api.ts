@@ -84,18 +84,110 @@ export const widgetCheckoutResponseSchema = z.object({
 export type WidgetCheckoutResponse = z.infer<typeof widgetCheckoutResponseSchema>;
 
 /**
- * Error answer of the BFF: `busy` (503) and `rate_limited` (429) carry `retry_after` in seconds; `price_mismatch`
- * (422) carries `price_cents`, the new price the widget shows before asking again; `conflict` (409) for a quote
- * whose order is already in flight carries that order's `order_id` and `status`.
+ * Every error code of the widget ↔ BFF API, with its HTTP status, when it is answered, and whether the same
+ * request may succeed if sent again later (`retry`). The codes are stable: a widget maps each to a string of
+ * its own (the `message` beside it is English for developers and logs, never meant to be shown to a visitor),
+ * and treats a code it does not know by its status. docs/spec-decisions.md "Widget error codes".
+ */
+export const WIDGET_ERROR_CODES = {
+  validation_error: {
+    status: 400,
+    retry: false,
+    when: 'A query parameter, path segment or body field is missing or malformed; the message names it.',
+  },
+  query_too_long: {
+    status: 400,
+    retry: false,
+    when: '`q` of `GET /search` or `GET /siblings` is over 100 characters (after trimming); `max_length` is 100.',
+  },
+  payment_declined: {
+    status: 402,
+    retry: false,
+    when: 'The payment provider declined the payment; nothing was charged.',
+  },
+  forbidden: {
+    status: 403,
+    retry: false,
+    when: "A cross-site write: an `Origin` that is neither the BFF's nor an allowed one.",
+  },
+  not_found: {
+    status: 404,
+    retry: false,
+    when: 'The domain is not listed, or the quote or order is unknown (or its order token does not match).',
+  },
+  method_not_allowed: {
+    status: 405,
+    retry: false,
+    when: 'The path exists, but not with this method (`Allow` says which).',
+  },
+  conflict: {
+    status: 409,
+    retry: false,
+    when: 'The domain was sold or reserved meanwhile; or a retried purchase that the marketplace refused (with `order_id`, `status`).',
+  },
+  order_in_progress: {
+    status: 409,
+    retry: false,
+    when: "An order for this quote is already in flight or placed (without this purchase's key); `order_id` and `status` say which: show it, never pay again.",
+  },
+  payload_too_large: { status: 413, retry: false, when: 'The body is over the size limit (16 kB).' },
+  unsupported_media_type: { status: 415, retry: false, when: 'The body is not `application/json`.' },
+  quote_expired: {
+    status: 422,
+    retry: false,
+    when: 'The quote expired (or was refused as expired upstream): ask for a new one.',
+  },
+  price_mismatch: { status: 422, retry: false, when: 'The price changed; `price_cents` is the new price.' },
+  rate_limited: {
+    status: 429,
+    retry: true,
+    when: 'This visitor sent too many requests; retry after `retry_after` seconds.',
+  },
+  internal_error: { status: 500, retry: true, when: 'A defect in the BFF.' },
+  upstream_error: {
+    status: 502,
+    retry: true,
+    when: 'The marketplace failed, refused the credential, or could not be reached.',
+  },
+  payment_error: {
+    status: 502,
+    retry: true,
+    when: "The payment provider could not confirm the payment (outcome unknown; settled automatically): a retry with the same purchase key answers the order's status.",
+  },
+  busy: {
+    status: 503,
+    retry: true,
+    when: 'The shared upstream budget is spent (or the marketplace said 429); retry after `retry_after` seconds.',
+  },
+  unavailable: { status: 503, retry: true, when: "The BFF's database is not available (starting, or down)." },
+  upstream_timeout: {
+    status: 504,
+    retry: true,
+    when: "The request passed the BFF's deadline (the marketplace is slow or hanging); try again shortly.",
+  },
+} as const satisfies Record<string, { status: number; retry: boolean; when: string }>;
+
+/** An error code of the widget ↔ BFF API (see {@link WIDGET_ERROR_CODES}). */
+export type WidgetErrorCode = keyof typeof WIDGET_ERROR_CODES;
+
+/** The codes of {@link WIDGET_ERROR_CODES}, as a list. */
+export const widgetErrorCodes = Object.keys(WIDGET_ERROR_CODES) as [WidgetErrorCode, ...WidgetErrorCode[]];
+
+/**
+ * Error answer of the BFF: `code` is one of {@link WIDGET_ERROR_CODES}; `busy` (503) and `rate_limited` (429)
+ * carry `retry_after` in seconds; `price_mismatch` (422) carries `price_cents`, the new price the widget shows
+ * before asking again; `order_in_progress` (409), and `conflict` for a retried purchase that was refused, carry
+ * that order's `order_id` and `status`; `query_too_long` carries `max_length`.
  */
 export const widgetErrorSchema = z.object({
   error: z.object({
-    code: z.string(),
+    code: z.enum(widgetErrorCodes),
     message: z.string(),
     retry_after: z.number().int().nonnegative().optional(),
     price_cents: centsSchema.optional(),
     order_id: z.string().optional(),
     status: z.string().optional(),
+    max_length: z.number().int().positive().optional(),
   }),
 });
 export type WidgetError = z.infer<typeof widgetErrorSchema>;

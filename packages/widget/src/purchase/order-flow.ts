@@ -157,7 +157,7 @@ export async function placeOrder(p: PurchaseController, details: OrderDetails): 
     const orderId = typeof fields.order_id === 'string' ? fields.order_id : '';
     const orderStatus = typeof fields.status === 'string' ? fields.status : undefined;
     if (!OUTCOME_UNKNOWN.has(code) && !(status >= 500) && !isAbortError(error)) endAttempt(quote.domain);
-    if (code === 'conflict' && orderId) {
+    if ((code === 'order_in_progress' || code === 'conflict') && orderId) {
       // An order for this quote is already in flight: show its status rather than offering a new quote.
       p.order = {
         order_id: orderId,
