@@ -106,7 +106,7 @@ export interface BffRouter extends Router {
  * | `GET /domains/:name` | 200 `{domain, available, price_cents, currency}`; 404 `not_found` |
  * | `POST /checkout` `{domain, return_url?, cancel_url?}` | 201 `{checkout_url, expires_at}` (non-MoR) |
  * | `GET /checkout/return?…&sig=` (the lander's signed result) | 200 `{checkout_session_id, status, domain, price_cents, currency}` |
- * | `POST /quotes` `{domain}` | 201 `{quote_id, domain, price_cents, currency, expires_at}` (with `payments`) |
+ * | `POST /quotes` `{domain}` | 201 `{quote_id, domain, price_cents, currency, expires_at}` (with `payments`); 200 with the order when the purchase key's attempt has one in flight |
  * | `POST /orders` `{quote_id, buyer, payment}` | 201 order + `order_token`, or 202 `PROCESSING` (with `payments`) |
  * | `GET /orders/:id` + `X-Order-Token` | 200 `{order_id, status, domain, sale_price_cents, currency, updated_at}` |
  * | `POST /webhooks` | 200 `{received: true}` once stored (with `webhook`) |
@@ -281,7 +281,7 @@ export function createBff(options: BffOptions): BffRouter {
         declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
         requireJson,
         jsonBody(),
-        quoteRoute({ db: dbOf, client, now: o.now, domainChanged }),
+        quoteRoute({ db: dbOf, client, now: o.now, domainChanged, orderFlow: () => runtime.orderFlow() }),
       )
       .all(methodNotAllowed('POST'));
     router

@@ -392,6 +392,94 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       expect(payments.charges.size).toBe(1);
     });
 
+    it('answers a re-quote of the domain with the purchase key of an order in flight with that order, asking no quote', async () => {
+      const { bff, payments } = await shop();
+      const q = await quote(bff.url);
+      fx.stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
+      const first = await postJson(
+        `${bff.url}/orders`,
+        { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD },
+        KEY,
+      );
+      expect(first.status).toBe(202);
+
+      // The answer was lost; the visitor reloads and presses Buy again: the widget sends the attempt's key.
+      const again = await postJson(`${bff.url}/quotes`, { domain: 'CoffeeHouse.com' }, KEY);
+
+      expect(again.status).toBe(200);
+      expect(again.json).toEqual({
+        order_id: first.json.order_id,
+        order_token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
+        status: 'PROCESSING',
+        domain: 'coffeehouse.com',
+        sale_price_cents: 250000,
+        currency: 'USD',
+        created_at: first.json.created_at,
+      });
+      expect(again.json.order_token).not.toBe(first.json.order_token);
+      expect(fx.stub.callsTo('quote')).toHaveLength(1); // no new quote upstream
+      expect(payments.charges.size).toBe(1);
+      const view = await call(`${bff.url}/orders/${again.json.order_id}`, {
+        headers: { 'x-order-token': again.json.order_token },
+      });
+      expect(view.json).toMatchObject({ order_id: first.json.order_id, status: 'PROCESSING' });
+    });
+
+    it('answers a re-quote with the key of a recorded order with that order; others get a new quote', async () => {
+      const { bff } = await shop();
+      const q = await quote(bff.url);
+      const first = await postJson(
+        `${bff.url}/orders`,
+        { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD },
+        KEY,
+      );
+      expect(first.status).toBe(201);
+
+      const mine = await postJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com' }, KEY);
+      const noKey = await postJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com' });
+      const otherKey = await postJson(
+        `${bff.url}/quotes`,
+        { domain: 'coffeehouse.com' },
+        { 'idempotency-key': 'another-visitor-key-0001' },
+      );
+      const otherDomain = await postJson(`${bff.url}/quotes`, { domain: 'coffeeshop.io' }, KEY);
+
+      expect([mine.status, mine.json.order_id, mine.json.status]).toEqual([200, 'ord_0001', 'EXTERNALLY_PAID']);
+      // Another visitor never learns the order nor gets a token for it: upstream answers their quote (sold).
+      expect([noKey.status, noKey.json.error.code, noKey.json.error.order_id]).toEqual([409, 'conflict', undefined]);
+      expect([otherKey.status, otherKey.json.error.code, otherKey.json.error.order_id]).toEqual([
+        409,
+        'conflict',
+        undefined,
+      ]);
+      expect([otherDomain.status, otherDomain.json.domain]).toEqual([201, 'coffeeshop.io']);
+      expect(fx.stub.callsTo('quote')).toHaveLength(4);
+    });
+
+    it('answers a re-quote with the key of an attempt that ended (declined) with a new quote', async () => {
+      const { bff } = await shop();
+      const q = await quote(bff.url);
+      const declined = await postJson(
+        `${bff.url}/orders`,
+        { quote_id: q.quote_id, buyer: BUYER, payment: DECLINED_CARD },
+        KEY,
+      );
+      expect(declined.status).toBe(402);
+
+      const again = await postJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com' }, KEY);
+
+      expect(again.status).toBe(201);
+      expect(again.json.quote_id).toEqual(expect.any(String));
+    });
+
+    it('refuses a malformed key on a quote before asking upstream', async () => {
+      const { bff } = await shop();
+      const res = await postJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com' }, { 'idempotency-key': 'short' });
+      expect(res.status).toBe(400);
+      expect(res.json.error.message).toMatch(/^The Idempotency-Key header must be 16 to 128/);
+      expect(fx.stub.callsTo('quote')).toHaveLength(0);
+    });
+
     it('refuses a malformed key before charging', async () => {
       const { bff, payments } = await shop();
       const q = await quote(bff.url);

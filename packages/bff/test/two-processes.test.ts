@@ -122,6 +122,37 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL', () => {
     });
     expect(view.json.status).toBe('EXTERNALLY_PAID');
   });
+
+  it('answer a re-quote on one with the purchase in flight on the other: its status, a token both accept', async () => {
+    const fresh = await startStubMarketplace(); // the other tests sold the stub's domains
+    closers.push(() => fresh.close());
+    const common = { payments: testCardPayments(), background: { enabled: false } };
+    const a = await startTestBff(fresh, { database: dbA, ...common });
+    const b = await startTestBff(fresh, { database: dbB, ...common });
+    closers.push(
+      () => a.close(),
+      () => b.close(),
+    );
+    const KEY = { 'idempotency-key': 'two-processes-purchase-key-0001' };
+    const quote = await postJson(`${a.url}/quotes`, { domain: 'coffeehouse.com' });
+    fresh.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'down' } } });
+    const pending = await postJson(
+      `${a.url}/orders`,
+      { quote_id: quote.json.quote_id, buyer: { email: 'ada@example.com' }, payment: CARD },
+      KEY,
+    );
+    expect(pending.status).toBe(202);
+
+    const again = await postJson(`${b.url}/quotes`, { domain: 'coffeehouse.com' }, KEY);
+
+    expect(again.status).toBe(200);
+    expect(again.json).toMatchObject({ order_id: pending.json.order_id, status: 'PROCESSING' });
+    expect(fresh.callsTo('quote')).toHaveLength(1);
+    const onA = await call(`${a.url}/orders/${again.json.order_id}`, {
+      headers: { 'x-order-token': again.json.order_token },
+    });
+    expect(onA.json.status).toBe('PROCESSING');
+  });
 });
 
 function sign(body: string): string {

@@ -10,7 +10,7 @@ import {
   widgetErrorSchema,
   widgetOrderResponseSchema,
   widgetOrderStatusSchema,
-  widgetQuoteResponseSchema,
+  widgetQuoteAnswerSchema,
   widgetSearchResponseSchema,
   widgetSiblingsResponseSchema,
 } from '@domainkit/protocol';
@@ -29,7 +29,7 @@ const WIDGET_ROUTES: readonly WidgetRoute[] = [
   { method: 'GET', path: /\/siblings$/, schema: widgetSiblingsResponseSchema },
   { method: 'GET', path: /\/domains\/[^/]+$/, schema: widgetDomainSchema },
   { method: 'POST', path: /\/checkout$/, schema: widgetCheckoutResponseSchema },
-  { method: 'POST', path: /\/quotes$/, schema: widgetQuoteResponseSchema },
+  { method: 'POST', path: /\/quotes$/, schema: widgetQuoteAnswerSchema },
   { method: 'POST', path: /\/orders$/, schema: widgetOrderResponseSchema },
   { method: 'GET', path: /\/orders\/[^/]+$/, schema: widgetOrderStatusSchema },
 ];

@@ -15,6 +15,7 @@ import type {
   WidgetOrderResponse,
   OrderDetails,
   WidgetOrderStatus,
+  WidgetQuoteAnswer,
   WidgetQuoteResponse,
   SearchResponse,
   Sibling,
@@ -320,18 +321,24 @@ export async function createCheckoutSession(
 }
 
 /**
- * `POST {api}/quotes` with `{"domain"}` (MoR order mode): locks the domain's price for 10 minutes.
+ * `POST {api}/quotes` with `{"domain"}` (MoR order mode): locks the domain's price for 10 minutes. With
+ * `purchaseKey` (the visitor's current attempt to buy the domain, sent as `Idempotency-Key`), the BFF answers with
+ * that attempt's order instead when one is in flight or placed (its status and a fresh `order_token`): tell the
+ * two apart with {@link isOrderAnswer}.
  *
  * @throws DkApiError `not_found`, `conflict` (sold or reserved), `busy`, `network_error`, `invalid_response`
- *   (no `quote_id`, price, currency or parseable `expires_at`).
+ *   (no `quote_id`, price, currency or parseable `expires_at`; an order without its token or status).
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
 export async function createQuote(
   api: string,
   domain: string,
-  options: RequestOptions = {},
-): Promise<WidgetQuoteResponse> {
-  const quote = check<WidgetQuoteResponse>(await request(endpoint(api, '/quotes'), options, { domain }), {
+  options: RequestOptions & { readonly purchaseKey?: string | undefined } = {},
+): Promise<WidgetQuoteAnswer> {
+  const headers: Record<string, string> = options.purchaseKey ? { 'Idempotency-Key': options.purchaseKey } : {};
+  const body = await request(endpoint(api, '/quotes'), options, { domain }, headers);
+  if (isRecord(body) && 'order_id' in body) return checkOrder(body);
+  const quote = check<WidgetQuoteResponse>(body, {
     quote_id: 's',
     domain: 's',
     price_cents: 'c',
@@ -340,6 +347,23 @@ export async function createQuote(
   });
   if (Number.isNaN(Date.parse(quote.expires_at))) throw invalid('expires_at');
   return quote;
+}
+
+/** Whether a `POST /quotes` answer is the visitor's order in flight rather than a new quote. */
+export function isOrderAnswer(answer: WidgetQuoteAnswer): answer is WidgetOrderResponse {
+  return 'order_id' in answer;
+}
+
+/** Checks an order answer (`POST /orders`, or `POST /quotes` for a purchase in flight). */
+function checkOrder(body: unknown): WidgetOrderResponse {
+  return check<WidgetOrderResponse>(body, {
+    order_id: 's',
+    order_token: 's',
+    status: 's',
+    domain: 's',
+    sale_price_cents: 'c',
+    currency: '$',
+  });
 }
 
 /**
@@ -360,14 +384,7 @@ export async function createOrder(
 ): Promise<WidgetOrderResponse> {
   const body = { quote_id: quoteId, buyer: details.buyer, payment: details.payment };
   const headers: Record<string, string> = options.purchaseKey ? { 'Idempotency-Key': options.purchaseKey } : {};
-  return check<WidgetOrderResponse>(await request(endpoint(api, '/orders'), options, body, headers), {
-    order_id: 's',
-    order_token: 's',
-    status: 's',
-    domain: 's',
-    sale_price_cents: 'c',
-    currency: '$',
-  });
+  return checkOrder(await request(endpoint(api, '/orders'), options, body, headers));
 }
 
 /**

@@ -116,6 +116,13 @@ export interface WidgetQuoteResponse {
   readonly expires_at: string;
 }
 
+/**
+ * Every answer of `POST {api}/quotes`: a new quote (201), or, when the request carried the purchase key of this
+ * visitor's attempt whose order for the domain is in flight or placed, that order (200, a fresh `order_token`):
+ * the widget then shows its status rather than a new price to pay. Told apart by `order_id`.
+ */
+export type WidgetQuoteAnswer = WidgetQuoteResponse | WidgetOrderResponse;
+
 /** The buyer of a MoR order, as the partner's payment form collected it. */
 export interface Buyer {
   /** Where the marketplace and the partner reach the buyer. Required. */

@@ -13,6 +13,7 @@ import type {
   WidgetOrderRequest,
   WidgetOrderResponse as ProtocolWidgetOrderResponse,
   WidgetOrderStatus as ProtocolWidgetOrderStatus,
+  WidgetQuoteAnswer as ProtocolWidgetQuoteAnswer,
   WidgetQuoteResponse as ProtocolWidgetQuoteResponse,
   WidgetSearchResponse,
   WidgetSibling,
@@ -26,6 +27,7 @@ import type {
   WidgetOrderResponse,
   OrderDetails,
   WidgetOrderStatus,
+  WidgetQuoteAnswer,
   WidgetQuoteResponse,
   SearchResponse,
   Sibling,
@@ -61,6 +63,7 @@ describe("the widget's wire types equal protocol's widget ↔ BFF API", () => {
 
   it('POST /quotes', () => {
     expectTypeOf<WidgetQuoteResponse>().toEqualTypeOf<ReadOnlyWire<ProtocolWidgetQuoteResponse>>();
+    expectTypeOf<WidgetQuoteAnswer>().toEqualTypeOf<ReadOnlyWire<ProtocolWidgetQuoteAnswer>>();
   });
 
   it('POST /orders: the body the widget sends, and the answer', () => {

@@ -35,6 +35,7 @@ import { findQuote } from '../quotes/store.ts';
 import {
   createIntent,
   findIntentByPurchaseKey,
+  findLiveIntentForPurchase,
   findLiveIntentForQuote,
   findOrder,
   hashToken,
@@ -631,6 +632,31 @@ export async function purchaseAnswer(
       created_at: intent.created_at.toISOString(),
     },
   };
+}
+
+/** Order statuses after which the domain may be for sale again (Partner API spec 3). */
+const ENDED_ORDER_STATUSES: ReadonlySet<string> = new Set(['REFUNDED', 'CANCELLED']);
+
+/**
+ * The purchase a visitor's re-quote finds under way: the live intent (`created`, `paid` or `recorded`) that
+ * `purchaseKey` (the widget's key of its current attempt to buy `domain`) started, answered as a retry with that key
+ * is ({@link purchaseAnswer}: its status and a fresh order-view token), so the visitor follows that order instead
+ * of paying for a new quote. An order refunded or cancelled since (the domain may be for sale again) is not under
+ * way: undefined, and the visitor gets a new quote.
+ * @returns the order answer, or undefined when the key started no live purchase of `domain`.
+ */
+export async function purchaseInFlight(
+  deps: OrderFlowDeps,
+  purchaseKey: string,
+  domain: string,
+): Promise<WidgetOrderResponse | undefined> {
+  const intent = await findLiveIntentForPurchase(deps.db, deps.keyId, hashToken(purchaseKey), domain.toLowerCase());
+  if (intent === undefined) return undefined;
+  if (intent.order_id !== null) {
+    const order = await findOrder(deps.db, intent.order_id);
+    if (order !== undefined && ENDED_ORDER_STATUSES.has(order.status)) return undefined;
+  }
+  return (await purchaseAnswer(deps, intent)).body;
 }
 
 /** What the visitor is told about their money when an order could not be recorded. */

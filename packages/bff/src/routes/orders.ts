@@ -22,7 +22,7 @@ import { intentStatus, placeOrder, type OrderFlowDeps } from '../orders/place-or
 import { findIntentForView, tokenMatches } from '../orders/store.ts';
 import { setDeadlineAnswer } from '../deadline.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema } from './context.ts';
+import { noQuerySchema, purchaseKeyOf } from './context.ts';
 
 /** The order-view token header. */
 export const ORDER_TOKEN_HEADER = 'X-Order-Token';
@@ -38,25 +38,11 @@ export interface PlaceOrderRouteDeps {
   /** What the order flow needs. @throws {BffHttpError} 503 `unavailable` when the database is not available. */
   readonly orderFlow: () => Promise<OrderFlowDeps>;
 }
-/** The purchase-key header of `POST /orders` (the IETF `Idempotency-Key` header's name and use). */
-export const PURCHASE_KEY_HEADER = 'Idempotency-Key';
-const purchaseKeySchema = z.object({
-  key: z
-    .string()
-    .regex(
-      /^[A-Za-z0-9_-]{16,128}$/,
-      'must be 16 to 128 letters, digits, "-" or "_": a new random key (such as a UUID) per purchase attempt',
-    )
-    .optional(),
-});
-
 /** The order placement handler (after the JSON body checks). */
 export function placeOrderRoute(route: PlaceOrderRouteDeps): RequestHandler {
   return async function domainkitBffPlaceOrder(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
-    const { key: purchaseKey } = parseInput(purchaseKeySchema, { key: req.get(PURCHASE_KEY_HEADER) }, 'header', {
-      key: { label: `The ${PURCHASE_KEY_HEADER} header`, hint: 'the purchase key', example: '' },
-    });
+    const purchaseKey = purchaseKeyOf(req);
     const input = parseInput(widgetOrderRequestSchema, req.body, 'body', HELP);
     const deps = await route.orderFlow();
     const payment = deps.payments.parsePayment ? deps.payments.parsePayment(input.payment) : input.payment;

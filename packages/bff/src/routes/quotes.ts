@@ -3,23 +3,41 @@
  * "expires_at"}` (MoR, Partner API spec 2.2, 4.1): locks the buy-now price upstream for 10 minutes and stores the
  * quote (`quotes/quote.ts`), the only source of the price `POST /orders` charges. Errors: 404 `not_found`, 409
  * `conflict` (sold or reserved), 503 `busy`; a 404 or 409 drops the cached searches listing the domain.
+ *
+ * A request carrying the visitor's purchase key (`Idempotency-Key`, as on `POST /orders`) whose attempt to buy
+ * this domain has an order in flight or placed gets 200 with that order instead (`{"order_id", "order_token",
+ * "status", "domain", "sale_price_cents", "currency", "created_at"}`, a fresh `order_token`), and no quote is
+ * asked for upstream: the visitor follows the order they may have paid for rather than paying again
+ * (docs/spec-decisions.md "Purchase keys and deadlines").
  */
 import { widgetQuoteRequestSchema, type WidgetQuoteResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
+import { purchaseInFlight, type OrderFlowDeps } from '../orders/place-order.ts';
 import { requestQuote, type QuoteDeps } from '../quotes/quote.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema } from './context.ts';
+import { noQuerySchema, purchaseKeyOf } from './context.ts';
 
 const HELP = { domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' } };
 
-/** What the quote route uses: what asking for a quote needs. */
-export type QuoteRouteDeps = QuoteDeps;
+/** What the quote route uses: what asking for a quote needs, and the order flow to find a purchase in flight. */
+export interface QuoteRouteDeps extends QuoteDeps {
+  /** What the order flow needs. @throws {BffHttpError} 503 `unavailable` when the database is not available. */
+  readonly orderFlow: () => Promise<OrderFlowDeps>;
+}
 
 /** The quote route handler (after the JSON body checks). */
 export function quoteRoute(deps: QuoteRouteDeps): RequestHandler {
   return async function domainkitBffQuote(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
+    const purchaseKey = purchaseKeyOf(req);
     const { domain } = parseInput(widgetQuoteRequestSchema, req.body, 'body', HELP);
+    if (purchaseKey !== undefined) {
+      const order = await purchaseInFlight(await deps.orderFlow(), purchaseKey, domain);
+      if (order !== undefined) {
+        res.status(200).json(order);
+        return;
+      }
+    }
     const quote = await requestQuote(deps, domain);
     const body: WidgetQuoteResponse = {
       quote_id: quote.quote_id,

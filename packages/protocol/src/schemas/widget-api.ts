@@ -233,6 +233,15 @@ export const widgetOrderResponseSchema = z.object({
 });
 export type WidgetOrderResponse = z.infer<typeof widgetOrderResponseSchema>;
 
+/**
+ * Every `POST /quotes` answer: 201 with a new quote ({@link widgetQuoteResponseSchema}), or 200 with an order
+ * ({@link widgetOrderResponseSchema}: its status and a fresh `order_token`) when the request carries the purchase
+ * key (`Idempotency-Key`) of the visitor's attempt whose order for that domain is in flight or placed. The widget
+ * then shows that order's status rather than a new quote to pay. Tell them apart by `order_id`.
+ */
+export const widgetQuoteAnswerSchema = z.union([widgetQuoteResponseSchema, widgetOrderResponseSchema]);
+export type WidgetQuoteAnswer = z.infer<typeof widgetQuoteAnswerSchema>;
+
 /** `GET /orders/:id` answer (with header `X-Order-Token`). */
 export const widgetOrderStatusSchema = z.object({
   order_id: z.string(),

@@ -10,13 +10,13 @@
  * everything else it reaches through the controller.
  */
 import type { TemplateResult } from 'lit';
-import { createOrder, createQuote, getOrder, isAbortError, toApiError } from '../api.ts';
+import { createOrder, createQuote, getOrder, isAbortError, isOrderAnswer, toApiError } from '../api.ts';
 import { mmss } from '../clock.ts';
 import { DkOrderCreatedEvent, type DkOrderCreatedDetail } from '../events/dk-order-created.ts';
 import { DkQuoteEvent } from '../events/dk-quote.ts';
 import { formatPrice } from '../format.ts';
 import { errorMessage, type DkStrings } from '../strings.ts';
-import type { OrderDetails } from '../types.ts';
+import type { OrderDetails, WidgetOrderResponse } from '../types.ts';
 
 import { orderStrings } from './order-strings.ts';
 import type { Nothing, PurchaseController } from './purchase-controller.ts';
@@ -36,7 +36,23 @@ export async function requestQuote(p: PurchaseController): Promise<void> {
   const fresh = !p.quote;
   const signal = p.start('pending');
   try {
-    const quote = await createQuote(p.host.api, p.domain, { signal });
+    // The key of an attempt still open (its answer lost, or a reload): the BFF answers with its order if it has one.
+    const answer = await createQuote(p.host.api, p.domain, { signal, purchaseKey: openPurchaseKey(p.domain) });
+    if (isOrderAnswer(answer)) {
+      // This visitor's order for the domain is in flight or placed: show its status, never a new price to pay.
+      p.quote = {
+        quote_id: '',
+        domain: answer.domain,
+        price_cents: answer.sale_price_cents,
+        currency: answer.currency,
+        expires_at: answer.created_at,
+      };
+      p.newPrice = 0;
+      showOrder(p, answer);
+      if (fresh) void moveFocus(p, () => p.host.renderRoot.querySelector<HTMLElement>('[part~="order"]'));
+      return;
+    }
+    const quote = answer;
     p.quote = quote;
     listen(p);
     p.newPrice = 0;
@@ -114,6 +130,17 @@ function purchaseKey(domain: string): string {
   return key;
 }
 
+/** The key of the visitor's open attempt to buy `domain`, if one is kept (never makes one). */
+function openPurchaseKey(domain: string): string | undefined {
+  try {
+    const kept = globalThis.sessionStorage?.getItem(keyName(domain));
+    if (kept) return kept;
+  } catch {
+    // Storage blocked: only the key in memory.
+  }
+  return memoryKeys.get(domain);
+}
+
 /** Ends the attempt: the next purchase of `domain` gets a new key. */
 function endAttempt(domain: string): void {
   memoryKeys.delete(domain);
@@ -136,22 +163,7 @@ export async function placeOrder(p: PurchaseController, details: OrderDetails): 
   const key = purchaseKey(quote.domain);
   try {
     const order = await createOrder(p.host.api, quote.quote_id, details, { signal, purchaseKey: key });
-    p.order = order;
-    p.orderToken = order.order_token;
-    p.details = undefined;
-    // The order is shown (and followed with its token): the next purchase of this domain is a new attempt.
-    endAttempt(quote.domain);
-    p.set('ordered');
-    const detail = {
-      orderId: order.order_id,
-      status: order.status,
-      domain: order.domain,
-      salePriceCents: order.sale_price_cents,
-      currency: order.currency,
-    };
-    p.host.dispatchEvent(new DkOrderCreatedEvent(detail));
-    poll(p, POLLS);
-    return detail;
+    return showOrder(p, order);
   } catch (error) {
     const { code, priceCents, fields, status } = toApiError(error);
     const orderId = typeof fields.order_id === 'string' ? fields.order_id : '';
@@ -178,6 +190,28 @@ export async function placeOrder(p: PurchaseController, details: OrderDetails): 
       tick(p);
     return null;
   }
+}
+
+/**
+ * Shows the visitor's order (placed now, or found in flight by a re-quote) and follows it with its token: fires
+ * `dk-order-created`, polls its status, and ends the purchase attempt (the next purchase of the domain is a new one).
+ */
+function showOrder(p: PurchaseController, order: WidgetOrderResponse): DkOrderCreatedDetail {
+  p.order = order;
+  p.orderToken = order.order_token;
+  p.details = undefined;
+  endAttempt(p.quote?.domain ?? order.domain);
+  p.set('ordered');
+  const detail = {
+    orderId: order.order_id,
+    status: order.status,
+    domain: order.domain,
+    salePriceCents: order.sale_price_cents,
+    currency: order.currency,
+  };
+  p.host.dispatchEvent(new DkOrderCreatedEvent(detail));
+  poll(p, POLLS);
+  return detail;
 }
 
 /**

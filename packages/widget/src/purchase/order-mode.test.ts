@@ -193,6 +193,49 @@ describe('order mode (MoR)', () => {
     expect(text(part(el, '[part="order-status"]'))).to.equal('Order oi_7 for coffeehouse.com: Processing');
   });
 
+  it('shows the order a re-quote finds in flight for the open purchase attempt, never a new price to pay', async () => {
+    sessionStorage.clear();
+    const first = await orderButton();
+    const buy = await quoted(stub, first.el);
+    expect(buy.headers.get('idempotency-key'), 'no attempt open yet').to.equal(null);
+    void first.el.placeOrder(DETAILS);
+    const lost = await stub.call(1);
+    const key = lost.headers.get('idempotency-key');
+    lost.failNetwork(); // the answer is lost: the attempt stays open
+    await untilPurchase(first.el, 'quoted');
+    first.el.remove();
+
+    // The visitor reloads and presses Buy again.
+    const { el, clock } = await orderButton();
+    const created = nextEvent(el, 'dk-order-created');
+    part<HTMLButtonElement>(el, '[part="buy-button"]').click();
+    const requote = await stub.call(2);
+    expect([requote.method, requote.url.pathname, requote.headers.get('idempotency-key')]).to.deep.equal([
+      'POST',
+      '/dk/quotes',
+      key,
+    ]);
+    requote.respond(200, { ...ORDER, order_id: 'oi_7', order_token: 'tok_fresh_7', status: 'PROCESSING' });
+
+    await untilPurchase(el, 'ordered');
+    expect(text(part(el, '[part="order-status"]'))).to.equal('Order oi_7 for coffeehouse.com: Processing');
+    expect(part(el, '[part="payment"]').hidden, 'nothing to pay').to.equal(true);
+    expect((await created).detail).to.deep.equal({
+      orderId: 'oi_7',
+      status: 'PROCESSING',
+      domain: 'coffeehouse.com',
+      salePriceCents: 250000,
+      currency: 'USD',
+    });
+    expect(sessionStorage.getItem('dk-purchase-key:coffeehouse.com'), 'the order is shown').to.equal(null);
+    clock.advance(5000);
+    const poll = await stub.call(3);
+    expect([poll.url.pathname, poll.headers.get('x-order-token')]).to.deep.equal(['/dk/orders/oi_7', 'tok_fresh_7']);
+    poll.respond(200, { ...ORDER, order_id: 'oi_7', status: 'EXTERNALLY_PAID', updated_at: '2030-01-01T12:02:00Z' });
+    await settle(el);
+    expect(text(part(el, '[part="order-status"]'))).to.equal('Order oi_7 for coffeehouse.com: Paid');
+  });
+
   it('takes the order from a bubbling dk-place-order event dispatched by the slotted form', async () => {
     const { el, form } = await orderButton();
     await quoted(stub, el);
