@@ -126,6 +126,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       code: 'payment_declined',
       message:
         'Your payment was declined (the card was declined); you have not been charged. Try another payment method.',
+      money: 'not_charged',
     });
     expect(fx.stub.callsTo('order')).toHaveLength(0);
 
@@ -180,6 +181,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     expect(res.json.error).toEqual({
       code: 'quote_expired',
       message: 'This price quote has expired: ask for a new quote (POST /quotes).',
+      money: 'not_charged',
     });
     expect(payments.charges.size).toBe(0);
   });
@@ -271,6 +273,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       price_cents: 250000,
       message:
         'The price of coffeehouse.com has changed. Nothing was taken from your card. Review the new price and confirm again.',
+      money: 'not_charged',
     });
     expect([...adapter.charges.values()].map((c) => c.status)).toEqual(['voided']);
     expect(adapter.calls.filter((c) => c.startsWith('capture'))).toEqual([]);
@@ -388,6 +391,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
         message: expect.stringMatching(/already being processed: wait for its status; you will not be charged again/),
         order_id: first.json.order_id,
         status: 'PROCESSING',
+        money: 'not_charged',
       });
       expect(payments.charges.size).toBe(1);
     });
@@ -492,6 +496,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       expect(res.json.error).toEqual({
         code: 'validation_error',
         message: expect.stringMatching(/^The Idempotency-Key header must be 16 to 128/),
+        money: 'not_charged',
       });
       expect(payments.charges.size).toBe(0);
     });
@@ -504,10 +509,81 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
     const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
 
     expect(res.status).toBe(503);
-    expect(res.json.error).toMatchObject({ code: 'busy', retry_after: expect.any(Number) });
+    expect(res.json.error).toMatchObject({ code: 'busy', retry_after: expect.any(Number), money: 'not_charged' });
     expect(res.json.error.message).toMatch(/^The shop is busy right now; retry in \d+ s\.$/);
     expect(res.headers['retry-after']).toBe(String(res.json.error.retry_after));
     expect(payments.charges.size).toBe(0);
+  });
+
+  describe('every failed order says what became of the money, in one field the widget words once', () => {
+    /** A one-phase adapter (charges at once) with or without a refund call. */
+    function oneCharge(refund: 'works' | 'fails' | 'absent'): PaymentAdapter {
+      return {
+        name: 'one_phase',
+        confirmPayment: async (r) => ({ status: 'succeeded', reference: `ch_${r.intentId}` }),
+        ...(refund !== 'absent' && {
+          refundPayment: async () => {
+            if (refund === 'fails') throw new Error('provider down');
+          },
+        }),
+      };
+    }
+    const PRICE = { status: 422, body: { error: { code: 'price_mismatch', message: 'now 260000' } } };
+    const SOLD = { status: 409, body: { error: { code: 'conflict', message: 'sold' } } };
+    const REFUSED = { status: 400, body: { error: { code: 'validation_error', message: 'no' } } };
+    const EXPIRED = { status: 422, body: { error: { code: 'quote_expired', message: 'late' } } };
+    const KEY = { 'idempotency-key': '7d1e1c52-0f7a-4a59-8a53-3b5f9f0d2c11' };
+
+    it.each([
+      ['price changed, authorization voided', 'two', PRICE, 'price_mismatch', 'not_charged'],
+      ['price changed, charge refunded', 'works', PRICE, 'price_mismatch', 'refunded'],
+      ['sold meanwhile, charge refunded', 'works', SOLD, 'conflict', 'refunded'],
+      ['quote expired upstream, refund failed', 'fails', EXPIRED, 'quote_expired', 'refund_pending'],
+      ['refused upstream, no refund call', 'absent', REFUSED, 'upstream_error', 'refund_pending'],
+    ] as const)('%s', async (_name, adapter, upstream, code, money) => {
+      const { bff } = await shop(adapter === 'two' ? {} : { payments: oneCharge(adapter) });
+      const q = await quote(bff.url);
+      fx.stub.enqueue('order', upstream);
+      const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD }, KEY);
+      expect(res.json.error).toMatchObject({ code, money });
+      const sentences = (res.json.error.message as string).match(
+        /nothing was taken|not been charged|refunded|If you were charged/gi,
+      );
+      expect(sentences, 'the message states the money once').toHaveLength(1);
+      // A retry with the same purchase key gets the same money, from what is stored.
+      const retry = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD }, KEY);
+      expect(retry.json.error.money).toBe(money);
+    });
+
+    it('a payment whose outcome is unknown says so (payment_error, money unknown)', async () => {
+      const failing: PaymentAdapter = {
+        name: 'flaky',
+        confirmPayment: async () => {
+          throw new Error('timeout');
+        },
+      };
+      const { bff } = await shop({ payments: failing });
+      const q = await quote(bff.url);
+      const res = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
+      expect(res.status).toBe(502);
+      expect(res.json.error).toMatchObject({ code: 'payment_error', money: 'unknown' });
+    });
+
+    it('the order view of a refused purchase carries its money', async () => {
+      let now = Date.now();
+      const { bff } = await shop({ payments: oneCharge('works'), now: () => now });
+      const q = await quote(bff.url);
+      fx.stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
+      const first = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD });
+      expect(first.status).toBe(202);
+      fx.stub.enqueue('order', SOLD);
+      now += 6_000;
+      await expect(bff.bff.recover()).resolves.toMatchObject({ rejected: 1 });
+      const view = await call(`${bff.url}/orders/${first.json.order_id}`, {
+        headers: { 'x-order-token': first.json.order_token },
+      });
+      expect(view.json).toMatchObject({ status: 'REFUNDED', money: 'refunded' });
+    });
   });
 
   it('maps quote errors: 404 unlisted, 409 sold', async () => {

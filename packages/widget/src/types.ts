@@ -59,6 +59,13 @@ export interface CheckoutSession {
   readonly expires_at: string;
 }
 
+/**
+ * What became of the buyer's money in a MoR purchase that did not end in an order (or not yet): `not_charged`
+ * (nothing was taken), `refunded`, `refund_pending` (taken; the refund is still to be made), `unknown` (not known
+ * yet: if it was taken, the order is completed or the payment refunded automatically).
+ */
+export type WidgetMoney = 'not_charged' | 'refunded' | 'refund_pending' | 'unknown';
+
 /** Error body of every BFF route answering 4xx/5xx: `{"error": {"code", "message"}}`. */
 export interface BffErrorBody {
   readonly error: {
@@ -74,6 +81,8 @@ export interface BffErrorBody {
     readonly status?: string;
     /** With 400 `query_too_long`: the longest query accepted, in characters. */
     readonly max_length?: number;
+    /** With every failed `POST /orders`: what became of the buyer's money. */
+    readonly money?: WidgetMoney;
   };
 }
 
@@ -153,6 +162,8 @@ export interface WidgetOrderStatus {
   readonly currency: string;
   /** ISO 8601 UTC time of the order's last change. */
   readonly updated_at: string;
+  /** With `status` `REFUNDED` or `FAILED` (the purchase ended without an order): what became of the money. */
+  readonly money?: WidgetMoney;
 }
 
 /**

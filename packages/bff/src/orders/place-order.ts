@@ -16,7 +16,13 @@
  * quote's, never a figure from the browser.
  */
 import { MarketplaceError } from '@domainkit/client';
-import { ErrorCode, type Buyer, type CreateOrderRequest, type WidgetOrderResponse } from '@domainkit/protocol';
+import {
+  ErrorCode,
+  type Buyer,
+  type CreateOrderRequest,
+  type WidgetMoney,
+  type WidgetOrderResponse,
+} from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import { UpstreamBusyError, type BffUpstreamBudget } from '../budget.ts';
 import { toCents, type BffDb } from '../db/tables.ts';
@@ -113,6 +119,43 @@ export type MoneyOutcome =
   | 'refund_failed'
   /** A one-phase adapter without `refundPayment`: refund it by hand. */
   | 'no_refund_adapter';
+
+/** What the visitor is told became of the money (the wire's `money`, Partner API spec 1 item 2) for an unwound payment. */
+export function wireMoney(outcome: MoneyOutcome): WidgetMoney {
+  switch (outcome) {
+    case 'voided':
+    case 'void_failed':
+      return 'not_charged';
+    case 'refunded':
+      return 'refunded';
+    default:
+      return 'refund_pending';
+  }
+}
+
+/**
+ * What became of the money of an intent that ended without an order (`declined`, `rejected`, `abandoned`), from what
+ * is stored: the authorization's phase first (released: nothing taken), then the refund's outcome; `undefined`
+ * while the intent is live or recorded.
+ */
+export function intentMoney(intent: Pick<Intent, 'state' | 'payment_phase' | 'refund_state'>): WidgetMoney | undefined {
+  if (intent.state === 'declined') return 'not_charged';
+  if (intent.state !== 'rejected' && intent.state !== 'abandoned') return undefined;
+  if (intent.payment_phase === 'voided' || intent.payment_phase === 'void_failed') return 'not_charged';
+  switch (intent.refund_state) {
+    case 'voided':
+    case 'void_failed':
+      return 'not_charged';
+    case 'refunded':
+    case 'order_refunded':
+      return 'refunded';
+    case null:
+      // Abandoned before the payment's outcome was known.
+      return 'unknown';
+    default:
+      return 'refund_pending';
+  }
+}
 
 /** The report of an order whose payment was unwound (the `onOrderFailed` hook; also logged at error). */
 export interface FailedOrderReport {
@@ -343,7 +386,7 @@ export async function reportFailure(
 export type CaptureOutcome =
   | { readonly kind: 'captured' }
   /** Refused for good: the order was refunded upstream and the authorization voided. */
-  | { readonly kind: 'failed'; readonly orderRefund: 'refunded' | 'refund_failed' }
+  | { readonly kind: 'failed'; readonly orderRefund: 'refunded' | 'refund_failed'; readonly money: MoneyOutcome }
   /** Outcome unknown (the provider failed): left to the recovery pass. */
   | { readonly kind: 'pending' };
 
@@ -403,7 +446,7 @@ export async function captureIntent(
       orderId,
       orderRefund,
     });
-    return { kind: 'failed', orderRefund };
+    return { kind: 'failed', orderRefund, money };
   }
 }
 
@@ -494,6 +537,7 @@ export async function placeOrder(
     throw new BffHttpError(
       'payment_error',
       'We could not confirm your payment. If you were charged, the order will be completed or refunded automatically.',
+      { extra: { money: 'unknown' } },
     );
   }
   if (payment.status === 'declined') {
@@ -501,6 +545,7 @@ export async function placeOrder(
     throw new BffHttpError(
       'payment_declined',
       `Your payment was declined${payment.declineReason ? ` (${payment.declineReason})` : ''}; you have not been charged. Try another payment method.`,
+      { extra: { money: 'not_charged' } },
     );
   }
 
@@ -524,7 +569,8 @@ export async function placeOrder(
       if (captured.kind === 'failed') {
         throw new BffHttpError(
           'payment_declined',
-          `Your payment could not be completed, so the order for ${intent.domain} was cancelled. Nothing was taken from your card; try another payment method.`,
+          `Your payment could not be completed, so the order for ${intent.domain} was cancelled. ${moneyMessage(wireMoney(captured.money))} Try another payment method.`,
+          { extra: { money: wireMoney(captured.money) } },
         );
       }
     }
@@ -597,21 +643,23 @@ export async function purchaseAnswer(
   deps: OrderFlowDeps,
   intent: Intent,
 ): Promise<{ status: 201 | 202; body: WidgetOrderResponse }> {
+  const money = intentMoney(intent);
   if (intent.state === 'declined')
     throw new BffHttpError(
       'payment_declined',
       'The payment of this purchase was declined; you have not been charged. Try another payment method.',
+      { extra: { money: 'not_charged' } },
     );
   if (intent.state === 'rejected') {
-    const money = moneyMessage((intent.refund_state ?? 'refund_failed') as MoneyOutcome);
-    throw new BffHttpError('conflict', `The marketplace could not take this order. ${money}`, {
-      extra: { order_id: intent.intent_id, status: intentStatus(intent) },
+    throw new BffHttpError('conflict', `The marketplace could not take this order. ${moneyMessage(money!)}`, {
+      extra: { order_id: intent.intent_id, status: intentStatus(intent), money: money! },
     });
   }
   if (intent.state === 'abandoned')
     throw new BffHttpError(
       'payment_error',
-      'We could not confirm the payment of this purchase. If you were charged, it will be refunded.',
+      `We could not complete this purchase. ${moneyMessage(money!)}`,
+      { extra: { money: money! } },
     );
   const { token, hash } = newOrderToken();
   await replaceViewToken(deps.db, intent.intent_id, hash);
@@ -659,16 +707,17 @@ export async function purchaseInFlight(
   return (await purchaseAnswer(deps, intent)).body;
 }
 
-/** What the visitor is told about their money when an order could not be recorded. */
-export function moneyMessage(outcome: MoneyOutcome): string {
-  switch (outcome) {
-    case 'voided':
-    case 'void_failed':
+/** What the visitor is told about their money when an order could not be recorded (one sentence). */
+export function moneyMessage(money: WidgetMoney): string {
+  switch (money) {
+    case 'not_charged':
       return 'Nothing was taken from your card.';
     case 'refunded':
       return 'Your payment was refunded.';
-    default:
+    case 'refund_pending':
       return 'Your payment will be refunded.';
+    default:
+      return 'If you were charged, the payment will be refunded automatically.';
   }
 }
 
@@ -679,14 +728,15 @@ async function refusalAnswer(
   outcome: MoneyOutcome,
   domain: string,
 ): Promise<BffHttpError> {
-  const money = moneyMessage(outcome);
+  const fate = wireMoney(outcome);
+  const money = moneyMessage(fate);
   if (error.code === ErrorCode.PriceMismatch) {
     const given = error.details?.price_cents;
     if (typeof given === 'number' && Number.isInteger(given) && given >= 0) {
       return new BffHttpError(
         'price_mismatch',
         `The price of ${domain} has changed. ${money} Review the new price and confirm again.`,
-        { extra: { price_cents: given } },
+        { extra: { price_cents: given, money: fate } },
       );
     }
     try {
@@ -694,19 +744,24 @@ async function refusalAnswer(
       return new BffHttpError(
         'price_mismatch',
         `The price of ${domain} has changed. ${money} Review the new price and confirm again.`,
-        { extra: { price_cents: current.price_cents } },
+        { extra: { price_cents: current.price_cents, money: fate } },
       );
     } catch {
       // Without the new price the widget cannot show it: ask for a fresh quote instead.
-      return new BffHttpError('quote_expired', `The price of ${domain} has changed. ${money} Ask for a new quote.`);
+      return new BffHttpError('quote_expired', `The price of ${domain} has changed. ${money} Ask for a new quote.`, {
+        extra: { money: fate },
+      });
     }
   }
   if (error.code === ErrorCode.QuoteExpired)
     return new BffHttpError(
       'quote_expired',
       `This price quote expired before the order was recorded. ${money} Ask for a new quote.`,
+      { extra: { money: fate } },
     );
   if (error.code === ErrorCode.Conflict || error.code === ErrorCode.NotFound)
-    return new BffHttpError('conflict', `${domain} has just been sold or withdrawn. ${money}`);
-  return new BffHttpError('upstream_error', `The marketplace could not take this order. ${money}`);
+    return new BffHttpError('conflict', `${domain} has just been sold or withdrawn. ${money}`, { extra: { money: fate } });
+  return new BffHttpError('upstream_error', `The marketplace could not take this order. ${money}`, {
+    extra: { money: fate },
+  });
 }

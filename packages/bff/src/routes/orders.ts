@@ -12,13 +12,14 @@
  *   "currency", "updated_at"}`; 404 when the order is unknown or the token does not match (the same answer, so
  *   an order's existence is not revealed).
  */
-import { buyerSchema, widgetOrderRequestSchema, type WidgetOrderStatus } from '@domainkit/protocol';
+import { buyerSchema, widgetOrderRequestSchema, type WidgetMoney, type WidgetOrderStatus } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { toCents } from '../db/tables.ts';
-import { BffHttpError } from '../errors.ts';
+import { BffHttpError, busyAnswer, UpstreamBusyError } from '../errors.ts';
+import { PaymentInputError } from '../payments.ts';
 import type { BffDb } from '../db/tables.ts';
-import { intentStatus, placeOrder, type OrderFlowDeps } from '../orders/place-order.ts';
+import { intentMoney, intentStatus, placeOrder, type OrderFlowDeps } from '../orders/place-order.ts';
 import { findIntentForView, tokenMatches } from '../orders/store.ts';
 import { setDeadlineAnswer } from '../deadline.ts';
 import { parseInput } from '../validate.ts';
@@ -41,21 +42,51 @@ export interface PlaceOrderRouteDeps {
 /** The order placement handler (after the JSON body checks). */
 export function placeOrderRoute(route: PlaceOrderRouteDeps): RequestHandler {
   return async function domainkitBffPlaceOrder(req, res) {
-    parseInput(noQuerySchema, req.query, 'query');
-    const purchaseKey = purchaseKeyOf(req);
-    const input = parseInput(widgetOrderRequestSchema, req.body, 'body', HELP);
-    const deps = await route.orderFlow();
-    const payment = deps.payments.parsePayment ? deps.payments.parsePayment(input.payment) : input.payment;
-    const { status, body } = await placeOrder(deps, {
-      quoteId: input.quote_id,
-      buyer: buyerSchema.parse(input.buyer),
-      payment,
-      purchaseKey,
-      // Past the request's deadline the visitor gets the purchase's status; the purchase goes on.
-      onStarted: (processing) => setDeadlineAnswer(res, () => ({ status: 202, body: processing })),
-    });
-    res.status(status).json(body);
+    // Whether a payment step may have run: before the intent is stored, nothing can have been charged.
+    let started = false;
+    let answer: Awaited<ReturnType<typeof placeOrder>>;
+    try {
+      parseInput(noQuerySchema, req.query, 'query');
+      const purchaseKey = purchaseKeyOf(req);
+      const input = parseInput(widgetOrderRequestSchema, req.body, 'body', HELP);
+      const deps = await route.orderFlow();
+      const payment = deps.payments.parsePayment ? deps.payments.parsePayment(input.payment) : input.payment;
+      answer = await placeOrder(deps, {
+        quoteId: input.quote_id,
+        buyer: buyerSchema.parse(input.buyer),
+        payment,
+        purchaseKey,
+        onStarted: (processing) => {
+          started = true;
+          // Past the request's deadline the visitor gets the purchase's status; the purchase goes on.
+          setDeadlineAnswer(res, () => ({ status: 202, body: processing }));
+        },
+      });
+    } catch (error) {
+      throw withMoney(error, started ? 'unknown' : 'not_charged');
+    }
+    res.status(answer.status).json(answer.body);
   };
+}
+
+/**
+ * `error` with the `money` field every failed `POST /orders` carries: its own when the order flow set one, else
+ * `fallback` (`not_charged` when no payment step ran, `unknown` otherwise). Errors that are not answers yet (a
+ * defect, a database failure) are left to the error handler.
+ */
+function withMoney(error: unknown, fallback: WidgetMoney): unknown {
+  const answer =
+    error instanceof UpstreamBusyError
+      ? busyAnswer(error)
+      : error instanceof PaymentInputError
+        ? new BffHttpError('validation_error', error.message)
+        : error;
+  if (!(answer instanceof BffHttpError) || answer.extra?.money !== undefined) return answer;
+  return new BffHttpError(answer.code, answer.message, {
+    retryAfter: answer.retryAfter,
+    cause: answer.cause ?? error,
+    extra: { ...answer.extra, money: fallback },
+  });
 }
 
 const paramsSchema = z.strictObject({
@@ -94,6 +125,8 @@ export function orderStatusRoute(deps: OrderStatusRouteDeps): RequestHandler {
       currency: order?.currency ?? intent.currency,
       updated_at: new Date(Math.max(intent.updated_at.getTime(), order?.updated_at.getTime() ?? 0)).toISOString(),
     };
+    const money = order === undefined ? intentMoney(intent) : undefined;
+    if (money !== undefined) body.money = money;
     res.json(body);
   };
 }

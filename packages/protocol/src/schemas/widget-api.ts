@@ -174,10 +174,21 @@ export type WidgetErrorCode = keyof typeof WIDGET_ERROR_CODES;
 export const widgetErrorCodes = Object.keys(WIDGET_ERROR_CODES) as [WidgetErrorCode, ...WidgetErrorCode[]];
 
 /**
+ * What became of the buyer's money in a MoR purchase that did not end in an order (or not yet), so the widget can say
+ * it exactly once: `not_charged` (nothing was taken: refused before any payment step, declined, or the authorization
+ * released), `refunded` (taken, then refunded), `refund_pending` (taken; the refund is still to be made), `unknown`
+ * (the payment's outcome is not known yet: if it was taken, the order is completed or the payment refunded
+ * automatically).
+ */
+export const widgetMoneySchema = z.enum(['not_charged', 'refunded', 'refund_pending', 'unknown']);
+export type WidgetMoney = z.infer<typeof widgetMoneySchema>;
+
+/**
  * Error answer of the BFF: `code` is one of {@link WIDGET_ERROR_CODES}; `busy` (503) and `rate_limited` (429)
  * carry `retry_after` in seconds; `price_mismatch` (422) carries `price_cents`, the new price the widget shows
  * before asking again; `order_in_progress` (409), and `conflict` for a retried purchase that was refused, carry
- * that order's `order_id` and `status`; `query_too_long` carries `max_length`.
+ * that order's `order_id` and `status`; `query_too_long` carries `max_length`. Every failed `POST /orders`
+ * carries `money` ({@link widgetMoneySchema}).
  */
 export const widgetErrorSchema = z.object({
   error: z.object({
@@ -188,6 +199,7 @@ export const widgetErrorSchema = z.object({
     order_id: z.string().optional(),
     status: z.string().optional(),
     max_length: z.number().int().positive().optional(),
+    money: widgetMoneySchema.optional(),
   }),
 });
 export type WidgetError = z.infer<typeof widgetErrorSchema>;
@@ -242,7 +254,10 @@ export type WidgetOrderResponse = z.infer<typeof widgetOrderResponseSchema>;
 export const widgetQuoteAnswerSchema = z.union([widgetQuoteResponseSchema, widgetOrderResponseSchema]);
 export type WidgetQuoteAnswer = z.infer<typeof widgetQuoteAnswerSchema>;
 
-/** `GET /orders/:id` answer (with header `X-Order-Token`). */
+/**
+ * `GET /orders/:id` answer (with header `X-Order-Token`). A purchase that ended without an order (`status` `REFUNDED`
+ * or `FAILED`) carries `money`, what became of the payment ({@link widgetMoneySchema}).
+ */
 export const widgetOrderStatusSchema = z.object({
   order_id: z.string(),
   status: z.string(),
@@ -250,5 +265,6 @@ export const widgetOrderStatusSchema = z.object({
   sale_price_cents: centsSchema,
   currency: currencySchema,
   updated_at: timestampSchema,
+  money: widgetMoneySchema.optional(),
 });
 export type WidgetOrderStatus = z.infer<typeof widgetOrderStatusSchema>;
