@@ -551,7 +551,11 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       );
       expect(sentences, 'the message states the money once').toHaveLength(1);
       // A retry with the same purchase key gets the same money, from what is stored.
-      const retry = await postJson(`${bff.url}/orders`, { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD }, KEY);
+      const retry = await postJson(
+        `${bff.url}/orders`,
+        { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD },
+        KEY,
+      );
       expect(retry.json.error.money).toBe(money);
     });
 

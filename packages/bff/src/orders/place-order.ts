@@ -656,11 +656,9 @@ export async function purchaseAnswer(
     });
   }
   if (intent.state === 'abandoned')
-    throw new BffHttpError(
-      'payment_error',
-      `We could not complete this purchase. ${moneyMessage(money!)}`,
-      { extra: { money: money! } },
-    );
+    throw new BffHttpError('payment_error', `We could not complete this purchase. ${moneyMessage(money!)}`, {
+      extra: { money: money! },
+    });
   const { token, hash } = newOrderToken();
   await replaceViewToken(deps.db, intent.intent_id, hash);
   const order = intent.order_id === null ? undefined : await findOrder(deps.db, intent.order_id);
@@ -760,7 +758,9 @@ async function refusalAnswer(
       { extra: { money: fate } },
     );
   if (error.code === ErrorCode.Conflict || error.code === ErrorCode.NotFound)
-    return new BffHttpError('conflict', `${domain} has just been sold or withdrawn. ${money}`, { extra: { money: fate } });
+    return new BffHttpError('conflict', `${domain} has just been sold or withdrawn. ${money}`, {
+      extra: { money: fate },
+    });
   return new BffHttpError('upstream_error', `The marketplace could not take this order. ${money}`, {
     extra: { money: fate },
   });
