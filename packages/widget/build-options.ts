@@ -24,13 +24,16 @@ export const SCRIPT_TAG_FILE = 'domainkit.min.js';
  * The script-tag build's further files, beside {@link SCRIPT_TAG_FILE}: modules the entry imports on first use
  * (`import('./domainkit-order.min.js')`, resolved against the entry's own URL), keyed by their source in `src/`.
  * The MoR order flow loads on first use of `mode="order"`, the alternate-TLD list with the `siblings` attribute,
- * the hosted-checkout flow on the first Buy (each prefetched when the browser is idle and the element will need it).
+ * the hosted-checkout flow on the first Buy, the result rows before the first results (each prefetched when the
+ * browser is idle and the element will need it), and the reading of a failed answer (`api-errors.ts`: the BFF's
+ * error body, the console diagnosis of a BFF set up wrong) on the first failed answer.
  */
 export const LAZY_FILES: Readonly<Record<string, string>> = {
   'purchase/checkout-flow.ts': 'domainkit-checkout.min.js',
   'purchase/order-flow.ts': 'domainkit-order.min.js',
   'domain-search/results.ts': 'domainkit-results.min.js',
   'domain-search/siblings.ts': 'domainkit-siblings.min.js',
+  'api-errors.ts': 'domainkit-errors.min.js',
 };
 
 /** Points the entry's dynamic imports of {@link LAZY_FILES} at the files beside it (never bundled into it). */

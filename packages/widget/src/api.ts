@@ -5,7 +5,8 @@
  *
  * Every response is checked before use (this is a trust boundary): the widget never renders or navigates to
  * anything that does not have the documented shape. The checks are hand-written rather than zod so the
- * script-tag build stays small; they accept exactly the shapes in `types.ts`.
+ * script-tag build stays small; they accept exactly the shapes in `types.ts`. A failed answer is read by
+ * `api-errors.ts`, loaded on the first one (the search box's first load carries none of that code).
  *
  * `fetch` is read from `globalThis` at call time, so a page (or a test) may replace it.
  */
@@ -20,6 +21,18 @@ import type {
   SearchResponse,
   Sibling,
 } from './types.ts';
+import type { Failure } from './api-errors.ts';
+import { isCents, isRecord, type Json } from './json.ts';
+
+/** The optional fields of a {@link DkApiError} (see its properties), and the `cause` of `Error`. */
+export interface DkApiErrorOptions {
+  readonly status?: number | undefined;
+  readonly retryAfter?: number | undefined;
+  readonly priceCents?: number | undefined;
+  readonly fields?: Record<string, unknown> | undefined;
+  readonly requestId?: string | undefined;
+  readonly cause?: unknown;
+}
 
 /** Raised for every failed BFF call except an abort (which rethrows the platform's `AbortError`). */
 export class DkApiError extends Error {
@@ -33,33 +46,22 @@ export class DkApiError extends Error {
    * it does not point at a BFF), `invalid_response` (an answer of the wrong shape), `http_<status>` (an error
    * status without a JSON error body).
    */
-  readonly code: string;
+  declare readonly code: string;
   /** HTTP status of the answer; 0 when there was none. */
-  readonly status: number;
+  declare readonly status: number;
   /** Seconds the BFF asked to wait before retrying (`error.retry_after` or `Retry-After`), if it said. */
-  readonly retryAfter: number | undefined;
+  declare readonly retryAfter: number | undefined;
   /** With `price_mismatch`: the new price in minor units (`error.price_cents`). */
-  readonly priceCents: number | undefined;
+  declare readonly priceCents: number | undefined;
   /** The BFF's `X-Request-Id` of the failed answer (quote it when reporting a problem), when it sent one. */
-  readonly requestId: string | undefined;
+  declare readonly requestId: string | undefined;
   /**
    * The BFF's `error` object as received (unchecked: read a field only after checking its type), e.g. `order_id`
    * and `status` of a `conflict` on `POST /orders` whose order is already in flight.
    */
-  readonly fields: Readonly<Record<string, unknown>>;
+  declare readonly fields: Readonly<Record<string, unknown>>;
 
-  constructor(
-    code: string,
-    message: string,
-    options: {
-      status?: number;
-      retryAfter?: number;
-      priceCents?: number;
-      fields?: Record<string, unknown>;
-      requestId?: string;
-      cause?: unknown;
-    } = {},
-  ) {
+  constructor(code: string, message: string, options: DkApiErrorOptions = {}) {
     super(message, { cause: options.cause });
     this.code = code;
     this.status = options.status ?? 0;
@@ -108,11 +110,6 @@ export function toApiError(error: unknown): DkApiError {
     : new DkApiError('invalid_response', String(error), { cause: error });
 }
 
-type Json = Record<string, unknown>;
-const isRecord = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-const isCents = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-
 /**
  * Kinds of checked fields: `s` a non-empty string, `b` a boolean, `c` integer minor units ≥ 0, `$` an
  * ISO 4217 code; a trailing `?` also accepts `null` or absence (read as `null`).
@@ -148,8 +145,10 @@ function check<T>(body: unknown, fields: Record<string, Kind>): T {
 /**
  * Sends one request (a JSON body when `body` is given, as a POST) and returns its parsed JSON body.
  *
- * @throws DkApiError `network_error` when no answer arrives; for a 4xx/5xx, the BFF's `error.code` and
- *   `error.message` (with `retry_after`, `price_cents`), or `http_<status>` without a JSON error body.
+ * @throws DkApiError `network_error` when no answer arrives (`bff_unreachable` from a BFF on another origin);
+ *   for a 4xx/5xx, the BFF's `error.code` and `error.message` (with `retry_after`, `price_cents`), or
+ *   `http_<status>` without a JSON error body; `bff_misconfigured` / `bff_unreachable` for an answer that is not
+ *   JSON (see `failedAnswer` in `api-errors.ts`).
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
 async function request(
@@ -186,51 +185,32 @@ async function request(
     // Online, and the BFF is on another origin: a refused origin (CORS) looks exactly like this, so does a BFF
     // that is down. Either way it is the site's to fix, not the visitor's connection.
     if (globalThis.navigator?.onLine !== false && crossOrigin(url))
-      throw diagnose(
-        'bff_unreachable',
-        `${url} could not be read from ${globalThis.location.origin}: the BFF is down, or it does not allow this origin (add "${globalThis.location.origin}" to its allowedOrigins / DOMAINKIT_ALLOWED_ORIGINS).`,
-        0,
-        error,
-      );
+      throw await failure((errors) => errors.unreadable(url, error), 'bff_unreachable', 0, error);
     throw new DkApiError('network_error', 'Could not reach the domain service.', { cause: error });
   }
-  const status = response.status;
-  const requestId = response.headers.get('X-Request-Id') ?? undefined;
-  if (!parsed) {
-    // Not JSON at all: not an answer of a domainkit BFF (an HTML page, a proxy's error page, a static 404).
-    if (status >= 500)
-      throw diagnose(
-        'bff_unreachable',
-        `${url} answered HTTP ${status} without JSON: is the BFF running behind it?`,
-        status,
-      );
-    throw diagnose(
-      'bff_misconfigured',
-      `${url} answered HTTP ${status} without JSON: the api attribute does not point at a domainkit BFF.`,
-      status,
-    );
-  }
-  if (response.ok) return json;
-  const error: Json = isRecord(json) && isRecord(json.error) ? json.error : {};
-  const header = Number.parseInt(response.headers.get('Retry-After') ?? '', 10);
-  const ok = typeof error.code === 'string' && typeof error.message === 'string';
-  if (!ok && status === 404)
-    throw diagnose(
-      'bff_misconfigured',
-      `${url} answered 404: the api attribute does not point at a domainkit BFF.`,
-      404,
-    );
-  throw new DkApiError(
-    ok ? (error.code as string) : `http_${status}`,
-    ok ? (error.message as string) : `HTTP ${status}`,
-    {
-      status,
-      retryAfter: isCents(error.retry_after) ? error.retry_after : header >= 0 ? header : undefined,
-      priceCents: isCents(error.price_cents) ? error.price_cents : undefined,
-      requestId,
-      fields: error,
-    },
+  if (parsed && response.ok) return json;
+  throw await failure(
+    (errors) => errors.failedAnswer(url, response, json, parsed),
+    `http_${response.status}`,
+    response.status,
   );
+}
+
+/**
+ * The {@link DkApiError} of a failed call, as `api-errors.ts` reads it (loaded now, on the first failed answer), or
+ * `fallback` with `status` and `cause` when even that file cannot be loaded.
+ */
+async function failure(
+  read: (errors: typeof import('./api-errors.ts')) => Failure,
+  fallback: string,
+  status: number,
+  cause?: unknown,
+): Promise<DkApiError> {
+  const [code, message, options] = await import('./api-errors.ts').then(
+    read,
+    (): Failure => [fallback, fallback, { status, cause }],
+  );
+  return new DkApiError(code, message, options);
 }
 
 /** Whether `url` (resolved against the page) is on another origin than the page. */
@@ -242,21 +222,6 @@ function crossOrigin(url: string): boolean {
   } catch {
     return false;
   }
-}
-
-const warned = new Set<string>();
-
-/**
- * A BFF the site has set up wrong (`bff_misconfigured`) or that cannot be read (`bff_unreachable`): the error for
- * the element (whose visitor sees a neutral message), and one console warning per code and URL for the developer.
- */
-function diagnose(code: 'bff_unreachable' | 'bff_misconfigured', detail: string, status: number, cause?: unknown) {
-  const key = `${code} ${detail}`;
-  if (!warned.has(key)) {
-    warned.add(key);
-    console.warn(`[domainkit] ${code}: ${detail}`);
-  }
-  return new DkApiError(code, detail, { status, cause });
 }
 
 /**
