@@ -6,7 +6,7 @@
  *    {@link minifyTemplatesPlugin}, internal `_x` members renamed short;
  * 2. terser compresses the result once more;
  * 3. the license comments of what is bundled (Lit's) go to `domainkit.min.js.LEGAL.txt` next to the file; a
- *    one-line banner gives the package's version and license and names that file.
+ *    one-line banner gives the package's version and license, and the license of what it bundles.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,7 +70,8 @@ export function scriptTagOptions(root: string): BuildOptions {
 
 /**
  * The one-line banner every script-tag file starts with: the package, its version (from `package.json`) and its
- * license, and where the licenses of what it bundles are (when it bundles any).
+ * license, and Lit's license when it bundles Lit (whose license text is in `domainkit.min.js.LEGAL.txt` beside it;
+ * the banner stays short, as every visitor downloads it).
  */
 export function versionBanner(root: string, bundlesLit = true): string {
   const { name, version, license } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
@@ -78,7 +79,7 @@ export function versionBanner(root: string, bundlesLit = true): string {
     version: string;
     license: string;
   };
-  const legal = bundlesLit ? `; Lit BSD-3-Clause: ${SCRIPT_TAG_FILE}.LEGAL.txt` : '';
+  const legal = bundlesLit ? ', Lit BSD-3-Clause' : '';
   return `/*! ${name} ${version} ${license}${legal} */`;
 }
 

@@ -11,7 +11,9 @@
  *   `white-space: pre` content, so rendering is unchanged.
  *
  * Only the literal parts change; `${…}` expressions (and templates nested in them) are scanned and kept,
- * with nested tagged templates minified in turn.
+ * with nested tagged templates minified in turn. A `css` template without expressions (every stylesheet of the
+ * widget) becomes `unsafeCSS(\`…\`)` of its minified text: the same `CSSResult` (one constructable stylesheet,
+ * so CSP-clean), without bundling the `css` tag's value checks, which only matter for interpolated values.
  */
 import { readFile } from 'node:fs/promises';
 import type { Plugin } from 'esbuild';
@@ -137,14 +139,22 @@ export function minifyTemplates(source: string): string {
     throw new Error('unterminated template expression');
   };
 
+  let sheets = false;
   for (let match = tag.exec(source); match; match = tag.exec(source)) {
-    out += source.slice(i, match.index) + match[0];
+    out += source.slice(i, match.index);
     i = match.index + match[0].length;
-    out += template(match[1]);
+    const text = template(match[1]);
+    // A static stylesheet (no `${…}`) needs none of the `css` tag's checks of interpolated values.
+    const sheet = match[1] === 'css' && !text.includes('${');
+    sheets ||= sheet;
+    out += sheet ? `${CSS_SHEET}(\`${text})` : match[0] + text;
     tag.lastIndex = i;
   }
-  return out + source.slice(i);
+  return out + source.slice(i) + (sheets ? `\nimport { unsafeCSS as ${CSS_SHEET} } from 'lit';\n` : '');
 }
+
+/** The local name {@link minifyTemplates} gives Lit's `unsafeCSS` in a module whose static `css` it rewrites. */
+const CSS_SHEET = '__dkSheet';
 
 /** The esbuild plugin: applies {@link minifyTemplates} to the package's own `.ts` sources. */
 export const minifyTemplatesPlugin = (srcDir: string): Plugin => ({

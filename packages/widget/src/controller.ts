@@ -24,10 +24,10 @@ export interface DkHost extends ReactiveControllerHost, EventTarget {
 /** One request at a time, one timer and a status, for a host element. */
 export class DkController<S extends string> implements ReactiveController {
   /** Where the controller stands; its host reflects it as a `data-*` attribute. */
-  status: S;
+  declare status: S;
   /** The last failure, shown until the next request starts. */
-  error: DkApiError | undefined;
-  protected readonly host: DkHost;
+  declare error: DkApiError | undefined;
+  declare protected readonly host: DkHost;
   #abort: AbortController | undefined;
   #timer: unknown;
 

@@ -62,9 +62,9 @@ export class SearchController extends DkController<SearchStatus> {
   /** With `busy`: the clock time (ms) at which the search is repeated. */
   retryAt = 0;
   /** The result rows module, once loaded (results are shown once it is). */
-  rows: ResultsModule | undefined;
+  declare rows: ResultsModule | undefined;
   /** The siblings module, once loaded (it renders the siblings). */
-  extras: SiblingsModule | undefined;
+  declare extras: SiblingsModule | undefined;
 
   declare protected readonly host: SearchHost;
   readonly #cache = new LruCache<Answer>(CACHE_SIZE, CACHE_TTL, () => this.host.clock);

@@ -4,11 +4,11 @@
  */
 export class DkEvent<T> extends Event {
   /** The event's name, e.g. `dk-select`. */
-  static readonly type: string;
+  declare static readonly type: string;
   /** Whether `preventDefault()` cancels the element's default action. */
   static readonly cancelable: boolean = false;
   /** What happened; see each event's detail interface. */
-  readonly detail: T;
+  declare readonly detail: T;
 
   constructor(detail: T) {
     const { type, cancelable } = new.target as typeof DkEvent;

@@ -79,7 +79,7 @@ export class PurchaseController extends DkController<PurchasePhase> {
   /** The current quote (order mode), kept while the order panel is shown. */
   declare quote: WidgetQuoteResponse | undefined;
   /** The placed order (order mode): the answer of `POST /orders`, then the latest `GET /orders/:id`. */
-  order: WidgetOrderResponse | WidgetOrderStatus | undefined;
+  declare order: WidgetOrderResponse | WidgetOrderStatus | undefined;
   /** With `mismatch`: the new price in minor units of the quote's currency. */
   newPrice = 0;
   /** Order mode: the order flow, once a quote was asked for (it renders the order panel). */
