@@ -41,7 +41,7 @@ import {
   requireJson,
   securityHeaders,
 } from './security.ts';
-import { visitorLimiters } from './visitor-limits.ts';
+import { SqlVisitorHitStore, visitorLimiters } from './visitor-limits.ts';
 
 export { BFF_VERSION };
 
@@ -168,7 +168,13 @@ export function createBff(options: BffOptions): BffRouter {
     );
   }
   runtime.onClose(() => search.close());
-  const limits = visitorLimiters(o.visitorLimits);
+  // On a shared PostgreSQL every process counts a visitor's requests together; else in this process's memory.
+  const limits = visitorLimiters(
+    o.visitorLimits,
+    database.kind === 'postgres'
+      ? (prefix) => new SqlVisitorHitStore({ db: () => database.db(), prefix, now: o.now, logger })
+      : undefined,
+  );
   const mor = o.payments !== undefined;
   const webhook = o.webhook;
   const m = o.marketplace;

@@ -69,6 +69,28 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL', () => {
     expect(stub.callsTo('quote').length + stub.callsTo('checkout').length).toBe(2);
   });
 
+  it('count a visitor’s requests together: alternating between them, the limit is hit at one process’s count', async () => {
+    const { a, b } = await pair({ visitorLimits: { searchesPerMinute: 3, writesPerMinute: 2 }, trustProxy: 1 });
+    const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
+    const searches = [];
+    for (let i = 0; i < 6; i++) {
+      searches.push(await call(`${(i % 2 === 0 ? a : b).url}/search?q=coffee`, from('203.0.113.7')));
+    }
+    const writes = [];
+    for (let i = 0; i < 4; i++) {
+      writes.push(
+        await postJson(`${(i % 2 === 0 ? a : b).url}/checkout`, { domain: 'nope.com' }, from('203.0.113.7').headers),
+      );
+    }
+    const other = await call(`${b.url}/search?q=coffee`, from('198.51.100.9'));
+
+    expect(searches.map((r) => r.status)).toEqual([200, 200, 200, 429, 429, 429]);
+    expect(searches[3]!.json.error.code).toBe('rate_limited');
+    expect(Number(searches[4]!.headers['retry-after'])).toBeGreaterThan(0);
+    expect(writes.map((r) => r.status === 429)).toEqual([false, false, true, true]);
+    expect(other.status).toBe(200); // another visitor has a count of their own
+  });
+
   it('handle an event delivered to both at once exactly once', async () => {
     const { a, b, handled } = await pair();
     stub.autoDeliver = false;

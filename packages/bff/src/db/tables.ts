@@ -159,6 +159,15 @@ export interface ListingTable {
   seen_ms: number;
 }
 
+/** A visitor's requests in the current window of one visitor limit (migration 0025), shared by every process. */
+export interface VisitorHitTable {
+  /** The limit's prefix and the SHA-256 of the visitor's key (never the IP address itself). */
+  key: string;
+  hits: number;
+  /** When the window ends and the count starts again, ms since the epoch. */
+  reset_ms: number;
+}
+
 /** The whole database. */
 export interface BffTables {
   bff_meta: MetaTable;
@@ -170,6 +179,7 @@ export interface BffTables {
   bff_search_answers: SearchAnswerTable;
   bff_search_evictions: SearchEvictionTable;
   bff_listings: ListingTable;
+  bff_visitor_hits: VisitorHitTable;
 }
 
 /** A Kysely handle on the BFF database. */
