@@ -16,7 +16,7 @@ export const shared = css`
     --_ok: var(--dk-color-success, #15703d);
     --_bad: var(--dk-color-danger, #b42318);
     --_accent: var(--dk-color-accent, #1d4ed8);
-    --_focus: var(--dk-color-focus, #2563eb);
+    --_focus: var(--dk-color-focus, #3a75f0);
     --_muted: var(--dk-color-muted, color-mix(in srgb, var(--_fg) 72%, var(--_bg)));
     --_line: var(--dk-color-border, color-mix(in srgb, var(--_fg) 25%, var(--_bg)));
     --_active: var(--dk-color-active, color-mix(in srgb, var(--_focus) 12%, var(--_bg)));

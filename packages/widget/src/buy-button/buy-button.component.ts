@@ -53,12 +53,12 @@ export type DkBuyMode = DkMode;
  * @cssproperty --dk-color-muted - Secondary text. Default: `#586170` (dark: `#a3adbb`).
  * @cssproperty --dk-color-surface - Panel background. Default: `#fff` (dark: `#161b22`).
  * @cssproperty --dk-color-border - Borders. Default: `#c4cad3` (dark: `#3d4653`).
- * @cssproperty --dk-color-accent - Button background. Default: `#1d4ed8` (dark: `#2563eb`).
+ * @cssproperty --dk-color-accent - Button background. Default: `#1d4ed8`.
  * @cssproperty --dk-color-accent-text - Button text. Default: `#fff`.
  * @cssproperty --dk-color-danger - Error text; the error background is 10 % of it over the surface. Default: `#b42318` (dark: `#ffa198`).
  * @cssproperty --dk-color-background - Dark theme only: the background the host paints behind itself, so light text never lands on a light page. Default: `#0d1117`.
  * @cssproperty --dk-padding - Dark theme only: the padding inside that background. Default: `0.75em`.
- * @cssproperty --dk-color-focus - Focus ring. Default: `#2563eb` (dark: `#79a6ff`).
+ * @cssproperty --dk-color-focus - Focus ring. Default: `#3a75f0` (3.6:1 or more on the light and the dark surfaces).
  * @cssproperty --dk-focus-ring-width - Focus ring width. Default: `3px`.
  * @cssproperty --dk-radius - Corner radius. Default: `0.5rem`.
  * @cssproperty --dk-spacing - Gap between the pieces. Default: `0.5rem`.

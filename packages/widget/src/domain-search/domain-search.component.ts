@@ -88,13 +88,13 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * @cssproperty --dk-color-muted - Secondary text. Default: `#586170` (dark: `#a3adbb`).
  * @cssproperty --dk-color-surface - Background of the input, results and panel. Default: `#fff` (dark: `#161b22`).
  * @cssproperty --dk-color-border - Borders. Default: `#c4cad3` (dark: `#3d4653`).
- * @cssproperty --dk-color-accent - Buttons, spinner. Default: `#1d4ed8` (dark: `#2563eb`).
+ * @cssproperty --dk-color-accent - Buttons, spinner. Default: `#1d4ed8`.
  * @cssproperty --dk-color-accent-text - Text on the accent. Default: `#fff`.
  * @cssproperty --dk-color-success - "Available". Default: `#15703d` (dark: `#5fd38d`).
  * @cssproperty --dk-color-danger - Error text; the error background is 10 % of it over the surface. Default: `#b42318` (dark: `#ffa198`).
  * @cssproperty --dk-color-background - Dark theme only: the background the host paints behind itself, so light text never lands on a light page. Default: `#0d1117`.
  * @cssproperty --dk-padding - Dark theme only: the padding inside that background. Default: `0.75em`.
- * @cssproperty --dk-color-focus - Focus ring and active-row marker. Default: `#2563eb` (dark: `#79a6ff`).
+ * @cssproperty --dk-color-focus - Focus ring and active-row marker. Default: `#3a75f0` (3.6:1 or more on the light and the dark surfaces, the active row included).
  * @cssproperty --dk-color-active - Background of the active row. Default: `#e8effd` (dark: `#1f2b3e`).
  * @cssproperty --dk-color-mark - Background of the matched text. Default: `#fde68a` (dark: `#7a5a00`).
  * @cssproperty --dk-focus-ring-width - Focus ring width. Default: `3px`.
