@@ -129,14 +129,17 @@ async function sandboxWithLog() {
         const text = pending.slice(0, newline);
         pending = pending.slice(newline + 1);
         newline = pending.indexOf('\n');
-        let line: { path?: unknown; status?: unknown; time?: unknown };
+        let line: { path?: unknown; status?: unknown; time?: unknown; ms?: unknown };
         try {
           line = JSON.parse(text) as typeof line;
         } catch {
           continue;
         }
         if (typeof line.path !== 'string' || typeof line.status !== 'number') continue;
-        const at = typeof line.time === 'number' ? line.time : Date.now();
+        // Counted by arrival, as the sandbox counts its windows (the line is written when the answer is sent:
+        // its time less the request's duration), never by when the answer came back.
+        const finished = typeof line.time === 'number' ? line.time : Date.now();
+        const at = typeof line.ms === 'number' ? finished - line.ms : finished;
         if (line.status === 429 && line.path.startsWith('/api/partner/')) upstream.all429.push(at);
         if (line.path === SEARCH_PATH && line.status !== 429) upstream.searchTimes.push(at);
       }

@@ -4,8 +4,15 @@
  * process through the database when it is PostgreSQL.
  *
  * A bucket of capacity `burst` refilled at `(perMinute − burst) / 60` tokens per second lets through at most
- * `perMinute` requests in any 60-second window, whether the marketplace counts in fixed or sliding windows.
+ * `perMinute` requests in any 60-second window of *send* times. The marketplace counts *arrival* times, and an
+ * attempt arrives some time after it is sent (a slow network, a busy marketplace, an attempt timed out here that
+ * is still processed there): so every send is also held in a log of sends, and counts against its class until a
+ * full window has passed since it was *answered* (an answer proves the arrival is behind it). A send with no answer
+ * yet, or none ever (timed out, connection lost), counts until its attempt timeout plus the window (and that again
+ * when it ended without an answer). A new send needs fewer than `perMinute` sends still counting, so no 60-second
+ * window of arrivals can ever hold more than `perMinute`, whatever the delays.
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { BudgetRequest, RateClass, RateLimitedNotice, UpstreamBudget } from '@domainkit/client';
 import { sql } from 'kysely';
@@ -34,16 +41,35 @@ export const DEFAULT_BUDGET_LIMITS: BudgetLimits = {
   write: { perMinute: 20, burst: 5 },
 };
 
-/** The answer of a take: a token, or how long until one (or until the pause ends). */
-export type TakeResult = { readonly ok: true } | { readonly ok: false; readonly waitMs: number };
+/**
+ * The answer of a take: a token (with the id of the send it was recorded as, when a {@link SendHold} was given), or
+ * how long until one is expected (or until the pause ends).
+ */
+export type TakeResult =
+  | { readonly ok: true; readonly ticket?: string | undefined }
+  | { readonly ok: false; readonly waitMs: number };
+
+/** A send recorded with its token: it counts against its class until `untilMs` (see the module comment). */
+export interface SendHold {
+  /** Unique id of the send (to settle it once its attempt ended). */
+  readonly id: string;
+  /** Until when it counts while its attempt has not ended (epoch ms). */
+  readonly untilMs: number;
+}
+
+/** Longest wait (ms) a take suggests when the send log is full: sends in flight may be settled sooner. */
+const LOG_FULL_RECHECK_MS = 1_000;
 
 /** Where bucket state lives. */
 export interface BucketStore {
   /**
    * Takes one token from `name` if it is not paused and holds at least `1 + reserve` tokens (a reserve is left for
-   * visitors by background work).
+   * visitors by background work); with `hold`, also only while fewer than `limit.perMinute` sends still count, and
+   * records this one (atomically with the token).
    */
-  take(name: string, limit: BucketLimit, nowMs: number, reserve?: number): Promise<TakeResult>;
+  take(name: string, limit: BucketLimit, nowMs: number, reserve?: number, hold?: SendHold): Promise<TakeResult>;
+  /** Sets until when send `id` of `name` counts (its attempt ended); never extends it past a later value. */
+  settle?(name: string, id: string, untilMs: number): Promise<void>;
   /** Pauses `name` until `untilMs` (the marketplace said 429 with that Retry-After); the tokens stay. */
   pause(name: string, untilMs: number): Promise<void>;
   /** Reads `name` without taking anything: tokens now and the end of a pause (metrics); undefined if never used. */
@@ -54,6 +80,10 @@ export interface BucketStore {
   ): Promise<{ tokens: number; blockedUntilMs: number } | undefined>;
 }
 
+function logFullWait(firstUntilMs: number, nowMs: number): number {
+  return Math.min(LOG_FULL_RECHECK_MS, Math.max(1, Math.ceil(firstUntilMs - nowMs)));
+}
+
 function ratePerMs(limit: BucketLimit): number {
   return Math.max(limit.perMinute - limit.burst, 1) / 60_000;
 }
@@ -61,8 +91,10 @@ function ratePerMs(limit: BucketLimit): number {
 /** Bucket state in this process's memory (a BFF without a database: nothing survives a restart). */
 export class MemoryBucketStore implements BucketStore {
   readonly #buckets = new Map<string, { tokens: number; updatedMs: number; blockedUntilMs: number }>();
+  /** Sends still counting, per bucket: id → until (ms). */
+  readonly #sends = new Map<string, Map<string, number>>();
 
-  async take(name: string, limit: BucketLimit, nowMs: number, reserve = 0): Promise<TakeResult> {
+  async take(name: string, limit: BucketLimit, nowMs: number, reserve = 0, hold?: SendHold): Promise<TakeResult> {
     const rate = ratePerMs(limit);
     const need = 1 + reserve;
     let bucket = this.#buckets.get(name);
@@ -73,11 +105,26 @@ export class MemoryBucketStore implements BucketStore {
     bucket.tokens = Math.min(limit.burst, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * rate);
     bucket.updatedMs = Math.max(bucket.updatedMs, nowMs);
     if (bucket.blockedUntilMs > nowMs) return { ok: false, waitMs: bucket.blockedUntilMs - nowMs };
-    if (bucket.tokens >= need) {
-      bucket.tokens -= 1;
-      return { ok: true };
+    if (bucket.tokens < need) return { ok: false, waitMs: Math.max(1, Math.ceil((need - bucket.tokens) / rate)) };
+    if (hold !== undefined) {
+      const sends = this.#sends.get(name) ?? new Map<string, number>();
+      this.#sends.set(name, sends);
+      let first = Infinity;
+      for (const [id, until] of sends) {
+        if (until <= nowMs) sends.delete(id);
+        else first = Math.min(first, until);
+      }
+      if (sends.size >= limit.perMinute) return { ok: false, waitMs: logFullWait(first, nowMs) };
+      sends.set(hold.id, hold.untilMs);
     }
-    return { ok: false, waitMs: Math.max(1, Math.ceil((need - bucket.tokens) / rate)) };
+    bucket.tokens -= 1;
+    return { ok: true, ticket: hold?.id };
+  }
+
+  async settle(name: string, id: string, untilMs: number): Promise<void> {
+    const sends = this.#sends.get(name);
+    const until = sends?.get(id);
+    if (until !== undefined && untilMs < until) sends!.set(id, untilMs);
   }
 
   async peek(name: string, limit: BucketLimit, nowMs: number) {
@@ -118,33 +165,56 @@ export class SqlBucketStore implements BucketStore {
     this.#created.add(name);
   }
 
-  async take(name: string, limit: BucketLimit, nowMs: number, reserve = 0): Promise<TakeResult> {
+  async take(name: string, limit: BucketLimit, nowMs: number, reserve = 0, hold?: SendHold): Promise<TakeResult> {
     const need = 1 + reserve;
     const db = await this.#db();
     await this.#ensure(db, name, limit, nowMs);
     const rate = ratePerMs(limit);
-    const refilled = sql<number>`least(${limit.burst}::double precision, tokens + greatest(0, ${nowMs}::double precision - updated_ms) * ${rate}::double precision)`;
-    const taken = await db
-      .updateTable('bff_buckets')
-      .set({ tokens: sql`${refilled} - 1`, updated_ms: sql`greatest(updated_ms, ${nowMs}::double precision)` })
+    // One transaction, the bucket's row locked first: processes sharing a PostgreSQL take one after the other, and
+    // each statement after the lock sees the sends the others committed.
+    return db.transaction().execute(async (trx): Promise<TakeResult> => {
+      const row = await trx
+        .selectFrom('bff_buckets')
+        .select(['tokens', 'updated_ms', 'blocked_until_ms'])
+        .where('name', '=', name)
+        .forUpdate()
+        .executeTakeFirst();
+      if (row === undefined) {
+        this.#created.delete(name); // truncated under us (tests): recreate on the next take
+        return { ok: false, waitMs: 0 };
+      }
+      if (row.blocked_until_ms > nowMs) return { ok: false, waitMs: row.blocked_until_ms - nowMs };
+      const tokens = Math.min(limit.burst, row.tokens + Math.max(0, nowMs - row.updated_ms) * rate);
+      if (tokens < need) return { ok: false, waitMs: Math.max(1, Math.ceil((need - tokens) / rate)) };
+      if (hold !== undefined) {
+        await trx.deleteFrom('bff_budget_sends').where('name', '=', name).where('until_ms', '<=', nowMs).execute();
+        const live = await trx
+          .selectFrom('bff_budget_sends')
+          .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min('until_ms').as('first')])
+          .where('name', '=', name)
+          .executeTakeFirstOrThrow();
+        if (Number(live.n) >= limit.perMinute)
+          return { ok: false, waitMs: logFullWait(Number(live.first ?? nowMs), nowMs) };
+        await trx.insertInto('bff_budget_sends').values({ name, id: hold.id, until_ms: hold.untilMs }).execute();
+      }
+      await trx
+        .updateTable('bff_buckets')
+        .set({ tokens: tokens - 1, updated_ms: Math.max(row.updated_ms, nowMs) })
+        .where('name', '=', name)
+        .execute();
+      return { ok: true, ticket: hold?.id };
+    });
+  }
+
+  async settle(name: string, id: string, untilMs: number): Promise<void> {
+    const db = await this.#db();
+    await db
+      .updateTable('bff_budget_sends')
+      .set({ until_ms: untilMs })
       .where('name', '=', name)
-      .where('blocked_until_ms', '<=', nowMs)
-      .where(refilled, '>=', need)
-      .returning('tokens')
-      .executeTakeFirst();
-    if (taken !== undefined) return { ok: true };
-    const row = await db
-      .selectFrom('bff_buckets')
-      .select(['tokens', 'updated_ms', 'blocked_until_ms'])
-      .where('name', '=', name)
-      .executeTakeFirst();
-    if (row === undefined) {
-      this.#created.delete(name); // truncated under us (tests): recreate on the next take
-      return { ok: false, waitMs: 0 };
-    }
-    if (row.blocked_until_ms > nowMs) return { ok: false, waitMs: row.blocked_until_ms - nowMs };
-    const tokens = Math.min(limit.burst, row.tokens + Math.max(0, nowMs - row.updated_ms) * rate);
-    return { ok: false, waitMs: Math.max(1, Math.ceil((need - tokens) / rate)) };
+      .where('id', '=', id)
+      .where('until_ms', '>', untilMs)
+      .execute();
   }
 
   async peek(name: string, limit: BucketLimit, nowMs: number) {
@@ -182,6 +252,8 @@ export interface BudgetCallContext {
    * calls): each attempt uses one of them before taking anew. Decremented as used.
    */
   prepaid?: number | undefined;
+  /** The sends recorded for the prepaid tokens ({@link TakeResult} `ticket`), used in order with them. */
+  tickets?: string[] | undefined;
 }
 
 /**
@@ -195,6 +267,11 @@ export interface CreateUpstreamBudgetInput {
   readonly limits?: BudgetLimits | undefined;
   /** Default longest wait for a token (ms) when the call gives none; default 1 500. */
   readonly maxWaitMs?: number | undefined;
+  /**
+   * Limit of one upstream attempt (ms), the client's `timeoutMs`; default 10 000. A send counts until this plus the
+   * window while it has no answer (module comment).
+   */
+  readonly attemptTimeoutMs?: number | undefined;
   readonly now?: (() => number) | undefined;
   readonly sleep?: ((ms: number, signal?: AbortSignal) => Promise<void>) | undefined;
 }
@@ -211,7 +288,9 @@ export interface BffUpstreamBudget extends UpstreamBudget {
   snapshot(): Promise<Array<{ rateClass: RateClass; tokens: number; pausedMs: number }>>;
   /**
    * Takes a token of `rateClass` now if there is one beyond `reserve` (left for waiting visitors), without waiting.
-   * @returns the token, or how long until one is expected (ms).
+   * @returns the token, with the `ticket` of the send recorded for it (hand it to the call in
+   *   {@link BudgetCallContext.tickets}, so the send is settled when its attempt ends), or how long until one is
+   *   expected (ms).
    */
   tryTake(rateClass: RateClass, reserve?: number): Promise<TakeResult>;
   /** Milliseconds between two tokens of `rateClass` once its burst is spent. */
@@ -229,6 +308,13 @@ export function createUpstreamBudget(options: CreateUpstreamBudgetInput): BffUps
     options.sleep ?? ((ms: number, signal?: AbortSignal) => delay(ms, undefined, signal ? { signal } : undefined));
   const defaultWait = options.maxWaitMs ?? 1_500;
   const name = (rateClass: RateClass) => `${options.namespace}:${rateClass}`;
+  // How long a send counts (module comment): the marketplace's window, plus the attempt's timeout while (or when)
+  // no answer shows that it arrived.
+  const windowMs = 60_000;
+  const unansweredMs = (options.attemptTimeoutMs ?? 10_000) + windowMs;
+  const newHold = (): SendHold => ({ id: randomUUID(), untilMs: now() + unansweredMs });
+  // The send recorded for each attempt under way (the client hands the same request object to `settled`).
+  const sendOf = new WeakMap<object, { rateClass: RateClass; id: string }>();
   // Classes without a token budget still honour a pause; a bucket that never runs dry models that.
   const unlimited: BucketLimit = { perMinute: 1_000_000, burst: 1_000_000 };
   const limitOf = (rateClass: RateClass): BucketLimit =>
@@ -238,15 +324,16 @@ export function createUpstreamBudget(options: CreateUpstreamBudgetInput): BffUps
   // the tokens due within its wait limit are all spoken for (a crowd never holds connections for nothing).
   const waiting = new Map<RateClass, number>();
 
-  async function take(rateClass: RateClass, maxWaitMs: number, signal?: AbortSignal): Promise<void> {
+  async function take(rateClass: RateClass, maxWaitMs: number, signal?: AbortSignal): Promise<string | undefined> {
     const started = now();
     const limit = limitOf(rateClass);
     const tokenMs = 60_000 / Math.max(limit.perMinute - limit.burst, 1);
     let queued = false;
     try {
       for (;;) {
-        const result = await options.store.take(name(rateClass), limit, now());
-        if (result.ok) return;
+        const hold = rateClass === 'search' || rateClass === 'write' ? newHold() : undefined;
+        const result = await options.store.take(name(rateClass), limit, now(), 0, hold);
+        if (result.ok) return result.ticket;
         const ahead = (waiting.get(rateClass) ?? 0) - (queued ? 1 : 0);
         const expected = result.waitMs + ahead * tokenMs;
         const waited = now() - started;
@@ -265,20 +352,32 @@ export function createUpstreamBudget(options: CreateUpstreamBudgetInput): BffUps
   }
 
   return {
-    acquire(request: BudgetRequest & { context?: unknown }) {
+    async acquire(request: BudgetRequest & { context?: unknown }) {
       const context = request.context as BudgetCallContext | undefined;
+      let ticket: string | undefined;
       if (context?.prepaid !== undefined && context.prepaid > 0) {
         context.prepaid--;
-        return Promise.resolve();
-      }
-      return take(request.rateClass, context?.maxWaitMs ?? defaultWait, request.signal);
+        ticket = context.tickets?.shift();
+      } else ticket = await take(request.rateClass, context?.maxWaitMs ?? defaultWait, request.signal);
+      if (ticket !== undefined) sendOf.set(request, { rateClass: request.rateClass, id: ticket });
+    },
+    settled(request, outcome) {
+      const send = sendOf.get(request);
+      if (send === undefined || options.store.settle === undefined) return;
+      sendOf.delete(request);
+      // An answer proves the attempt arrived: it counts one window from now. Without one it may still arrive.
+      const until = now() + (outcome.answered ? windowMs : unansweredMs);
+      options.store.settle(name(send.rateClass), send.id, until).catch(() => {
+        // The send keeps counting until its first bound: safe, only slower.
+      });
     },
     async onRateLimited(notice: RateLimitedNotice) {
       const seconds = Math.max(1, notice.retryAfter ?? 5);
       await options.store.pause(name(notice.rateClass), now() + seconds * 1000);
     },
-    reserve(rateClass, maxWaitMs) {
-      return take(rateClass, maxWaitMs ?? defaultWait);
+    async reserve(rateClass, maxWaitMs) {
+      // The call that follows says `budgetAcquired`: its send counts until its first bound (not settled early).
+      await take(rateClass, maxWaitMs ?? defaultWait);
     },
     async snapshot() {
       const nowMs = now();
@@ -296,7 +395,8 @@ export function createUpstreamBudget(options: CreateUpstreamBudgetInput): BffUps
       );
     },
     tryTake(rateClass, reserve = 0) {
-      return options.store.take(name(rateClass), limitOf(rateClass), now(), reserve);
+      const hold = rateClass === 'search' || rateClass === 'write' ? newHold() : undefined;
+      return options.store.take(name(rateClass), limitOf(rateClass), now(), reserve, hold);
     },
     tokenIntervalMs(rateClass) {
       const limit = limitOf(rateClass);

@@ -29,6 +29,7 @@ export function createUpstream(
     namespace: o.keyId,
     limits: o.budgetLimits,
     maxWaitMs: o.budgetMaxWaitMs,
+    attemptTimeoutMs: o.upstream.timeoutMs,
     now: o.now,
   });
   return { client: o.client ?? createPartnerClient(o, budget, metrics), budget };

@@ -123,6 +123,110 @@ describe('createUpstreamBudget', () => {
   });
 });
 
+/** mulberry32: a small seeded PRNG (the same delays every run). */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('the log of sends', () => {
+  /**
+   * Sends searches as fast as the budget allows for `seconds` of simulated time, each arriving upstream after a
+   * seeded delay of 0 to `maxDelayMs` and answered 50 ms later, or (past the 10 s attempt timeout) given up with
+   * no answer at 10 s while it still arrives later. Returns the arrival times (ms).
+   */
+  async function arrivalsUnderDelays(store: BucketStore, seconds: number, maxDelayMs: number): Promise<number[]> {
+    const start = Date.UTC(2030, 0, 1);
+    let now = start;
+    const budget = createUpstreamBudget({
+      store,
+      namespace: 'pk_test',
+      limits: { search: { perMinute: 60, burst: 6 }, write: { perMinute: 20, burst: 5 } },
+      attemptTimeoutMs: 10_000,
+      now: () => now,
+    });
+    const random = seeded(7);
+    const arrivals: number[] = [];
+    const ends: Array<{ at: number; request: object; answered: boolean }> = [];
+    for (; now < start + seconds * 1000; now += 100) {
+      for (const end of ends.filter((e) => e.at <= now)) {
+        budget.settled?.(end.request as never, { answered: end.answered });
+        ends.splice(ends.indexOf(end), 1);
+      }
+      for (;;) {
+        const request = {
+          rateClass: 'search' as const,
+          endpoint: 'GET /domains/search',
+          attempt: 0,
+          context: { maxWaitMs: 0 },
+        };
+        try {
+          await budget.acquire(request);
+        } catch {
+          break; // busy: no token now
+        }
+        const delay = random() * maxDelayMs;
+        arrivals.push(now + delay);
+        ends.push(
+          delay + 50 < 10_000
+            ? { at: now + delay + 50, request, answered: true }
+            : { at: now + 10_000, request, answered: false },
+        );
+      }
+    }
+    return arrivals.sort((a, b) => a - b);
+  }
+
+  it('keeps every 60-second window of arrivals within the limit however late attempts arrive', async () => {
+    const arrivals = await arrivalsUnderDelays(new MemoryBucketStore(), 600, 15_000);
+
+    expect(maxInAnyMinute(arrivals)).toBeLessThanOrEqual(60);
+    expect(arrivals.length).toBeGreaterThanOrEqual(40 * 10); // still most of the budget
+  });
+
+  it('spends the whole budget when answers come back quickly', async () => {
+    const arrivals = await arrivalsUnderDelays(new MemoryBucketStore(), 600, 200);
+
+    expect(maxInAnyMinute(arrivals)).toBeLessThanOrEqual(60);
+    expect(arrivals.length).toBeGreaterThanOrEqual(54 * 10);
+  });
+
+  describe.each(databaseKinds())('in the database (%s)', (kind) => {
+    let testDb: TestDatabase;
+    beforeAll(async () => {
+      testDb = await openTestDatabase(kind);
+    });
+    afterAll(async () => {
+      await testDb?.close();
+    });
+
+    it('counts the sends of every process sharing the table, and after a restart', async () => {
+      const db = async () => testDb.database.db;
+      const limit = { perMinute: 3, burst: 3 };
+      const t = Date.UTC(2032, 0, 1);
+      const a = new SqlBucketStore(db);
+      const b = new SqlBucketStore(db);
+      const hold = (id: string) => ({ id, untilMs: t + 70_000 });
+
+      expect((await a.take('pk_test:sends', limit, t, 0, hold('1'))).ok).toBe(true);
+      expect((await b.take('pk_test:sends', limit, t, 0, hold('2'))).ok).toBe(true);
+      expect((await a.take('pk_test:sends', limit, t, 0, hold('3'))).ok).toBe(true);
+      // A full bucket again 70 s later, but the three sends have no answer yet: they still count.
+      expect(await b.take('pk_test:sends', limit, t + 69_000, 0, hold('4'))).toEqual({ ok: false, waitMs: 1_000 });
+      await a.settle('pk_test:sends', '1', t + 20_000); // answered at t - 40 s: counts until t + 20 s
+      const restarted = new SqlBucketStore(db);
+      expect((await restarted.take('pk_test:sends', limit, t + 69_000, 0, hold('5'))).ok).toBe(true);
+      expect((await restarted.take('pk_test:sends', limit, t + 69_000, 0, hold('6'))).ok).toBe(false);
+    });
+  });
+});
+
 describe('the BFF in front of a budget', () => {
   it('answers a visitor 503 busy with the seconds to wait when the search budget is spent, and serves cached queries meanwhile', async () => {
     const stub = await startStubMarketplace();

@@ -38,4 +38,10 @@ export interface UpstreamBudget {
   acquire(request: BudgetRequest): Promise<void> | void;
   /** Told about each 429 answer (before the sender decides whether to retry), so the budget can pause. */
   onRateLimited?(notice: RateLimitedNotice): Promise<void> | void;
+  /**
+   * Told when an attempt ended, with the same `request` object `acquire` was given (for the first attempt of a call
+   * with `budgetAcquired`, one `acquire` never saw): `answered` when an HTTP answer came back (any status: the
+   * marketplace received the attempt), false after a network error or timeout (it may still arrive). Must not throw.
+   */
+  settled?(request: BudgetRequest, outcome: { readonly answered: boolean }): void;
 }

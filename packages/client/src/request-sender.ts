@@ -281,8 +281,9 @@ export class RequestSender {
     let renewed = false;
     for (let retry = 0; ; retry++) {
       signal?.throwIfAborted();
+      const budgetRequest = { rateClass, endpoint: label, attempt: retry, signal, context: options.context };
       if (o.budget !== undefined && !(retry === 0 && options.budgetAcquired === true)) {
-        await o.budget.acquire({ rateClass, endpoint: label, attempt: retry, signal, context: options.context });
+        await o.budget.acquire(budgetRequest);
       }
       const started = performance.now();
       const attempt = await this.#attempt({
@@ -296,6 +297,11 @@ export class RequestSender {
         signal,
         requestId: options.requestId ?? o.requestId?.(),
       });
+      try {
+        o.budget?.settled?.(budgetRequest, { answered: attempt.kind === 'answer' });
+      } catch {
+        // A budget's bookkeeping never fails the call.
+      }
       o.onAttempt?.({
         endpoint: label,
         rateClass,

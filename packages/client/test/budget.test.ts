@@ -58,6 +58,27 @@ describe('UpstreamBudget', () => {
     await expect(client.getDomain('coffeehouse.com')).rejects.toBe(busy);
   });
 
+  it('is told when each attempt ended, with the request it acquired for, and whether an answer came back', async () => {
+    const a = agent();
+    script(a, 'GET', (p) => p.startsWith('/api/partner/v1/domains/search'), [
+      new Error('connection reset'),
+      { status: 500, body: errorBody('internal_error', 'boom') },
+      { status: 200, body: searchAnswer },
+    ]);
+    const acquired: BudgetRequest[] = [];
+    const settled: Array<{ request: BudgetRequest; answered: boolean }> = [];
+    const budget: UpstreamBudget = {
+      acquire: (request) => void acquired.push(request),
+      settled: (request, outcome) => void settled.push({ request, answered: outcome.answered }),
+    };
+    const { client } = testClient(a, { budget, initialRetryDelayMs: 1 });
+
+    await client.searchDomains('coffee');
+
+    expect(settled.map((s) => s.answered)).toEqual([false, true, true]);
+    expect(settled.map((s, i) => s.request === acquired[i])).toEqual([true, true, true]);
+  });
+
   it('is not asked for the first attempt when the caller already took it, but is for retries', async () => {
     const a = agent();
     script(a, 'POST', '/api/partner/v1/orders', [

@@ -14,6 +14,7 @@ import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-two-phase-payments.ts';
 import * as m0015 from './migrations/0015-purchase-keys.ts';
 import * as m0020 from './migrations/0020-search-answers.ts';
+import * as m0023 from './migrations/0023-budget-sends.ts';
 import * as m0025 from './migrations/0025-visitor-hits.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
@@ -34,6 +35,7 @@ export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0002_two_phase_payments': m0002,
   '0015_purchase_keys': m0015,
   '0020_search_answers': m0020,
+  '0023_budget_sends': m0023,
   '0025_visitor_hits': m0025,
 };
 
@@ -45,6 +47,7 @@ export const BFF_TABLES = [
   'bff_orders',
   'bff_events',
   'bff_buckets',
+  'bff_budget_sends',
   'bff_search_answers',
   'bff_search_evictions',
   'bff_listings',

@@ -129,6 +129,15 @@ export interface BucketTable {
   blocked_until_ms: number;
 }
 
+/** An upstream send still counting against its rate class (migration 0023, budget.ts). */
+export interface BudgetSendTable {
+  /** The bucket's name (`{key id}:{class}`). */
+  name: string;
+  id: string;
+  /** Until when it counts (epoch ms). */
+  until_ms: number;
+}
+
 /** A search answer shared by every BFF process (migration 0020), keyed by normalised query. */
 export interface SearchAnswerTable {
   key: string;
@@ -176,6 +185,7 @@ export interface BffTables {
   bff_orders: OrderTable;
   bff_events: EventTable;
   bff_buckets: BucketTable;
+  bff_budget_sends: BudgetSendTable;
   bff_search_answers: SearchAnswerTable;
   bff_search_evictions: SearchEvictionTable;
   bff_listings: ListingTable;

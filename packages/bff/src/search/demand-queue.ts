@@ -14,7 +14,9 @@
 export type QueueMode = 'foreground' | 'background';
 
 /** The answer of a token attempt: one was taken, or how long until one is expected (ms). */
-export type TokenAttempt = { readonly ok: true } | { readonly ok: false; readonly waitMs: number };
+export type TokenAttempt =
+  | { readonly ok: true; readonly ticket?: string | undefined }
+  | { readonly ok: false; readonly waitMs: number };
 
 /** What {@link DemandQueue.wait} resolves to. */
 export type WaitOutcome<T> =
@@ -33,8 +35,8 @@ export interface DemandQueueOptions<T> {
    * `reserve` option); `foreground` ones may take the last token.
    */
   readonly take: (mode: QueueMode) => Promise<TokenAttempt>;
-  /** Fetches `key` upstream; called only after {@link take} gave a token for it. */
-  readonly load: (key: string, mode: QueueMode) => Promise<T>;
+  /** Fetches `key` upstream; called only after {@link take} gave a token for it (with the token's `ticket`). */
+  readonly load: (key: string, mode: QueueMode, ticket?: string) => Promise<T>;
   /** Told every loaded answer, foreground or background (the caller stores it). */
   readonly onLoaded?: ((key: string, value: T, mode: QueueMode) => void) | undefined;
   /** Told a failed background load (nobody waits for it). */
@@ -372,16 +374,16 @@ export class DemandQueue<T> {
       this.#nextTokenAt = 0;
       // Demand may have moved while the token was taken: choose now. A waiting visitor always comes first.
       const key = this.#bestWaiting();
-      if (key !== undefined) this.#start(key, 'foreground');
+      if (key !== undefined) this.#start(key, 'foreground', attempt.ticket);
       else {
         const spare = this.#bestSpare();
         if (spare === undefined) return; // the token goes unused: nobody wants anything any more
-        this.#start(spare, 'background');
+        this.#start(spare, 'background', attempt.ticket);
       }
     }
   }
 
-  #start(key: string, mode: QueueMode): void {
+  #start(key: string, mode: QueueMode, ticket?: string): void {
     const waiters = this.#waiting.get(key) ?? new Set<Waiter<T>>();
     this.#waiting.delete(key);
     this.#loading.set(key, waiters);
@@ -390,7 +392,7 @@ export class DemandQueue<T> {
     if (mode === 'foreground') this.stats.foregroundLoads++;
     else this.stats.backgroundLoads++;
     void Promise.resolve()
-      .then(() => this.#o.load(key, mode))
+      .then(() => this.#o.load(key, mode, ticket))
       .then(
         (value) => {
           this.#loading.delete(key);

@@ -55,7 +55,10 @@ export interface SearchStats extends DemandQueueStats {
 export interface SearchServiceOptions {
   readonly budget: Pick<BffUpstreamBudget, 'tryTake' | 'tokenIntervalMs'>;
   /** Fetches a normalised query upstream; `context` goes to the client's budget (it holds the token taken). */
-  readonly fetch: (query: string, context: { maxWaitMs: number; prepaid: number }) => Promise<DomainSearchResponse>;
+  readonly fetch: (
+    query: string,
+    context: { maxWaitMs: number; prepaid: number; tickets: string[] },
+  ) => Promise<DomainSearchResponse>;
   /** The store in the BFF database; none: this process's memory only. */
   readonly store?: SqlAnswerStore | undefined;
   /**
@@ -123,7 +126,7 @@ export class SearchService {
     const reserve = options.reserve ?? 1;
     this.#queue = new DemandQueue<DomainSearchResponse>({
       take: (mode) => options.budget.tryTake('search', mode === 'background' ? reserve : 0),
-      load: (key) => this.#load(key),
+      load: (key, _mode, ticket) => this.#load(key, ticket),
       onBackgroundError: (_key, error) =>
         options.logger.debug(
           { error: error instanceof Error ? error.message : String(error) },
@@ -366,11 +369,11 @@ export class SearchService {
   }
 
   /** Fetches `key` with the token the queue took, and keeps the answer (in the store before anyone sees it). */
-  async #load(key: string): Promise<DomainSearchResponse> {
+  async #load(key: string, ticket?: string): Promise<DomainSearchResponse> {
     this.#loadStarted.set(key, this.#o.now());
     let value: DomainSearchResponse;
     try {
-      value = await this.#o.fetch(key, { maxWaitMs: 0, prepaid: 1 });
+      value = await this.#o.fetch(key, { maxWaitMs: 0, prepaid: 1, tickets: ticket === undefined ? [] : [ticket] });
     } catch (error) {
       this.#loadStarted.delete(key);
       throw error;
