@@ -3,6 +3,12 @@
  * served with that header runs a search and a whole MoR order through the widget in headless Chromium, in
  * both themes, and no `securitypolicyviolation` event is reported. A deliberate inline style at the end
  * proves the probe would have seen one.
+ *
+ * Then under the README's example policy, which adds Trusted Types (`require-trusted-types-for 'script';
+ * trusted-types lit-html`, the policy the README names): the same page searches (the result rows, rendered by a
+ * file loaded on first use, appear) and places an order with no violation. With `lit-html` left out of
+ * `trusted-types` the elements are never defined (the failure the README's advice prevents), which also proves the
+ * page really enforces Trusted Types.
  */
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -12,6 +18,19 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const CSP = "script-src 'self'; style-src 'self'";
+/**
+ * The README's example: the strict policy, `connect-src` for the BFF, and Trusted Types with the one policy the
+ * widget creates (Lit's, named `lit-html`).
+ */
+const TRUSTED_TYPES = `default-src 'self'; ${CSP}; connect-src 'self'; require-trusted-types-for 'script'; trusted-types lit-html`;
+/** The same with no policy allowed: what a page gets when it leaves `lit-html` out. */
+const TRUSTED_TYPES_WITHOUT_LIT = TRUSTED_TYPES.replace('trusted-types lit-html', "trusted-types 'none'");
+/** The header of a page by its `?csp=` (default {@link CSP}). */
+const POLICIES: Readonly<Record<string, string>> = {
+  strict: CSP,
+  tt: TRUSTED_TYPES,
+  'tt-without-lit': TRUSTED_TYPES_WITHOUT_LIT,
+};
 const dist = fileURLToPath(new URL('../dist/', import.meta.url));
 
 const PAGE = `<!doctype html>
@@ -99,10 +118,12 @@ let url: string;
 
 beforeAll(async () => {
   server = createServer((request, response) => {
-    void route(new URL(request.url ?? '/', 'http://x').pathname).then((found) => {
+    const requested = new URL(request.url ?? '/', 'http://x');
+    const policy = POLICIES[requested.searchParams.get('csp') ?? 'strict'] ?? CSP;
+    void route(requested.pathname).then((found) => {
       if (!found) return void response.writeHead(404).end();
       const status = request.method === 'POST' ? 201 : 200;
-      response.writeHead(status, { 'Content-Type': found[0], 'Content-Security-Policy': CSP }).end(found[1]);
+      response.writeHead(status, { 'Content-Type': found[0], 'Content-Security-Policy': policy }).end(found[1]);
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -162,6 +183,42 @@ describe(`the widget under Content-Security-Policy: ${CSP}`, () => {
       document.head.append(Object.assign(document.createElement('style'), { textContent: 'p{}' })),
     );
     await expect.poll(() => violations(page)).toHaveLength(1);
+    await page.close();
+  });
+});
+
+describe(`the widget under Trusted Types (${TRUSTED_TYPES})`, () => {
+  it('searches (result rows rendered), locks a price and places an order with no violation', async () => {
+    const page = await browser.newPage();
+    const response = await page.goto(`${url}?csp=tt`);
+    expect(response?.headers()['content-security-policy']).toBe(TRUSTED_TYPES);
+    expect(await page.evaluate(() => typeof window.trustedTypes?.createPolicy)).toBe('function');
+
+    const search = page.locator('dk-domain-search');
+    const input = page.locator('dk-domain-search [part="input"]');
+    await input.fill('coffee');
+    await expect.poll(() => search.getAttribute('data-state')).toBe('results');
+    expect(await page.locator('dk-domain-search [part="option"] [part="name"]').allTextContents()).toEqual([
+      'coffeehouse.com',
+      'coffee.shop',
+    ]);
+    await input.press('ArrowDown');
+    await input.press('Enter');
+    await expect.poll(() => search.getAttribute('data-purchase')).toBe('quoted');
+    await page.locator('#pay button').click();
+    await expect.poll(() => search.getAttribute('data-purchase')).toBe('ordered');
+    expect(await page.locator('dk-buy-button [part="buy-button"]').count()).toBe(1);
+    expect(await violations(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("without lit-html among the allowed policies (trusted-types 'none') the elements never appear", async () => {
+    const page = await browser.newPage();
+    await page.goto(`${url}?csp=tt-without-lit`);
+    await expect.poll(() => violations(page)).toContainEqual(expect.stringMatching(/^trusted-types /));
+    // Lit's policy could not be created, so the entry stopped before defining anything.
+    expect(await page.evaluate(() => customElements.get('dk-domain-search'))).toBeUndefined();
+    expect(await page.locator('dk-domain-search [part="input"]').count()).toBe(0);
     await page.close();
   });
 });
