@@ -192,7 +192,7 @@ describe(`the widget under Trusted Types (${TRUSTED_TYPES})`, () => {
     const page = await browser.newPage();
     const response = await page.goto(`${url}?csp=tt`);
     expect(response?.headers()['content-security-policy']).toBe(TRUSTED_TYPES);
-    expect(await page.evaluate(() => typeof window.trustedTypes?.createPolicy)).toBe('function');
+    expect(await page.evaluate(() => 'trustedTypes' in window)).toBe(true);
 
     const search = page.locator('dk-domain-search');
     const input = page.locator('dk-domain-search [part="input"]');
