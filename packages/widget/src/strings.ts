@@ -61,20 +61,51 @@ export interface DkStrings {
   readonly quoteExpired: string;
   /** MoR: the button that asks for a fresh quote. */
   readonly newQuote: string;
-  /** MoR: shown when the price changed since the quote (`price_mismatch`). */
+  /**
+   * MoR: shown when the price changed since the quote (`price_mismatch`), followed by what became of the money
+   * (one of the `money*` strings).
+   */
   readonly priceChanged: (price: string) => string;
   /** MoR: the button that accepts the new price and places the order at it. */
   readonly confirmPrice: (price: string) => string;
-  /** MoR: shown when the payment was declined (`payment_declined`). */
+  /** MoR: the payment was declined (`payment_declined`); followed by `moneyNotCharged`. */
   readonly paymentDeclined: string;
+  /** MoR: the payment provider's answer never came (`payment_error`); followed by `moneyUnknown`. */
+  readonly paymentUnconfirmed: string;
+  /** MoR: no answer to the order (connection lost, timed out); followed by `moneyUnknown`. Paying again is safe. */
+  readonly orderInterrupted: string;
+  /** MoR: the domain was sold to someone else before the order was recorded (`conflict`); followed by the money. */
+  readonly orderSold: (domain: string) => string;
+  /** MoR: the marketplace refused the order for another reason (`upstream_error`); followed by the money. */
+  readonly orderRefused: string;
+  /** MoR, what became of the money, said once after a failed order: nothing was taken. */
+  readonly moneyNotCharged: string;
+  /** MoR, what became of the money: taken, then refunded. */
+  readonly moneyRefunded: string;
+  /** MoR, what became of the money: taken; the refund is still to be made. */
+  readonly moneyRefundPending: string;
+  /** MoR, what became of the money: not known yet (if it was taken, the order completes or it is refunded). */
+  readonly moneyUnknown: string;
   /** MoR: shown while the order is being placed. */
   readonly placingOrder: string;
-  /** MoR: the recorded order, e.g. "Order ord_123 for coffeehouse.com: Paid". */
-  readonly orderPlaced: (orderId: string, domain: string, status: string) => string;
-  /** MoR: readable name of an order status (`EXTERNALLY_PAID` → "Paid", `TRANSFER_IN_PROGRESS` → "Transfer in progress"). */
-  readonly orderStatus: (status: string) => string;
-  /** MoR: the button that asks the BFF for the order's current status. */
-  readonly refreshStatus: string;
+  /** MoR, the placed order: the heading of the view (focus moves to it), e.g. "Thank you for your order!". */
+  readonly orderThanks: string;
+  /** MoR, the placed order: what was bought for how much; `price` is formatted and isolated for bidi. */
+  readonly orderPaid: (domain: string, price: string) => string;
+  /**
+   * MoR, the placed order while it is still being recorded (`PROCESSING`): what happens to the order and the money;
+   * `price` is formatted and isolated for bidi.
+   */
+  readonly orderProcessing: (domain: string, price: string) => string;
+  /**
+   * MoR, the placed order: what happens now, by the order's status (Partner API spec 3): `EXTERNALLY_PAID` (the
+   * transfer comes next), `TRANSFER_IN_PROGRESS`, `TRANSFER_COMPLETED`, `SETTLED`, or any other.
+   */
+  readonly orderNext: (status: string, domain: string) => string;
+  /** MoR, the placed order: its reference for support, e.g. "Order reference: ord_123". */
+  readonly orderReference: (orderId: string) => string;
+  /** MoR: the heading when the purchase ended without an order (refunded or failed); followed by the money. */
+  readonly orderFailed: string;
   /** MoR: the button that abandons the quote. */
   readonly cancel: string;
   /** MoR: the button that closes the order panel once the order is placed. */
@@ -96,10 +127,21 @@ export type DkOrderStringKey =
   | 'priceChanged'
   | 'confirmPrice'
   | 'paymentDeclined'
+  | 'paymentUnconfirmed'
+  | 'orderInterrupted'
+  | 'orderSold'
+  | 'orderRefused'
+  | 'moneyNotCharged'
+  | 'moneyRefunded'
+  | 'moneyRefundPending'
+  | 'moneyUnknown'
   | 'placingOrder'
-  | 'orderPlaced'
-  | 'orderStatus'
-  | 'refreshStatus'
+  | 'orderThanks'
+  | 'orderPaid'
+  | 'orderProcessing'
+  | 'orderNext'
+  | 'orderReference'
+  | 'orderFailed'
   | 'cancel'
   | 'done';
 

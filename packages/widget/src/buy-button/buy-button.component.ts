@@ -20,7 +20,7 @@ export type DkBuyMode = DkMode;
  * the visitor confirms it; a declined payment shows a message and can be retried.
  *
  * While a request is pending the host has the `busy` attribute and the button is `aria-disabled`. The purchase
- * phase is reflected as `data-purchase` (`idle`, `pending`, `quoted`, `ordering`, `expired`, `mismatch`, `ordered`).
+ * phase is reflected as `data-purchase` (`idle`, `pending`, `quoted`, `ordering`, `expired`, `mismatch`, `failed`, `ordered`).
  *
  * @summary A Buy button for one domain: sends the visitor to the marketplace's hosted checkout
  * (`mode="checkout"`), or, with the partner as Merchant of Record (`mode="order"`), locks the price, lets the
@@ -41,10 +41,13 @@ export type DkBuyMode = DkMode;
  * @csspart order-title - The domain and its locked price.
  * @csspart countdown - The remaining time of the price lock.
  * @csspart order-message - What happens now (expired lock, changed price, placing the order).
- * @csspart order-status - The placed order and its status.
- * @csspart order-error - A failure of the order flow (declined payment...).
+ * @csspart order-heading - The placed order's heading ("Thank you for your order!"); focus moves to it.
+ * @csspart order-status - The placed order: the domain and the amount paid (or what became of the money).
+ * @csspart order-next - The placed order: what happens now (the transfer).
+ * @csspart order-reference - The placed order's reference.
+ * @csspart order-error - A failed order that may be paid again (declined payment...), with what became of the money.
  * @csspart payment - The wrapper of the `payment` slot.
- * @csspart order-button - The panel's main action (new quote, confirm the new price, refresh status).
+ * @csspart order-button - The panel's main action (new quote, confirm the new price).
  * @csspart cancel-button - Abandons the quote, or closes the panel after the order.
  *
  * @cssproperty --dk-font-family - Font. Default: inherited.

@@ -15,11 +15,12 @@ import { mmss } from '../clock.ts';
 import { DkOrderCreatedEvent, type DkOrderCreatedDetail } from '../events/dk-order-created.ts';
 import { DkQuoteEvent } from '../events/dk-quote.ts';
 import { formatPrice } from '../format.ts';
+import { DkErrorEvent } from '../events/dk-error.ts';
 import { errorMessage, type DkStrings } from '../strings.ts';
-import type { OrderDetails, WidgetOrderResponse } from '../types.ts';
+import type { OrderDetails, WidgetMoney, WidgetOrderResponse, WidgetOrderStatus } from '../types.ts';
 
 import { orderStrings } from './order-strings.ts';
-import type { Nothing, PurchaseController } from './purchase-controller.ts';
+import type { Nothing, PurchaseController, PurchasePhase } from './purchase-controller.ts';
 
 /** How often and how many times the order status is refreshed after the order was placed. */
 const POLL_MS = 5000;
@@ -91,11 +92,15 @@ function listen(p: PurchaseController): void {
   });
 }
 
-/** Once the host rendered, moves focus to `target()` if focus was inside the host. */
-async function moveFocus(p: PurchaseController, target: () => HTMLElement | null): Promise<void> {
-  const inside = p.host.matches(':focus-within');
+/**
+ * Once the host rendered, moves focus to `target()` if focus was inside the host (now, or when `wasInside` was
+ * taken), or if it was lost to `<body>` meanwhile (a partner's Pay button disabled while paying drops it there).
+ */
+async function moveFocus(p: PurchaseController, target: () => HTMLElement | null, wasInside = false): Promise<void> {
+  const inside = wasInside || p.host.matches(':focus-within');
   await p.host.updateComplete;
-  if (inside) target()?.focus();
+  const active = document.activeElement;
+  if (inside || !active || active === document.body) target()?.focus();
 }
 
 /** Abandons the purchase from the panel (Cancel, Done), focus back to where it was before the panel. */
@@ -159,12 +164,17 @@ export async function placeOrder(p: PurchaseController, details: OrderDetails): 
   const quote = p.quote;
   if (p.status !== 'quoted' || !quote) return null;
   p.details = details;
+  // Focus is usually on the partner's Pay button (in the host's `payment` slot) now; it moves to the result.
+  const inside = p.host.matches(':focus-within');
   const signal = p.start('ordering');
   const key = purchaseKey(quote.domain);
   try {
     const order = await createOrder(p.host.api, quote.quote_id, details, { signal, purchaseKey: key });
-    return showOrder(p, order);
+    const detail = showOrder(p, order);
+    void moveFocus(p, () => p.host.renderRoot.querySelector<HTMLElement>('[part="order-heading"]'), inside);
+    return detail;
   } catch (error) {
+    if (isAbortError(error)) return null;
     const { code, priceCents, fields, status } = toApiError(error);
     const orderId = typeof fields.order_id === 'string' ? fields.order_id : '';
     const orderStatus = typeof fields.status === 'string' ? fields.status : undefined;
@@ -180,16 +190,105 @@ export async function placeOrder(p: PurchaseController, details: OrderDetails): 
         currency: quote.currency,
         created_at: new Date(p.host.clock.now()).toISOString(),
       };
+      if (isMoney(fields.money)) (p.order as { money?: WidgetMoney }).money = fields.money;
       p.orderToken = '';
       p.details = undefined;
       p.set('ordered');
+      void moveFocus(p, () => p.host.renderRoot.querySelector<HTMLElement>('[part="order-heading"]'), inside);
       return null;
     }
     if (code === 'price_mismatch') p.newPrice = priceCents ?? quote.price_cents;
-    if (p.fail(error, code === 'quote_expired' ? 'expired' : code === 'price_mismatch' ? 'mismatch' : 'quoted'))
-      tick(p);
+    failOrder(p, error, phaseAfter(code));
+    tick(p);
     return null;
   }
+}
+
+/** Where a failed order leaves the visitor: a new price to confirm, a fresh quote, nothing to retry, or the same quote. */
+function phaseAfter(code: string): PurchasePhase {
+  return code === 'price_mismatch'
+    ? 'mismatch'
+    : code === 'quote_expired' || code === 'not_found'
+      ? 'expired'
+      : code === 'conflict' || code === 'upstream_error'
+        ? 'failed'
+        : 'quoted';
+}
+
+const MONEY: readonly string[] = ['not_charged', 'refunded', 'refund_pending', 'unknown'];
+const isMoney = (value: unknown): value is WidgetMoney => MONEY.includes(value as string);
+
+/**
+ * What became of the money of a failed order: the BFF's `money` (every failed `POST /orders` carries it), else
+ * `unknown` after any failure that may have followed a charge, `not_charged` for a refusal before any payment step.
+ */
+function moneyOf(error: { code: string; status: number; fields: Readonly<Record<string, unknown>> }): WidgetMoney {
+  const { money } = error.fields;
+  if (isMoney(money)) return money;
+  return OUTCOME_UNKNOWN.has(error.code) || error.status >= 500 || error.status === 409 || error.status === 422
+    ? 'unknown'
+    : 'not_charged';
+}
+
+/** The sentence saying what became of the money (one of the `money*` strings). */
+function moneySentence(s: DkStrings, money: WidgetMoney): string {
+  return money === 'not_charged'
+    ? s.moneyNotCharged
+    : money === 'refunded'
+      ? s.moneyRefunded
+      : money === 'refund_pending'
+        ? s.moneyRefundPending
+        : s.moneyUnknown;
+}
+
+/** `value` isolated for bidi (FSI … PDI), for a domain, price or id placed inside a sentence. */
+const iso = (value: string): string => `\u2068${value}\u2069`;
+
+/**
+ * The visitor's whole message for a failed order: what happened, then what became of the money, said once.
+ * `priceText` formats minor units for the element's locale.
+ */
+function failureMessage(
+  p: PurchaseController,
+  s: DkStrings,
+  error: NonNullable<PurchaseController['error']>,
+  priceText: (cents: number) => string,
+): string {
+  const code = error.code;
+  const what =
+    code === 'price_mismatch'
+      ? s.priceChanged(iso(priceText(p.newPrice)))
+      : code === 'quote_expired' || code === 'not_found'
+        ? s.quoteExpired
+        : code === 'payment_declined'
+          ? s.paymentDeclined
+          : code === 'payment_error'
+            ? s.paymentUnconfirmed
+            : code === 'network_error' || code === 'upstream_timeout' || code === 'invalid_response'
+              ? s.orderInterrupted
+              : code === 'conflict'
+                ? s.orderSold(iso(p.domain))
+                : code === 'upstream_error'
+                  ? s.orderRefused
+                  : errorMessage(error, s);
+  return `${what} ${moneySentence(s, moneyOf(error))}`;
+}
+
+/** Records a failed order, enters `phase` and fires `dk-error` with the message the panel shows. */
+function failOrder(p: PurchaseController, caught: unknown, phase: PurchasePhase): void {
+  const error = toApiError(caught);
+  p.error = error;
+  p.set(phase);
+  const s = { ...orderStrings, ...p.host.texts };
+  const quote = p.quote!;
+  const message = failureMessage(p, s, error, (cents) => formatPrice(cents, quote.currency, localeOf(p)));
+  p.host.dispatchEvent(new DkErrorEvent({ code: error.code, message }));
+}
+
+/** The host's price locale, as it renders prices (its `locale`, else the nearest `lang`). */
+function localeOf(p: PurchaseController): string | undefined {
+  const host = p.host as unknown as HTMLElement & { locale?: string };
+  return host.locale || host.closest?.('[lang]')?.getAttribute('lang') || undefined;
 }
 
 /**
@@ -238,11 +337,14 @@ export async function refresh(p: PurchaseController): Promise<void> {
   // Without a token (an order learned from a conflict answer) there is nothing to follow it with.
   if (p.status !== 'ordered' || !order || !p.orderToken) return;
   try {
-    const { status } = await getOrder(p.host.api, order.order_id, p.orderToken, { signal: p.start('ordered') });
-    p.order = { ...order, status };
+    const { status, money } = await getOrder(p.host.api, order.order_id, p.orderToken, {
+      signal: p.start('ordered'),
+    });
+    p.order = { ...order, status, ...(isMoney(money) && { money }) };
     p.set('ordered');
   } catch (error) {
-    p.fail(error, 'ordered');
+    // The placed order stays shown as it was; the next poll may succeed.
+    if (!isAbortError(error)) p.set('ordered');
   }
 }
 
@@ -254,9 +356,8 @@ const remaining = (p: PurchaseController): number =>
 function tick(p: PurchaseController): void {
   if (p.status !== 'quoted') return;
   p.countdown(Date.parse(p.quote!.expires_at), () => {
-    if (p.status !== 'quoted') return;
-    p.error = undefined;
-    p.set('expired');
+    // A failed attempt's error stays: the expiry message still says what became of its money.
+    if (p.status === 'quoted') p.set('expired');
   });
 }
 
@@ -265,9 +366,40 @@ function poll(p: PurchaseController, times: number): void {
   if (times > 0) p.wait(() => void refresh(p).then(() => poll(p, times - 1)), POLL_MS);
 }
 
+/** Order statuses of a purchase that ended without an order (the BFF's `GET /orders/:id`). */
+const ENDED = ['REFUNDED', 'FAILED', 'CANCELLED'];
+
+/**
+ * Renders the placed order: thanks (a heading, where focus moves), the domain and the amount paid, what happens
+ * now, and the order's reference; or, for a purchase that ended without an order, what became of the money.
+ */
+function renderPlaced(
+  p: PurchaseController,
+  s: DkStrings,
+  order: WidgetOrderResponse | (WidgetOrderStatus & { order_token?: string }),
+  price: string,
+): TemplateResult {
+  const { html } = p.lit;
+  const domain = iso(order.domain);
+  const ended = ENDED.includes(order.status);
+  const money = (order as { money?: WidgetMoney }).money;
+  const [heading, summary, next] = ended
+    ? [s.orderFailed, moneySentence(s, money ?? (order.status === 'REFUNDED' ? 'refunded' : 'unknown')), '']
+    : order.status === 'PROCESSING'
+      ? [s.orderThanks, s.orderProcessing(domain, iso(price)), '']
+      : [s.orderThanks, s.orderPaid(domain, iso(price)), s.orderNext(order.status, domain)];
+  return html`
+    <p id="order-title" part="order-heading" role="heading" aria-level="2" tabindex="-1"><strong>${heading}</strong></p>
+    <p part="order-status" role="status">${summary}</p>
+    ${next ? html`<p part="order-next">${next}</p>` : p.lit.nothing}
+    <p part="order-reference" class="mute">${s.orderReference(iso(order.order_id))}</p>
+  `;
+}
+
 /**
  * Renders the order panel, or nothing when there is no quote. The panel has `tabindex="-1"` so the element
- * can move focus to it when a quote arrives.
+ * can move focus to it when a quote arrives. A failed order is said once, with what became of the money: in the
+ * panel's message (price changed, lock expired, nothing left to retry) or its alert (the same quote may be paid).
  */
 export function renderOrderPanel(
   p: PurchaseController,
@@ -281,21 +413,31 @@ export function renderOrderPanel(
   const price = (cents: number): string => formatPrice(cents, quote.currency, locale);
   const paying = phase === 'quoted' || phase === 'ordering';
   const pending = phase === 'pending'; // a fresh quote is on its way (after an expiry or a changed price)
+  const failure = error ? failureMessage(p, s, error, price) : '';
   // What to say, and the panel's main action if any.
   const [message, label, run]: [string, string?, (() => unknown)?] =
-    phase === 'ordered'
-      ? [s.orderPlaced(order!.order_id, order!.domain, s.orderStatus(order!.status)), s.refreshStatus, () => refresh(p)]
-      : phase === 'mismatch' || (pending && newPrice)
-        ? [s.priceChanged(price(newPrice)), s.confirmPrice(price(newPrice)), () => confirmPrice(p)]
-        : phase === 'expired' || pending
-          ? [s.quoteExpired, s.newQuote, () => requestQuote(p)]
+    phase === 'mismatch' || (pending && newPrice)
+      ? [failure || s.priceChanged(iso(price(newPrice))), s.confirmPrice(price(newPrice)), () => confirmPrice(p)]
+      : phase === 'expired' || pending
+        ? [
+            error ? `${s.quoteExpired} ${moneySentence(s, moneyOf(error))}` : s.quoteExpired,
+            s.newQuote,
+            () => requestQuote(p),
+          ]
+        : phase === 'failed'
+          ? [failure]
           : [phase === 'ordering' ? s.placingOrder : ''];
+  const alert = paying && error ? failure : '';
   return html`
     <div part="order" class="box" role="group" aria-labelledby="order-title" tabindex="-1">
-      <p id="order-title" part="order-title" class="name">${s.quoteTitle(quote.domain, price(quote.price_cents))}</p>
-      <p part="countdown" class="mute" ?hidden=${!paying}>${s.lockedFor(mmss(remaining(p)))}</p>
-      <p part=${phase === 'ordered' ? 'order-status' : 'order-message'} role="status">${message}</p>
-      ${error ? html`<p part="order-error" class="alert" role="alert">${errorMessage(error, { ...orderStrings, ...p.host.texts })}</p>` : nothing}
+      ${
+        phase === 'ordered' && order
+          ? renderPlaced(p, s, order, formatPrice(order.sale_price_cents, order.currency, locale))
+          : html`<p id="order-title" part="order-title" class="name">${s.quoteTitle(quote.domain, price(quote.price_cents))}</p>
+            <p part="countdown" class="mute" ?hidden=${!paying}>${s.lockedFor(mmss(remaining(p)))}</p>
+            <p part="order-message" role="status">${message}</p>`
+      }
+      ${alert ? html`<p part="order-error" class="alert" role="alert">${alert}</p>` : nothing}
       <div part="payment" ?hidden=${!paying}><slot name="payment"></slot></div>
       <div class="row">
         ${
@@ -306,7 +448,7 @@ export function renderOrderPanel(
             : nothing
         }
         <button part="cancel-button" class="quiet" type="button" ?hidden=${phase === 'ordering'} @click=${() => close(p)}>
-          ${phase === 'ordered' ? s.done : s.cancel}
+          ${phase === 'ordered' || phase === 'failed' ? s.done : s.cancel}
         </button>
       </div>
     </div>

@@ -32,6 +32,20 @@ const DETAILS: OrderDetails = {
   payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
 };
 
+/** Bidi isolates (FSI … PDI) around a value placed inside a sentence. */
+const iso = (value: string): string => `\u2068${value}\u2069`;
+
+/** The four ways the order flow says what became of the money; a message must hold exactly one of them. */
+const MONEY = {
+  not_charged: 'Nothing was charged.',
+  refunded: 'Your payment was refunded.',
+  refund_pending: 'Your payment will be refunded.',
+  unknown: 'If you were charged, the order will be completed or your payment refunded automatically.',
+} as const;
+
+/** How many times the order panel's whole text speaks of the money (charged, refunded, taken). */
+const moneyMentions = (panel: string): number => panel.match(/charged|refund|taken/gi)?.length ?? 0;
+
 /** A buy button in order mode with a fake clock and a payment form in its `payment` slot. */
 async function orderButton(): Promise<{ el: DkBuyButton; clock: FakeClock; form: HTMLFormElement }> {
   const el = await fixture('dk-buy-button', { domain: 'coffeehouse.com', mode: 'order', locale: 'en-US' });
@@ -113,7 +127,10 @@ describe('order mode (MoR)', () => {
     const event: DkOrderCreatedEvent = await created;
     expect(event.detail, 'no order token in the event').to.deep.equal(detail);
     await untilPurchase(el, 'ordered');
-    expect(text(part(el, '[part="order-status"]'))).to.equal('Order ord_1 for coffeehouse.com: Paid');
+    expect(text(part(el, '[part="order-heading"]'))).to.equal('Thank you for your order!');
+    expect(text(part(el, '[part="order-status"]'))).to.equal(
+      `You paid ${iso('$2,500')} for ${iso('coffeehouse.com')}.`,
+    );
     expect(part(el, '[part="payment"]').hidden).to.equal(true);
 
     clock.advance(5000);
@@ -125,7 +142,9 @@ describe('order mode (MoR)', () => {
     ]);
     poll.respond(200, { ...ORDER, status: 'TRANSFER_IN_PROGRESS', updated_at: '2030-01-01T12:02:00Z' });
     await settle(el);
-    expect(text(part(el, '[part="order-status"]'))).to.equal('Order ord_1 for coffeehouse.com: Transfer in progress');
+    expect(text(part(el, '[part="order-next"]'))).to.equal(
+      `The transfer of ${iso('coffeehouse.com')} to you has started. Watch your email for the steps.`,
+    );
 
     for (let i = 3; i <= 4; i++) {
       clock.advance(5000);
@@ -134,11 +153,52 @@ describe('order mode (MoR)', () => {
     }
     clock.advance(60_000);
     await settle(el);
-    expect(stub.calls, 'three polls, then only on demand').to.have.length(5);
-    part<HTMLButtonElement>(el, '[part="order-button"]').click();
-    (await stub.call(5)).respond(200, { ...ORDER, status: 'TRANSFER_COMPLETED' });
+    expect(stub.calls, 'three polls, then no more').to.have.length(5);
+  });
+
+  it('shows the placed order as thanks, the domain, the amount and the next step, and moves focus to its heading', async () => {
+    const { el, form } = await orderButton();
+    await quoted(stub, el);
+    // The partner's form disables its Pay button while paying (focus would drop to <body>).
+    const pay = form.querySelector('button')!;
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      pay.disabled = true;
+      void el.placeOrder(DETAILS);
+    });
+    pay.focus();
+    pay.click();
+    (await stub.call(1)).respond(201, ORDER);
+    await untilPurchase(el, 'ordered');
     await settle(el);
-    expect(text(part(el, '[part="order-status"]'))).to.equal('Order ord_1 for coffeehouse.com: Transfer completed');
+
+    const heading = part(el, '[part="order-heading"]');
+    expect([heading.getAttribute('role'), heading.getAttribute('aria-level')]).to.deep.equal(['heading', '2']);
+    expect(el.shadowRoot!.activeElement, 'focus is on the heading, not <body>').to.equal(heading);
+    expect(text(part(el, '[part="order"]'))).to.equal(
+      [
+        'Thank you for your order!',
+        `You paid ${iso('$2,500')} for ${iso('coffeehouse.com')}.`,
+        `What happens now: the marketplace transfers ${iso('coffeehouse.com')} to you. Watch your email for the transfer instructions.`,
+        `Order reference: ${iso('ord_1')}`,
+        'Done',
+      ].join(' '),
+    );
+    expect(el.shadowRoot!.querySelector('[part="order-button"]'), 'no lone "Refresh status"').to.equal(null);
+  });
+
+  it('words the placed order in the strings given, with the price in the page locale', async () => {
+    const { el } = await orderButton();
+    el.locale = 'fr-FR';
+    el.strings = { orderThanks: 'Merci pour votre commande !', orderPaid: (d, p) => `Vous avez payé ${p} pour ${d}.` };
+    await quoted(stub, el);
+    void el.placeOrder(DETAILS);
+    (await stub.call(1)).respond(201, ORDER);
+    await untilPurchase(el, 'ordered');
+    expect(text(part(el, '[part="order-heading"]'))).to.equal('Merci pour votre commande !');
+    expect(text(part(el, '[part="order-status"]'))).to.equal(
+      `Vous avez payé ${iso('2\u202f500\u00a0$US')} pour ${iso('coffeehouse.com')}.`,
+    );
   });
 
   it('shows a 202 PROCESSING order (paid, record still being retried) and polls until it is recorded', async () => {
@@ -147,11 +207,30 @@ describe('order mode (MoR)', () => {
     void el.placeOrder(DETAILS);
     (await stub.call(1)).respond(202, { ...ORDER, status: 'PROCESSING' });
     await untilPurchase(el, 'ordered');
-    expect(text(part(el, '[part="order-status"]'))).to.equal('Order ord_1 for coffeehouse.com: Processing');
+    expect(text(part(el, '[part="order-status"]'))).to.equal(
+      `We are completing your order of ${iso('coffeehouse.com')} for ${iso('$2,500')}. If it cannot be completed, your payment will be refunded automatically.`,
+    );
+    expect(moneyMentions(text(part(el, '[part="order"]'))), 'the money is said once').to.equal(1);
     clock.advance(5000);
     (await stub.call(2)).respond(200, { ...ORDER, status: 'EXTERNALLY_PAID' });
     await settle(el);
-    expect(text(part(el, '[part="order-status"]'))).to.equal('Order ord_1 for coffeehouse.com: Paid');
+    expect(text(part(el, '[part="order-status"]'))).to.equal(
+      `You paid ${iso('$2,500')} for ${iso('coffeehouse.com')}.`,
+    );
+  });
+
+  it('says once what became of the money when the recorded purchase ends without an order', async () => {
+    const { el, clock } = await orderButton();
+    await quoted(stub, el);
+    void el.placeOrder(DETAILS);
+    (await stub.call(1)).respond(202, { ...ORDER, status: 'PROCESSING' });
+    await untilPurchase(el, 'ordered');
+    clock.advance(5000);
+    (await stub.call(2)).respond(200, { ...ORDER, status: 'REFUNDED', money: 'refunded' });
+    await settle(el);
+    expect(text(part(el, '[part="order-heading"]'))).to.equal('Your order could not be completed.');
+    expect(text(part(el, '[part="order-status"]'))).to.equal(MONEY.refunded);
+    expect(moneyMentions(text(part(el, '[part="order"]')))).to.equal(1);
   });
 
   it('retries a purchase whose answer was lost with the same purchase key; a declined one gets a new key', async () => {
@@ -187,10 +266,10 @@ describe('order mode (MoR)', () => {
     await quoted(stub, el);
     void el.placeOrder(DETAILS);
     (await stub.call(1)).respond(409, {
-      error: { code: 'conflict', message: 'Wait for its status.', order_id: 'oi_7', status: 'PROCESSING' },
+      error: { code: 'order_in_progress', message: 'Wait for its status.', order_id: 'oi_7', status: 'PROCESSING' },
     });
     await untilPurchase(el, 'ordered');
-    expect(text(part(el, '[part="order-status"]'))).to.equal('Order oi_7 for coffeehouse.com: Processing');
+    expect(text(part(el, '[part="order-status"]'))).to.match(/^We are completing your order of/);
   });
 
   it('shows the order a re-quote finds in flight for the open purchase attempt, never a new price to pay', async () => {
@@ -218,7 +297,8 @@ describe('order mode (MoR)', () => {
     requote.respond(200, { ...ORDER, order_id: 'oi_7', order_token: 'tok_fresh_7', status: 'PROCESSING' });
 
     await untilPurchase(el, 'ordered');
-    expect(text(part(el, '[part="order-status"]'))).to.equal('Order oi_7 for coffeehouse.com: Processing');
+    expect(text(part(el, '[part="order-status"]'))).to.match(/^We are completing your order of/);
+    expect(text(part(el, '[part="order-reference"]'))).to.equal(`Order reference: ${iso('oi_7')}`);
     expect(part(el, '[part="payment"]').hidden, 'nothing to pay').to.equal(true);
     expect((await created).detail).to.deep.equal({
       orderId: 'oi_7',
@@ -233,7 +313,9 @@ describe('order mode (MoR)', () => {
     expect([poll.url.pathname, poll.headers.get('x-order-token')]).to.deep.equal(['/dk/orders/oi_7', 'tok_fresh_7']);
     poll.respond(200, { ...ORDER, order_id: 'oi_7', status: 'EXTERNALLY_PAID', updated_at: '2030-01-01T12:02:00Z' });
     await settle(el);
-    expect(text(part(el, '[part="order-status"]'))).to.equal('Order oi_7 for coffeehouse.com: Paid');
+    expect(text(part(el, '[part="order-status"]'))).to.equal(
+      `You paid ${iso('$2,500')} for ${iso('coffeehouse.com')}.`,
+    );
   });
 
   it('takes the order from a bubbling dk-place-order event dispatched by the slotted form', async () => {
@@ -282,7 +364,7 @@ describe('order mode (MoR)', () => {
     });
     expect(await result).to.equal(null);
     await untilPurchase(el, 'mismatch');
-    expect(text(part(el, '[part="order-message"]'))).to.equal('The price is now $2,700. Nothing was charged.');
+    expect(text(part(el, '[part="order-message"]'))).to.equal(`The price is now ${iso('$2,700')}. ${MONEY.unknown}`);
     expect(text(part(el, '[part="order-button"]'))).to.equal('Buy for $2,700');
     await settle(el);
     expect(stub.calls, 'nothing more is sent without confirmation').to.have.length(2);
@@ -326,7 +408,7 @@ describe('order mode (MoR)', () => {
     const event: DkErrorEvent = await failed;
     expect(event.detail.code).to.equal('payment_declined');
     await untilPurchase(el, 'quoted');
-    const message = 'Payment declined; nothing was charged. Check the details or try another card.';
+    const message = `Payment declined. Check the details or try another card. ${MONEY.not_charged}`;
     expect(text(part(el, '[part="order-error"]'))).to.equal(message);
     expect(event.detail.message).to.equal(message);
     expect(part(el, '[part="payment"]').hidden, 'the payment form stays').to.equal(false);
@@ -335,6 +417,103 @@ describe('order mode (MoR)', () => {
     (await stub.call(2)).respond(201, ORDER);
     await untilPurchase(el, 'ordered');
     expect(el.shadowRoot!.querySelector('[part="order-error"]')).to.equal(null);
+  });
+
+  describe('says what became of the money exactly once, for every way an order can fail', () => {
+    const cases = [
+      {
+        name: 'price changed, charge refunded',
+        answer: [422, { code: 'price_mismatch', message: 'x', price_cents: 270000, money: 'refunded' }],
+        phase: 'mismatch',
+        shown: `The price is now ${iso('$2,700')}. ${MONEY.refunded}`,
+      },
+      {
+        name: 'price changed, authorization released',
+        answer: [422, { code: 'price_mismatch', message: 'x', price_cents: 270000, money: 'not_charged' }],
+        phase: 'mismatch',
+        shown: `The price is now ${iso('$2,700')}. ${MONEY.not_charged}`,
+      },
+      {
+        name: 'declined',
+        answer: [402, { code: 'payment_declined', message: 'x', money: 'not_charged' }],
+        phase: 'quoted',
+        shown: `Payment declined. Check the details or try another card. ${MONEY.not_charged}`,
+      },
+      {
+        name: 'quote expired upstream after the charge',
+        answer: [422, { code: 'quote_expired', message: 'x', money: 'refund_pending' }],
+        phase: 'expired',
+        shown: `The price lock has expired. ${MONEY.refund_pending}`,
+      },
+      {
+        name: 'sold meanwhile',
+        answer: [409, { code: 'conflict', message: 'x', money: 'refunded' }],
+        phase: 'failed',
+        shown: `${iso('coffeehouse.com')} was sold to someone else in the meantime. ${MONEY.refunded}`,
+      },
+      {
+        name: 'refused upstream after the charge',
+        answer: [502, { code: 'upstream_error', message: 'x', money: 'refunded' }],
+        phase: 'failed',
+        shown: `The marketplace could not take this order. ${MONEY.refunded}`,
+      },
+      {
+        name: 'payment outcome unknown',
+        answer: [502, { code: 'payment_error', message: 'x', money: 'unknown' }],
+        phase: 'quoted',
+        shown: `We could not confirm your payment. ${MONEY.unknown}`,
+      },
+      {
+        name: 'busy before any charge',
+        answer: [503, { code: 'busy', message: 'x', retry_after: 3, money: 'not_charged' }],
+        phase: 'quoted',
+        shown: null, // the busy string, then the money
+        money: MONEY.not_charged,
+      },
+      {
+        name: 'connection lost',
+        answer: null,
+        phase: 'quoted',
+        shown: `The connection was lost while placing your order. Submitting it again is safe. ${MONEY.unknown}`,
+      },
+    ] as const;
+
+    for (const c of cases) {
+      it(c.name, async () => {
+        const { el } = await orderButton();
+        await quoted(stub, el);
+        const failed = nextEvent(el, 'dk-error');
+        void el.placeOrder(DETAILS);
+        const post = await stub.call(1);
+        if (c.answer) post.respond(c.answer[0], { error: c.answer[1] });
+        else post.failNetwork();
+        const event = await failed;
+        await untilPurchase(el, c.phase);
+        const panel = text(part(el, '[part="order"]'));
+        const said = el.shadowRoot!.querySelector(
+          c.phase === 'quoted' ? '[part="order-error"]' : '[part="order-message"]',
+        );
+        if (c.shown) expect(text(said)).to.equal(c.shown);
+        else expect(text(said).endsWith(` ${'money' in c ? c.money : ''}`)).to.equal(true);
+        expect(moneyMentions(panel), `the money is said once in: ${panel}`).to.equal(moneyMentions(text(said)));
+        expect(event.detail.message, 'dk-error carries the message shown').to.equal(text(said));
+        if (c.phase === 'failed') {
+          expect(el.shadowRoot!.querySelector('[part="order-button"]'), 'nothing to retry').to.equal(null);
+          expect(part(el, '[part="payment"]').hidden).to.equal(true);
+        }
+      });
+    }
+
+    it('keeps the money of a failed attempt when the price lock then runs out', async () => {
+      const { el, clock } = await orderButton();
+      await quoted(stub, el);
+      void el.placeOrder(DETAILS);
+      (await stub.call(1)).failNetwork();
+      await untilPurchase(el, 'quoted');
+      clock.advance(10 * 60_000);
+      await untilPurchase(el, 'expired');
+      expect(text(part(el, '[part="order-message"]'))).to.equal(`The price lock has expired. ${MONEY.unknown}`);
+    });
   });
 
   it('shows why a quote was refused (sold meanwhile) under the Buy button', async () => {

@@ -27,9 +27,10 @@ export type DkMode = 'checkout' | 'order';
 /**
  * Where a purchase stands; reflected on the host as `data-purchase`.
  * `idle` → `pending` (session or quote being created) → `quoted` → `ordering` → `ordered`;
- * from `quoted`/`ordering` also `expired` (lock ran out) and `mismatch` (price changed, awaiting confirmation).
+ * from `quoted`/`ordering` also `expired` (lock ran out), `mismatch` (price changed, awaiting confirmation) and
+ * `failed` (the order was refused for good, e.g. the domain was sold meanwhile: nothing to retry).
  */
-export type PurchasePhase = 'idle' | 'pending' | 'quoted' | 'ordering' | 'expired' | 'mismatch' | 'ordered';
+export type PurchasePhase = 'idle' | 'pending' | 'quoted' | 'ordering' | 'expired' | 'mismatch' | 'failed' | 'ordered';
 
 /** What {@link PurchaseController} reads from its host element. */
 export interface PurchaseHost extends DkHost {
