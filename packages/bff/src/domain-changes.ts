@@ -1,8 +1,8 @@
 /**
  * What the BFF learns about a domain's availability: an order recorded, an upstream 409 `conflict` or 404
- * `not_found` naming it, an order event naming it, an unavailable domain detail. Each such signal goes to every
- * listener (the router drops the cached search and siblings answers listing the domain), so no visitor keeps
- * seeing a sold domain as available.
+ * `not_found` naming it, an order event naming it, an unavailable domain detail, a verified hosted-checkout return
+ * selling it. Each such signal goes to every listener (the router drops the cached search and siblings answers
+ * listing the domain), so no visitor keeps seeing a sold domain as available.
  */
 import { MarketplaceError } from '@domainkit/client';
 import type { Logger } from 'pino';

@@ -264,6 +264,7 @@ export function createBff(options: BffOptions): BffRouter {
         now: o.now,
         onCheckoutCompleted: o.onCheckoutCompleted,
         logger,
+        domainChanged,
       }),
     )
     .all(methodNotAllowed('GET'));

@@ -4,7 +4,8 @@
  * checkout (Partner API spec 2.3) and the page asks whether the sale happened. The BFF verifies the lander's signed result with
  * this credential's API secret (docs/spec-decisions.md, "Hosted checkout: the return journey"), so a URL a visitor
  * edited or made up is never confirmed: 400 `validation_error`. A verified sale is reported once per session to the
- * `onCheckoutCompleted` hook.
+ * `onCheckoutCompleted` hook. A verified sale also drops every cached search and siblings answer listing the domain
+ * (`domainChanged`, on every replica sharing the database), so no visitor is offered the domain just bought.
  */
 import { verifyCheckoutReturn, type CheckoutReturn } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
@@ -18,6 +19,8 @@ export interface CheckoutReturnDeps {
   readonly now: () => number;
   readonly onCheckoutCompleted: ((sale: CheckoutReturn) => void | Promise<void>) | undefined;
   readonly logger: Logger;
+  /** Told the domain of each verified sale (drops the cached answers listing it; domain-changes.ts). */
+  readonly domainChanged: (domain: string) => void;
 }
 
 /** The handler; remembers (in memory, last 1000) which sessions the hook was told about. */
@@ -33,6 +36,8 @@ export function checkoutReturnRoute(deps: CheckoutReturnDeps): RequestHandler {
         'This checkout result is not one the marketplace signed for this shop: nothing is confirmed.',
       );
     }
+    // Sold: the cached searches listing it must stop offering it (only after the signature is verified).
+    deps.domainChanged(sale.domain);
     if (deps.onCheckoutCompleted && !reported.has(sale.checkout_session_id)) {
       reported.add(sale.checkout_session_id);
       if (reported.size > 1000) reported.delete(reported.values().next().value!);
