@@ -36,6 +36,16 @@ export const LAZY_FILES: Readonly<Record<string, string>> = {
   'api-errors.ts': 'domainkit-errors.min.js',
 };
 
+/**
+ * The language sets, built as script-tag files beside {@link SCRIPT_TAG_FILE} but never imported by it: a page
+ * that wants one imports it itself (`import fr from './domainkit-fr.min.js'`) and sets `element.strings`. Keyed by
+ * their source in `src/`; each `export default`s a complete `DkStrings`.
+ */
+export const STRING_FILES: Readonly<Record<string, string>> = {
+  'locales/fr.ts': 'domainkit-fr.min.js',
+  'locales/ar.ts': 'domainkit-ar.min.js',
+};
+
 /** Points the entry's dynamic imports of {@link LAZY_FILES} at the files beside it (never bundled into it). */
 const lazyExternal: Plugin = {
   name: 'lazy-external',

@@ -7,6 +7,7 @@
  * 2. the script-tag build: `dist/domainkit.min.js`, one self-contained minified ES module (Lit bundled, its
  *    templates and styles minified; see `build-options.ts`), loaded with `<script type="module"
  *    src="…/domainkit.min.js">`, and `dist/domainkit.min.js.LEGAL.txt`, the license comments of the bundled Lit;
+ *    Beside it, the files it loads on first use (`LAZY_FILES`) and the language sets (`STRING_FILES`);
  * 3. `dist/custom-elements.json`, the custom-elements manifest generated from the class headers.
  *
  * Fails when the script-tag file contains something it must never contain (a credential-looking string, a
@@ -19,7 +20,7 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 import { rewriteDeclarationSpecifiers } from '../../scripts/declarations.ts';
-import { bundleScriptTag, LAZY_FILES, SCRIPT_TAG_FILE, target } from './build-options.ts';
+import { bundleScriptTag, LAZY_FILES, SCRIPT_TAG_FILE, STRING_FILES, target } from './build-options.ts';
 import { writeManifest } from './manifest.ts';
 
 const root = import.meta.dirname;
@@ -84,6 +85,14 @@ for (const [source, file] of Object.entries(LAZY_FILES)) {
   lazyFiles.push([file, lazy.code]);
 }
 
+// The language sets: files beside the entry that pages import themselves (the entry never does).
+for (const [source, file] of Object.entries(STRING_FILES)) {
+  const strings = await bundleScriptTag(root, { entry: join(src, source) });
+  if (code.includes(file)) throw new Error(`${SCRIPT_TAG_FILE} must not import ${file}.`);
+  await writeFile(join(dist, file), strings.code);
+  lazyFiles.push([file, strings.code]);
+}
+
 // 3. the custom-elements manifest, from the class headers
 const elements = await writeManifest(root);
 
@@ -110,5 +119,8 @@ const inputs = Object.keys(metafile.inputs).length;
 console.log(`\n@domainkit/widget built into ${relative(process.cwd(), dist) || '.'}/`);
 console.log(`  npm ESM build (${npmFiles.length} modules, Lit external, not minified) ${sizeOf(npmCode)}`);
 console.log(`  domainkit.min.js (script tag, ${inputs} modules, Lit bundled)    ${sizeOf(code)}`);
-for (const [file, text] of lazyFiles) console.log(`  ${`${file} (loaded on first use)`.padEnd(58)}${sizeOf(text)}`);
+for (const [file, text] of lazyFiles) {
+  const what = Object.values(STRING_FILES).includes(file) ? 'language set' : 'loaded on first use';
+  console.log(`  ${`${file} (${what})`.padEnd(58)}${sizeOf(text)}`);
+}
 console.log(`  custom-elements.json (${elements} element classes)`);

@@ -15,6 +15,11 @@ describe('formatPrice', () => {
     expect(formatPrice(250000, 'USD', 'fr-FR')).to.equal(`2${'\u202f'}500${NBSP}$US`);
   });
 
+  it('isolates the currency of a right-to-left pattern, so "US$" never reads "$US" on a right-to-left line', () => {
+    expect(formatPrice(781000, 'USD', 'ar')).to.equal(`\u200f7,810${NBSP}\u2068US$\u2069`);
+    expect(formatPrice(781000, 'USD', 'en-GB'), 'left-to-right patterns unchanged').to.equal('US$7,810');
+  });
+
   it('uses the ISO 4217 exponent of the currency (JPY has none, KWD has three)', () => {
     expect(minorUnitExponent('JPY')).to.equal(0);
     expect(minorUnitExponent('kwd')).to.equal(3);

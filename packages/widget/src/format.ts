@@ -31,7 +31,9 @@ export function minorUnitExponent(currency: string): number {
  * @param amountMinor integer amount in minor units of `currency` (cents for USD, yen for JPY).
  * @param currency ISO 4217 code, e.g. `USD`.
  * @param locale BCP 47 tag; `undefined` (or an invalid tag) uses the browser's locale.
- * @returns the formatted price; never throws: an unknown currency code gives `"<amount> <code>"`.
+ * @returns the formatted price; never throws: an unknown currency code gives `"<amount> <code>"`. In a
+ *   right-to-left pattern the currency is isolated (see {@link isolate}), so `"US$"` never reads `"$US"`. Put the
+ *   whole price in a `<bdi>` (or {@link isolate} it inside a sentence).
  */
 export function formatPrice(amountMinor: number, currency: string, locale?: string): string {
   const exponent = minorUnitExponent(currency);
@@ -41,10 +43,24 @@ export function formatPrice(amountMinor: number, currency: string, locale?: stri
   // malformed currency code throws with any locale: plain text then.
   for (const tag of [locale, undefined]) {
     try {
-      return major.toLocaleString(tag, options);
+      const parts = new Intl.NumberFormat(tag, options).formatToParts(major);
+      // A right-to-left pattern (`ar`: "‏7,810 US$", its right-to-left mark first) read in a right-to-left line
+      // would show "$US 7,810": its "$" joins the line's direction, away from "US". Isolated, "US$" stays whole.
+      const rtl = /^[\u200f\u061c]/.test(parts[0]?.value ?? '');
+      return parts.map(({ type, value }) => (rtl && type === 'currency' ? isolate(value) : value)).join('');
     } catch {
       // next
     }
   }
   return `${major.toFixed(exponent)} ${currency}`;
+}
+
+/**
+ * `text` wrapped in FSI … PDI (U+2068 FIRST STRONG ISOLATE, U+2069 POP DIRECTIONAL ISOLATE; Unicode Bidirectional
+ * Algorithm, UAX #9 X5c): the plain-text form of `<bdi>`, for a value put inside a sentence (a domain, a query, a
+ * price). Its direction comes from its own first strong character and it cannot reorder the sentence around it:
+ * `coffee.com` inside an Arabic sentence, or `٧٬٨١٠ US$` inside an English one, reads as written.
+ */
+export function isolate(text: string): string {
+  return `\u2068${text}\u2069`;
 }

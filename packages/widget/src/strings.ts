@@ -45,6 +45,28 @@ export interface DkStrings {
   readonly busy: (seconds: number) => string;
   /** Error shown when the BFF answered something the widget cannot read. */
   readonly invalidResponse: string;
+  /*
+   * The error strings below are keyed by the error's code in camelCase (`query_too_long` → `queryTooLong`), see
+   * `errorMessage`; codes without a key of their own show `unknownError`.
+   */
+  /** `upstream_timeout`: no answer in time (the widget's own 20 s deadline, or the BFF's). Retry is offered. */
+  readonly upstreamTimeout: string;
+  /** `query_too_long`: the search is over 100 characters. No Retry (it would fail the same way). */
+  readonly queryTooLong: string;
+  /** `validation_error`: something the visitor entered cannot be used. No Retry. */
+  readonly validationError: string;
+  /** `not_found` (when buying): the domain is not, or no longer, listed. */
+  readonly notFound: string;
+  /** `conflict` (when buying): the domain was sold or reserved meanwhile. */
+  readonly conflict: string;
+  /** `rate_limited`, and `busy` outside the search's own countdown (a Buy): try again in a moment. */
+  readonly rateLimited: string;
+  /**
+   * The generic error, for every code without a string of its own: server failures (`upstream_error`,
+   * `internal_error`, `unavailable`), a site's setup problems (`forbidden`...) and any code this version does not
+   * know. Retry is offered only when the status says it can help.
+   */
+  readonly unknownError: string;
   /** `<dk-checkout-return>`: while the BFF verifies the checkout result. */
   readonly checkoutChecking: string;
   /** `<dk-checkout-return>`: the verified sale; `price` is formatted (and isolated for bidi). */
@@ -166,19 +188,45 @@ export const baseStrings: Omit<DkStrings, DkOrderStringKey | DkSiblingStringKey 
   offline: 'You are offline. The search resumes once you are back.',
   busy: (seconds) => `Busy right now. Trying again in ${seconds} s…`,
   invalidResponse: 'The domain service sent an unexpected answer. Please retry.',
+  upstreamTimeout: 'No answer in time. Please try again.',
+  queryTooLong: 'Too long: search with 100 characters at most.',
+  validationError: 'Please check what you entered.',
+  notFound: 'This domain is not for sale.',
+  conflict: 'This domain was just sold.',
+  rateLimited: 'Busy right now. Please try again shortly.',
+  unknownError: 'Something went wrong.',
 };
 
-/** The message to show for a failed call: the BFF's own `message`, or a local string for local failures. */
-export function errorMessage(error: { code: string; message: string }, strings: DkStrings): string {
-  return error.code === 'network_error'
-    ? strings.networkError
-    : error.code === 'bff_unreachable' || error.code === 'bff_misconfigured'
-      ? strings.serviceUnavailable
-      : error.code === 'offline'
-        ? strings.offline
-        : error.code === 'invalid_response'
-          ? strings.invalidResponse
-          : error.code === 'payment_declined' && strings.paymentDeclined
-            ? strings.paymentDeclined
-            : error.message;
+/** Error codes whose string is not their camelCase name (see {@link errorMessage}). */
+const ALIASES: Readonly<Record<string, keyof DkStrings>> = {
+  bff_unreachable: 'serviceUnavailable',
+  bff_misconfigured: 'serviceUnavailable',
+  // (`unavailable` would read the availability badge's "Taken".)
+  unavailable: 'serviceUnavailable',
+  busy: 'rateLimited',
+};
+
+/**
+ * The message to show for a failed call, always one of `strings`, never the BFF's English `message`: the string
+ * keyed by its code in camelCase (`query_too_long` → `queryTooLong`, `network_error` → `networkError`; the
+ * order flow's, such as `paymentDeclined`, once it is loaded, which is before any order call can fail), the
+ * shared one of `bff_unreachable`, `bff_misconfigured`, `unavailable` (`serviceUnavailable`) and `busy`
+ * (`rateLimited`), else
+ * {@link DkStrings.unknownError}.
+ */
+export function errorMessage(error: { code: string }, strings: DkStrings): string {
+  const key = ALIASES[error.code] ?? error.code.replace(/_(.)/g, (_, c: string) => c.toUpperCase());
+  const text = (strings as unknown as Record<string, unknown>)[key];
+  return typeof text === 'string' ? text : strings.unknownError;
+}
+
+/**
+ * Whether sending the same request again can help, so a Retry is worth offering: no HTTP answer at all (network,
+ * offline, the widget's own deadline), 408, 429 and 5xx. Never for another 4xx (`query_too_long`,
+ * `validation_error`, `not_found`...), which would fail the same way. Matches the `retry` column of protocol's
+ * `WIDGET_ERROR_CODES`.
+ */
+export function canRetry(error: { status: number }): boolean {
+  const { status } = error;
+  return status < 400 || status > 499 || status === 408 || status === 429;
 }

@@ -1,6 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import type { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
 import type { DkErrorEvent } from '../events/dk-error.ts';
+import { defaultStrings } from '../default-strings.ts';
 import { FetchStub, useFetchStub } from '../test-support/fetch-stub.ts';
 import { cleanup, fixture, nextEvent, part, settle, until } from '../test-support/fixtures.ts';
 import './buy-button.ts';
@@ -72,7 +73,7 @@ describe('<dk-buy-button>', () => {
     expect(button.getAttribute('aria-disabled')).to.equal('false');
   });
 
-  it("shows the BFF's error message, fires dk-error, and lets the visitor try again", async () => {
+  it("shows the error code's string (not the BFF's English message), fires dk-error, and lets the visitor try again", async () => {
     const { el, button, visited } = await buyButton({ domain: 'coffeehouse.com', api: '/dk' });
     const failed = nextEvent(el, 'dk-error');
     button.click();
@@ -80,13 +81,10 @@ describe('<dk-buy-button>', () => {
       error: { code: 'upstream_error', message: 'The marketplace is unavailable right now; try again shortly.' },
     });
     const event: DkErrorEvent = await failed;
-    expect(event.detail).to.deep.equal({
-      code: 'upstream_error',
-      message: 'The marketplace is unavailable right now; try again shortly.',
-    });
+    expect(event.detail).to.deep.equal({ code: 'upstream_error', message: defaultStrings.unknownError });
     await el.updateComplete;
     const error = part(el, '[part="error"]');
-    expect(error.textContent).to.equal('The marketplace is unavailable right now; try again shortly.');
+    expect(error.textContent).to.equal(defaultStrings.unknownError);
     expect(button.getAttribute('aria-describedby')).to.equal(error.id);
     expect(el.busy).to.equal(false);
     expect(visited).to.deep.equal([]);

@@ -1,7 +1,8 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { DkElement, spinner } from '../element.ts';
 import type { DkMode } from '../purchase/purchase-controller.ts';
-import { errorMessage } from '../strings.ts';
+import { isolate } from '../format.ts';
+import { canRetry, errorMessage } from '../strings.ts';
 import type { WidgetDomain } from '../types.ts';
 import { prefetch } from '../lazy.ts';
 import { loadResultsModule, loadSiblingsModule, SearchController, type SearchStatus } from './search-controller.ts';
@@ -70,7 +71,7 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * @csspart sibling-price - Its formatted price (absent when hidden or unknown).
  * @csspart error - The error, busy and offline box; contains `error-message` and `retry-button`.
  * @csspart error-message - The error text.
- * @csspart retry-button - The button repeating the failed search.
+ * @csspart retry-button - The button repeating the failed search (only when repeating it can help: not for a query the BFF refused).
  * @csspart status - The visually hidden live region announcing counts and errors.
  * @csspart order - Order mode: the panel with the quote, the payment slot and the order status.
  * @csspart order-title - The domain and its locked price.
@@ -278,7 +279,8 @@ export class DkDomainSearch extends DkElement {
         ? errorMessage(error, s)
         : '';
     // While a refinement loads, the previous results stay (dimmed, `aria-busy`): no message pushes them around.
-    const message = status === 'loading' ? (expanded ? '' : s.searching) : status === 'empty' ? s.noResults(query) : '';
+    const message =
+      status === 'loading' ? (expanded ? '' : s.searching) : status === 'empty' ? s.noResults(isolate(query)) : '';
     const siblings = expanded || (status === 'empty' && !p.quote) ? this.#search.siblings : [];
     // The live region never repeats the busy countdown each second: it announces the wait once.
     const announcement =
@@ -318,7 +320,7 @@ export class DkDomainSearch extends DkElement {
         ${siblings.length && this.#search.extras ? this.#search.extras.renderSiblings(this.purchase.lit, siblings, this.strings, this.priceLocale) : nothing}
         <div part="error" class="box alert row" ?hidden=${!problem}>
           <p part="error-message">${problem}</p>
-          <button part="retry-button" class="quiet" type="button" ?hidden=${busy} @click=${() => this.retry()}>${s.retry}</button>
+          <button part="retry-button" class="quiet" type="button" ?hidden=${busy || !error || !canRetry(error)} @click=${() => this.retry()}>${s.retry}</button>
         </div>
         ${this.renderOrderPanel()}
         <div part="status" class="vh" role="status" aria-live="polite" aria-atomic="true">${announcement}</div>

@@ -1,6 +1,7 @@
 import { expect } from '@esm-bundle/chai';
 import type { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
 import type { DkErrorEvent } from '../events/dk-error.ts';
+import { defaultStrings } from '../default-strings.ts';
 import type { DkResultsEvent } from '../events/dk-results.ts';
 import type { DkSearchEvent } from '../events/dk-search.ts';
 import { FetchStub, useFetchStub } from '../test-support/fetch-stub.ts';
@@ -155,13 +156,14 @@ describe('<dk-domain-search>', () => {
     type(search, 'zzzz');
     (await stub.call(0)).respond(200, { query: 'zzzz', results: [] });
     await untilState(search, 'empty');
-    expect(text(part(search, '[part="message"]'))).to.equal('No domains match “zzzz”.');
-    expect(text(part(search, '[part="status"]'))).to.equal('No domains match “zzzz”.');
+    // The query is isolated (FSI … PDI) inside the sentence.
+    expect(text(part(search, '[part="message"]'))).to.equal('No domains match “\u2068zzzz\u2069”.');
+    expect(text(part(search, '[part="status"]'))).to.equal('No domains match “\u2068zzzz\u2069”.');
     expect(rows(search)).to.have.length(0);
     expect(part(search, '[part="input"]').getAttribute('aria-expanded')).to.equal('false');
   });
 
-  it("shows the BFF's error message with a Retry button that repeats the search", async () => {
+  it("shows the error code's string (not the BFF's English message) with a Retry button that repeats the search", async () => {
     const search = await fixture('dk-domain-search', { debounce: '0' });
     const errorEvent = nextEvent(document, 'dk-error');
     type(search, 'coffee');
@@ -169,13 +171,10 @@ describe('<dk-domain-search>', () => {
       error: { code: 'upstream_error', message: 'The marketplace is unavailable right now.' },
     });
     await untilState(search, 'error');
-    expect(text(part(search, '[part="error-message"]'))).to.equal('The marketplace is unavailable right now.');
-    expect(text(part(search, '[part="status"]'))).to.equal('The marketplace is unavailable right now.');
+    expect(text(part(search, '[part="error-message"]'))).to.equal(defaultStrings.unknownError);
+    expect(text(part(search, '[part="status"]'))).to.equal(defaultStrings.unknownError);
     const event: DkErrorEvent = await errorEvent;
-    expect(event.detail).to.deep.equal({
-      code: 'upstream_error',
-      message: 'The marketplace is unavailable right now.',
-    });
+    expect(event.detail).to.deep.equal({ code: 'upstream_error', message: defaultStrings.unknownError });
 
     part<HTMLButtonElement>(search, '[part="retry-button"]').click();
     const retry = await stub.call(1);

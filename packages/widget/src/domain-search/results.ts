@@ -39,9 +39,9 @@ export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): Tem
     return html`
       <div part="option" role="row" data-domain=${domain} aria-selected=${i === v.active} @click=${() => p.busy || v.choose(result, i)}>
         <div id=${`cell-${i}`} role="gridcell" class="cell row">
-          <span part="name" class="name">${highlight(domain, v.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</span>
+          <bdi part="name" class="name">${highlight(domain, v.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</bdi>
           <span part=${available ? 'availability available' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : s.unavailable}</span>
-          ${cents !== null && currency !== null ? html`<span part="price" class="price">${formatPrice(cents, currency, v.locale)}</span>` : nothing}
+          ${cents !== null && currency !== null ? html`<bdi part="price" class="price">${formatPrice(cents, currency, v.locale)}</bdi>` : nothing}
           ${
             available
               ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(domain)} aria-disabled=${p.busy}>

@@ -49,9 +49,9 @@ export function renderSiblings(
         ${siblings.map(
           ({ domain, kind, price_cents: cents, currency }) => html`
             <li part="sibling" class="row" data-domain=${domain} data-kind=${kind}>
-              <span part="sibling-name" class="name">${domain}</span>
+              <bdi part="sibling-name" class="name">${domain}</bdi>
               <span part="sibling-status" class="badge">${kind === 'listing' ? s.siblingListing : s.siblingRegistration}</span>
-              ${cents !== null && currency !== null ? html`<span part="sibling-price" class="price">${formatPrice(cents, currency, locale)}</span>` : nothing}
+              ${cents !== null && currency !== null ? html`<bdi part="sibling-price" class="price">${formatPrice(cents, currency, locale)}</bdi>` : nothing}
             </li>
           `,
         )}

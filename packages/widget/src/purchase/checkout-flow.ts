@@ -5,7 +5,7 @@
  */
 import type { TemplateResult } from 'lit';
 import { createCheckoutSession, verifyCheckoutReturn } from '../api.ts';
-import { formatPrice } from '../format.ts';
+import { formatPrice, isolate } from '../format.ts';
 import type { DkReturnStringKey, DkStrings } from '../strings.ts';
 import { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
 import type { LitKit, PurchaseController } from './purchase-controller.ts';
@@ -72,8 +72,11 @@ export async function confirmReturn(el: CheckoutReturnHost): Promise<void> {
   show('checking', s.checkoutChecking);
   try {
     const sale = await verifyCheckoutReturn(el.api, location.search);
-    const price = formatPrice(sale.price_cents, sale.currency, el.locale || document.documentElement.lang || undefined);
-    show('confirmed', s.checkoutConfirmed(sale.domain, `\u2068${price}\u2069`));
+    const locale = el.locale || el.closest('[lang]')?.getAttribute('lang') || undefined;
+    show(
+      'confirmed',
+      s.checkoutConfirmed(isolate(sale.domain), isolate(formatPrice(sale.price_cents, sale.currency, locale))),
+    );
     await el.updateComplete;
     el.renderRoot.querySelector<HTMLElement>('[part="message"]')?.focus();
   } catch {
