@@ -185,6 +185,40 @@ describe('GET /search with a spent budget', () => {
     }
   });
 
+  it('keeps answering "no results" for a query upstream found nothing for, even once names seen match it', async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const bff = await startTestBff(stub, {
+      upstreamBudget: { search: { perMinute: 3, burst: 2 }, searchMaxWaitMs: 0 },
+      searchCache: { ttlSeconds: 60, staleWhileRevalidateSeconds: 60, staleIfErrorSeconds: 600 },
+      now: () => now,
+    });
+    try {
+      const seen = await call(`${bff.url}/search?q=coffeehouse`); // coffeehouse.com goes into the index
+      expect(seen.json.results.map((r: { domain: string }) => r.domain)).toContain('coffeehouse.com');
+      stub.enqueue('search', { status: 200, body: { domains: [], next_cursor: null } });
+      expect((await call(`${bff.url}/search?q=house`)).json).toEqual({ query: 'house', results: [] });
+      expect((await call(`${bff.url}/search?q=house`)).json).toEqual({ query: 'house', results: [] }); // fresh
+
+      now += 130_000; // past fresh and stale: only a new upstream answer may replace it
+      await call(`${bff.url}/search?q=alpha`); // the two tokens refilled meanwhile are spent
+      await call(`${bff.url}/search?q=beta`);
+      const old = await call(`${bff.url}/search?q=house`);
+
+      expect(old.status).toBe(200);
+      expect(old.json).toEqual({ query: 'house', results: [] }); // never the names seen, flagged or not
+      expect(stub.callsTo('search').map((c) => new URLSearchParams(c.query).get('q'))).toEqual([
+        'coffeehouse',
+        'house',
+        'alpha',
+        'beta',
+      ]);
+      const fromIndex = await call(`${bff.url}/search?q=coffee`); // never asked upstream: the index may answer
+      expect([fromIndex.json.source, fromIndex.json.results.length > 0]).toEqual(['index', true]);
+    } finally {
+      await bff.close();
+    }
+  });
+
   it('takes no token for a visitor request aborted while it waited', async () => {
     let now = Date.UTC(2030, 0, 1);
     const bff = await startTestBff(stub, {
