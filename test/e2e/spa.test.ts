@@ -67,4 +67,51 @@ describe('the React SPA example', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it('shows the card number left to right on an Arabic right-to-left page', async () => {
+    const page = await stack.browser.newPage();
+    await page.goto(new URL('spa/', stack.demo.url).href);
+    await page.evaluate(() => {
+      document.documentElement.lang = 'ar';
+      document.documentElement.dir = 'rtl';
+    });
+    // The payment form shows (and is laid out) once a price is locked.
+    await page.getByLabel('Buying flow').selectOption('order');
+    const options = await searchFor(page, 'studio');
+    const domain = (await options
+      .filter({ has: page.locator('[part="buy-button"]') })
+      .first()
+      .getAttribute('data-domain'))!;
+    await buyButtonOf(page, domain).click();
+    await expect
+      .poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 10_000 })
+      .toBe('quoted');
+    const card = page.locator('form.payment input[name="card_number"]');
+    await card.evaluate((input: HTMLInputElement) => {
+      input.value = '4000 0000 0000 0002';
+    });
+    // An input lays out its text with its own direction and unicode-bidi; measure that same text in a span styled
+    // alike: the group typed first must be the leftmost one (in RTL the four groups come out in reverse order).
+    const order = await card.evaluate((input: HTMLInputElement) => {
+      const style = getComputedStyle(input);
+      const span = document.createElement('span');
+      span.style.direction = style.direction;
+      span.style.unicodeBidi = style.unicodeBidi;
+      span.textContent = input.value;
+      document.body.append(span);
+      const x = (group: string): number => {
+        const range = document.createRange();
+        const start = input.value.indexOf(group);
+        range.setStart(span.firstChild!, start);
+        range.setEnd(span.firstChild!, start + group.length);
+        return range.getBoundingClientRect().left;
+      };
+      const first = x('4000');
+      const last = x('0002');
+      span.remove();
+      return { direction: style.direction, firstLeftOfLast: first < last };
+    });
+    expect(order).toEqual({ direction: 'ltr', firstLeftOfLast: true });
+    await page.close();
+  });
 });

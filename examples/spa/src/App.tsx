@@ -104,10 +104,12 @@ export function App() {
               </label>
               <label>
                 Card number{' '}
+                {/* Card digits read left to right on a right-to-left page too (else the groups come out reversed). */}
                 <input
                   name="card_number"
                   autoComplete="cc-number"
                   inputMode="numeric"
+                  dir="ltr"
                   required
                   defaultValue={TEST_CARD}
                 />
