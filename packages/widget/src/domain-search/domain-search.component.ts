@@ -222,19 +222,8 @@ export class DkDomainSearch extends DkElement {
       else return;
       this._active = -1;
     } else {
-      const next = !n
-        ? -1
-        : key === 'ArrowDown'
-          ? (active + 1) % n
-          : key === 'ArrowUp'
-            ? (active < 1 ? n : active) - 1
-            : active < 0
-              ? -1 // Home/End move the caret until a result is active
-              : key === 'Home'
-                ? 0
-                : key === 'End'
-                  ? n - 1
-                  : -1;
+      // Results are shown only once their module is loaded: it knows the grid's keys.
+      const next = n ? this.#search.rows!.nextRow(key, active, n) : -1;
       if (next < 0) return;
       this._open = true;
       this._active = next;

@@ -56,6 +56,25 @@ export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): Tem
   });
 }
 
+/**
+ * The row a key makes active among `n` rows (WAI-ARIA APG combobox with a grid popup), `active` being the active
+ * row (-1 for none): ArrowDown and ArrowUp move, wrapping; Home and End jump to the first and last row once one is
+ * active (until then they move the caret in the box). -1 for any other key (the box handles it).
+ */
+export function nextRow(key: string, active: number, n: number): number {
+  return key === 'ArrowDown'
+    ? (active + 1) % n
+    : key === 'ArrowUp'
+      ? (active < 1 ? n : active) - 1
+      : active < 0
+        ? -1
+        : key === 'Home'
+          ? 0
+          : key === 'End'
+            ? n - 1
+            : -1;
+}
+
 /** Fires `dk-select` for `result` on `host` and, unless cancelled, buys it when available. */
 export function choose(host: EventTarget, purchase: PurchaseController, result: WidgetDomain): void {
   if (host.dispatchEvent(new DkSelectEvent({ domain: result.domain, result })) && result.available) {
