@@ -6,11 +6,16 @@ import { chromium, type Browser } from 'playwright-core';
 /** The executable the tests launch. */
 export const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 
-/** Launches headless Chromium with the flags this workplace's closed network needs. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Launches headless Chromium with the flags this workplace's closed network needs.
+ * @param options - `backForwardCache`: keep Chromium's back/forward cache on, as in a visitor's browser (Playwright
+ *   turns it off by default, so Back would reload the page).
+ */
+export function launchChromium(options: { backForwardCache?: boolean } = {}): Promise<Browser> {
   return chromium.launch({
     executablePath: chromePath,
     headless: true,
+    ...(options.backForwardCache ? { ignoreDefaultArgs: ['--disable-back-forward-cache'] } : {}),
     args: [
       '--no-sandbox',
       '--disable-gpu',
