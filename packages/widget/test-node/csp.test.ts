@@ -25,6 +25,8 @@ const CSP = "script-src 'self'; style-src 'self'";
 const TRUSTED_TYPES = `default-src 'self'; ${CSP}; connect-src 'self'; require-trusted-types-for 'script'; trusted-types lit-html`;
 /** The same with no policy allowed: what a page gets when it leaves `lit-html` out. */
 const TRUSTED_TYPES_WITHOUT_LIT = TRUSTED_TYPES.replace('trusted-types lit-html', "trusted-types 'none'");
+/** How long a state may take to show under Trusted Types (files beside the entry load first), on a busy machine. */
+const BUSY_MACHINE = { timeout: 10_000 };
 /** The header of a page by its `?csp=` (default {@link CSP}). */
 const POLICIES: Readonly<Record<string, string>> = {
   strict: CSP,
@@ -197,16 +199,16 @@ describe(`the widget under Trusted Types (${TRUSTED_TYPES})`, () => {
     const search = page.locator('dk-domain-search');
     const input = page.locator('dk-domain-search [part="input"]');
     await input.fill('coffee');
-    await expect.poll(() => search.getAttribute('data-state')).toBe('results');
+    await expect.poll(() => search.getAttribute('data-state'), BUSY_MACHINE).toBe('results');
     expect(await page.locator('dk-domain-search [part="option"] [part="name"]').allTextContents()).toEqual([
       'coffeehouse.com',
       'coffee.shop',
     ]);
     await input.press('ArrowDown');
     await input.press('Enter');
-    await expect.poll(() => search.getAttribute('data-purchase')).toBe('quoted');
+    await expect.poll(() => search.getAttribute('data-purchase'), BUSY_MACHINE).toBe('quoted');
     await page.locator('#pay button').click();
-    await expect.poll(() => search.getAttribute('data-purchase')).toBe('ordered');
+    await expect.poll(() => search.getAttribute('data-purchase'), BUSY_MACHINE).toBe('ordered');
     expect(await page.locator('dk-buy-button [part="buy-button"]').count()).toBe(1);
     expect(await violations(page)).toEqual([]);
     await page.close();
@@ -215,7 +217,7 @@ describe(`the widget under Trusted Types (${TRUSTED_TYPES})`, () => {
   it("without lit-html among the allowed policies (trusted-types 'none') the elements never appear", async () => {
     const page = await browser.newPage();
     await page.goto(`${url}?csp=tt-without-lit`);
-    await expect.poll(() => violations(page)).toContainEqual(expect.stringMatching(/^trusted-types /));
+    await expect.poll(() => violations(page), BUSY_MACHINE).toContainEqual(expect.stringMatching(/^trusted-types /));
     // Lit's policy could not be created, so the entry stopped before defining anything.
     expect(await page.evaluate(() => customElements.get('dk-domain-search'))).toBeUndefined();
     expect(await page.locator('dk-domain-search [part="input"]').count()).toBe(0);
