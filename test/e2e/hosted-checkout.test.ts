@@ -49,4 +49,36 @@ describe('the hosted checkout', () => {
     expect(colours).toEqual({ page: 'rgb(13, 17, 23)', card: 'rgb(22, 27, 34)', text: 'rgb(230, 233, 239)' });
     await page.close();
   });
+
+  it("speaks the browser's language: French, and Arabic right to left with the card number left to right", async () => {
+    const french = await stack.browser.newPage({ locale: 'fr-FR', viewport: { width: 390, height: 800 } });
+    await french.goto(checkoutUrl);
+    expect(await french.locator('html').getAttribute('lang')).toBe('fr');
+    expect(await french.locator('button[type=submit]').textContent()).toBe('Payer');
+    await french.close();
+
+    const arabic = await stack.browser.newPage({ locale: 'ar-EG', viewport: { width: 390, height: 800 } });
+    await arabic.goto(checkoutUrl);
+    const page = await arabic.evaluate(() => {
+      const card = document.querySelector<HTMLInputElement>('#card_number')!;
+      return {
+        lang: document.documentElement.lang,
+        dir: getComputedStyle(document.body).direction,
+        pay: document.querySelector('button[type=submit]')!.textContent,
+        cardDirection: getComputedStyle(card).direction,
+        // Its digits left to right, lined up with the page's start (the right edge).
+        cardAlign: getComputedStyle(card).textAlign,
+        scrollWidth: document.documentElement.scrollWidth,
+      };
+    });
+    expect(page).toEqual({
+      lang: 'ar',
+      dir: 'rtl',
+      pay: 'ادفع',
+      cardDirection: 'ltr',
+      cardAlign: 'right',
+      scrollWidth: 390,
+    });
+    await arabic.close();
+  });
 });

@@ -141,6 +141,58 @@ describe('the hosted lander', () => {
     expect((await availability(session.domain)).available).toBe(true);
   });
 
+  describe("speaks the buyer's language (Accept-Language): English by default, French, Arabic right to left", () => {
+    // One session for every language (sessions are writes, and the suite shares one write budget).
+    let pt: string;
+    beforeAll(async () => {
+      pt = tokenOf((await createSession(freshDomain().name)).checkout_url);
+    });
+    const open = async (language: string | undefined) => {
+      const headers = language === undefined ? undefined : { 'accept-language': language };
+      return { pt, page: await send(t.sandbox, { path: '/checkout', query: `pt=${pt}`, headers }) };
+    };
+
+    it.each([
+      [undefined, 'en', '', 'Pay', 'You are buying'],
+      ['de-DE,de;q=0.9', 'en', '', 'Pay', 'You are buying'],
+      ['fr-FR,fr;q=0.9,en;q=0.8', 'fr', '', 'Payer', 'Vous achetez'],
+      ['ar-EG,ar;q=0.9', 'ar', ' dir="rtl"', 'ادفع', 'أنت تشتري'],
+      ['de, en;q=0.4, ar;q=0.7', 'ar', ' dir="rtl"', 'ادفع', 'أنت تشتري'],
+    ])('Accept-Language %s → %s', async (language, lang, dir, pay, eyebrow) => {
+      const { page } = await open(language);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain(`<html lang="${lang}"${dir}>`);
+      expect(page.headers.get('content-language')).toBe(lang);
+      expect(page.headers.get('vary')).toMatch(/Accept-Language/i);
+      expect(page.text).toContain(`<button type="submit">${pay}</button>`);
+      expect(page.text).toContain(`<p class="eyebrow">${eyebrow}</p>`);
+      // Card numbers stay left to right in any language.
+      expect(page.text).toContain('<code dir="ltr">4242 4242 4242 4242</code>');
+    });
+
+    it('words the price, a decline and form problems in French', async () => {
+      const { pt, page } = await open('fr');
+      expect(testId(page.text, 'lander-price')).toMatch(/^[\d\u202f ]+,00\u00a0\$US$/);
+      const declined = await pay(t.sandbox, { pt, card_number: '4000 0000 0000 0002' }, { 'accept-language': 'fr' });
+      expect(testId(declined.text, 'lander-declined')).toBe(
+        'Votre carte a été refusée. Aucun paiement n’a été pris et ',
+      );
+      const invalid = await pay(t.sandbox, { pt, card_number: '12' }, { 'accept-language': 'fr' });
+      expect(invalid.text).toContain('<li>Saisissez le numéro de carte : 12 à 19 chiffres.</li>');
+    });
+
+    it('words a broken link in Arabic', async () => {
+      const broken = await send(t.sandbox, {
+        path: '/checkout',
+        query: 'pt=nope',
+        headers: { 'accept-language': 'ar' },
+      });
+      expect(broken.status).toBe(400);
+      expect(broken.text).toContain('<html lang="ar" dir="rtl">');
+      expect(testId(broken.text, 'lander-error')).toBe('رابط الدفع هذا غير صالح');
+    });
+  });
+
   it('declines the declining test card, keeps the domain available, and lets the visitor retry', async () => {
     const session = await createSession(freshDomain().name);
     const pt = tokenOf(session.checkout_url);

@@ -241,11 +241,15 @@ export async function adminCreateCredential(
 }
 
 /** Submits the lander's card form. */
-export async function pay(sandbox: Target, fields: Record<string, string>): Promise<Answer> {
+export async function pay(
+  sandbox: Target,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   return send(sandbox, {
     method: 'POST',
     path: '/checkout/pay',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: new URLSearchParams({ card_expiry: '12/34', card_cvc: '123', card_name: 'Test Buyer', ...fields }).toString(),
   });
 }

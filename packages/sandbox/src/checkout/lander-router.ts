@@ -24,6 +24,7 @@ import { LANDER_CSS } from './styles.ts';
 import { chargeTestCard, cardFormSchema } from './test-cards.ts';
 import { CheckoutTokenError, verifyCheckoutToken } from './token.ts';
 import { checkoutPage, messagePage, successPage, withQuery, type ViewContext } from './views.ts';
+import { landerStrings } from './lander-strings.ts';
 import { findActiveCredential } from '../credentials/store.ts';
 import { signCheckoutReturn } from '@domainkit/protocol';
 
@@ -37,11 +38,19 @@ export interface LanderOptions {
 }
 
 function send(res: Response, status: number, html: string): void {
-  res.status(status).setHeader('Cache-Control', 'no-store').type('html').send(html);
+  const lang = /<html lang="([a-z]+)"/.exec(html)?.[1] ?? 'en';
+  res
+    .status(status)
+    .setHeader('Cache-Control', 'no-store')
+    .setHeader('Content-Language', lang)
+    .setHeader('Vary', 'Accept-Language')
+    .type('html')
+    .send(html);
 }
 
+/** The view context of `req`: its mount path and its words (English, French or Arabic by `Accept-Language`). */
 function viewContext(req: Request): ViewContext {
-  return { base: req.baseUrl };
+  return { base: req.baseUrl, t: landerStrings(req) };
 }
 
 /** Resolves a token to its open or paid session, or answers the error page and returns `undefined`. */
@@ -52,6 +61,7 @@ async function sessionFromToken(
   token: unknown,
 ): Promise<CheckoutSessionRow | undefined> {
   const ctx = viewContext(req);
+  const t = ctx.t!;
   let sessionId: string;
   try {
     sessionId = verifyCheckoutToken(options.tokenKey, token, options.clock()).sid;
@@ -62,40 +72,35 @@ async function sessionFromToken(
       res,
       expired ? 410 : 400,
       messagePage(ctx, {
-        title: expired ? 'This checkout link has expired' : 'This checkout link is not valid',
-        message: err.message,
+        title: expired ? t.linkExpiredTitle : t.linkInvalidTitle,
+        message: t.tokenProblem?.[err.reason] ?? err.message,
       }),
     );
     return undefined;
   }
   const session = await findCheckoutSession(options.db, sessionId);
   if (session === undefined) {
-    send(
-      res,
-      404,
-      messagePage(ctx, {
-        title: 'Checkout not found',
-        message: 'This checkout session does not exist (any more). Ask the site you came from for a new link.',
-      }),
-    );
+    send(res, 404, messagePage(ctx, { title: t.notFoundTitle, message: t.notFoundMessage }));
     return undefined;
   }
   return session;
 }
 
 function soldMeanwhilePage(req: Request, session: CheckoutSessionRow): string {
-  return messagePage(viewContext(req), {
-    title: 'This domain is no longer available',
-    message: `${session.domain} was sold to another buyer before this payment. You have not been charged.`,
+  const ctx = viewContext(req);
+  return messagePage(ctx, {
+    title: ctx.t!.soldTitle,
+    message: ctx.t!.soldMessage(session.domain),
     domain: session.domain,
     returnUrl: session.return_url,
   });
 }
 
 function alreadyPaidPage(req: Request, session: CheckoutSessionRow): string {
-  return messagePage(viewContext(req), {
-    title: 'This checkout is already paid',
-    message: `The payment for ${session.domain} was already received; you have not been charged again.`,
+  const ctx = viewContext(req);
+  return messagePage(ctx, {
+    title: ctx.t!.alreadyPaidTitle,
+    message: ctx.t!.alreadyPaidMessage(session.domain),
     domain: session.domain,
     returnUrl: session.return_url,
   });
@@ -159,16 +164,14 @@ export function landerRouter(options: LanderOptions): Router {
         card_expiry: typeof body.card_expiry === 'string' ? body.card_expiry.slice(0, 10) : '',
         card_name: typeof body.card_name === 'string' ? body.card_name.slice(0, 100) : '',
       };
-      const form = cardFormSchema(clock()).safeParse(body);
+      const form = cardFormSchema(clock(), viewContext(req).t!.form).safeParse(body);
       if (!form.success) {
         const errors = [...new Set(form.error.issues.map((i) => i.message))];
         return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
       }
       const outcome = chargeTestCard(form.data.card_number);
       if (outcome === 'unknown') {
-        const errors = [
-          'This sandbox takes test cards only: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.',
-        ];
+        const errors = [viewContext(req).t!.testCardsOnly];
         return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
       }
       if (outcome === 'declined') {
@@ -210,8 +213,8 @@ export function landerRouter(options: LanderOptions): Router {
             res,
             410,
             messagePage(viewContext(req), {
-              title: 'This checkout link has expired',
-              message: 'Checkout links are valid for 7 days. Ask the site you came from for a new one.',
+              title: viewContext(req).t!.linkExpiredTitle,
+              message: viewContext(req).t!.linkExpiredMessage,
             }),
           );
         case 'not_found':
@@ -219,8 +222,8 @@ export function landerRouter(options: LanderOptions): Router {
             res,
             404,
             messagePage(viewContext(req), {
-              title: 'Checkout not found',
-              message: 'This checkout session does not exist (any more).',
+              title: viewContext(req).t!.notFoundTitle,
+              message: viewContext(req).t!.notFoundMessage,
             }),
           );
       }
@@ -232,7 +235,11 @@ export function landerRouter(options: LanderOptions): Router {
     const fault = classifyClientFault(err);
     if (fault === undefined) return false;
     if (fault.defect) logDefect(logger, err, requestState(res).requestId, req.method);
-    send(res, fault.status, messagePage(viewContext(req), { title: 'This link is not valid', message: fault.message }));
+    send(
+      res,
+      fault.status,
+      messagePage(viewContext(req), { title: viewContext(req).t!.brokenLinkTitle, message: fault.message }),
+    );
     return true;
   };
   const answerHtmlError: ErrorRequestHandler = (err: unknown, req, res, next) => {
@@ -242,7 +249,7 @@ export function landerRouter(options: LanderOptions): Router {
       return send(
         res,
         400,
-        messagePage(viewContext(req), { title: 'The payment form could not be read', message: bodyProblem }),
+        messagePage(viewContext(req), { title: viewContext(req).t!.formUnreadableTitle, message: bodyProblem }),
       );
     if (answerClientFault(err, req, res)) return;
     logger.error({ err, req_id: requestState(res).requestId }, 'unexpected lander error');
@@ -250,8 +257,8 @@ export function landerRouter(options: LanderOptions): Router {
       res,
       500,
       messagePage(viewContext(req), {
-        title: 'Something went wrong',
-        message: `No payment was taken. Please try again. (Reference ${requestState(res).requestId})`,
+        title: viewContext(req).t!.errorTitle,
+        message: viewContext(req).t!.errorMessage(requestState(res).requestId),
       }),
     );
   };

@@ -32,32 +32,51 @@ export function formatCardNumber(digits: string): string {
   return digits.replace(/(\d{4})(?=\d)/g, '$1 ');
 }
 
-/** The card form, as posted (field names are the lander's stable `name` attributes). */
-export function cardFormSchema(nowMs: number) {
+/** The card form's problems, in the page's language (see `lander-strings.ts`). */
+export interface CardFormMessages {
+  readonly cardNumber: string;
+  readonly cardNumberDigits: string;
+  readonly expiry: string;
+  readonly expired: string;
+  readonly cvc: string;
+  readonly cvcDigits: string;
+  readonly name: string;
+  readonly nameTooLong: string;
+}
+
+const ENGLISH: CardFormMessages = {
+  cardNumber: 'Enter the card number.',
+  cardNumberDigits: 'Enter the card number: 12 to 19 digits.',
+  expiry: 'Enter the expiry date as MM/YY.',
+  expired: 'The card has expired: use a future expiry date.',
+  cvc: 'Enter the CVC.',
+  cvcDigits: 'Enter the CVC: 3 or 4 digits.',
+  name: 'Enter the name on the card.',
+  nameTooLong: 'The name on the card is at most 100 characters.',
+};
+
+/** The card form, as posted (field names are the lander's stable `name` attributes); `m` words its problems. */
+export function cardFormSchema(nowMs: number, m: CardFormMessages = ENGLISH) {
   const now = new Date(nowMs);
   const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
   return z.object({
     card_number: z
-      .string({ error: 'Enter the card number.' })
+      .string({ error: m.cardNumber })
       .transform((s) => s.replace(/[\s-]/g, ''))
-      .pipe(z.string().regex(/^\d{12,19}$/, 'Enter the card number: 12 to 19 digits.')),
+      .pipe(z.string().regex(/^\d{12,19}$/, m.cardNumberDigits)),
     card_expiry: z
-      .string({ error: 'Enter the expiry date as MM/YY.' })
+      .string({ error: m.expiry })
       .trim()
-      .regex(/^(0?[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/, 'Enter the expiry date as MM/YY.')
+      .regex(/^(0?[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/, m.expiry)
       .refine((s) => {
         const [month, year] = s.split('/').map((p) => Number.parseInt(p.trim(), 10)) as [number, number];
         const fullYear = year < 100 ? 2000 + year : year;
         return fullYear * 12 + (month - 1) >= thisMonth;
-      }, 'The card has expired: use a future expiry date.'),
+      }, m.expired),
     card_cvc: z
-      .string({ error: 'Enter the CVC.' })
+      .string({ error: m.cvc })
       .trim()
-      .regex(/^\d{3,4}$/, 'Enter the CVC: 3 or 4 digits.'),
-    card_name: z
-      .string({ error: 'Enter the name on the card.' })
-      .trim()
-      .min(1, 'Enter the name on the card.')
-      .max(100, 'The name on the card is at most 100 characters.'),
+      .regex(/^\d{3,4}$/, m.cvcDigits),
+    card_name: z.string({ error: m.name }).trim().min(1, m.name).max(100, m.nameTooLong),
   });
 }

@@ -7,6 +7,7 @@
  * `data-testid="lander-error"`, `data-testid="lander-return"` (link back to the partner's `return_url`).
  */
 import type { CheckoutSessionRow, SaleRow } from '../db/tables.ts';
+import { LANDER_STRINGS, type LanderStrings } from './lander-strings.ts';
 import { TEST_CARDS, formatCardNumber } from './test-cards.ts';
 
 /** Escapes text for HTML content and double-quoted attribute values. */
@@ -17,10 +18,13 @@ export function escapeHtml(value: string): string {
   );
 }
 
-/** Formats minor units as a currency amount for the page, e.g. 250000 USD → `$2,500.00`. */
-export function formatMoney(cents: number, currency: string): string {
-  return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(cents / 100);
+/** Formats minor units as a currency amount for the page, e.g. 250000 USD → `$2,500.00` (`en-US`, the default locale). */
+export function formatMoney(cents: number, currency: string, locale = 'en-US'): string {
+  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
 }
+
+/** `text` escaped inside `<bdi>`: a price, domain or card number keeps its own direction inside any sentence. */
+const bdi = (text: string): string => `<bdi>${escapeHtml(text)}</bdi>`;
 
 /** `url` with `params` added to its query (an unparseable URL is returned as it is). */
 export function withQuery(url: string, params: Record<string, string> | URLSearchParams): string {
@@ -33,16 +37,22 @@ export function withQuery(url: string, params: Record<string, string> | URLSearc
   }
 }
 
-/** Where the lander is mounted (so links and the stylesheet work under any mount path). */
+/** Where the lander is mounted (so links and the stylesheet work under any mount path), and its language. */
 export interface ViewContext {
   /** The lander's base path, e.g. `/checkout`. */
   readonly base: string;
+  /** The page's words (from the buyer's `Accept-Language`); default English. */
+  readonly t?: LanderStrings;
 }
 
-/** A whole page: `brand` heads it (default "Marketplace checkout"); `body` is trusted HTML (escape what goes in). */
-export function page(ctx: ViewContext, title: string, body: string, brand = 'Marketplace checkout'): string {
+/** The strings of `ctx` (English when none were chosen). */
+const wordsOf = (ctx: ViewContext): LanderStrings => ctx.t ?? LANDER_STRINGS.en;
+
+/** A whole page in the context's language; `brand` heads it; `body` is trusted HTML (escape what goes in). */
+export function page(ctx: ViewContext, title: string, body: string, brand = wordsOf(ctx).brand): string {
+  const t = wordsOf(ctx);
   return `<!doctype html>
-<html lang="en">
+<html lang="${t.lang}"${t.dir === 'rtl' ? ' dir="rtl"' : ''}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -52,7 +62,7 @@ export function page(ctx: ViewContext, title: string, body: string, brand = 'Mar
 </head>
 <body>
 <main>
-<div class="brand"><span>${escapeHtml(brand)}</span><span class="badge">Sandbox: test cards only</span></div>
+<div class="brand"><span>${escapeHtml(brand)}</span><span class="badge">${escapeHtml(t.badge)}</span></div>
 ${body}
 </main>
 </body>
@@ -79,44 +89,45 @@ export function checkoutPage(
   },
 ): string {
   const { session, token } = input;
+  const t = wordsOf(ctx);
   const v = input.values ?? {};
-  const price = formatMoney(session.price_cents, session.currency);
+  const price = formatMoney(session.price_cents, session.currency, t.locale);
   const notices = [
     input.declined
-      ? `<p class="alert bad" role="alert" data-testid="lander-declined">Your card was declined. No payment was taken and ${escapeHtml(session.domain)} is still available: try another card.</p>`
+      ? `<p class="alert bad" role="alert" data-testid="lander-declined">${sentence(t.declined, session.domain)}</p>`
       : '',
     input.errors && input.errors.length > 0
       ? `<div class="alert bad" role="alert" data-testid="lander-form-error"><ul>${input.errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul></div>`
       : '',
   ].join('');
   const cancel = session.cancel_url
-    ? `<p class="hint"><a href="${escapeHtml(withQuery(session.cancel_url, { checkout_session_id: session.id, status: 'canceled' }))}" data-testid="lander-cancel">Cancel and return to the site you came from</a></p>`
+    ? `<p class="hint"><a href="${escapeHtml(withQuery(session.cancel_url, { checkout_session_id: session.id, status: 'canceled' }))}" data-testid="lander-cancel">${escapeHtml(t.cancelLink)}</a></p>`
     : '';
   return page(
     ctx,
-    `Buy ${session.domain}`,
-    `<p class="eyebrow">You are buying</p>
-<h1 data-testid="lander-domain">${escapeHtml(session.domain)}</h1>
-<p class="price" data-testid="lander-price">${escapeHtml(price)}</p>
+    t.buyTitle(session.domain),
+    `<p class="eyebrow">${escapeHtml(t.youAreBuying)}</p>
+<h1 data-testid="lander-domain" dir="ltr">${escapeHtml(session.domain)}</h1>
+<p class="price"><bdi data-testid="lander-price">${escapeHtml(price)}</bdi></p>
 ${notices}<form method="post" action="${escapeHtml(ctx.base)}/pay" autocomplete="off">
 <input type="hidden" name="pt" value="${escapeHtml(token)}">
-<label for="card_number">Card number
+<label for="card_number">${escapeHtml(t.cardNumber)}
 <input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" maxlength="23" required value="${escapeHtml(v.card_number ?? '')}">
 </label>
 <div class="row">
-<label for="card_expiry">Expiry (MM/YY)
+<label for="card_expiry">${escapeHtml(t.expiry)}
 <input id="card_expiry" name="card_expiry" autocomplete="cc-exp" placeholder="MM/YY" maxlength="7" required value="${escapeHtml(v.card_expiry ?? '12/34')}">
 </label>
-<label for="card_cvc">CVC
+<label for="card_cvc">${escapeHtml(t.cvc)}
 <input id="card_cvc" name="card_cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" maxlength="4" required value="123">
 </label>
 </div>
-<label for="card_name">Name on card
+<label for="card_name">${escapeHtml(t.nameOnCard)}
 <input id="card_name" name="card_name" autocomplete="cc-name" maxlength="100" required value="${escapeHtml(v.card_name ?? 'Test Buyer')}">
 </label>
-<button type="submit">Pay</button>
+<button type="submit">${escapeHtml(t.pay)}</button>
 </form>
-<p class="hint">Test cards: <code>${formatCardNumber(TEST_CARDS.succeeds)}</code> succeeds, <code>${formatCardNumber(TEST_CARDS.declined)}</code> is declined. Any future expiry, any CVC.</p>
+<p class="hint">${escapeHtml(t.testCards[0])}<code dir="ltr">${formatCardNumber(TEST_CARDS.succeeds)}</code>${escapeHtml(t.testCards[1])}<code dir="ltr">${formatCardNumber(TEST_CARDS.declined)}</code>${escapeHtml(t.testCards[2])}</p>
 ${cancel}`,
   );
 }
@@ -127,19 +138,27 @@ export function successPage(
   input: { session: CheckoutSessionRow; sale?: SaleRow; returnHref?: string | undefined },
 ): string {
   const { session } = input;
+  const t = wordsOf(ctx);
   const href = input.returnHref ?? session.return_url;
   const back = href
-    ? `<p><a href="${escapeHtml(href)}" data-testid="lander-return">Return to the site you came from</a></p>`
+    ? `<p><a href="${escapeHtml(href)}" data-testid="lander-return">${escapeHtml(t.returnLink)}</a></p>`
     : '';
-  const receipt = input.sale ? `<p class="hint">Receipt ${escapeHtml(input.sale.id)}</p>` : '';
+  const receipt = input.sale ? `<p class="hint">${escapeHtml(t.receipt)} ${bdi(input.sale.id)}</p>` : '';
+  const price = formatMoney(session.price_cents, session.currency, t.locale);
   return page(
     ctx,
-    `Payment received: ${session.domain}`,
-    `<p class="alert good" role="status" data-testid="lander-success">Payment received</p>
-<h1 data-testid="lander-domain">${escapeHtml(session.domain)}</h1>
-<p class="price">Paid ${escapeHtml(formatMoney(session.price_cents, session.currency))}. The domain is yours: transfer instructions follow by email.</p>
+    t.paidTitle(session.domain),
+    `<p class="alert good" role="status" data-testid="lander-success">${escapeHtml(t.paymentReceived)}</p>
+<h1 data-testid="lander-domain" dir="ltr">${escapeHtml(session.domain)}</h1>
+<p class="price">${escapeHtml(t.paid[0])}${bdi(price)}${escapeHtml(t.paid[1])}</p>
 ${receipt}${back}`,
   );
+}
+
+/** `template(value)` escaped, with `value` (a domain) isolated in `<bdi>`. */
+function sentence(template: (value: string) => string, value: string): string {
+  const marker = '\u0000';
+  return escapeHtml(template(marker)).replace(marker, bdi(value));
 }
 
 /** An error page: a title and a sentence saying what happened and what to do. */
@@ -147,9 +166,9 @@ export function messagePage(
   ctx: ViewContext,
   input: { title: string; message: string; domain?: string; returnUrl?: string | null },
 ): string {
-  const domain = input.domain ? `<p data-testid="lander-domain">${escapeHtml(input.domain)}</p>` : '';
+  const domain = input.domain ? `<p data-testid="lander-domain" dir="ltr">${escapeHtml(input.domain)}</p>` : '';
   const back = input.returnUrl
-    ? `<p><a href="${escapeHtml(input.returnUrl)}" data-testid="lander-return">Return to the site you came from</a></p>`
+    ? `<p><a href="${escapeHtml(input.returnUrl)}" data-testid="lander-return">${escapeHtml(wordsOf(ctx).returnLink)}</a></p>`
     : '';
   return page(
     ctx,
