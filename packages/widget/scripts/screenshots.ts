@@ -67,14 +67,12 @@ const SHOTS: Shot[] = [
   {
     name: 'rtl',
     dir: 'rtl',
-    lang: 'ar-EG',
+    lang: 'ar',
     search: 'results',
-    setup: `customElements.whenDefined('dk-domain-search').then(() => {
-      document.querySelector('dk-domain-search').strings = {
-        searchLabel: 'ابحث عن نطاقك', searchPlaceholder: 'جرّب «coffee»', resultsLabel: 'النطاقات المطابقة',
-        available: 'متاح', unavailable: 'محجوز', buy: 'شراء', buyDomain: (d) => 'شراء ' + d,
-        resultCount: (n) => n + ' نطاقات',
-      };
+    // The Arabic language set shipped beside the entry (`domainkit-ar.min.js`), as a partner page would use it.
+    setup: `import ar from '/domainkit-ar.min.js';
+    customElements.whenDefined('dk-domain-search').then(() => {
+      document.querySelector('dk-domain-search').strings = ar;
     });`,
     act: async (page) => {
       await typeAndWait(page, 'coffee', 'results');
@@ -158,6 +156,9 @@ async function serve(route: Route, shot: Shot, widget: Buffer): Promise<void> {
   const url = new URL(route.request().url());
   const json = (status: number, body: unknown, headers: Record<string, string> = {}) =>
     route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body), headers });
+  // The files beside the entry: those it loads on first use, and the language sets.
+  if (/^\/domainkit-[a-z]+\.min\.js$/.test(url.pathname))
+    return route.fulfill({ contentType: 'text/javascript', body: await readFile(join(root, 'dist', url.pathname)) });
   switch (url.pathname) {
     case '/':
       return route.fulfill({ contentType: 'text/html', body: pageHtml(shot) });
@@ -196,9 +197,8 @@ async function serve(route: Route, shot: Shot, widget: Buffer): Promise<void> {
         currency: 'USD',
         created_at: new Date().toISOString(),
       });
-    default:
-      return route.fulfill({ status: 404, body: '' });
   }
+  return route.fulfill({ status: 404, body: '' });
 }
 
 const widget = await readFile(join(root, 'dist', 'domainkit.min.js')).catch(() => {

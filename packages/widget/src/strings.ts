@@ -194,7 +194,7 @@ export const baseStrings: Omit<DkStrings, DkOrderStringKey | DkSiblingStringKey 
   notFound: 'This domain is not for sale.',
   conflict: 'This domain was just sold.',
   rateLimited: 'Busy right now. Please try again shortly.',
-  unknownError: 'Something went wrong.',
+  unknownError: 'Something went wrong. Please try again later.',
 };
 
 /** Error codes whose string is not their camelCase name (see {@link errorMessage}). */

@@ -54,7 +54,7 @@ export const ar: DkStrings = {
   notFound: 'هذا النطاق غير معروض للبيع.',
   conflict: 'بيع هذا النطاق للتو.',
   rateLimited: 'الخدمة مشغولة الآن. يُرجى المحاولة بعد قليل.',
-  unknownError: 'حدث خطأ ما.',
+  unknownError: 'حدث خطأ ما. يُرجى المحاولة لاحقًا.',
   checkoutChecking: 'جارٍ تأكيد عملية الشراء…',
   checkoutConfirmed: (domain, price) =>
     `شكرًا لك! أصبح ${domain} ملكك: تم دفع ${price}. ستصلك تعليمات النقل عبر البريد الإلكتروني.`,

@@ -32,7 +32,7 @@ export const fr: DkStrings = {
   notFound: 'Ce domaine n’est pas à vendre.',
   conflict: 'Ce domaine vient d’être vendu.',
   rateLimited: 'Service occupé. Réessayez dans un instant.',
-  unknownError: 'Une erreur s’est produite.',
+  unknownError: 'Une erreur s’est produite. Réessayez plus tard.',
   checkoutChecking: 'Confirmation de votre achat…',
   checkoutConfirmed: (domain, price) =>
     `Merci ! ${domain} est à vous : ${price} payés. Les instructions de transfert suivent par e-mail.`,
