@@ -1,0 +1,56 @@
+/**
+ * The widget's side of protocol's error-code list (`WIDGET_ERROR_CODES`): every code the BFF may answer is said
+ * with a string of `DkStrings` (never the BFF's English message), its Retry follows the list's `retry` column, and
+ * no code reads a string that is not an error message (`unavailable` must not show the "Taken" badge).
+ */
+import { WIDGET_ERROR_CODES, type WidgetErrorCode } from '@domainkit/protocol';
+import { describe, expect, it } from 'vitest';
+import { defaultStrings } from '../src/default-strings.ts';
+import { ar } from '../src/locales/ar.ts';
+import { fr } from '../src/locales/fr.ts';
+import { canRetry, errorMessage } from '../src/strings.ts';
+
+const codes = Object.keys(WIDGET_ERROR_CODES) as WidgetErrorCode[];
+
+/** The strings that are error messages; a code must never be said with any other (a badge, a button...). */
+const ERROR_KEYS = [
+  'networkError',
+  'serviceUnavailable',
+  'offline',
+  'invalidResponse',
+  'upstreamTimeout',
+  'queryTooLong',
+  'validationError',
+  'notFound',
+  'conflict',
+  'rateLimited',
+  'unknownError',
+  'quoteExpired',
+  'paymentDeclined',
+] as const;
+const NOT_ERRORS = new Set(
+  Object.entries(defaultStrings)
+    .filter(([key]) => !(ERROR_KEYS as readonly string[]).includes(key))
+    .map(([, value]) => value),
+);
+
+describe('the widget says every BFF error code with its own strings', () => {
+  it.each(codes)('%s: a string of DkStrings, never an unrelated one', (code) => {
+    for (const strings of [defaultStrings, fr, ar]) {
+      const shown = errorMessage({ code }, strings);
+      expect(Object.values(strings)).toContain(shown);
+      expect(NOT_ERRORS.has(shown), `${code} reads "${shown}"`).toBe(false);
+    }
+  });
+
+  it.each(codes)('%s: Retry offered exactly when the list says a retry can help', (code) => {
+    const { status, retry } = WIDGET_ERROR_CODES[code];
+    expect(canRetry({ status })).toBe(retry);
+  });
+
+  it('an unknown code gets the generic message, in each language', () => {
+    for (const strings of [defaultStrings, fr, ar])
+      expect(errorMessage({ code: 'added_in_a_later_bff' }, strings)).toBe(strings.unknownError);
+    expect(errorMessage({ code: 'constructor' }, defaultStrings)).toBe(defaultStrings.unknownError);
+  });
+});
