@@ -74,6 +74,56 @@ describe('POST /checkout', () => {
   });
 });
 
+describe('POST /checkout: where the widget asks the buyer to come back (return-path, cancel-path)', () => {
+  const checkout = (body: object, origin?: string) =>
+    postJson(`${suite.bff.url}/checkout`, { domain: 'coffeehouse.com', ...body }, origin ? { origin } : {});
+  const sent = () => JSON.parse(suite.stub.callsTo('checkout').at(-1)!.body) as Record<string, string>;
+
+  it("resolves a path against the page's origin when that is one of the shop's", async () => {
+    const res = await checkout({ return_url: '/thanks?from=search', cancel_url: '/domains#results' }, SHOP_ORIGIN);
+    expect(res.status).toBe(201);
+    expect(sent()).toMatchObject({
+      return_url: 'https://shop.example/thanks?from=search',
+      cancel_url: 'https://shop.example/domains#results',
+    });
+  });
+
+  it('resolves a path against the configured return URL without an Origin', async () => {
+    expect((await checkout({ return_url: '/welcome' })).status).toBe(201);
+    expect(sent()).toMatchObject({ return_url: 'https://shop.example/welcome', cancel_url: CANCEL_URL });
+  });
+
+  it("takes an absolute URL on the shop's origins", async () => {
+    expect((await checkout({ return_url: 'https://shop.example/a' }, SHOP_ORIGIN)).status).toBe(201);
+    expect(sent().return_url).toBe('https://shop.example/a');
+  });
+
+  it.each([
+    ['an absolute URL on another site', { return_url: 'https://evil.example/steal' }, 'return_url_not_allowed'],
+    ['a cancel URL on another site', { cancel_url: 'http://shop.example:8080/cart' }, 'return_url_not_allowed'],
+    ['a protocol-relative "path"', { return_url: '//evil.example/x' }, 'validation_error'],
+    ['a backslash "path"', { return_url: '/\\evil.example/x' }, 'validation_error'],
+    ['a javascript: URL', { return_url: 'javascript:alert(1)' }, 'validation_error'],
+    ['a relative path without its slash', { return_url: 'thanks' }, 'validation_error'],
+  ])('refuses %s with 400 %s, before any upstream call', async (_name, body, code) => {
+    const before = suite.stub.callsTo('checkout').length;
+    const res = await checkout(body, SHOP_ORIGIN);
+    expect([res.status, res.json.error.code]).toEqual([400, code]);
+    expect(res.json.error.message).toMatch(/return_url|cancel_url/);
+    expect(suite.stub.callsTo('checkout')).toHaveLength(before);
+  });
+});
+
+describe('POST /checkout on a shop with no return origins', () => {
+  const bare = useStubAndBff({ returnUrl: undefined, cancelUrl: undefined, allowedOrigins: [] });
+
+  it('refuses a path it cannot place with 400 return_url_not_allowed', async () => {
+    const res = await postJson(`${bare.bff.url}/checkout`, { domain: 'coffeehouse.com', return_url: '/thanks' });
+    expect([res.status, res.json.error.code]).toEqual([400, 'return_url_not_allowed']);
+    expect(res.json.error.message).toMatch(/no return origins configured/);
+  });
+});
+
 describe('GET /healthz and common headers', () => {
   it('answers {status: ok} with helmet headers and no-store', async () => {
     const res = await call(`${suite.bff.url}/healthz`);

@@ -263,20 +263,23 @@ export async function fetchSiblings(api: string, query: string, options: Request
 }
 
 /**
- * `POST {api}/checkout` with `{"domain"}` (widget ↔ BFF API): creates a hosted checkout session (non-MoR,
- * Partner API spec 2.3) and returns its `checkout_url`.
+ * `POST {api}/checkout` with `{"domain", "return_url"?, "cancel_url"?}` (widget ↔ BFF API): creates a hosted checkout
+ * session (non-MoR, Partner API spec 2.3) and returns its `checkout_url`. `back.return_url` and `back.cancel_url`
+ * (a path such as `/thanks`, or an absolute URL on the shop) say where the checkout sends the buyer; the BFF
+ * accepts only the shop's own origins.
  *
- * @throws DkApiError the BFF's code (`not_found`, `busy`, `upstream_error`...), `network_error`, or
- *   `invalid_response` when `checkout_url` is not an absolute http(s) URL (so a broken or hostile answer can
- *   never make the widget navigate to `javascript:` or similar).
+ * @throws DkApiError the BFF's code (`not_found`, `busy`, `return_url_not_allowed`, `upstream_error`...),
+ *   `network_error`, or `invalid_response` when `checkout_url` is not an absolute http(s) URL (so a broken or
+ *   hostile answer can never make the widget navigate to `javascript:` or similar).
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
 export async function createCheckoutSession(
   api: string,
   domain: string,
-  options: RequestOptions = {},
+  options: RequestOptions & { readonly back?: { readonly return_url?: string; readonly cancel_url?: string } } = {},
 ): Promise<CheckoutSession> {
-  const body = check<CheckoutSession>(await request(endpoint(api, '/checkout'), options, { domain }), {
+  const sent = { domain, ...options.back };
+  const body = check<CheckoutSession>(await request(endpoint(api, '/checkout'), options, sent), {
     checkout_url: 's',
     expires_at: 's?',
   });

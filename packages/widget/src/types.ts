@@ -92,6 +92,7 @@ export interface BffErrorBody {
  */
 export type WidgetErrorCode =
   | 'validation_error'
+  | 'return_url_not_allowed'
   | 'query_too_long'
   | 'payment_declined'
   | 'forbidden'

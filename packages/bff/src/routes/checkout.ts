@@ -1,8 +1,10 @@
 /**
  * `POST /checkout` with the JSON body `{"domain", "return_url"?, "cancel_url"?}` → 201 `{"checkout_url",
  * "expires_at"}` (non-MoR, Partner API spec 2.3, 4.1): creates a checkout session upstream. The return and cancel URLs are
- * the partner's configured ones, or URLs the widget names on one of the partner's configured origins (never
- * another site: the hosted checkout must not become an open redirect). Prices come from the server side.
+ * the partner's configured ones, or ones the widget names (its `return-path` / `cancel-path` attributes): an
+ * absolute URL on one of the partner's return origins, or a path such as `/thanks`, resolved against the page's
+ * origin (`Origin`) when that is one of them, else against the configured URL's. Never another site (the hosted
+ * checkout must not become an open redirect): 400 `return_url_not_allowed`. Prices come from the server side.
  */
 import { MarketplaceResponseError } from '@domainkit/client';
 import { widgetCheckoutRequestSchema, type WidgetCheckoutResponse } from '@domainkit/protocol';
@@ -29,35 +31,65 @@ const HELP = {
   domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' },
   return_url: {
     label: '`return_url`',
-    hint: 'an absolute URL on this shop to return to after paying',
-    example: 'https://shop.example/thanks',
+    hint: 'a path on this shop (or an absolute URL on it) to return to after paying',
+    example: '/thanks',
     optional: true,
   },
   cancel_url: {
     label: '`cancel_url`',
-    hint: 'an absolute URL on this shop to return to after cancelling',
-    example: 'https://shop.example/cart',
+    hint: 'a path on this shop (or an absolute URL on it) to return to after cancelling',
+    example: '/cart',
     optional: true,
   },
 };
 
-function onAllowedOrigin(
-  ctx: CheckoutRouteDeps,
+/**
+ * The absolute URL the widget's `field` names, checked against the shop's return origins: an absolute URL as it is,
+ * a path resolved against `pageOrigin` (the request's `Origin`) when that is a return origin, else against the
+ * origin of `configured` (option `returnUrl` / `cancelUrl`).
+ * @throws {BffHttpError} 400 `return_url_not_allowed` saying which origins are accepted.
+ */
+export function returnTarget(
+  ctx: Pick<CheckoutRouteDeps, 'checkoutReturnOrigins'>,
   field: 'return_url' | 'cancel_url',
-  url: string | undefined,
+  value: string | undefined,
+  pageOrigin: string | undefined,
+  configured: string | undefined,
 ): string | undefined {
-  if (url === undefined) return undefined;
-  const origin = new URL(url).origin;
-  if (!ctx.checkoutReturnOrigins.has(origin)) {
-    const allowed = [...ctx.checkoutReturnOrigins];
+  if (value === undefined) return undefined;
+  const allowed = [...ctx.checkoutReturnOrigins];
+  const none = `\`${field}\` is not accepted: this shop has no return origins configured (option checkoutReturnOrigins).`;
+  let url: URL;
+  if (value.startsWith('/')) {
+    const base =
+      pageOrigin !== undefined && ctx.checkoutReturnOrigins.has(pageOrigin)
+        ? pageOrigin
+        : configured === undefined
+          ? undefined
+          : new URL(configured).origin;
+    if (base === undefined) {
+      throw new BffHttpError(
+        'return_url_not_allowed',
+        allowed.length === 0
+          ? none
+          : `\`${field}\` is a path, but this page's origin (${pageOrigin ?? 'no Origin header'}) is not one of this shop's return origins (${allowed.join(', ')}) and no ${field === 'return_url' ? 'returnUrl' : 'cancelUrl'} is configured to resolve it against.`,
+      );
+    }
+    url = new URL(value, base);
+    // A path stays on its base (the schema refuses "//host" and backslashes; this holds whatever the parser does).
+    if (url.origin !== base) throw new BffHttpError('return_url_not_allowed', `\`${field}\` must stay on ${base}.`);
+  } else {
+    url = new URL(value);
+  }
+  if (!ctx.checkoutReturnOrigins.has(url.origin)) {
     throw new BffHttpError(
-      'validation_error',
+      'return_url_not_allowed',
       allowed.length === 0
-        ? `\`${field}\` is not accepted: this shop has no return origins configured.`
-        : `\`${field}\` must be on one of this shop's origins (${allowed.join(', ')}); received a URL on ${origin}.`,
+        ? none
+        : `\`${field}\` must be on one of this shop's origins (${allowed.join(', ')}); received a URL on ${url.origin}.`,
     );
   }
-  return url;
+  return url.href;
 }
 
 /** The checkout route handler (after the JSON body checks). */
@@ -65,8 +97,9 @@ export function checkoutRoute(ctx: CheckoutRouteDeps): RequestHandler {
   return async function domainkitBffCheckout(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
     const input = parseInput(widgetCheckoutRequestSchema, req.body, 'body', HELP);
-    const returnUrl = onAllowedOrigin(ctx, 'return_url', input.return_url) ?? ctx.returnUrl;
-    const cancelUrl = onAllowedOrigin(ctx, 'cancel_url', input.cancel_url) ?? ctx.cancelUrl;
+    const pageOrigin = req.get('origin');
+    const returnUrl = returnTarget(ctx, 'return_url', input.return_url, pageOrigin, ctx.returnUrl) ?? ctx.returnUrl;
+    const cancelUrl = returnTarget(ctx, 'cancel_url', input.cancel_url, pageOrigin, ctx.cancelUrl) ?? ctx.cancelUrl;
     let session: Awaited<ReturnType<CheckoutRouteDeps['client']['createCheckoutSession']>>;
     try {
       session = await ctx.client.createCheckoutSession({

@@ -66,13 +66,23 @@ export const widgetSiblingsResponseSchema = z.object({
 export type WidgetSiblingsResponse = z.infer<typeof widgetSiblingsResponseSchema>;
 
 /**
- * `POST /checkout` body: the domain, and optionally where the hosted checkout returns the buyer. The BFF accepts
- * only return and cancel URLs on the partner's configured origins; prices always come from the server side.
+ * A path on the page's own site, such as `/thanks?from=search`: starts with one `/` (never `//` or `/\`, which
+ * would name another host), at most 2,000 characters, no whitespace, control character or backslash.
+ */
+export const returnPathSchema = z
+  .string()
+  .max(2000, 'must be at most 2000 characters')
+  .regex(/^\/(?![/\\])[^\s\\\p{Cc}]*$/u, 'must be a path such as "/thanks" or an absolute http(s) URL');
+
+/**
+ * `POST /checkout` body: the domain, and optionally where the hosted checkout returns the buyer: an absolute URL on
+ * one of the partner's return origins, or a path (resolved against the page's origin, when that origin is one of
+ * them). Anything else is refused with 400 `return_url_not_allowed`; prices always come from the server side.
  */
 export const widgetCheckoutRequestSchema = z.strictObject({
   domain: domainNameSchema,
-  return_url: httpUrlSchema.optional(),
-  cancel_url: httpUrlSchema.optional(),
+  return_url: z.union([returnPathSchema, httpUrlSchema]).optional(),
+  cancel_url: z.union([returnPathSchema, httpUrlSchema]).optional(),
 });
 export type WidgetCheckoutRequest = z.input<typeof widgetCheckoutRequestSchema>;
 
@@ -94,6 +104,11 @@ export const WIDGET_ERROR_CODES = {
     status: 400,
     retry: false,
     when: 'A query parameter, path segment or body field is missing or malformed; the message names it.',
+  },
+  return_url_not_allowed: {
+    status: 400,
+    retry: false,
+    when: "`return_url` or `cancel_url` of `POST /checkout` is not on one of the shop's return origins (or is a path, and the page's origin is not one of them either).",
   },
   query_too_long: {
     status: 400,

@@ -29,6 +29,10 @@ export type DkBuyMode = DkMode;
  * @slot - The button's text. Default: `strings.buy` ("Buy").
  * @slot payment - Order mode: the partner's payment form, shown while a quote is locked.
  *
+ * @attr return-path - Checkout mode: where the hosted checkout sends the buyer after paying: a path on this site
+ *   (`/thanks`) or an absolute URL on it. Unset: the BFF's `returnUrl`. The BFF refuses other origins.
+ * @attr cancel-path - Checkout mode: where the hosted checkout sends the buyer after cancelling (as `return-path`).
+ *
  * @event dk-checkout-start - {@link DkCheckoutStartEvent} The session exists; cancel it to navigate yourself.
  * @event dk-quote - {@link DkQuoteEvent} Order mode: a price is locked; collect payment.
  * @event dk-order-created - {@link DkOrderCreatedEvent} Order mode: the order was paid and recorded.

@@ -60,6 +60,35 @@ describe('<dk-buy-button>', () => {
     expect(stub.calls).to.have.length(1);
   });
 
+  it('asks the checkout to send the buyer back to its return-path and cancel-path', async () => {
+    const { button } = await buyButton({
+      domain: 'coffeehouse.com',
+      'return-path': '/thanks?from=buy',
+      'cancel-path': 'https://shop.example/cart',
+    });
+    button.click();
+    const post = await stub.call(0);
+    expect(post.json).to.deep.equal({
+      domain: 'coffeehouse.com',
+      return_url: '/thanks?from=buy',
+      cancel_url: 'https://shop.example/cart',
+    });
+    post.respond(201, SESSION);
+  });
+
+  it('shows a return path the BFF refuses as a failure, without navigating', async () => {
+    const { el, button, visited } = await buyButton({ domain: 'coffeehouse.com', 'return-path': '/elsewhere' });
+    const failed = nextEvent(el, 'dk-error');
+    button.click();
+    (await stub.call(0)).respond(400, {
+      error: { code: 'return_url_not_allowed', message: "`return_url` must be on one of this shop's origins" },
+    });
+    expect((await failed).detail.code).to.equal('return_url_not_allowed');
+    await settle(el);
+    expect(part(el, '[part="error"]').textContent).to.not.contain('return_url');
+    expect(visited).to.deep.equal([]);
+  });
+
   it('does not navigate when dk-checkout-start is cancelled, and becomes usable again', async () => {
     const { el, button, visited } = await buyButton({ domain: 'coffeehouse.com' });
     el.addEventListener('dk-checkout-start', (event) => event.preventDefault());

@@ -42,6 +42,10 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * @slot label - The search box's label (rich content); default: the `label` attribute or `strings.searchLabel`.
  * @slot payment - Order mode: the partner's payment form, shown while a quote is locked.
  *
+ * @attr return-path - Checkout mode: where the hosted checkout sends the buyer after paying: a path on this site
+ *   (`/thanks`) or an absolute URL on it. Unset: the BFF's `returnUrl`. The BFF refuses other origins.
+ * @attr cancel-path - Checkout mode: where the hosted checkout sends the buyer after cancelling (as `return-path`).
+ *
  * @event dk-search - {@link DkSearchEvent} A search starts; `detail.query`.
  * @event dk-results - {@link DkResultsEvent} Results of the newest query are shown; `detail.query`, `detail.results`.
  * @event dk-select - {@link DkSelectEvent} The visitor chose a result; cancel it to stop the purchase.

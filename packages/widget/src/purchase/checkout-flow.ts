@@ -20,7 +20,7 @@ import type { LitKit, PurchaseController } from './purchase-controller.ts';
 export async function buy(p: PurchaseController, signal: AbortSignal): Promise<void> {
   const host = p.host;
   const domain = p.domain;
-  const { checkout_url: checkoutUrl } = await createCheckoutSession(host.api, domain, { signal });
+  const { checkout_url: checkoutUrl } = await createCheckoutSession(host.api, domain, { signal, back: back(host) });
   if (signal.aborted) return;
   const proceed = host.dispatchEvent(new DkCheckoutStartEvent({ domain, checkoutUrl }));
   if (proceed) {
@@ -29,6 +29,19 @@ export async function buy(p: PurchaseController, signal: AbortSignal): Promise<v
     else open(checkoutUrl, host.target, 'noopener');
   }
   if (!proceed || host.target !== '_self') p.set('idle');
+}
+
+/**
+ * Where the hosted checkout sends the buyer back, from the host's `return-path` (after paying) and `cancel-path`
+ * (after cancelling) attributes: a path on the page's site such as `/thanks`, or an absolute URL on it. Unset: the
+ * BFF's configured `returnUrl` / `cancelUrl`.
+ */
+function back(host: object): { return_url?: string; cancel_url?: string } {
+  const read = (name: string): string | undefined =>
+    (host as Partial<Element>).getAttribute?.(name)?.trim() || undefined;
+  const returnUrl = read('return-path');
+  const cancelUrl = read('cancel-path');
+  return { ...(returnUrl && { return_url: returnUrl }), ...(cancelUrl && { cancel_url: cancelUrl }) };
 }
 
 /** The English defaults of `<dk-checkout-return>`'s strings (see `DkStrings`). */
