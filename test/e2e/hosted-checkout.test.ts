@@ -1,3 +1,4 @@
+import Color from 'colorjs.io';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useDemoStack } from './demo-stack.ts';
 
@@ -47,6 +48,14 @@ describe('the hosted checkout', () => {
       text: getComputedStyle(document.body).color,
     }));
     expect(colours).toEqual({ page: 'rgb(13, 17, 23)', card: 'rgb(22, 27, 34)', text: 'rgb(230, 233, 239)' });
+    // The Pay button's label stays readable on its dark-scheme colour (WCAG 1.4.3: 4.5:1).
+    const pay = await page
+      .locator('button[type=submit]')
+      .evaluate((button) => [getComputedStyle(button).color, getComputedStyle(button).backgroundColor]);
+    expect(
+      new Color(pay[0]!).contrast(new Color(pay[1]!), 'WCAG21'),
+      `Pay: ${pay.join(' on ')}`,
+    ).toBeGreaterThanOrEqual(4.5);
     await page.close();
   });
 

@@ -3,12 +3,11 @@
  * or script and its Content-Security-Policy can be strict.
  */
 export const LANDER_CSS = `
-:root { color-scheme: light dark; --ink: #1d2330; --muted: #5b6475; --line: #d9dee7; --accent: #2454d6; --bad: #b42318; --good: #067647;
+:root { color-scheme: light dark; --ink: #1d2330; --muted: #5b6475; --line: #d9dee7; --accent: #2454d6; --on-accent: #fff; --bad: #b42318; --good: #067647;
   --page: #f4f6fa; --card: #fff; --field: #fff; --badge: #fff4e5; --badge-ink: #8a4b00; --bad-bg: #fef3f2; --bad-line: #fecdca; --good-bg: #ecfdf3; --good-line: #abefc6; }
 @media (prefers-color-scheme: dark) {
-  :root { --ink: #e6e9ef; --muted: #a3adbb; --line: #3d4653; --accent: #7aa2ff; --bad: #ffa198; --good: #6fdd9b;
+  :root { --ink: #e6e9ef; --muted: #a3adbb; --line: #3d4653; --accent: #7aa2ff; --on-accent: #0d1117; --bad: #ffa198; --good: #6fdd9b;
     --page: #0d1117; --card: #161b22; --field: #0d1117; --badge: #3a2a10; --badge-ink: #ffd27a; --bad-bg: #3a1d1d; --bad-line: #7a2e2a; --good-bg: #10301f; --good-line: #2f6b47; }
-  button { color: #0d1117; }
 }
 * { box-sizing: border-box; }
 /* From 320 px up: nothing is wider than the screen (no sideways scroll on a phone). */
@@ -27,7 +26,7 @@ input { font: inherit; width: 100%; min-width: 0; padding: .625rem .75rem; borde
 #card_number, #card_expiry, #card_cvc { direction: ltr; }
 [dir=rtl] #card_number, [dir=rtl] #card_expiry, [dir=rtl] #card_cvc { text-align: right; }
 input:focus { outline: 2px solid var(--accent); outline-offset: 1px; }
-button { font: inherit; font-weight: 600; padding: .75rem; border: 0; border-radius: 8px; background: var(--accent); color: #fff; cursor: pointer; }
+button { font: inherit; font-weight: 600; padding: .75rem; border: 0; border-radius: 8px; background: var(--accent); color: var(--on-accent); cursor: pointer; }
 button:hover { filter: brightness(1.08); }
 .alert { border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
 .alert.bad { background: var(--bad-bg); color: var(--bad); border: 1px solid var(--bad-line); }
