@@ -63,8 +63,8 @@ export interface DkStrings {
   readonly rateLimited: string;
   /**
    * The generic error, for every code without a string of its own: server failures (`upstream_error`,
-   * `internal_error`, `unavailable`), a site's setup problems (`forbidden`...) and any code this version does not
-   * know. Retry is offered only when the status says it can help.
+   * `internal_error`), a site's setup problems (`forbidden`, `method_not_allowed`...) and any code this version
+   * does not know. Retry is offered only when the status says it can help.
    */
   readonly unknownError: string;
   /** `<dk-checkout-return>`: while the BFF verifies the checkout result. */
@@ -189,7 +189,7 @@ export const baseStrings: Omit<DkStrings, DkOrderStringKey | DkSiblingStringKey 
   busy: (seconds) => `Busy right now. Trying again in ${seconds} s…`,
   invalidResponse: 'The domain service sent an unexpected answer. Please retry.',
   upstreamTimeout: 'No answer in time. Please try again.',
-  queryTooLong: 'Too long: search with 100 characters at most.',
+  queryTooLong: 'Your search is too long: 100 characters at most.',
   validationError: 'Please check what you entered.',
   notFound: 'This domain is not for sale.',
   conflict: 'This domain was just sold.',
@@ -211,8 +211,7 @@ const ALIASES: Readonly<Record<string, keyof DkStrings>> = {
  * keyed by its code in camelCase (`query_too_long` → `queryTooLong`, `network_error` → `networkError`; the
  * order flow's, such as `paymentDeclined`, once it is loaded, which is before any order call can fail), the
  * shared one of `bff_unreachable`, `bff_misconfigured`, `unavailable` (`serviceUnavailable`) and `busy`
- * (`rateLimited`), else
- * {@link DkStrings.unknownError}.
+ * (`rateLimited`), else {@link DkStrings.unknownError}.
  */
 export function errorMessage(error: { code: string }, strings: DkStrings): string {
   const key = ALIASES[error.code] ?? error.code.replace(/_(.)/g, (_, c: string) => c.toUpperCase());
