@@ -1,0 +1,153 @@
+/**
+ * `pnpm --filter @domainkit/e2e screenshots`: the visitor's journey beyond the widget, shot in headless Chromium
+ * against the real demo stack (sandbox marketplace + BFF + the example pages, on 127.0.0.1 ports of its own and a
+ * fresh data folder), into `docs/screenshots/`:
+ *
+ * - `checkout-phone.png`, `checkout-phone-dark.png`: the marketplace's hosted checkout on a 390 px phone.
+ * - `return-confirmed.png` (1280 px), `return-confirmed-phone-dark.png` (390 px, dark): back on the partner page
+ *   after paying, the confirmation `<dk-checkout-return>` shows once the BFF verified the sale.
+ * - `mor-ordered.png` (1280 px): the React SPA as Merchant of Record, the placed order's thank-you view.
+ * - `prices-ar-phone.png` (390 px), `prices-ar.png` (1280 px, dark): the script-tag page in Arabic, right to left.
+ *
+ * The widget's own states (stubbed BFF) are shot by `packages/widget/scripts/screenshots.ts`. Build the widget and
+ * the SPA first (`pnpm --filter @domainkit/widget build && pnpm --filter @domainkit/example-spa build`).
+ * Chromium is the system's: CHROME_PATH, default /usr/bin/chromium.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startDemo } from '@domainkit/example-demo';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+const out = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
+/** The test card the sandbox's hosted checkout accepts. */
+const TEST_CARD = '4242 4242 4242 4242';
+
+/** Screen sizes: a phone and a laptop. */
+const PHONE = { width: 390, height: 844 };
+const DESKTOP = { width: 1280, height: 800 };
+
+const dataDir = await mkdtemp(join(tmpdir(), 'dk-shots-'));
+const demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, quiet: true });
+const browser = await chromium.launch({
+  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+  args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+});
+
+/** A fresh visitor: a browser context at `viewport` in `scheme`, animations reduced. */
+async function visitor(viewport: { width: number; height: number }, scheme: 'light' | 'dark'): Promise<BrowserContext> {
+  return browser.newContext({ viewport, colorScheme: scheme, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+}
+
+/** Types `word` into the page's search and waits for its results. */
+async function search(page: Page, word: string): Promise<void> {
+  const input = page.locator('dk-domain-search [part="input"]');
+  await input.fill('');
+  await input.pressSequentially(word, { delay: 20 });
+  await page.waitForFunction(
+    () => document.querySelector('dk-domain-search')?.getAttribute('data-state') === 'results',
+  );
+}
+
+/** Clicks Buy on the first available result of `word`; resolves on the hosted checkout. */
+async function buyFirst(page: Page, word: string): Promise<void> {
+  await search(page, word);
+  await page.locator('dk-domain-search [part="option"] [part="buy-button"]').first().click();
+  await page.getByTestId('lander-domain').waitFor();
+}
+
+/** Saves the part of the page `selector` covers, with `pad` CSS pixels of the page around it, as `name`. */
+async function shootPart(page: Page, selector: string, name: string, pad = 24): Promise<void> {
+  await page.evaluate(() => window.scrollTo(0, 0));
+  const box = (await page.locator(selector).first().boundingBox())!;
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  const x = Math.max(0, box.x - pad);
+  const clip = {
+    x,
+    y: Math.max(0, box.y - pad),
+    width: Math.min(width - x, box.width + 2 * pad),
+    height: box.height + 2 * pad,
+  };
+  await page.screenshot({ path: join(out, name), fullPage: true, clip, animations: 'disabled', caret: 'initial' });
+  console.log(`docs/screenshots/${name}`);
+}
+
+/** Saves the page (whole when `fullPage`, else the viewport) as `name`. */
+async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
+  await page.screenshot({ path: join(out, name), fullPage, animations: 'disabled', caret: 'initial' });
+  console.log(`docs/screenshots/${name}`);
+}
+
+try {
+  await mkdir(out, { recursive: true });
+
+  // The hosted checkout on a phone, light and dark; then pay and come back to the partner page.
+  for (const scheme of ['light', 'dark'] as const) {
+    const context = await visitor(PHONE, scheme);
+    const page = await context.newPage();
+    await page.goto(demo.url);
+    await buyFirst(page, scheme === 'light' ? 'coffee' : 'garden');
+    await page.locator('input[name="card_number"]').fill(TEST_CARD);
+    await shoot(page, scheme === 'light' ? 'checkout-phone.png' : 'checkout-phone-dark.png', true);
+    if (scheme === 'dark') {
+      await page.locator('button[type="submit"]').first().click();
+      await page.getByTestId('lander-return').click();
+      await page.waitForFunction(
+        () => document.querySelector('dk-checkout-return')?.getAttribute('data-state') === 'confirmed',
+      );
+      await shoot(page, 'return-confirmed-phone-dark.png');
+    }
+    await context.close();
+  }
+  {
+    const context = await visitor(DESKTOP, 'light');
+    const page = await context.newPage();
+    await page.goto(demo.url);
+    await buyFirst(page, 'studio');
+    await page.locator('input[name="card_number"]').fill(TEST_CARD);
+    await page.locator('button[type="submit"]').first().click();
+    await page.getByTestId('lander-return').click();
+    await page.waitForFunction(
+      () => document.querySelector('dk-checkout-return')?.getAttribute('data-state') === 'confirmed',
+    );
+    await shoot(page, 'return-confirmed.png');
+    await context.close();
+  }
+
+  // Merchant of Record on the React SPA: locked price, the partner's payment form, the placed order.
+  {
+    const context = await visitor(DESKTOP, 'light');
+    const page = await context.newPage();
+    await page.goto(new URL('spa/', demo.url).href);
+    await page.getByLabel('Buying flow').selectOption('order');
+    await search(page, 'river');
+    await page.locator('dk-domain-search [part="option"] [part="buy-button"]').first().click();
+    await page.waitForFunction(
+      () => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'quoted',
+    );
+    await page.locator('form.payment button[type="submit"]').click();
+    await page.waitForFunction(
+      () => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'ordered',
+    );
+    await shootPart(page, 'dk-domain-search', 'mor-ordered.png');
+    await context.close();
+  }
+
+  // Arabic prices, right to left: the script-tag page's language switch (?lang=ar).
+  for (const [viewport, scheme, name] of [
+    [PHONE, 'light', 'prices-ar-phone.png'],
+    [DESKTOP, 'dark', 'prices-ar.png'],
+  ] as const) {
+    const context = await visitor(viewport, scheme);
+    const page = await context.newPage();
+    await page.goto(new URL('?lang=ar', demo.url).href);
+    await page.waitForFunction(() => document.documentElement.dir === 'rtl');
+    await search(page, 'cloud');
+    await shootPart(page, '#search', name, 16);
+    await context.close();
+  }
+} finally {
+  await browser.close();
+  await demo.close();
+  await rm(dataDir, { recursive: true, force: true });
+}
