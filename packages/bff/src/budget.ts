@@ -46,8 +46,24 @@ export const DEFAULT_BUDGET_LIMITS: BudgetLimits = {
  * how long until one is expected (or until the pause ends).
  */
 export type TakeResult =
-  | { readonly ok: true; readonly ticket?: string | undefined }
-  | { readonly ok: false; readonly waitMs: number };
+  | {
+      readonly ok: true;
+      readonly ticket?: string | undefined;
+      /** Milliseconds until the next token without reserve (0: one is left now). */
+      readonly nextMs?: number | undefined;
+    }
+  | {
+      readonly ok: false;
+      /** Milliseconds until a token with the reserve asked for (or until the pause ends). */
+      readonly waitMs: number;
+      /** Milliseconds until a token without reserve (a visitor's). */
+      readonly nextMs?: number | undefined;
+    };
+
+/** Milliseconds until `tokens` reach 1 at `rate` tokens per ms (0 when they already do). */
+function untilOne(tokens: number, rate: number): number {
+  return tokens >= 1 ? 0 : Math.ceil((1 - tokens) / rate);
+}
 
 /** A send recorded with its token: it counts against its class until `untilMs` (see the module comment). */
 export interface SendHold {
@@ -105,7 +121,12 @@ export class MemoryBucketStore implements BucketStore {
     bucket.tokens = Math.min(limit.burst, bucket.tokens + Math.max(0, nowMs - bucket.updatedMs) * rate);
     bucket.updatedMs = Math.max(bucket.updatedMs, nowMs);
     if (bucket.blockedUntilMs > nowMs) return { ok: false, waitMs: bucket.blockedUntilMs - nowMs };
-    if (bucket.tokens < need) return { ok: false, waitMs: Math.max(1, Math.ceil((need - bucket.tokens) / rate)) };
+    if (bucket.tokens < need)
+      return {
+        ok: false,
+        waitMs: Math.max(1, Math.ceil((need - bucket.tokens) / rate)),
+        nextMs: untilOne(bucket.tokens, rate),
+      };
     if (hold !== undefined) {
       const sends = this.#sends.get(name) ?? new Map<string, number>();
       this.#sends.set(name, sends);
@@ -114,11 +135,14 @@ export class MemoryBucketStore implements BucketStore {
         if (until <= nowMs) sends.delete(id);
         else first = Math.min(first, until);
       }
-      if (sends.size >= limit.perMinute) return { ok: false, waitMs: logFullWait(first, nowMs) };
+      if (sends.size >= limit.perMinute) {
+        const waitMs = logFullWait(first, nowMs);
+        return { ok: false, waitMs, nextMs: waitMs };
+      }
       sends.set(hold.id, hold.untilMs);
     }
     bucket.tokens -= 1;
-    return { ok: true, ticket: hold?.id };
+    return { ok: true, ticket: hold?.id, nextMs: untilOne(bucket.tokens, rate) };
   }
 
   async settle(name: string, id: string, untilMs: number): Promise<void> {
@@ -183,9 +207,11 @@ export class SqlBucketStore implements BucketStore {
         this.#created.delete(name); // truncated under us (tests): recreate on the next take
         return { ok: false, waitMs: 0 };
       }
-      if (row.blocked_until_ms > nowMs) return { ok: false, waitMs: row.blocked_until_ms - nowMs };
+      if (row.blocked_until_ms > nowMs)
+        return { ok: false, waitMs: row.blocked_until_ms - nowMs, nextMs: row.blocked_until_ms - nowMs };
       const tokens = Math.min(limit.burst, row.tokens + Math.max(0, nowMs - row.updated_ms) * rate);
-      if (tokens < need) return { ok: false, waitMs: Math.max(1, Math.ceil((need - tokens) / rate)) };
+      if (tokens < need)
+        return { ok: false, waitMs: Math.max(1, Math.ceil((need - tokens) / rate)), nextMs: untilOne(tokens, rate) };
       if (hold !== undefined) {
         await trx.deleteFrom('bff_budget_sends').where('name', '=', name).where('until_ms', '<=', nowMs).execute();
         const live = await trx
@@ -193,8 +219,10 @@ export class SqlBucketStore implements BucketStore {
           .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min('until_ms').as('first')])
           .where('name', '=', name)
           .executeTakeFirstOrThrow();
-        if (Number(live.n) >= limit.perMinute)
-          return { ok: false, waitMs: logFullWait(Number(live.first ?? nowMs), nowMs) };
+        if (Number(live.n) >= limit.perMinute) {
+          const waitMs = logFullWait(Number(live.first ?? nowMs), nowMs);
+          return { ok: false, waitMs, nextMs: waitMs };
+        }
         await trx.insertInto('bff_budget_sends').values({ name, id: hold.id, until_ms: hold.untilMs }).execute();
       }
       await trx
@@ -202,7 +230,7 @@ export class SqlBucketStore implements BucketStore {
         .set({ tokens: tokens - 1, updated_ms: Math.max(row.updated_ms, nowMs) })
         .where('name', '=', name)
         .execute();
-      return { ok: true, ticket: hold?.id };
+      return { ok: true, ticket: hold?.id, nextMs: untilOne(tokens - 1, rate) };
     });
   }
 

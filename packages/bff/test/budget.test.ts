@@ -89,7 +89,7 @@ describe('token buckets', () => {
 
       await a.pause('pk_test:pause', t + 7_000);
 
-      expect(await b.take('pk_test:pause', limit, t + 1_000)).toEqual({ ok: false, waitMs: 6_000 });
+      expect(await b.take('pk_test:pause', limit, t + 1_000)).toMatchObject({ ok: false, waitMs: 6_000 });
       expect((await b.take('pk_test:pause', limit, t + 7_100)).ok).toBe(true);
     });
   });
@@ -218,7 +218,10 @@ describe('the log of sends', () => {
       expect((await b.take('pk_test:sends', limit, t, 0, hold('2'))).ok).toBe(true);
       expect((await a.take('pk_test:sends', limit, t, 0, hold('3'))).ok).toBe(true);
       // A full bucket again 70 s later, but the three sends have no answer yet: they still count.
-      expect(await b.take('pk_test:sends', limit, t + 69_000, 0, hold('4'))).toEqual({ ok: false, waitMs: 1_000 });
+      expect(await b.take('pk_test:sends', limit, t + 69_000, 0, hold('4'))).toMatchObject({
+        ok: false,
+        waitMs: 1_000,
+      });
       await a.settle('pk_test:sends', '1', t + 20_000); // answered at t - 40 s: counts until t + 20 s
       const restarted = new SqlBucketStore(db);
       expect((await restarted.take('pk_test:sends', limit, t + 69_000, 0, hold('5'))).ok).toBe(true);

@@ -147,6 +147,25 @@ describe('the demand-ordered miss queue', () => {
     expect(await first).toEqual({ status: 'timeout' });
     expect(loads).toEqual([]);
   });
+
+  it('tells a miss at once when the last token was just taken and the next comes after its wait', async () => {
+    const loads: string[] = [];
+    let tokens = 1;
+    const queue = new DemandQueue<string>({
+      // The bucket's last token: the next one is 1.1 s away, past a visitor's 300 ms.
+      take: async () => (tokens-- > 0 ? { ok: true, nextMs: 1_100 } : { ok: false, waitMs: 1_100, nextMs: 1_100 }),
+      load: async (key) => {
+        loads.push(key);
+        return key;
+      },
+      tokenIntervalMs: 1_100,
+    });
+    expect(await queue.wait('first', 300)).toEqual({ status: 'loaded', value: 'first' });
+
+    expect(await queue.wait('second', 300)).toEqual({ status: 'declined' });
+    expect(loads).toEqual(['first']);
+    queue.close();
+  });
 });
 
 describe('GET /search with a spent budget', () => {

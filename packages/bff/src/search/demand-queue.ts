@@ -15,8 +15,8 @@ export type QueueMode = 'foreground' | 'background';
 
 /** The answer of a token attempt: one was taken, or how long until one is expected (ms). */
 export type TokenAttempt =
-  | { readonly ok: true; readonly ticket?: string | undefined }
-  | { readonly ok: false; readonly waitMs: number };
+  | { readonly ok: true; readonly ticket?: string | undefined; readonly nextMs?: number | undefined }
+  | { readonly ok: false; readonly waitMs: number; readonly nextMs?: number | undefined };
 
 /** What {@link DemandQueue.wait} resolves to. */
 export type WaitOutcome<T> =
@@ -101,8 +101,10 @@ export class DemandQueue<T> {
   #topList: Array<[string, number]> | undefined;
   #topAt = -Infinity;
   #wake: NodeJS.Timeout | undefined;
-  /** When the next token is expected, as last seen (0: now). */
+  /** When the next token (with the reserve asked for) is expected, as last seen (0: now). */
   #nextTokenAt = 0;
+  /** When the next token for a waiting visitor (no reserve) is expected, as last seen (0: now). */
+  #visitorTokenAt = 0;
   #closed = false;
   readonly stats: DemandQueueStats = { foregroundLoads: 0, backgroundLoads: 0, declined: 0, timedOut: 0, aborted: 0 };
 
@@ -215,7 +217,7 @@ export class DemandQueue<T> {
 
   /** Seconds a visitor told "busy" should wait before retrying (at least 1). */
   retryAfterSeconds(): number {
-    const until = Math.max(this.#nextTokenAt - this.#now(), this.#o.tokenIntervalMs);
+    const until = Math.max(this.#visitorTokenAt - this.#now(), this.#o.tokenIntervalMs);
     return Math.max(1, Math.ceil(until / 1000));
   }
 
@@ -255,7 +257,7 @@ export class DemandQueue<T> {
    */
   #admit(key: string, maxWaitMs: number): boolean {
     const now = this.#now();
-    const untilNext = Math.max(0, this.#nextTokenAt - now);
+    const untilNext = Math.max(0, this.#visitorTokenAt - now);
     if (untilNext > maxWaitMs) return false;
     const tokensSoon = 1 + Math.floor((maxWaitMs - untilNext) / this.#o.tokenIntervalMs);
     const mine = this.#score(key);
@@ -359,6 +361,7 @@ export class DemandQueue<T> {
         this.#waiting.clear();
         return;
       }
+      this.#visitorTokenAt = this.#now() + (attempt.nextMs ?? (attempt.ok ? 0 : attempt.waitMs));
       if (!attempt.ok) {
         this.#nextTokenAt = this.#now() + attempt.waitMs;
         this.#wake = setTimeout(
