@@ -32,30 +32,37 @@ export const UPSTREAM_TIMEOUT_MESSAGE = 'The marketplace is taking too long to a
  */
 export function requestDeadline(deadlineMs: number, logger: Logger): RequestHandler {
   return function domainkitBffDeadline(req, res, next) {
-    const timer = setTimeout(() => {
-      if (res.headersSent) return;
-      const answer = (res.locals[ANSWER] as (() => DeadlineAnswer) | undefined)?.();
-      logger.warn(
-        {
-          route: `${req.method} ${req.originalUrl.split('?', 1)[0]}`,
-          deadline_ms: deadlineMs,
-          status: answer?.status ?? 504,
-        },
-        'visitor request passed its deadline; answered now, the work goes on',
-      );
-      if (answer !== undefined) res.status(answer.status).json(answer.body);
-      else sendError(res, new BffHttpError('upstream_timeout', UPSTREAM_TIMEOUT_MESSAGE));
-      // The visitor has an answer: drop whatever the route sends when its work ends.
-      res.status = () => res;
-      res.setHeader = () => res;
-      res.json = () => res;
-      res.send = () => res;
-      res.end = () => res;
-    }, deadlineMs);
+    const arrived = Date.now();
+    // The route runs first: an answer given at once (a cached search) needs no timer. Otherwise the timer is armed
+    // for what is left of the deadline, counted from arrival.
+    next();
+    if (res.writableEnded) return;
+    const timer = setTimeout(
+      () => {
+        if (res.headersSent) return;
+        const answer = (res.locals[ANSWER] as (() => DeadlineAnswer) | undefined)?.();
+        logger.warn(
+          {
+            route: `${req.method} ${req.originalUrl.split('?', 1)[0]}`,
+            deadline_ms: deadlineMs,
+            status: answer?.status ?? 504,
+          },
+          'visitor request passed its deadline; answered now, the work goes on',
+        );
+        if (answer !== undefined) res.status(answer.status).json(answer.body);
+        else sendError(res, new BffHttpError('upstream_timeout', UPSTREAM_TIMEOUT_MESSAGE));
+        // The visitor has an answer: drop whatever the route sends when its work ends.
+        res.status = () => res;
+        res.setHeader = () => res;
+        res.json = () => res;
+        res.send = () => res;
+        res.end = () => res;
+      },
+      Math.max(0, deadlineMs - (Date.now() - arrived)),
+    );
     timer.unref();
     const clear = () => clearTimeout(timer);
     res.once('finish', clear);
     res.once('close', clear);
-    next();
   };
 }

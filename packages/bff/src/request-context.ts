@@ -5,7 +5,7 @@
  *   the `req.id` an outer pino-http of the partner's app already gave the request, or a new UUID. It is answered in
  *   `X-Request-Id`, put on every log line written while the request is served (through {@link contextualLogger}),
  *   and sent upstream on every Partner API attempt made for it (the client's `requestId` option).
- * - The line (pino-http, at `info`; `error` for a 5xx): `{req_id, method, route, status, ms, cache?,
+ * - The line (at `info`; `error` with the error's message for a 5xx): `{req_id, method, route, status, ms, cache?,
  *   upstream_calls}`. Never the query (visitor input) nor headers.
  *
  * The request's state lives in an `AsyncLocalStorage`, so code far from the route (the search cache, the client's
@@ -17,7 +17,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isWellFormedRequestId, REQUEST_ID_HEADER } from '@domainkit/protocol';
 import type { Request, RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import type { BffMetrics } from './metrics.ts';
 
 /** What is known about the request being served. */
@@ -28,8 +27,8 @@ export interface RequestState {
   upstreamCalls: number;
   /** How the cache answered (`hit`, `miss`, `stale`, `coalesced`, `stale_if_error`), when the route used it. */
   cache?: string | undefined;
-  /** Child loggers bound to this request, one per base logger. */
-  readonly loggers: WeakMap<Logger, Logger>;
+  /** Child loggers bound to this request, one per base logger (made on first use). */
+  loggers?: WeakMap<Logger, Logger> | undefined;
 }
 
 const storage = new AsyncLocalStorage<RequestState>();
@@ -64,6 +63,7 @@ export function contextualLogger(base: Logger): Logger {
       if (typeof property === 'string' && LEVELS.has(property)) {
         const state = storage.getStore();
         if (state === undefined) return Reflect.get(target, property, receiver);
+        state.loggers ??= new WeakMap();
         let bound = state.loggers.get(target);
         if (bound === undefined) {
           bound = target.child({ req_id: state.requestId });
@@ -87,50 +87,57 @@ function matchedRoute(req: Request): string | undefined {
  * the request inside its {@link RequestState}, and logs one line when the answer is finished.
  */
 export function requestContext(logger: Logger, metrics?: Pick<BffMetrics, 'visitorAnswered'>): RequestHandler {
-  const http = pinoHttp<IncomingMessage, ServerResponse>({
-    logger,
-    quietReqLogger: true,
-    quietResLogger: true,
-    customAttributeKeys: { reqId: 'req_id', responseTime: 'ms' },
-    genReqId(req, res) {
-      const sent = req.headers['x-request-id'];
-      const id = isWellFormedRequestId(sent) ? sent : randomUUID();
-      res.setHeader(REQUEST_ID_HEADER, id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) => (error !== undefined || res.statusCode >= 500 ? 'error' : 'info'),
-    customSuccessObject: (req, res, value) => line(req as Request, res, value),
-    customErrorObject: (req, res, error, value) => ({
-      ...line(req as Request, res, value),
-      error: error instanceof Error ? error.message : String(error),
-    }),
-    customSuccessMessage: () => 'request',
-    customErrorMessage: () => 'request failed',
-  });
   const states = new WeakMap<IncomingMessage, RequestState>();
-  function line(req: Request, res: ServerResponse, value: Record<string, unknown>) {
+  function line(req: Request, res: ServerResponse, ms: number) {
     const state = states.get(req);
     const matched = matchedRoute(req);
-    // Metrics labels stay few: an unmatched path is "unmatched" there, but the log names it (without the query).
-    metrics?.visitorAnswered(res.statusCode, matched ?? 'unmatched');
     const route = matched ?? (req.originalUrl ?? req.url).split('?', 1)[0]!.slice(0, 200);
     return {
+      req_id: state?.requestId,
       method: req.method,
       route,
       status: res.statusCode,
-      ms: value.ms,
+      ms,
       ...(state?.cache !== undefined ? { cache: state.cache } : {}),
       upstream_calls: state?.upstreamCalls ?? 0,
     };
   }
+  // One line per request when its answer is finished (or the connection closed first), written directly: no child
+  // logger, no serialised request per request (the cached search path is measured against a bare Express route).
   return function domainkitBffRequestContext(req, res, next) {
     // An outer pino-http (the partner's app) may have named the request already: keep its id, answer it.
     const outer = (req as { id?: unknown }).id;
-    if (outer !== undefined && !isWellFormedRequestId(String(outer))) (req as { id?: unknown }).id = undefined;
-    else if (outer !== undefined) res.setHeader(REQUEST_ID_HEADER, String(outer));
-    http(req, res);
-    const state: RequestState = { requestId: String(req.id), upstreamCalls: 0, loggers: new WeakMap() };
+    let id: string;
+    if (outer !== undefined && outer !== null && isWellFormedRequestId(String(outer))) id = String(outer);
+    else {
+      const sent = req.headers['x-request-id'];
+      id = isWellFormedRequestId(sent) ? sent : randomUUID();
+      (req as { id?: unknown }).id = id;
+    }
+    res.setHeader(REQUEST_ID_HEADER, id);
+    const started = Date.now();
+    const state: RequestState = { requestId: id, upstreamCalls: 0 };
     states.set(req, state);
+    const done = (error?: unknown) => {
+      res.off('finish', done);
+      res.off('close', done);
+      res.off('error', done);
+      // Metrics labels stay few: an unmatched path is "unmatched" there, but the log names it (without the query).
+      metrics?.visitorAnswered(res.statusCode, matchedRoute(req) ?? 'unmatched');
+      const failed = error !== undefined || res.statusCode >= 500;
+      if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
+      const fields = line(req, res, Date.now() - started);
+      if (failed) {
+        const failure = error ?? new Error(`failed with status code ${res.statusCode}`);
+        logger.error(
+          { ...fields, error: failure instanceof Error ? failure.message : String(failure) },
+          'request failed',
+        );
+      } else logger.info(fields, 'request');
+    };
+    res.on('finish', done);
+    res.on('close', done);
+    res.on('error', done);
     storage.run(state, next);
   };
 }

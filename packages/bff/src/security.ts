@@ -15,12 +15,41 @@ export const JSON_BODY_LIMIT_BYTES = 16 * 1024;
  * `frame-ancestors 'none'`), plus helmet's other defaults (nosniff, no referrer, HSTS, ...).
  */
 export function securityHeaders(): RequestHandler {
-  return helmet({
+  const policy = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
       directives: { defaultSrc: ["'none'"], frameAncestors: ["'none'"], baseUri: ["'none'"], formAction: ["'none'"] },
     },
+    // Headers that only govern an HTML document (its window, its links, its DNS prefetching, legacy plug-ins and
+    // IE's download and XSS-filter quirks) say nothing for a JSON answer that is never a document
+    // (docs/spec-decisions.md): left out, the hot path of a cached search sends less.
+    crossOriginOpenerPolicy: false,
+    originAgentCluster: false,
+    xDnsPrefetchControl: false,
+    xDownloadOptions: false,
+    xPermittedCrossDomainPolicies: false,
+    xXssProtection: false,
+    frameguard: { action: 'deny' },
   });
+  // The policy's headers depend on nothing in the request: helmet is run once on a recording answer and its headers
+  // are replayed on every answer (the hot path of a cached search sets them without helmet's chain of middleware).
+  const set: Array<[string, string]> = [];
+  const removed: string[] = [];
+  let synchronous = false;
+  const recorder = {
+    setHeader: (name: string, value: unknown) => void set.push([name, String(value)]),
+    removeHeader: (name: string) => void removed.push(name),
+    getHeader: () => undefined,
+  };
+  policy({ headers: {}, method: 'GET', url: '/' } as never, recorder as never, () => {
+    synchronous = true;
+  });
+  if (!synchronous) return policy;
+  return function domainkitBffSecurityHeaders(_req, res, next) {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+    next();
+  };
 }
 
 /** Methods and headers a browser may use across origins. */

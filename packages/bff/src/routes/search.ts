@@ -45,6 +45,8 @@ const METRIC_SOURCE: Record<SearchAnswer['source'], string> = {
 
 /** The search route handler; lookups are recorded in `metrics` when given. */
 export function searchRoute(search: SearchService, metrics?: Pick<BffMetrics, 'cacheLookup'>): RequestHandler {
+  // The serialised answer of each cached upstream answer, made once: a hit writes these bytes as they are.
+  const bodies = new WeakMap<DomainSearchResponse, { key: string; body: Buffer }>();
   return async function domainkitBffSearch(req, res) {
     const raw = req.query.q;
     // The lean path: a well-formed query whose fresh answer is in memory, answered synchronously.
@@ -54,8 +56,16 @@ export function searchRoute(search: SearchService, metrics?: Pick<BffMetrics, 'c
       if (hit !== undefined) {
         noteRequest({ cache: 'hit' });
         metrics?.cacheLookup('search', 'cache');
+        let made = bodies.get(hit);
+        if (made === undefined || made.key !== key) {
+          const body: WidgetSearchResponse = { query: key, results: hit.domains.map(toWidgetDomain) };
+          made = { key, body: Buffer.from(JSON.stringify(body)) };
+          bodies.set(hit, made);
+        }
         res.setHeader('Cache-Status', CACHE_STATUS.hit);
-        res.json({ query: key, results: hit.domains.map(toWidgetDomain) } satisfies WidgetSearchResponse);
+        res.setHeader('Content-Type', 'application/json; charset=utf-8');
+        res.setHeader('Content-Length', made.body.length);
+        res.end(made.body);
         return;
       }
     }
