@@ -1,6 +1,7 @@
 /**
- * Renders the widget's states into `docs/screenshots/*.png` (run with `node scripts/screenshots.ts` after
- * `pnpm build`): light, dark, right-to-left, error, busy, and the MoR order flow with its countdown.
+ * Renders the widget's states into `docs/screenshots/*.png` (run with `node scripts/screenshots.ts [name…]` after
+ * `pnpm build`; names pick shots): light, dark, right-to-left, error, busy, and the MoR order flow with its
+ * countdown and the placed order.
  *
  * Each shot is a small partner page built here, loading the script-tag build; every request is answered by
  * Playwright's router (the page, `domainkit.min.js`, and a stubbed BFF), so nothing listens on a port.
@@ -216,7 +217,9 @@ const browser = await chromium.launch({
   ],
 });
 try {
-  for (const shot of SHOTS) {
+  // `node scripts/screenshots.ts mor-countdown mor-dark-ordered` renders only those shots.
+  const only = process.argv.slice(2);
+  for (const shot of SHOTS.filter((s) => only.length === 0 || only.includes(s.name))) {
     const context = await browser.newContext({
       viewport: { width: 640, height: 720 },
       deviceScaleFactor: 2,

@@ -125,7 +125,7 @@ function purchaseKey(domain: string): string {
   } catch {
     key = undefined;
   }
-  key ??= memoryKeys.get(domain) ?? globalThis.crypto.randomUUID();
+  key ??= memoryKeys.get(domain) ?? randomKey();
   memoryKeys.set(domain, key);
   try {
     globalThis.sessionStorage?.setItem(keyName(domain), key);
@@ -144,6 +144,16 @@ function openPurchaseKey(domain: string): string | undefined {
     // Storage blocked: only the key in memory.
   }
   return memoryKeys.get(domain);
+}
+
+/**
+ * A new random purchase key: a UUID, or, on a page that is not a secure context (plain `http:` other than
+ * localhost, where `crypto.randomUUID` does not exist), 32 hex digits from `crypto.getRandomValues`.
+ */
+function randomKey(): string {
+  const { crypto } = globalThis;
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /** Ends the attempt: the next purchase of `domain` gets a new key. */

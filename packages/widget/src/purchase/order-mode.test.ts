@@ -261,6 +261,22 @@ describe('order mode (MoR)', () => {
     expect(sessionStorage.getItem('dk-purchase-key:coffeehouse.com')).to.equal(null);
   });
 
+  it('makes a purchase key on a page that is not a secure context (no crypto.randomUUID)', async () => {
+    sessionStorage.clear();
+    Object.defineProperty(crypto, 'randomUUID', { value: undefined, configurable: true });
+    try {
+      const { el } = await orderButton();
+      await quoted(stub, el);
+      void el.placeOrder(DETAILS);
+      const post = await stub.call(1);
+      expect(post.headers.get('idempotency-key')).to.match(/^[0-9a-f]{32}$/);
+      post.respond(201, ORDER);
+      await untilPurchase(el, 'ordered');
+    } finally {
+      delete (crypto as { randomUUID?: unknown }).randomUUID;
+    }
+  });
+
   it('shows the status of an order already in flight for the quote instead of offering a new quote', async () => {
     const { el } = await orderButton();
     await quoted(stub, el);
