@@ -3,10 +3,22 @@
  * refining a search while results are shown, and typing at a phone's pace.
  */
 import { expect } from '@esm-bundle/chai';
+import './checkout-return/checkout-return.ts';
 import './domain-search/domain-search.ts';
 import { FakeClock } from './test-support/fake-clock.ts';
 import { FetchStub } from './test-support/fetch-stub.ts';
-import { cleanup, fixture, part, rows, settle, type, untilPurchase, untilState } from './test-support/fixtures.ts';
+import {
+  cleanup,
+  fixture,
+  part,
+  rows,
+  settle,
+  text,
+  type,
+  until,
+  untilPurchase,
+  untilState,
+} from './test-support/fixtures.ts';
 import type { WidgetDomain } from './types.ts';
 
 const COFFEE: WidgetDomain[] = [
@@ -45,6 +57,34 @@ describe('the journey', () => {
     rows(search)[1]!.querySelector<HTMLButtonElement>('[part="buy-button"]')!.click();
     const again = await stub.call(2);
     expect([again.url.pathname, again.json]).to.deep.equal(['/dk/checkout', { domain: 'coffeebeans.io' }]);
+  });
+
+  it('back on the partner page, the confirmation speaks the language set even when it loads after the check', async () => {
+    const before = location.href;
+    history.replaceState(null, '', `${location.pathname}?checkout_session_id=cs_1&status=complete&sig=v1.abc`);
+    const container = document.createElement('div');
+    const el = document.createElement('dk-checkout-return');
+    container.append(el);
+    document.body.append(container);
+    try {
+      const verify = await stub.call(0);
+      expect(verify.url.pathname).to.equal('/dk/checkout/return');
+      verify.respond(200, {
+        checkout_session_id: 'cs_1',
+        status: 'complete',
+        domain: 'coffeehouse.com',
+        price_cents: 250000,
+        currency: 'USD',
+      });
+      await until(() => el.dataset.state === 'confirmed', 'the sale is confirmed');
+      // The page's French set arrives only now.
+      el.strings = { checkoutConfirmed: (domain, price) => `Merci ! ${domain} est à vous pour ${price}.` };
+      await el.updateComplete;
+      expect(text(part(el, '[part="message"]'))).to.match(/^Merci ! .*coffeehouse\.com.* est à vous pour /);
+    } finally {
+      container.remove();
+      history.replaceState(null, '', before);
+    }
   });
 
   it('keeps the results, dimmed and aria-busy, while a refinement loads: the element never shrinks', async () => {

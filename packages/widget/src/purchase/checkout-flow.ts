@@ -74,25 +74,26 @@ export interface CheckoutReturnHost extends HTMLElement {
  */
 export async function confirmReturn(el: CheckoutReturnHost): Promise<void> {
   const query = new URLSearchParams(location.search);
-  const s = { ...returnStrings, ...el.strings };
-  const show = (state: string, message: string): void => {
+  // The words are read at each render: strings set after the check (a language set that loads later) still apply.
+  type Words = typeof returnStrings;
+  const show = (state: string, message: (s: Words) => string): void => {
     el.dataset.state = state;
-    el.view = ({ html }) => html`<p part="message" class="box" role="status" tabindex="-1">${message}</p>`;
+    el.view = ({ html }) =>
+      html`<p part="message" class="box" role="status" tabindex="-1">${message({ ...returnStrings, ...el.strings })}</p>`;
     el.requestUpdate();
   };
-  if (query.get('status') === 'canceled') return show('canceled', s.checkoutCanceled);
+  if (query.get('status') === 'canceled') return show('canceled', (s) => s.checkoutCanceled);
   if (!query.has('sig')) return;
-  show('checking', s.checkoutChecking);
+  show('checking', (s) => s.checkoutChecking);
   try {
     const sale = await verifyCheckoutReturn(el.api, location.search);
     const locale = el.locale || el.closest('[lang]')?.getAttribute('lang') || undefined;
-    show(
-      'confirmed',
-      s.checkoutConfirmed(isolate(sale.domain), isolate(formatPrice(sale.price_cents, sale.currency, locale))),
-    );
+    const domain = isolate(sale.domain);
+    const price = isolate(formatPrice(sale.price_cents, sale.currency, locale));
+    show('confirmed', (s) => s.checkoutConfirmed(domain, price));
     await el.updateComplete;
     el.renderRoot.querySelector<HTMLElement>('[part="message"]')?.focus();
   } catch {
-    show('unconfirmed', s.checkoutUnconfirmed);
+    show('unconfirmed', (s) => s.checkoutUnconfirmed);
   }
 }
