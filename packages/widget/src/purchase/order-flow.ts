@@ -25,6 +25,11 @@ import type { Nothing, PurchaseController, PurchasePhase } from './purchase-cont
 /** How often and how many times the order status is refreshed after the order was placed. */
 const POLL_MS = 5000;
 const POLLS = 3;
+/**
+ * While the order is `PROCESSING` (paid, its record still retried by the BFF, which gives up and refunds 30 s after the
+ * payment by default), the status is followed longer: up to 12 times (a minute), until it is recorded or refunded.
+ */
+const PROCESSING_POLLS = 12;
 
 /** Order mode's Buy: the first quote of `p.domain`; the element renders the order panel from now on. Never rejects. */
 export function buy(p: PurchaseController): Promise<void> {
@@ -371,9 +376,13 @@ function tick(p: PurchaseController): void {
   });
 }
 
-/** Refreshes the order status `times` more times, {@link POLL_MS} apart. */
-function poll(p: PurchaseController, times: number): void {
-  if (times > 0) p.wait(() => void refresh(p).then(() => poll(p, times - 1)), POLL_MS);
+/**
+ * Refreshes the order status {@link POLL_MS} apart: `times` more times, or, while the order is `PROCESSING`, until
+ * it is not (at most {@link PROCESSING_POLLS} in all).
+ */
+function poll(p: PurchaseController, times: number, done = 0): void {
+  const processing = p.order?.status === 'PROCESSING' && done < PROCESSING_POLLS;
+  if (times > 0 || processing) p.wait(() => void refresh(p).then(() => poll(p, times - 1, done + 1)), POLL_MS);
 }
 
 /** Order statuses of a purchase that ended without an order (the BFF's `GET /orders/:id`). */

@@ -225,9 +225,18 @@ describe('order mode (MoR)', () => {
     void el.placeOrder(DETAILS);
     (await stub.call(1)).respond(202, { ...ORDER, status: 'PROCESSING' });
     await untilPurchase(el, 'ordered');
+    // The BFF retries the record for up to 30 s: the status is followed past the usual three polls.
+    for (let i = 2; i <= 6; i++) {
+      clock.advance(5000);
+      (await stub.call(i)).respond(200, { ...ORDER, status: 'PROCESSING' });
+      await settle(el);
+    }
     clock.advance(5000);
-    (await stub.call(2)).respond(200, { ...ORDER, status: 'REFUNDED', money: 'refunded' });
+    (await stub.call(7)).respond(200, { ...ORDER, status: 'REFUNDED', money: 'refunded' });
     await settle(el);
+    clock.advance(60_000);
+    await settle(el);
+    expect(stub.calls, 'no polling once it ended').to.have.length(8);
     expect(text(part(el, '[part="order-heading"]'))).to.equal('Your order could not be completed.');
     expect(text(part(el, '[part="order-status"]'))).to.equal(MONEY.refunded);
     expect(moneyMentions(text(part(el, '[part="order"]')))).to.equal(1);
