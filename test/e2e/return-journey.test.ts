@@ -76,4 +76,43 @@ describe('the return journey (hosted checkout)', () => {
     }
     await page.close();
   });
+
+  it("returns the buyer to the widget's return-path and cancel-path, resolved on the page's own origin", async () => {
+    const page = await stack.browser.newPage({ viewport: { width: 390, height: 900 } });
+    const origin = new URL(stack.demo.url).origin;
+    await page.goto(stack.demo.url);
+    await page.evaluate(() => {
+      const search = document.querySelector('dk-domain-search')!;
+      search.setAttribute('return-path', '/?via=return-path');
+      search.setAttribute('cancel-path', '/?via=cancel-path');
+    });
+    await buyFirst(page, 'garden');
+    await page.getByTestId('lander-cancel').click();
+    await page.waitForURL((url) => url.searchParams.get('status') === 'canceled');
+    expect([new URL(page.url()).origin, new URL(page.url()).searchParams.get('via')]).toEqual([origin, 'cancel-path']);
+    expect(await confirmation(page)).toMatchObject({ state: 'canceled' });
+
+    await page.evaluate(() => {
+      document.querySelector('dk-domain-search')!.setAttribute('return-path', '/?via=return-path');
+    });
+    const bought = await buyFirst(page, 'garden');
+    expect(await payOnLander(page, '4242 4242 4242 4242')).toBe('paid');
+    await page.getByTestId('lander-return').click();
+    await page.waitForURL((url) => url.searchParams.has('sig'));
+    expect([new URL(page.url()).origin, new URL(page.url()).searchParams.get('via')]).toEqual([origin, 'return-path']);
+    const done = await confirmation(page);
+    expect([done.state, done.text.includes(bought)]).toEqual(['confirmed', true]);
+
+    // A return path on another site is refused by the BFF: the visitor stays, nothing opens.
+    const refused = await page.evaluate(async (api) => {
+      const res = await fetch(`${api}/checkout`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ domain: 'coffeehouse.com', return_url: 'https://evil.example/x' }),
+      });
+      return [res.status, ((await res.json()) as { error: { code: string } }).error.code];
+    }, new URL('/dk', stack.demo.url).href);
+    expect(refused).toEqual([400, 'return_url_not_allowed']);
+    await page.close();
+  });
 });
