@@ -9,7 +9,7 @@ import type { DkDomainSearch } from './domain-search/domain-search.component.ts'
 import { expectNoAxeViolations } from './test-support/axe.ts';
 import { FakeClock } from './test-support/fake-clock.ts';
 import { FetchStub, useFetchStub } from './test-support/fetch-stub.ts';
-import { cleanup, fixture, part, until, untilPurchase, untilState } from './test-support/fixtures.ts';
+import { cleanup, fixture, part, settle, until, untilPurchase, untilState } from './test-support/fixtures.ts';
 
 const RESULTS = [
   { domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' },
@@ -211,6 +211,27 @@ const SEARCH_STATES: Array<[string, Step]> = [
       void search.placeOrder(DETAILS);
       (await stub.call(2)).respond(201, ORDER);
       await untilPurchase(search, 'ordered');
+    },
+  ],
+  [
+    'order: sold meanwhile, payment refunded',
+    async (search, stub) => {
+      await quoteFromSearch(search, stub);
+      void search.placeOrder(DETAILS);
+      (await stub.call(2)).respond(409, { error: { code: 'conflict', message: 'sold', money: 'refunded' } });
+      await untilPurchase(search, 'failed');
+    },
+  ],
+  [
+    'order: processing, then refunded',
+    async (search, stub, clock) => {
+      await quoteFromSearch(search, stub);
+      void search.placeOrder(DETAILS);
+      (await stub.call(2)).respond(202, { ...ORDER, status: 'PROCESSING' });
+      await untilPurchase(search, 'ordered');
+      clock.advance(5000);
+      (await stub.call(3)).respond(200, { ...ORDER, status: 'REFUNDED', money: 'refunded' });
+      await settle(search);
     },
   ],
 ];
