@@ -113,6 +113,21 @@ describe('the journey', () => {
     expect(grid.getAttribute('aria-busy')).to.equal('false');
   });
 
+  it('searches from the third character by default (shorter is no domain name worth a search)', async () => {
+    const search = await fixture('dk-domain-search', { debounce: '0' });
+    const clock = new FakeClock(Date.parse('2030-01-01T12:00:00Z'));
+    search.clock = clock;
+    for (const typed of ['c', 'co']) {
+      type(search, typed);
+      clock.advance(2000);
+      await settle(search);
+    }
+    expect(stub.calls, 'nothing searched for one or two characters').to.have.length(0);
+    type(search, 'cof');
+    clock.advance(2000);
+    expect((await stub.call(0)).url.searchParams.get('q')).to.equal('cof');
+  });
+
   it('a typist at 320 ms a key over ten words causes at most 2 searches a word', async () => {
     const search = await fixture('dk-domain-search');
     const clock = new FakeClock(Date.parse('2030-01-01T12:00:00Z'));
