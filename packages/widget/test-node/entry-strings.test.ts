@@ -12,8 +12,8 @@ const root = join(import.meta.dirname, '..');
 
 /** The literal text of a string or of a string function (its arguments replaced by markers and cut out). */
 function fragments(value: string | ((...args: string[]) => string)): string[] {
-  const text = typeof value === 'string' ? value : value('\u0001', '\u0002');
-  return text.split(/[\u0001\u0002]/).filter((fragment) => fragment.trim().length >= 8);
+  const text = typeof value === 'string' ? value : value('\ue000', '\ue001');
+  return text.split(/[\ue000\ue001]/).filter((fragment) => fragment.trim().length >= 8);
 }
 
 describe('the script-tag entry', () => {
