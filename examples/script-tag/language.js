@@ -66,7 +66,8 @@ const PAGES = {
     navHow: 'كيف يعمل',
     languageLabel: 'اللغة',
     heroTitle: 'اعثر على اسم فكرتك القادمة',
-    lead: 'نطاقات .com و.io وغيرها، جاهزة للشراء اليوم. اكتب كلمة تعجبك واختر اسمًا.',
+    // .com and .io are isolated left to right (U+2066 … U+2069): unisolated, their dots land after the letters.
+    lead: 'نطاقات \u2066.com\u2069 و\u2066.io\u2069 وغيرها، جاهزة للشراء اليوم. اكتب كلمة تعجبك واختر اسمًا.',
     searchLabel: 'ابحث عن نطاق',
     searchPlaceholder: 'جرّب «coffee» أو «studio»',
     featured: 'نطاق مميز',
