@@ -80,6 +80,8 @@ export class BffMetrics {
   readonly #upstreamDuration: Histogram<'class'>;
   readonly #pauses: Counter<'class'>;
   readonly #cache: Counter<'cache' | 'result'>;
+  /** The counter of each (cache, source) pair, bound once (a lookup per request skips hashing its labels). */
+  readonly #cacheChildren = new Map<string, { inc(): void }>();
   readonly #refusals: Counter<'status' | 'route'>;
   readonly #webhookFailures: Counter;
 
@@ -209,7 +211,13 @@ export class BffMetrics {
 
   /** Records a cache lookup (`cache`: `search` or `siblings`; `source`: the cache's `CacheSource`). */
   cacheLookup(cache: string, source: string): void {
-    this.#cache.inc({ cache, result: cacheResultOf(source) });
+    const key = `${cache}\u0000${source}`;
+    let counter = this.#cacheChildren.get(key);
+    if (counter === undefined) {
+      counter = this.#cache.labels({ cache, result: cacheResultOf(source) });
+      this.#cacheChildren.set(key, counter);
+    }
+    counter.inc();
   }
 
   /** Records a visitor answer; only 503 and 429 are counted. */

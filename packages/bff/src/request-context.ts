@@ -118,26 +118,19 @@ export function requestContext(logger: Logger, metrics?: Pick<BffMetrics, 'visit
     const started = Date.now();
     const state: RequestState = { requestId: id, upstreamCalls: 0 };
     states.set(req, state);
-    const done = (error?: unknown) => {
-      res.off('finish', done);
-      res.off('close', done);
-      res.off('error', done);
+    // `close` follows the end of every answer, sent in full or cut short (one listener per request).
+    res.once('close', () => {
       // Metrics labels stay few: an unmatched path is "unmatched" there, but the log names it (without the query).
       metrics?.visitorAnswered(res.statusCode, matchedRoute(req) ?? 'unmatched');
-      const failed = error !== undefined || res.statusCode >= 500;
+      const failed = res.statusCode >= 500 || !res.writableFinished;
       if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
       const fields = line(req, res, Date.now() - started);
-      if (failed) {
-        const failure = error ?? new Error(`failed with status code ${res.statusCode}`);
-        logger.error(
-          { ...fields, error: failure instanceof Error ? failure.message : String(failure) },
-          'request failed',
-        );
-      } else logger.info(fields, 'request');
-    };
-    res.on('finish', done);
-    res.on('close', done);
-    res.on('error', done);
+      if (res.statusCode >= 500)
+        logger.error({ ...fields, error: `failed with status code ${res.statusCode}` }, 'request failed');
+      else if (!res.writableFinished)
+        logger.info({ ...fields, error: 'connection closed before the answer was sent' }, 'request');
+      else logger.info(fields, 'request');
+    });
     storage.run(state, next);
   };
 }

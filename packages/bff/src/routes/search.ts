@@ -45,8 +45,9 @@ const METRIC_SOURCE: Record<SearchAnswer['source'], string> = {
 
 /** The search route handler; lookups are recorded in `metrics` when given. */
 export function searchRoute(search: SearchService, metrics?: Pick<BffMetrics, 'cacheLookup'>): RequestHandler {
-  // The serialised answer of each cached upstream answer, made once: a hit writes these bytes as they are.
-  const bodies = new WeakMap<DomainSearchResponse, { key: string; body: Buffer }>();
+  // The serialised answer of each cached upstream answer, made once: a hit writes it as it is. A string, not a
+  // Buffer: Node sends a string body with the headers in one write.
+  const bodies = new WeakMap<DomainSearchResponse, { key: string; body: string; length: number }>();
   return async function domainkitBffSearch(req, res) {
     const raw = req.query.q;
     // The lean path: a well-formed query whose fresh answer is in memory, answered synchronously.
@@ -59,13 +60,14 @@ export function searchRoute(search: SearchService, metrics?: Pick<BffMetrics, 'c
         let made = bodies.get(hit);
         if (made === undefined || made.key !== key) {
           const body: WidgetSearchResponse = { query: key, results: hit.domains.map(toWidgetDomain) };
-          made = { key, body: Buffer.from(JSON.stringify(body)) };
+          const text = JSON.stringify(body);
+          made = { key, body: text, length: Buffer.byteLength(text) };
           bodies.set(hit, made);
         }
         res.setHeader('Cache-Status', CACHE_STATUS.hit);
         res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.setHeader('Content-Length', made.body.length);
-        res.end(made.body);
+        res.setHeader('Content-Length', made.length);
+        res.end(made.body, 'utf8');
         return;
       }
     }
