@@ -37,9 +37,24 @@ export function buy(p: PurchaseController): Promise<void> {
   return requestQuote(p);
 }
 
-/** Order mode: locks the price of `p.domain` (again, after an expiry). Never rejects. */
+/**
+ * What became of the money of the visitor's last failed order attempt, said after the panel's message while the
+ * purchase goes on (a changed price to confirm, an expired lock); forgotten once an order is shown or a new
+ * purchase starts.
+ */
+const lastMoney = new WeakMap<PurchaseController, WidgetMoney>();
+
+/** Failures of a quote request (not of an order): said as they are, with no money (nothing was paid in them). */
+const quoteFailures = new WeakSet<object>();
+
+/**
+ * Order mode: locks the price of `p.domain` (again, after an expiry or to confirm a changed price). A refused
+ * re-quote leaves the visitor where they were (a busy shop is not an expired lock). Never rejects.
+ */
 export async function requestQuote(p: PurchaseController): Promise<void> {
   const fresh = !p.quote;
+  const before = p.status;
+  if (fresh) lastMoney.delete(p);
   const signal = p.start('pending');
   try {
     // The key of an attempt still open (its answer lost, or a reload): the BFF answers with its order if it has one.
@@ -76,7 +91,8 @@ export async function requestQuote(p: PurchaseController): Promise<void> {
     // Focus follows the panel: into it when a quote appears (the payment form comes next).
     if (fresh) void moveFocus(p, () => p.host.renderRoot.querySelector<HTMLElement>('[part~="order"]'));
   } catch (error) {
-    p.fail(error, p.quote ? 'expired' : 'idle');
+    const failed = p.fail(error, !p.quote ? 'idle' : before === 'mismatch' ? 'mismatch' : 'expired');
+    if (failed) quoteFailures.add(failed);
   }
 }
 
@@ -293,6 +309,7 @@ function failureMessage(
 function failOrder(p: PurchaseController, caught: unknown, phase: PurchasePhase): void {
   const error = toApiError(caught);
   p.error = error;
+  lastMoney.set(p, moneyOf(error));
   p.set(phase);
   const s = { ...orderStrings, ...p.host.texts };
   const quote = p.quote!;
@@ -311,6 +328,7 @@ function localeOf(p: PurchaseController): string | undefined {
  * `dk-order-created`, polls its status, and ends the purchase attempt (the next purchase of the domain is a new one).
  */
 function showOrder(p: PurchaseController, order: WidgetOrderResponse): DkOrderCreatedDetail {
+  lastMoney.delete(p);
   p.order = order;
   p.orderToken = order.order_token;
   p.details = undefined;
@@ -432,21 +450,21 @@ export function renderOrderPanel(
   const price = (cents: number): string => formatPrice(cents, quote.currency, locale);
   const paying = phase === 'quoted' || phase === 'ordering';
   const pending = phase === 'pending'; // a fresh quote is on its way (after an expiry or a changed price)
-  const failure = error ? failureMessage(p, s, error, price) : '';
+  // A failed re-quote is said as it is; a failed order with what became of its money.
+  const quoteFailure = error && quoteFailures.has(error) ? errorMessage(error, s) : '';
+  const orderFailure = error && !quoteFailure ? failureMessage(p, s, error, price) : '';
+  const money = lastMoney.get(p);
+  const withMoney = (text: string): string => (money ? `${text} ${moneySentence(s, money)}` : text);
   // What to say, and the panel's main action if any.
   const [message, label, run]: [string, string?, (() => unknown)?] =
     phase === 'mismatch' || (pending && newPrice)
-      ? [failure || s.priceChanged(iso(price(newPrice))), s.confirmPrice(price(newPrice)), () => confirmPrice(p)]
+      ? [withMoney(s.priceChanged(iso(price(newPrice)))), s.confirmPrice(price(newPrice)), () => confirmPrice(p)]
       : phase === 'expired' || pending
-        ? [
-            error ? `${s.quoteExpired} ${moneySentence(s, moneyOf(error))}` : s.quoteExpired,
-            s.newQuote,
-            () => requestQuote(p),
-          ]
+        ? [withMoney(s.quoteExpired), s.newQuote, () => requestQuote(p)]
         : phase === 'failed'
-          ? [failure]
+          ? [orderFailure]
           : [phase === 'ordering' ? s.placingOrder : ''];
-  const alert = paying && error ? failure : '';
+  const alert = paying && orderFailure ? orderFailure : quoteFailure;
   return html`
     <div part="order" class="box" role="group" aria-labelledby="order-title" tabindex="-1">
       ${

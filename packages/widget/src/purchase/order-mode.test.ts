@@ -408,6 +408,32 @@ describe('order mode (MoR)', () => {
     await untilPurchase(el, 'ordered');
   });
 
+  it('a busy shop while confirming a new price says busy and keeps the new price, never "expired"', async () => {
+    const { el } = await orderButton();
+    await quoted(stub, el);
+    void el.placeOrder(DETAILS);
+    (await stub.call(1)).respond(422, {
+      error: { code: 'price_mismatch', message: 'x', price_cents: 270000, money: 'not_charged' },
+    });
+    await untilPurchase(el, 'mismatch');
+    part<HTMLButtonElement>(el, '[part="order-button"]').click();
+    (await stub.call(2)).respond(503, { error: { code: 'busy', message: 'Busy.', retry_after: 2 } });
+    await settle(el);
+    const panel = text(part(el, '[part="order"]'));
+    expect(panel).to.not.contain('expired');
+    expect(el.dataset.purchase).to.equal('mismatch');
+    expect(text(part(el, '[part="order-message"]'))).to.equal(
+      `The price is now ${iso('$2,700')}. ${MONEY.not_charged}`,
+    );
+    expect(text(part(el, '[part="order-error"]'))).to.equal('Busy right now. Please try again shortly.');
+    expect(moneyMentions(panel), 'the money is still said once').to.equal(1);
+
+    part<HTMLButtonElement>(el, '[part="order-button"]').click(); // the visitor confirms again
+    (await stub.call(3)).respond(201, { ...QUOTE, quote_id: 'q_2', price_cents: 270000 });
+    (await stub.call(4)).respond(201, { ...ORDER, sale_price_cents: 270000 });
+    await untilPurchase(el, 'ordered');
+  });
+
   it('asks again when the fresh quote is at yet another price', async () => {
     const { el } = await orderButton();
     await quoted(stub, el);
