@@ -6,7 +6,8 @@
  * - `checkout-phone.png`, `checkout-phone-dark.png`: the marketplace's hosted checkout on a 390 px phone.
  * - `return-confirmed.png` (1280 px), `return-confirmed-phone-dark.png` (390 px, dark): back on the partner page
  *   after paying, the confirmation `<dk-checkout-return>` shows once the BFF verified the sale.
- * - `mor-ordered.png` (1280 px): the React SPA as Merchant of Record, the placed order's thank-you view.
+ * - `mor-ordered.png` (1280 px), `mor-ordered-phone-dark.png` (390 px, dark): the React SPA as Merchant of Record,
+ *   the placed order's thank-you view.
  * - `prices-ar-phone.png` (390 px), `prices-ar.png` (1280 px, dark): the script-tag page in Arabic, right to left.
  *
  * The widget's own states (stubbed BFF) are shot by `packages/widget/scripts/screenshots.ts`. Build the widget and
@@ -115,12 +116,16 @@ try {
   }
 
   // Merchant of Record on the React SPA: locked price, the partner's payment form, the placed order.
-  {
-    const context = await visitor(DESKTOP, 'light');
+  for (const [viewport, dark, word, name] of [
+    [DESKTOP, false, 'river', 'mor-ordered.png'],
+    [PHONE, true, 'market', 'mor-ordered-phone-dark.png'],
+  ] as const) {
+    const context = await visitor(viewport, dark ? 'dark' : 'light');
     const page = await context.newPage();
     await page.goto(new URL('spa/', demo.url).href);
     await page.getByLabel('Buying flow').selectOption('order');
-    await search(page, 'river');
+    if (dark) await page.getByLabel('Dark theme').check();
+    await search(page, word);
     await page.locator('dk-domain-search [part="option"] [part="buy-button"]').first().click();
     await page.waitForFunction(
       () => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'quoted',
@@ -129,7 +134,7 @@ try {
     await page.waitForFunction(
       () => document.querySelector('dk-domain-search')?.getAttribute('data-purchase') === 'ordered',
     );
-    await shootPart(page, 'dk-domain-search', 'mor-ordered.png');
+    await shootPart(page, 'dk-domain-search', name, dark ? 12 : 24);
     await context.close();
   }
 
