@@ -14,15 +14,25 @@ import type { DkSelectEvent } from '../events/dk-select.ts';
 /** What both elements take. */
 type Common = 'api' | 'mode' | 'target' | 'locale' | 'size' | 'theme' | 'strings' | 'clock' | 'navigate';
 
+/**
+ * Attributes of both elements with no property: where the hosted checkout sends the buyer after paying
+ * (`return-path`) and after cancelling (`cancel-path`), a path on the site such as `/thanks` or a URL on it.
+ */
+export interface DkReturnAttributes {
+  'return-path'?: string;
+  'cancel-path'?: string;
+}
+
 /** Properties (also settable as attributes where they are strings or numbers) of `<dk-domain-search>`. */
 export type DkDomainSearchProps = Partial<
   Pick<DkDomainSearch, Common | 'label' | 'placeholder' | 'debounce' | 'minLength'>
-> & {
-  'min-length'?: number | string;
-};
+> &
+  DkReturnAttributes & {
+    'min-length'?: number | string;
+  };
 
 /** Properties of `<dk-buy-button>`. */
-export type DkBuyButtonProps = Partial<Pick<DkBuyButton, Common | 'domain' | 'label'>>;
+export type DkBuyButtonProps = Partial<Pick<DkBuyButton, Common | 'domain' | 'label'>> & DkReturnAttributes;
 
 /** Events every element fires in a purchase. */
 export interface DkPurchaseEvents {

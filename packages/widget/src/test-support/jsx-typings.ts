@@ -24,9 +24,13 @@ export const search: SearchTag = {
 export const button: ButtonTag = {
   domain: 'coffeehouse.com',
   target: '_blank',
+  'return-path': '/thanks',
+  'cancel-path': '/cart',
   'ondk-checkout-start': (event) => event.detail.checkoutUrl,
 };
 
+// @ts-expect-error: a return path is a string
+export const badReturn: ButtonTag = { 'return-path': 42 };
 // @ts-expect-error: mode is 'checkout' or 'order'
 export const badMode: SearchTag = { mode: 'mor' };
 // @ts-expect-error: a dk-quote detail has no checkoutUrl
