@@ -88,6 +88,32 @@ describe('the hosted checkout', () => {
       cardAlign: 'right',
       scrollWidth: 390,
     });
+    // As the visitor reads it: "US$" whole before the amount (not "$US"), and each test card on one line.
+    const reading = await arabic.evaluate(() => {
+      /** Where the `index`th character of `element`'s text is drawn. */
+      const box = (element: Element, index: number) => {
+        const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+          const length = node.textContent!.length;
+          if (index < length) {
+            const range = document.createRange();
+            range.setStart(node, index);
+            range.setEnd(node, index + 1);
+            return range.getBoundingClientRect();
+          }
+          index -= length;
+        }
+        throw new Error('no such character');
+      };
+      const price = document.querySelector('[data-testid="lander-price"]')!;
+      const text = price.textContent!;
+      const [u, dollar] = [text.indexOf('U'), text.indexOf('$')];
+      return {
+        dollarRightOfUs: box(price, dollar).left > box(price, u).left,
+        cardsOnOneLine: [...document.querySelectorAll('.hint code')].map((code) => code.getClientRects().length),
+      };
+    });
+    expect(reading).toEqual({ dollarRightOfUs: true, cardsOnOneLine: [1, 1] });
     await arabic.close();
   });
 });

@@ -33,6 +33,6 @@ button:hover { filter: brightness(1.08); }
 .alert.good { background: var(--good-bg); color: var(--good); border: 1px solid var(--good-line); }
 .alert ul { margin: 0; padding-left: 1.25rem; }
 .hint { color: var(--muted); font-size: .875rem; margin-top: 1.25rem; }
-.hint code { background: var(--page); padding: 0 .25rem; border-radius: 4px; }
+.hint code { background: var(--page); padding: 0 .25rem; border-radius: 4px; white-space: nowrap; }
 a { color: var(--accent); }
 `.trimStart();

@@ -18,9 +18,15 @@ export function escapeHtml(value: string): string {
   );
 }
 
-/** Formats minor units as a currency amount for the page, e.g. 250000 USD → `$2,500.00` (`en-US`, the default locale). */
+/**
+ * Formats minor units as a currency amount for the page, e.g. 250000 USD → `$2,500.00` (`en-US`, the default locale).
+ * A right-to-left pattern (`ar`: "‏1,770.00 US$", a right-to-left mark first) has its currency isolated (U+2068 …
+ * U+2069): else, read in a right-to-left line, its "$" joins the line's direction and shows "$US".
+ */
 export function formatMoney(cents: number, currency: string, locale = 'en-US'): string {
-  return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(cents / 100);
+  const parts = new Intl.NumberFormat(locale, { style: 'currency', currency }).formatToParts(cents / 100);
+  const rtl = /^[\u200f\u061c]/.test(parts[0]?.value ?? '');
+  return parts.map(({ type, value }) => (rtl && type === 'currency' ? `\u2068${value}\u2069` : value)).join('');
 }
 
 /** `text` escaped inside `<bdi>`: a price, domain or card number keeps its own direction inside any sentence. */
