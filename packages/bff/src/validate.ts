@@ -26,6 +26,16 @@ export interface FieldHelp {
   readonly tooLong?: 'query_too_long';
 }
 
+/** How the visitor search routes (`GET /search`, `GET /siblings`) describe their `q`. */
+export const SEARCH_QUERY_HELP: Readonly<Record<'q', FieldHelp>> = {
+  q: {
+    label: '`q`',
+    hint: 'a word or a domain to search for, 1–100 characters',
+    example: 'coffee',
+    tooLong: 'query_too_long',
+  },
+};
+
 const NOUN: Record<InputSource, string> = {
   query: 'query parameter',
   path: 'path segment',

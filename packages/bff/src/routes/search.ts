@@ -12,17 +12,8 @@ import { normaliseQuery, type SearchCache } from '../search-cache.ts';
 import { type BffMetrics, cacheResultOf } from '../metrics.ts';
 import { noteRequest } from '../request-context.ts';
 import type { SearchAnswer, SearchService } from '../search/search-service.ts';
-import { parseInput } from '../validate.ts';
+import { parseInput, SEARCH_QUERY_HELP } from '../validate.ts';
 import { toWidgetDomain } from './context.ts';
-
-const HELP = {
-  q: {
-    label: '`q`',
-    hint: 'a word or a domain to search for, 1–100 characters',
-    example: 'coffee',
-    tooLong: 'query_too_long',
-  },
-} as const;
 
 /** `Cache-Status` (RFC 9211) of each source. */
 const CACHE_STATUS: Record<SearchAnswer['source'] | 'hit', string> = {
@@ -71,7 +62,7 @@ export function searchRoute(search: SearchService, metrics?: Pick<BffMetrics, 'c
         return;
       }
     }
-    const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', HELP);
+    const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', SEARCH_QUERY_HELP);
     const query = normaliseQuery(q);
     // A visitor that goes away while waiting for a token leaves the queue: no token is taken for it.
     const gone = new AbortController();
@@ -117,7 +108,7 @@ export interface ProcessCacheSearchRouteDeps {
  */
 export function processCacheSearchRoute(ctx: ProcessCacheSearchRouteDeps): RequestHandler {
   return async function domainkitBffSearch(req, res) {
-    const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', HELP);
+    const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', SEARCH_QUERY_HELP);
     const query = normaliseQuery(q);
     const { value, source } = await ctx.searchCache.get(query, (mode) =>
       // A refresh in the background never waits for a token: it takes one if there is one, else keeps the stale answer.

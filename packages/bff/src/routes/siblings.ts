@@ -20,16 +20,7 @@ import type { RequestHandler } from 'express';
 import { normaliseQuery, type SearchCache } from '../search-cache.ts';
 import { type BffMetrics, cacheResultOf } from '../metrics.ts';
 import { noteRequest } from '../request-context.ts';
-import { parseInput } from '../validate.ts';
-
-const HELP = {
-  q: {
-    label: '`q`',
-    hint: 'a word or a domain to search for, 1–100 characters',
-    example: 'coffee',
-    tooLong: 'query_too_long',
-  },
-} as const;
+import { parseInput, SEARCH_QUERY_HELP } from '../validate.ts';
 
 /** A DNS label (RFC 1035 2.3.1, lowercase LDH): what the Public API takes as a bare label. */
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
@@ -99,7 +90,7 @@ export function toWidgetSiblings(answer: PublicDomainSearchResponseLenient, quer
 /** The siblings route handler. Raises (to the error handler) `validation_error` and the upstream failures. */
 export function siblingsRoute(deps: SiblingsDeps): RequestHandler {
   return async function domainkitBffSiblings(req, res) {
-    const { q } = parseInput(widgetSiblingsQuerySchema, req.query, 'query', HELP);
+    const { q } = parseInput(widgetSiblingsQuerySchema, req.query, 'query', SEARCH_QUERY_HELP);
     const query = normaliseQuery(q);
     const label = siblingLabel(query);
     let siblings: WidgetSibling[] = [];
