@@ -5,6 +5,7 @@
  * (they are isolated with `<bdi>` where they sit in text).
  */
 import type { Request } from 'express';
+import type { CardFormMessages } from './test-cards.ts';
 
 /** A language of the lander. */
 export type LanderLanguage = 'en' | 'fr' | 'ar';
@@ -52,16 +53,7 @@ export interface LanderStrings {
   readonly errorMessage: (reference: string) => string;
   readonly testCardsOnly: string;
   /** Card-form problems (the form is shown again with them). */
-  readonly form: {
-    readonly cardNumber: string;
-    readonly cardNumberDigits: string;
-    readonly expiry: string;
-    readonly expired: string;
-    readonly cvc: string;
-    readonly cvcDigits: string;
-    readonly name: string;
-    readonly nameTooLong: string;
-  };
+  readonly form: CardFormMessages;
 }
 
 const en: LanderStrings = {
