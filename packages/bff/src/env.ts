@@ -26,7 +26,7 @@
  * | DOMAINKIT_METRICS | no | `true`: serve `GET /metrics` (Prometheus text format) |
  * | DOMAINKIT_METRICS_TOKEN | no | bearer token `GET /metrics` requires (16+ characters); implies DOMAINKIT_METRICS |
  * | DOMAINKIT_SEARCH_BUDGET_PER_MINUTE, DOMAINKIT_SEARCH_BUDGET_BURST | no | upstream search budget, default 60 and 6 |
- * | DOMAINKIT_WRITE_BUDGET_PER_MINUTE, DOMAINKIT_WRITE_BUDGET_BURST | no | upstream write budget, default 20 and 2 |
+ * | DOMAINKIT_WRITE_BUDGET_PER_MINUTE, DOMAINKIT_WRITE_BUDGET_BURST | no | upstream write budget, default 20 and 5 |
  * | DOMAINKIT_BUDGET_MAX_WAIT_MS | no | longest wait for a write or detail token (ms), default 1500 |
  * | DOMAINKIT_SEARCH_MAX_WAIT_MS | no | longest wait of a search for a token (ms), default 300 |
  * | DOMAINKIT_SEARCH_CACHE_TTL_SECONDS | no | seconds a search answer is fresh, default 21600 |
@@ -142,7 +142,7 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
       ['DOMAINKIT_SEARCH_BUDGET_PER_MINUTE', 'upstream searches allowed in any 60 s (spec 8), default 60'],
       ['DOMAINKIT_SEARCH_BUDGET_BURST', 'searches that may go at once after a quiet spell, default 6'],
       ['DOMAINKIT_WRITE_BUDGET_PER_MINUTE', 'upstream writes allowed in any 60 s (spec 8), default 20'],
-      ['DOMAINKIT_WRITE_BUDGET_BURST', 'writes that may go at once after a quiet spell, default 2'],
+      ['DOMAINKIT_WRITE_BUDGET_BURST', 'writes that may go at once after a quiet spell, default 5'],
       ['DOMAINKIT_BUDGET_MAX_WAIT_MS', 'longest wait for an upstream token before "busy" (ms), default 1500'],
       ['DOMAINKIT_SEARCH_MAX_WAIT_MS', 'longest wait of a visitor search for an upstream token (ms), default 300'],
       ['DOMAINKIT_SEARCH_CACHE_TTL_SECONDS', 'seconds a search answer is served fresh, default 21600 (6 h)'],

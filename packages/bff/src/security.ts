@@ -71,7 +71,9 @@ export function cors(allowedOrigins: readonly string[], logger?: Logger): Reques
   const allowed = new Set(allowedOrigins);
   const refused = new Set<string>();
   return function domainkitBffCors(req, res, next) {
-    res.vary('Origin');
+    // Set outright when nothing varies yet (the usual case): `res.vary` parses and merges.
+    if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Origin');
+    else res.vary('Origin');
     const origin = req.headers.origin;
     const ok = origin !== undefined && allowed.has(origin);
     if (ok) {
