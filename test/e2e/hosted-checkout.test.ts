@@ -88,7 +88,8 @@ describe('the hosted checkout', () => {
       cardAlign: 'right',
       scrollWidth: 390,
     });
-    // As the visitor reads it: "US$" whole before the amount (not "$US"), and each test card on one line.
+    // As the visitor reads it: "US$" whole before the amount (not "$US"), each test card on one line, the domain
+    // lined up with the page's start.
     const reading = await arabic.evaluate(() => {
       /** Where the `index`th character of `element`'s text is drawn. */
       const box = (element: Element, index: number) => {
@@ -111,9 +112,10 @@ describe('the hosted checkout', () => {
       return {
         dollarRightOfUs: box(price, dollar).left > box(price, u).left,
         cardsOnOneLine: [...document.querySelectorAll('.hint code')].map((code) => code.getClientRects().length),
+        domainAlign: getComputedStyle(document.querySelector('[data-testid="lander-domain"]')!).textAlign,
       };
     });
-    expect(reading).toEqual({ dollarRightOfUs: true, cardsOnOneLine: [1, 1] });
+    expect(reading).toEqual({ dollarRightOfUs: true, cardsOnOneLine: [1, 1], domainAlign: 'right' });
     await arabic.close();
   });
 });

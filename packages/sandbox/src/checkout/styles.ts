@@ -25,6 +25,8 @@ input { font: inherit; width: 100%; min-width: 0; padding: .625rem .75rem; borde
 /* Card digits read left to right on a right-to-left page too. */
 #card_number, #card_expiry, #card_cvc { direction: ltr; }
 [dir=rtl] #card_number, [dir=rtl] #card_expiry, [dir=rtl] #card_cvc { text-align: right; }
+/* The domain reads left to right, lined up with a right-to-left page's start like the rest. */
+[dir=rtl] h1[dir=ltr], [dir=rtl] p[dir=ltr] { text-align: right; }
 input:focus { outline: 2px solid var(--accent); outline-offset: 1px; }
 button { font: inherit; font-weight: 600; padding: .75rem; border: 0; border-radius: 8px; background: var(--accent); color: var(--on-accent); cursor: pointer; }
 button:hover { filter: brightness(1.08); }
