@@ -3,7 +3,8 @@
  * against the real demo stack (sandbox marketplace + BFF + the example pages, on 127.0.0.1 ports of its own and a
  * fresh data folder), into `docs/screenshots/`:
  *
- * - `checkout-phone.png`, `checkout-phone-dark.png`: the marketplace's hosted checkout on a 390 px phone.
+ * - `checkout-phone.png`, `checkout-phone-dark.png`, `checkout-phone-ar.png`: the marketplace's hosted checkout on a
+ *   390 px phone (light, dark, and in Arabic for a browser that asks for it: right to left).
  * - `return-confirmed.png` (1280 px), `return-confirmed-phone-dark.png` (390 px, dark): back on the partner page
  *   after paying, the confirmation `<dk-checkout-return>` shows once the BFF verified the sale.
  * - `mor-ordered.png` (1280 px), `mor-ordered-phone-dark.png` (390 px, dark): the React SPA as Merchant of Record,
@@ -35,9 +36,13 @@ const browser = await chromium.launch({
   args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
 });
 
-/** A fresh visitor: a browser context at `viewport` in `scheme`, animations reduced. */
-async function visitor(viewport: { width: number; height: number }, scheme: 'light' | 'dark'): Promise<BrowserContext> {
-  return browser.newContext({ viewport, colorScheme: scheme, deviceScaleFactor: 2, reducedMotion: 'reduce' });
+/** A fresh visitor: a browser context at `viewport` in `scheme` (and `locale`: Accept-Language), animations reduced. */
+async function visitor(
+  viewport: { width: number; height: number },
+  scheme: 'light' | 'dark',
+  locale = 'en-US',
+): Promise<BrowserContext> {
+  return browser.newContext({ viewport, colorScheme: scheme, locale, deviceScaleFactor: 2, reducedMotion: 'reduce' });
 }
 
 /** Types `word` into the page's search and waits for its results. */
@@ -98,6 +103,16 @@ try {
       );
       await shoot(page, 'return-confirmed-phone-dark.png');
     }
+    await context.close();
+  }
+  {
+    // An Arabic-speaking visitor's browser: the hosted checkout answers its Accept-Language, right to left.
+    const context = await visitor(PHONE, 'light', 'ar');
+    const page = await context.newPage();
+    await page.goto(new URL('?lang=ar', demo.url).href);
+    await buyFirst(page, 'coffee');
+    await page.locator('input[name="card_number"]').fill(TEST_CARD);
+    await shoot(page, 'checkout-phone-ar.png', true);
     await context.close();
   }
   {
