@@ -36,11 +36,23 @@ describe('typing economy', () => {
     const search = page.locator('dk-domain-search');
     const input = search.locator('[part="input"]');
     await page.waitForFunction(() => customElements.get('dk-domain-search') !== undefined);
+    // When each keystroke reached the search box, by the page's clock: a word the test could not type at 320 ms a
+    // key (a key over 25 % late, as a loaded machine may make it) is not that typist; another word replaces it.
+    await page.evaluate(() => {
+      const keys: number[] = [];
+      Object.assign(window, { dkKeys: keys });
+      document
+        .querySelector('dk-domain-search')!
+        .shadowRoot!.addEventListener('input', () => keys.push(performance.now()), true);
+    });
     const words = ['coffee', 'garden', 'studio', 'river', 'cloud', 'market', 'green', 'honey', 'bakery', 'travel'];
+    const spares = ['maple', 'pixel', 'harbor', 'orbit'];
     const perWord: Record<string, number> = {};
     const states: Record<string, string | null> = {};
-    for (const word of words) {
+    const offPace: Record<string, number> = {};
+    for (let word = words.shift(); word; word = words.shift()) {
       await input.fill('');
+      await page.evaluate(() => (window as unknown as { dkKeys: number[] }).dkKeys.splice(0));
       const before = upstreamSearches();
       await input.pressSequentially(word, { delay: KEY_GAP });
       // Settled: answered, or refused (a spent budget shows "busy"; asserted below, after the counts).
@@ -48,14 +60,23 @@ describe('typing economy', () => {
         .poll(() => search.getAttribute('data-state'), { timeout: 10_000 })
         .toMatch(/^(results|empty|busy|error)$/);
       await page.waitForTimeout(1500); // the visitor reads the results; late searches would land here
+      const keys = await page.evaluate(() => (window as unknown as { dkKeys: number[] }).dkKeys.slice());
+      const slowest = Math.max(...keys.slice(1).map((at, i) => at - keys[i]!));
+      if (slowest > KEY_GAP * 1.25) {
+        offPace[word] = Math.round(slowest);
+        const spare = spares.shift();
+        if (spare) words.push(spare);
+        continue;
+      }
       perWord[word] = upstreamSearches() - before;
       states[word] = await search.getAttribute('data-state');
     }
-    const report = JSON.stringify(perWord);
+    const report = `${JSON.stringify(perWord)}; not at pace (slowest key, ms): ${JSON.stringify(offPace)}`;
+    expect(Object.keys(perWord).length, `ten words typed at 320 ms a key: ${report}`).toBe(10);
     expect(Math.max(...Object.values(perWord)), `upstream searches a word: ${report}`).toBeLessThanOrEqual(2);
     // Each word is new to the BFF's cache, so each reaches the marketplace at least once (the count is real).
     expect(Math.min(...Object.values(perWord)), `upstream searches a word: ${report}`).toBeGreaterThanOrEqual(1);
-    for (const word of words) expect(states[word], `${word} answered`).toMatch(/^(results|empty)$/);
+    for (const [word, state] of Object.entries(states)) expect(state, `${word} answered`).toMatch(/^(results|empty)$/);
     await page.close();
-  }, 120_000);
+  }, 150_000);
 });
