@@ -45,9 +45,15 @@ export function securityHeaders(): RequestHandler {
     synchronous = true;
   });
   if (!synchronous) return policy;
-  return function domainkitBffSecurityHeaders(_req, res, next) {
+  // HSTS only on an answer that came over HTTPS (the request's, or the proxy's in front with `trust proxy`):
+  // "An HSTS Host MUST NOT include the STS header field in HTTP responses conveyed over non-secure transport"
+  // (RFC 6797 section 7.2).
+  const always = set.filter(([name]) => name.toLowerCase() !== 'strict-transport-security');
+  const sts = set.find(([name]) => name.toLowerCase() === 'strict-transport-security');
+  return function domainkitBffSecurityHeaders(req, res, next) {
     for (const name of removed) res.removeHeader(name);
-    for (const [name, value] of set) res.setHeader(name, value);
+    for (const [name, value] of always) res.setHeader(name, value);
+    if (sts !== undefined && req.secure) res.setHeader(sts[0], sts[1]);
     next();
   };
 }

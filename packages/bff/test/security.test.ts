@@ -134,6 +134,24 @@ describe('client-sent credentials and keys', () => {
   });
 });
 
+describe('HSTS', () => {
+  it('is sent only on answers that came over HTTPS (RFC 6797 7.2), as the proxy in front says with trust proxy', async () => {
+    const stub = await startStubMarketplace();
+    const behindProxy = await startTestBff(stub, { trustProxy: 1 });
+    try {
+      const plain = await send(`${behindProxy.url}/healthz`);
+      const secure = await send(`${behindProxy.url}/healthz`, { headers: { 'x-forwarded-proto': 'https' } });
+
+      expect(plain.headers['strict-transport-security']).toBeUndefined();
+      expect(secure.headers['strict-transport-security']).toMatch(/^max-age=\d+/);
+      expect(plain.headers['x-content-type-options']).toBe('nosniff');
+    } finally {
+      await behindProxy.close();
+      await stub.close();
+    }
+  });
+});
+
 describe('headers of every answer', () => {
   it('carry helmet strict CSP, nosniff and no-store on every route, and CORS only for exact origins with Vary: Origin', async () => {
     const q = await sendJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com' }, { origin: SHOP_ORIGIN });
