@@ -41,7 +41,7 @@ import {
   requireJson,
   securityHeaders,
 } from './security.ts';
-import { SqlVisitorHitStore, visitorLimiters } from './visitor-limits.ts';
+import { noVisitorLimit, SqlVisitorHitStore, visitorLimiters } from './visitor-limits.ts';
 
 export { BFF_VERSION };
 
@@ -256,14 +256,13 @@ export function createBff(options: BffOptions): BffRouter {
   router.use(visitorPaths, requestDeadline(o.requestDeadlineMs, logger));
   const sameSite = refuseCrossSiteWrites(o.allowedOrigins);
   // The busiest route first: a visitor's search passes no other route's path match.
+  const searchHandler =
+    processCache === undefined
+      ? searchRoute(search, metrics)
+      : processCacheSearchRoute({ client, searchCache: processCache, maxWaitMs: ss.maxWaitMs, metrics });
   router
     .route('/search')
-    .get(
-      limits.search,
-      processCache === undefined
-        ? searchRoute(search, metrics)
-        : processCacheSearchRoute({ client, searchCache: processCache, maxWaitMs: ss.maxWaitMs, metrics }),
-    )
+    .get(...(limits.search === noVisitorLimit ? [searchHandler] : [limits.search, searchHandler]))
     .all(methodNotAllowed('GET'));
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
   router

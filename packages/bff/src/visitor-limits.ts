@@ -126,7 +126,8 @@ export class SqlVisitorHitStore implements Store {
 /** Makes the store of one limit (`prefix` names the limit), or undefined for this process's memory. */
 export type VisitorHitStores = ((prefix: string) => Store) | undefined;
 
-const pass: RequestHandler = function domainkitBffNoVisitorLimit(_req, _res, next) {
+/** The handler of a limit that is off: passes every request (a route may leave it out). */
+export const noVisitorLimit: RequestHandler = function domainkitBffNoVisitorLimit(_req, _res, next) {
   next();
 };
 
@@ -167,7 +168,7 @@ export function visitorLimiters(
   siblings: RequestHandler;
   write: RequestHandler;
 } {
-  if (limits === false) return { search: pass, siblings: pass, write: pass };
+  if (limits === false) return { search: noVisitorLimit, siblings: noVisitorLimit, write: noVisitorLimit };
   const { searchesPerMinute, writesPerMinute, windowMs, keyGenerator } = limits;
   return {
     search: limiter(searchesPerMinute, windowMs, 'searches', keyGenerator, stores?.('search:')),
