@@ -48,6 +48,10 @@ export class ListingIndex {
     tokenize: (text, field) => (field === 'label' ? labelSuffixes(text) : text.split(' ').filter(Boolean)),
     processTerm: (term) => term.toLowerCase(),
     searchOptions: { prefix: true, combineWith: 'OR', boost: { label: 2 } },
+    // Documents are removed exactly (`remove` with the document indexed), never discarded: MiniSearch's background
+    // vacuum of discarded documents walks the tree while later adds change it, and threw in a process that kept
+    // re-adding listings (an uncaught error: the process died).
+    autoVacuum: false,
   });
 
   /** Listings held. */
@@ -62,7 +66,7 @@ export class ListingIndex {
       if (kept !== undefined && kept.seenMs > listing.seenMs) continue;
       const terms = [...new Set(`${kept?.terms ?? ''} ${listing.terms}`.split(' ').filter(Boolean))].join(' ');
       const merged = { ...listing, terms };
-      if (kept !== undefined) this.#search.discard(listing.domain);
+      if (kept !== undefined) this.#search.remove({ id: kept.domain, label: kept.domain, terms: kept.terms });
       this.#search.add({ id: listing.domain, label: listing.domain, terms });
       this.#listings.set(listing.domain, merged);
     }
@@ -70,8 +74,10 @@ export class ListingIndex {
 
   /** Drops a domain (sold, refunded, repriced: its next sighting brings it back). */
   remove(domain: string): void {
-    if (!this.#listings.delete(domain)) return;
-    this.#search.discard(domain);
+    const kept = this.#listings.get(domain);
+    if (kept === undefined) return;
+    this.#listings.delete(domain);
+    this.#search.remove({ id: kept.domain, label: kept.domain, terms: kept.terms });
   }
 
   /** Up to `limit` listings matching `query`, best first; empty when none match. */
