@@ -5,7 +5,7 @@
  * (they are isolated with `<bdi>` where they sit in text).
  */
 import type { Request } from 'express';
-import type { CardFormMessages } from './test-cards.ts';
+import { type CardFormMessages, ENGLISH_CARD_FORM } from './test-cards.ts';
 
 /** A language of the lander. */
 export type LanderLanguage = 'en' | 'fr' | 'ar';
@@ -92,16 +92,7 @@ const en: LanderStrings = {
   errorTitle: 'Something went wrong',
   errorMessage: (reference) => `No payment was taken. Please try again. (Reference ${reference})`,
   testCardsOnly: 'This sandbox takes test cards only: 4242 4242 4242 4242 succeeds, 4000 0000 0000 0002 is declined.',
-  form: {
-    cardNumber: 'Enter the card number.',
-    cardNumberDigits: 'Enter the card number: 12 to 19 digits.',
-    expiry: 'Enter the expiry date as MM/YY.',
-    expired: 'The card has expired: use a future expiry date.',
-    cvc: 'Enter the CVC.',
-    cvcDigits: 'Enter the CVC: 3 or 4 digits.',
-    name: 'Enter the name on the card.',
-    nameTooLong: 'The name on the card is at most 100 characters.',
-  },
+  form: ENGLISH_CARD_FORM,
 };
 
 const fr: LanderStrings = {

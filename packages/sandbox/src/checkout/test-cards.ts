@@ -44,7 +44,8 @@ export interface CardFormMessages {
   readonly nameTooLong: string;
 }
 
-const ENGLISH: CardFormMessages = {
+/** The card form's problems in English (the lander's default language). */
+export const ENGLISH_CARD_FORM: CardFormMessages = {
   cardNumber: 'Enter the card number.',
   cardNumberDigits: 'Enter the card number: 12 to 19 digits.',
   expiry: 'Enter the expiry date as MM/YY.',
@@ -56,7 +57,7 @@ const ENGLISH: CardFormMessages = {
 };
 
 /** The card form, as posted (field names are the lander's stable `name` attributes); `m` words its problems. */
-export function cardFormSchema(nowMs: number, m: CardFormMessages = ENGLISH) {
+export function cardFormSchema(nowMs: number, m: CardFormMessages = ENGLISH_CARD_FORM) {
   const now = new Date(nowMs);
   const thisMonth = now.getUTCFullYear() * 12 + now.getUTCMonth();
   return z.object({
