@@ -245,7 +245,7 @@ async function visitorLoad(): Promise<void> {
   const seconds = Math.min(60, Math.max(5, Number(process.env.BENCH_LOAD_SECONDS ?? 60)));
   const total = Math.round((10_000 * seconds) / 60);
   console.log(
-    `\nVisitor load: ${total} searches in ${seconds} s (10,000/min) over 2,000 queries, Zipf s=1, BFF defaults (60/min budget, 30 s fresh + 270 s stale cache)`,
+    `\nVisitor load: ${total} searches in ${seconds} s (10,000/min) over 2,000 queries, Zipf s=1, BFF defaults without a database (60/min budget, in-process cache: 6 h fresh + 18 h stale)`,
   );
   const upstream = upstreamStub(60);
   const searchTimes: number[] = [];
