@@ -84,17 +84,6 @@ export interface ResolvedDatabase {
   readonly owned: boolean;
 }
 
-/** Per-visitor limits; `false` when turned off. */
-export type ResolvedVisitorLimits =
-  | false
-  | {
-      readonly searchesPerMinute: number;
-      readonly writesPerMinute: number;
-      readonly keyGenerator: VisitorLimitOptions['keyGenerator'];
-      /** The window the limits count in (ms); 60 000. */
-      readonly windowMs: number;
-    };
-
 /** Timings of the MoR order flow and its recovery pass (ms): declared once, beside the flow (`orders/place-order.ts`). */
 export type ResolvedOrderTimings = OrderTimings;
 
