@@ -84,25 +84,6 @@ export interface ResolvedDatabase {
   readonly owned: boolean;
 }
 
-/** Timings of the MoR order flow and its recovery pass (ms): declared once, beside the flow (`orders/place-order.ts`). */
-export type ResolvedOrderTimings = OrderTimings;
-
-/** Timings of the webhook inbox worker (ms). */
-export interface ResolvedInbox {
-  /** How long one process may work on an event before another may take it over; default 5 minutes. */
-  readonly leaseMs: number;
-  /** Runs of a failing event's handlers before it is marked `failed`; default 8. */
-  readonly maxAttempts: number;
-  /** First back-off of a failing event (then doubled per attempt); default 2 s. */
-  readonly retryBaseMs: number;
-  /** Longest back-off of a failing event; default 10 minutes. */
-  readonly retryMaxMs: number;
-  /** Shortest delay before the worker looks at the inbox again for the next due event; default 50 ms. */
-  readonly minRescheduleMs: number;
-  /** `limit` of each `GET /events` page of catch-up (1–100); default 100. */
-  readonly catchUpPageLimit: number;
-}
-
 /** The background work (ms). */
 export interface ResolvedBackground {
   /** Run the start tasks and the timers; option `background.enabled`, default true. */
