@@ -7,16 +7,11 @@
  */
 import type { Request } from 'express';
 import { sql } from 'kysely';
+import type { RateLimit } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { PublicDb } from '../db/public-tables.ts';
 import type { RateDecision } from './decision.ts';
-
-/** One budget: `limit` units per `windowSeconds` per subject. */
-export interface PublicRateLimit {
-  readonly limit: number;
-  readonly windowSeconds: number;
-}
 
 /**
  * The budgets. A subject is the signed-in user (`user:<id>`) when the request carries a valid access token, else
@@ -35,7 +30,7 @@ export const PUBLIC_RATE_LIMITS = {
   token: { limit: 60, windowSeconds: 60 },
   /** Sign-in attempts on the consent page, per IP. */
   signIn: { limit: 20, windowSeconds: 60 },
-} as const satisfies Record<string, PublicRateLimit>;
+} as const satisfies Record<string, RateLimit>;
 
 export type RateBucket = keyof typeof PUBLIC_RATE_LIMITS;
 
