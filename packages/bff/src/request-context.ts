@@ -83,12 +83,48 @@ function matchedRoute(req: Request): string | undefined {
 }
 
 /**
+ * Names the request and answers its id in `X-Request-Id`: the `req.id` an outer pino-http of the partner's app
+ * gave it, else a well-formed `X-Request-Id` it was sent with, else a new UUID (then kept as `req.id`).
+ * @returns the id.
+ */
+export function answerRequestId(req: IncomingMessage, res: ServerResponse): string {
+  const outer = (req as { id?: unknown }).id;
+  let id: string;
+  if (outer !== undefined && outer !== null && isWellFormedRequestId(String(outer))) id = String(outer);
+  else {
+    const sent = req.headers['x-request-id'];
+    id = isWellFormedRequestId(sent) ? sent : randomUUID();
+    (req as { id?: unknown }).id = id;
+  }
+  res.setHeader(REQUEST_ID_HEADER, id);
+  return id;
+}
+
+/** The access-log line of one answer (see the module comment). */
+export interface AccessLine {
+  readonly req_id: string | undefined;
+  readonly method: string;
+  readonly route: string;
+  readonly status: number;
+  readonly ms: number;
+  readonly cache?: string;
+  readonly upstream_calls: number;
+}
+
+/** Writes the access line of an answer sent in full: at `error` for a 5xx, else at `info`. */
+export function logAnswered(logger: Logger, fields: AccessLine): void {
+  if (fields.status >= 500)
+    logger.error({ ...fields, error: `failed with status code ${fields.status}` }, 'request failed');
+  else logger.info(fields, 'request');
+}
+
+/**
  * The first middleware of the BFF's routes: assigns the request id, answers it in `X-Request-Id`, runs the rest of
  * the request inside its {@link RequestState}, and logs one line when the answer is finished.
  */
 export function requestContext(logger: Logger, metrics?: Pick<BffMetrics, 'visitorAnswered'>): RequestHandler {
   const states = new WeakMap<IncomingMessage, RequestState>();
-  function line(req: Request, res: ServerResponse, ms: number) {
+  function line(req: Request, res: ServerResponse, ms: number): AccessLine {
     const state = states.get(req);
     const matched = matchedRoute(req);
     const route = matched ?? (req.originalUrl ?? req.url).split('?', 1)[0]!.slice(0, 200);
@@ -105,16 +141,7 @@ export function requestContext(logger: Logger, metrics?: Pick<BffMetrics, 'visit
   // One line per request when its answer is finished (or the connection closed first), written directly: no child
   // logger, no serialised request per request (the cached search path is measured against a bare Express route).
   return function domainkitBffRequestContext(req, res, next) {
-    // An outer pino-http (the partner's app) may have named the request already: keep its id, answer it.
-    const outer = (req as { id?: unknown }).id;
-    let id: string;
-    if (outer !== undefined && outer !== null && isWellFormedRequestId(String(outer))) id = String(outer);
-    else {
-      const sent = req.headers['x-request-id'];
-      id = isWellFormedRequestId(sent) ? sent : randomUUID();
-      (req as { id?: unknown }).id = id;
-    }
-    res.setHeader(REQUEST_ID_HEADER, id);
+    const id = answerRequestId(req, res);
     const started = Date.now();
     const state: RequestState = { requestId: id, upstreamCalls: 0 };
     states.set(req, state);
@@ -125,11 +152,9 @@ export function requestContext(logger: Logger, metrics?: Pick<BffMetrics, 'visit
       const failed = res.statusCode >= 500 || !res.writableFinished;
       if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
       const fields = line(req, res, Date.now() - started);
-      if (res.statusCode >= 500)
-        logger.error({ ...fields, error: `failed with status code ${res.statusCode}` }, 'request failed');
-      else if (!res.writableFinished)
+      if (res.statusCode < 500 && !res.writableFinished)
         logger.info({ ...fields, error: 'connection closed before the answer was sent' }, 'request');
-      else logger.info(fields, 'request');
+      else logAnswered(logger, fields);
     });
     storage.run(state, next);
   };

@@ -2,7 +2,7 @@
  * Security middleware of the BFF routes: helmet with a strict policy for a JSON API, CORS for exactly the
  * configured origins (`Vary: Origin`), `Cache-Control: no-store`, and the JSON body checks (415, 413).
  */
-import express, { type RequestHandler } from 'express';
+import express, { type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import helmet from 'helmet';
 import { BffHttpError } from './errors.ts';
@@ -14,7 +14,10 @@ export const JSON_BODY_LIMIT_BYTES = 16 * 1024;
  * helmet for JSON answers: nothing may be loaded, framed or submitted from them (`default-src 'none'`,
  * `frame-ancestors 'none'`), plus helmet's other defaults (nosniff, no referrer, HSTS, ...).
  */
-export function securityHeaders(): RequestHandler {
+export function securityHeaders(): RequestHandler & {
+  /** Sets the headers on `res` at once (what the middleware does), or undefined if helmet could not be recorded. */
+  readonly apply: ((req: Request, res: Response) => void) | undefined;
+} {
   const policy = helmet({
     contentSecurityPolicy: {
       useDefaults: false,
@@ -44,18 +47,22 @@ export function securityHeaders(): RequestHandler {
   policy({ headers: {}, method: 'GET', url: '/' } as never, recorder as never, () => {
     synchronous = true;
   });
-  if (!synchronous) return policy;
+  if (!synchronous) return Object.assign(policy, { apply: undefined });
   // HSTS only on an answer that came over HTTPS (the request's, or the proxy's in front with `trust proxy`):
   // "An HSTS Host MUST NOT include the STS header field in HTTP responses conveyed over non-secure transport"
   // (RFC 6797 section 7.2).
   const always = set.filter(([name]) => name.toLowerCase() !== 'strict-transport-security');
   const sts = set.find(([name]) => name.toLowerCase() === 'strict-transport-security');
-  return function domainkitBffSecurityHeaders(req, res, next) {
+  const apply = (req: Request, res: Response): void => {
     for (const name of removed) res.removeHeader(name);
     for (const [name, value] of always) res.setHeader(name, value);
     if (sts !== undefined && req.secure) res.setHeader(sts[0], sts[1]);
+  };
+  const middleware: RequestHandler = function domainkitBffSecurityHeaders(req, res, next) {
+    apply(req, res);
     next();
   };
+  return Object.assign(middleware, { apply });
 }
 
 /** Methods and headers a browser may use across origins. */
@@ -73,19 +80,32 @@ const REFUSED_ORIGINS_LOGGED = 100;
  * origin, naming it and the option to set: a widget on that page cannot read the answer.
  * @see https://fetch.spec.whatwg.org/#http-cors-protocol
  */
-export function cors(allowedOrigins: readonly string[], logger?: Logger): RequestHandler {
+export function cors(
+  allowedOrigins: readonly string[],
+  logger?: Logger,
+): RequestHandler & {
+  /** Whether the request's `Origin` is absent or allowed (any other is the middleware's to answer and log). */
+  readonly accepts: (req: Request) => boolean;
+  /** Sets the CORS headers of the answer to an accepted request (what the middleware sets). */
+  readonly apply: (req: Request, res: Response) => void;
+} {
   const allowed = new Set(allowedOrigins);
   const refused = new Set<string>();
-  return function domainkitBffCors(req, res, next) {
+  const answerHeaders = (res: Response, origin: string | undefined, ok: boolean): void => {
     // Set outright when nothing varies yet (the usual case): `res.vary` parses and merges.
     if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Origin');
     else res.vary('Origin');
+    if (ok) {
+      res.setHeader('Access-Control-Allow-Origin', origin!);
+      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+    }
+  };
+  const middleware: RequestHandler = function domainkitBffCors(req, res, next) {
     const origin = req.headers.origin;
     const ok = origin !== undefined && allowed.has(origin);
-    if (ok) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-    } else if (
+    answerHeaders(res, origin, ok);
+    if (
+      !ok &&
       origin !== undefined &&
       logger !== undefined &&
       origin !== `${req.protocol}://${req.get('host') ?? ''}` &&
@@ -109,6 +129,10 @@ export function cors(allowedOrigins: readonly string[], logger?: Logger): Reques
     }
     next();
   };
+  return Object.assign(middleware, {
+    accepts: (req: Request) => req.headers.origin === undefined || allowed.has(req.headers.origin),
+    apply: (req: Request, res: Response) => answerHeaders(res, req.headers.origin, req.headers.origin !== undefined),
+  });
 }
 
 /**
@@ -145,9 +169,14 @@ export function refuseCrossSiteWrites(allowedOrigins: readonly string[]): Reques
   };
 }
 
-/** `Cache-Control: no-store`: answers hold live prices and single-use checkout URLs. */
-export const noStore: RequestHandler = function domainkitBffNoStore(_req, res, next) {
+/** Sets `Cache-Control: no-store`: answers hold live prices and single-use checkout URLs. */
+export function applyNoStore(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
+}
+
+/** {@link applyNoStore} as middleware. */
+export const noStore: RequestHandler = function domainkitBffNoStore(_req, res, next) {
+  applyNoStore(res);
   next();
 };
 
