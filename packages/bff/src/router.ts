@@ -13,7 +13,7 @@ import type { EventHandler, EventHandlerType } from './events/inbox.ts';
 import { bffLogger } from './logger.ts';
 import type { CredentialStatus, ProbeOptions } from './credential-check.ts';
 import { BffMetrics } from './metrics.ts';
-import { contextualLogger, requestContext } from './request-context.ts';
+import { answerRequestId, contextualLogger, requestContext } from './request-context.ts';
 import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
 import type { RecoveryReport } from './orders/recovery.ts';
 import { checkoutRoute } from './routes/checkout.ts';
@@ -23,7 +23,7 @@ import { domainRoute } from './routes/domain.ts';
 import { healthRoute, readyRoute } from './routes/health.ts';
 import { orderStatusRoute, placeOrderRoute } from './routes/orders.ts';
 import { quoteRoute } from './routes/quotes.ts';
-import { processCacheSearchRoute, searchRoute } from './routes/search.ts';
+import { processCacheSearchRoute, searchHitRoute, searchRoute } from './routes/search.ts';
 import { siblingsRoute } from './routes/siblings.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES, rawBody, webhookRoute } from './routes/webhooks.ts';
 import { resolveBffOptions } from './resolved-options.ts';
@@ -33,6 +33,7 @@ import { SqlAnswerStore } from './search/answer-store.ts';
 import { SearchService, type SearchStats } from './search/search-service.ts';
 import {
   JSON_BODY_LIMIT_BYTES,
+  applyNoStore,
   cors,
   declaredBodyLimit,
   refuseCrossSiteWrites,
@@ -244,11 +245,31 @@ export function createBff(options: BffOptions): BffRouter {
             ? o.metrics.served
             : true,
   );
-  // One router layer for the four (each layer costs a path match per request: the cached search path is lean).
-  router.use(
-    paths,
-    inSequence(requestContext(baseLogger, metrics), securityHeaders(), cors(o.allowedOrigins, logger), noStore),
-  );
+  const security = securityHeaders();
+  const crossOrigin = cors(o.allowedOrigins, logger);
+  // The busiest answer first: a search whose fresh answer is in memory, with every BFF answer's headers, before any
+  // other layer (routes/search.ts).
+  if (processCache === undefined && security.apply !== undefined) {
+    const applySecurity = security.apply;
+    router.use(
+      '/search',
+      searchHitRoute({
+        search,
+        accepts: crossOrigin.accepts,
+        answerHeaders(req, res) {
+          const id = answerRequestId(req, res);
+          applySecurity(req, res);
+          crossOrigin.apply(req, res);
+          applyNoStore(res);
+          return id;
+        },
+        logger: baseLogger,
+        metrics,
+      }),
+    );
+  }
+  // One router layer for the four (each layer costs a path match per request).
+  router.use(paths, inSequence(requestContext(baseLogger, metrics), security, crossOrigin, noStore));
   // Visitor requests have an overall deadline; webhook deliveries and health checks answer at once anyway.
   const visitorPaths = paths.filter(
     (p) => p !== '/webhooks' && p !== '/healthz' && p !== '/readyz' && p !== '/metrics',

@@ -321,14 +321,17 @@ describe('the BFF in front of a budget', () => {
     }
   });
 
-  it('limits each visitor: 429 rate_limited with Retry-After after the limit, other visitors unaffected', async () => {
+  it('limits each visitor’s searches that may spend the budget: 429 rate_limited with Retry-After after the limit, answers held in memory still served, other visitors unaffected', async () => {
     const stub = await startStubMarketplace();
     const bff = await startTestBff(stub, { visitorLimits: { searchesPerMinute: 3 }, trustProxy: 1 });
     try {
       const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
       const mine = [];
-      for (let i = 0; i < 4; i++) mine.push(await call(`${bff.url}/search?q=coffee`, from('203.0.113.7')));
-      const other = await call(`${bff.url}/search?q=coffee`, from('198.51.100.9'));
+      for (const q of ['coffee', 'tea', 'cocoa', 'mate'])
+        mine.push(await call(`${bff.url}/search?q=${q}`, from('203.0.113.7')));
+      // Over the limit, the same visitor still gets what this process holds: it costs no token and no database.
+      const held = await call(`${bff.url}/search?q=coffee`, from('203.0.113.7'));
+      const other = await call(`${bff.url}/search?q=mate`, from('198.51.100.9'));
 
       expect(mine.map((r) => r.status)).toEqual([200, 200, 200, 429]);
       expect(mine[3]!.json.error).toMatchObject({
@@ -336,7 +339,10 @@ describe('the BFF in front of a budget', () => {
         message: expect.stringMatching(/^Too many searches from you; retry in \d+ s\.$/),
       });
       expect(Number(mine[3]!.headers['retry-after'])).toBeGreaterThan(0);
+      expect(held.status).toBe(200);
+      expect(held.headers['cache-status']).toBe('domainkit-bff; hit');
       expect(other.status).toBe(200);
+      expect(stub.callsTo('search').map((c) => c.query)).toEqual(['q=coffee', 'q=tea', 'q=cocoa', 'q=mate']);
     } finally {
       await bff.close();
       await stub.close();

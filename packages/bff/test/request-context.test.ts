@@ -33,6 +33,26 @@ describe('request context', () => {
     expect(line).not.toHaveProperty('res');
   });
 
+  it('logs the line of a search answered from memory too: a hit, no upstream call', async () => {
+    await call(`${bff.url}/search?q=espresso`);
+    const res = await call(`${bff.url}/search?q=espresso`, { headers: { 'x-request-id': 'req_from_the_widget_01' } });
+    expect(res.headers['cache-status']).toBe('domainkit-bff; hit');
+    expect(res.headers['x-request-id']).toBe('req_from_the_widget_01');
+    await expect
+      .poll(() => entries().filter((e) => e.req_id === 'req_from_the_widget_01'))
+      .toEqual([
+        expect.objectContaining({
+          level: 30,
+          msg: 'request',
+          method: 'GET',
+          route: '/search',
+          status: 200,
+          cache: 'hit',
+          upstream_calls: 0,
+        }),
+      ]);
+  });
+
   it('names a refused origin at warn, once', async () => {
     for (let i = 0; i < 3; i++)
       await call(`${bff.url}/search?q=tea`, { headers: { origin: 'https://elsewhere.test' } });

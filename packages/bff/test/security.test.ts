@@ -186,6 +186,28 @@ describe('headers of every answer', () => {
     );
   });
 
+  it('are the same on a search answered from memory as on the search that fetched it', async () => {
+    const sameOrigin = { headers: { origin: SHOP_ORIGIN } };
+    const fetched = await send(`${bff.url}/search?q=headersalike`, sameOrigin);
+    const held = await send(`${bff.url}/search?q=headersalike`, sameOrigin);
+    const noOrigin = await send(`${bff.url}/search?q=headersalike`);
+    const overHttps = await send(`${bff.url}/search?q=headersalike`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(fetched.headers['cache-status']).toMatch(/fwd=miss/);
+    expect(held.headers['cache-status']).toBe('domainkit-bff; hit');
+    const perAnswer = new Set(['date', 'x-request-id', 'cache-status', 'content-length']);
+    const shared = (res: Answer) => Object.entries(res.headers).filter(([name]) => !perAnswer.has(name));
+    expect(shared(held)).toEqual(shared(fetched));
+    expect(held.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(held.headers['x-request-id']).not.toBe(fetched.headers['x-request-id']);
+    expect(held.json).toEqual(fetched.json);
+    expect(noOrigin.headers['access-control-allow-origin']).toBeUndefined();
+    expect(noOrigin.headers.vary).toBe('Origin');
+    expect(noOrigin.headers['content-security-policy']).toBe(fetched.headers['content-security-policy']);
+    // Over plain HTTP and with no proxy trusted: never HSTS (RFC 6797 7.2), from memory or not.
+    expect(overHttps.headers['strict-transport-security']).toBeUndefined();
+    expect(stub.callsTo('search').filter((c) => c.query === 'q=headersalike')).toHaveLength(1);
+  });
+
   it('answer 413 for oversized bodies and 415 for non-JSON ones', async () => {
     const big = await sendJson(`${bff.url}/orders`, {
       quote_id: 'q',

@@ -6,11 +6,12 @@
  * seconds to wait. The `Cache-Status` header (RFC 9211) says which.
  */
 import { widgetSearchQuerySchema, type DomainSearchResponse, type WidgetSearchResponse } from '@domainkit/protocol';
-import type { RequestHandler } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
+import type { Logger } from 'pino';
 import type { MarketplaceApi } from '../marketplace-api.ts';
 import { normaliseQuery, type SearchCache } from '../search-cache.ts';
 import { type BffMetrics, cacheResultOf } from '../metrics.ts';
-import { noteRequest } from '../request-context.ts';
+import { logAnswered, noteRequest } from '../request-context.ts';
 import type { SearchAnswer, SearchService } from '../search/search-service.ts';
 import { parseInput, SEARCH_QUERY_HELP } from '../validate.ts';
 import { toWidgetDomain } from './context.ts';
@@ -34,34 +35,88 @@ const METRIC_SOURCE: Record<SearchAnswer['source'], string> = {
   index: 'index',
 };
 
-/** The search route handler; lookups are recorded in `metrics` when given. */
-export function searchRoute(search: SearchService, metrics?: Pick<BffMetrics, 'cacheLookup'>): RequestHandler {
-  // The serialised answer of each cached upstream answer, made once: a hit writes it as it is. A string, not a
-  // Buffer: Node sends a string body with the headers in one write.
+/**
+ * Sends a 200 JSON answer of `length` bytes, as every search answer is sent (from memory or not): no `ETag`, which
+ * nothing could use on a `no-store` answer. A string, not a Buffer: Node writes it with the headers at once.
+ */
+function sendJsonText(res: Response, text: string, length: number): void {
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', length);
+  res.end(text, 'utf8');
+}
+
+/** What {@link searchHitRoute} needs from the router. */
+export interface SearchHitDeps {
+  readonly search: Pick<SearchService, 'peek'>;
+  /** Whether the request may be answered here: false sends it through the BFF's middleware (a refused origin). */
+  readonly accepts: (req: Request) => boolean;
+  /** Sets the headers every BFF answer carries (request id, security, CORS, `Cache-Control`); returns the request id. */
+  readonly answerHeaders: (req: Request, res: Response) => string;
+  /** Where the access line is written (at `info`). */
+  readonly logger: Logger;
+  readonly metrics?: Pick<BffMetrics, 'cacheLookup'> | undefined;
+}
+
+/**
+ * The cached path of `GET /search`, the BFF's busiest answer: a well-formed query whose fresh answer is held in this
+ * process's memory is answered at once, with the headers of every BFF answer and `Cache-Status: hit`, before any
+ * other middleware runs (no request state, deadline or visitor limit: nothing is spent, neither a token nor a
+ * database query). Anything else passes to the full route ({@link searchRoute}). Mounted with `router.use` at
+ * `/search`.
+ */
+export function searchHitRoute(deps: SearchHitDeps): RequestHandler {
+  const { search, accepts, answerHeaders, logger, metrics } = deps;
+  // The serialised answer of each cached upstream answer, made once: a hit writes it as it is.
   const bodies = new WeakMap<DomainSearchResponse, { key: string; body: string; length: number }>();
-  return async function domainkitBffSearch(req, res) {
-    const raw = req.query.q;
-    // The lean path: a well-formed query whose fresh answer is in memory, answered synchronously.
-    if (typeof raw === 'string' && raw.length <= 100 && Object.keys(req.query).length === 1) {
-      const key = normaliseQuery(raw);
-      const hit = key === '' ? undefined : search.peek(key);
-      if (hit !== undefined) {
-        noteRequest({ cache: 'hit' });
-        metrics?.cacheLookup('search', 'cache');
-        let made = bodies.get(hit);
-        if (made === undefined || made.key !== key) {
-          const body: WidgetSearchResponse = { query: key, results: hit.domains.map(toWidgetDomain) };
-          const text = JSON.stringify(body);
-          made = { key, body: text, length: Buffer.byteLength(text) };
-          bodies.set(hit, made);
-        }
-        res.setHeader('Cache-Status', CACHE_STATUS.hit);
-        res.setHeader('Content-Type', 'application/json; charset=utf-8');
-        res.setHeader('Content-Length', made.length);
-        res.end(made.body, 'utf8');
-        return;
-      }
+  return function domainkitBffSearchHit(req, res, next) {
+    if (req.method !== 'GET' || req.path !== '/') {
+      next();
+      return;
     }
+    const raw = req.query.q;
+    // Only `q`, within the schema's 100 characters even untrimmed: anything else is the full route's to validate.
+    if (typeof raw !== 'string' || raw.length > 100 || Object.keys(req.query).length !== 1 || !accepts(req)) {
+      next();
+      return;
+    }
+    const key = normaliseQuery(raw);
+    const hit = key === '' ? undefined : search.peek(key);
+    if (hit === undefined) {
+      next();
+      return;
+    }
+    const logged = logger.isLevelEnabled('info');
+    const started = logged ? Date.now() : 0;
+    const id = answerHeaders(req, res);
+    metrics?.cacheLookup('search', 'cache');
+    let made = bodies.get(hit);
+    if (made === undefined || made.key !== key) {
+      const body: WidgetSearchResponse = { query: key, results: hit.domains.map(toWidgetDomain) };
+      const text = JSON.stringify(body);
+      made = { key, body: text, length: Buffer.byteLength(text) };
+      bodies.set(hit, made);
+    }
+    res.setHeader('Cache-Status', CACHE_STATUS.hit);
+    sendJsonText(res, made.body, made.length);
+    if (logged)
+      logAnswered(logger, {
+        req_id: id,
+        method: 'GET',
+        route: '/search',
+        status: 200,
+        ms: Date.now() - started,
+        cache: 'hit',
+        upstream_calls: 0,
+      });
+  };
+}
+
+/**
+ * The search route handler (after the BFF's middleware and the visitor limit; a fresh answer in memory was
+ * answered by {@link searchHitRoute} already); lookups are recorded in `metrics` when given.
+ */
+export function searchRoute(search: SearchService, metrics?: Pick<BffMetrics, 'cacheLookup'>): RequestHandler {
+  return async function domainkitBffSearch(req, res) {
     const { q } = parseInput(widgetSearchQuerySchema, req.query, 'query', SEARCH_QUERY_HELP);
     const query = normaliseQuery(q);
     // A visitor that goes away while waiting for a token leaves the queue: no token is taken for it.
@@ -86,7 +141,8 @@ export function searchRoute(search: SearchService, metrics?: Pick<BffMetrics, 'c
       answer.source === 'index'
         ? { query, results: answer.listings.map(toWidgetDomain), source: 'index' }
         : { query, results: answer.value.domains.map(toWidgetDomain) };
-    res.json(body);
+    const text = JSON.stringify(body);
+    sendJsonText(res, text, Buffer.byteLength(text));
   };
 }
 
