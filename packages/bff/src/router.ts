@@ -42,7 +42,7 @@ import {
   requireJson,
   securityHeaders,
 } from './security.ts';
-import { noVisitorLimit, SqlVisitorHitStore, visitorLimiters } from './visitor-limits.ts';
+import { SqlVisitorHitStore, visitorLimiters } from './visitor-limits.ts';
 
 export { BFF_VERSION };
 
@@ -281,10 +281,7 @@ export function createBff(options: BffOptions): BffRouter {
     processCache === undefined
       ? searchRoute(search, metrics)
       : processCacheSearchRoute({ client, searchCache: processCache, maxWaitMs: ss.maxWaitMs, metrics });
-  router
-    .route('/search')
-    .get(...(limits.search === noVisitorLimit ? [searchHandler] : [limits.search, searchHandler]))
-    .all(methodNotAllowed('GET'));
+  router.route('/search').get(limits.search, searchHandler).all(methodNotAllowed('GET'));
   router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
   router
     .route('/readyz')

@@ -126,8 +126,8 @@ export class SqlVisitorHitStore implements Store {
 /** Makes the store of one limit (`prefix` names the limit), or undefined for this process's memory. */
 export type VisitorHitStores = ((prefix: string) => Store) | undefined;
 
-/** The handler of a limit that is off: passes every request (a route may leave it out). */
-export const noVisitorLimit: RequestHandler = function domainkitBffNoVisitorLimit(_req, _res, next) {
+/** The handler of a limit that is off: passes every request. */
+const noVisitorLimit: RequestHandler = function domainkitBffNoVisitorLimit(_req, _res, next) {
   next();
 };
 
