@@ -40,6 +40,11 @@ function labelSuffixes(text: string): string[] {
   return out;
 }
 
+/** The document MiniSearch indexes for a listing: `remove` must be given exactly what `add` was. */
+function indexed(listing: Pick<SeenListing, 'domain' | 'terms'>): { id: string; label: string; terms: string } {
+  return { id: listing.domain, label: listing.domain, terms: listing.terms };
+}
+
 /** The in-memory listing index of one process (fed from its answers and, when shared, the `bff_listings` table). */
 export class ListingIndex {
   readonly #listings = new Map<string, SeenListing>();
@@ -66,8 +71,8 @@ export class ListingIndex {
       if (kept !== undefined && kept.seenMs > listing.seenMs) continue;
       const terms = [...new Set(`${kept?.terms ?? ''} ${listing.terms}`.split(' ').filter(Boolean))].join(' ');
       const merged = { ...listing, terms };
-      if (kept !== undefined) this.#search.remove({ id: kept.domain, label: kept.domain, terms: kept.terms });
-      this.#search.add({ id: listing.domain, label: listing.domain, terms });
+      if (kept !== undefined) this.#search.remove(indexed(kept));
+      this.#search.add(indexed(merged));
       this.#listings.set(listing.domain, merged);
     }
   }
@@ -77,7 +82,7 @@ export class ListingIndex {
     const kept = this.#listings.get(domain);
     if (kept === undefined) return;
     this.#listings.delete(domain);
-    this.#search.remove({ id: kept.domain, label: kept.domain, terms: kept.terms });
+    this.#search.remove(indexed(kept));
   }
 
   /** Up to `limit` listings matching `query`, best first; empty when none match. */
