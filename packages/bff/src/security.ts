@@ -91,19 +91,20 @@ export function cors(
 } {
   const allowed = new Set(allowedOrigins);
   const refused = new Set<string>();
-  const answerHeaders = (res: Response, origin: string | undefined, ok: boolean): void => {
+  /** `allowedOrigin`: the request's `Origin` when it is allowed, else undefined. */
+  const answerHeaders = (res: Response, allowedOrigin: string | undefined): void => {
     // Set outright when nothing varies yet (the usual case): `res.vary` parses and merges.
     if (res.getHeader('Vary') === undefined) res.setHeader('Vary', 'Origin');
     else res.vary('Origin');
-    if (ok) {
-      res.setHeader('Access-Control-Allow-Origin', origin!);
+    if (allowedOrigin !== undefined) {
+      res.setHeader('Access-Control-Allow-Origin', allowedOrigin);
       res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
     }
   };
   const middleware: RequestHandler = function domainkitBffCors(req, res, next) {
     const origin = req.headers.origin;
     const ok = origin !== undefined && allowed.has(origin);
-    answerHeaders(res, origin, ok);
+    answerHeaders(res, ok ? origin : undefined);
     if (
       !ok &&
       origin !== undefined &&
@@ -131,7 +132,7 @@ export function cors(
   };
   return Object.assign(middleware, {
     accepts: (req: Request) => req.headers.origin === undefined || allowed.has(req.headers.origin),
-    apply: (req: Request, res: Response) => answerHeaders(res, req.headers.origin, req.headers.origin !== undefined),
+    apply: (req: Request, res: Response) => answerHeaders(res, req.headers.origin),
   });
 }
 
