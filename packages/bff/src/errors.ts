@@ -138,6 +138,38 @@ export function clientDataSqlState(error: unknown): string | undefined {
   return typeof code === 'string' && /^2[23][0-9A-Z]{3}$/.test(code) ? code : undefined;
 }
 
+/** Errors of a socket to the database server (`pg`), by `code`. */
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
+
+/**
+ * Whether `error` says the database server cannot be used right now rather than that a statement is wrong: a
+ * connection refused, cut or timed out (`pg`'s "Connection terminated…", "timeout exceeded when trying to connect",
+ * a client no longer queryable), or a PostgreSQL SQLSTATE of class 08 (connection exception) or 57P01–57P03 (the
+ * server shutting down, crashed, or not yet accepting connections). A retry after a moment may succeed.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null || error instanceof MarketplaceError) return false;
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || /^(08[0-9A-Z]{3}|57P0[1-3])$/.test(code)))
+    return true;
+  return (
+    typeof message === 'string' &&
+    /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/.test(
+      message,
+    )
+  );
+}
+
+/** The answer while the database cannot be used: 503 `unavailable` (a retry after a moment may succeed). */
+export const DATABASE_UNAVAILABLE_MESSAGE = 'The shop cannot reach its database right now; try again shortly.';
+
 /** Turns anything a route raised into the answer to send (and whether it deserves a log line). */
 export function toAnswer(
   error: unknown,
@@ -199,6 +231,8 @@ export function toAnswer(
       log: 'none',
     };
   }
+  if (isDatabaseUnavailable(error))
+    return { answer: new BffHttpError('unavailable', DATABASE_UNAVAILABLE_MESSAGE, { cause: error }), log: 'warn' };
   // The database refused a value the input policy let through: the visitor's input is at fault (4xx), the BFF's
   // validation has a defect (logged at error).
   if (clientDataSqlState(error) !== undefined) {
@@ -279,7 +313,11 @@ export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): E
     else if (log === 'warn')
       logger.warn(
         { route, status: answer.status, ...upstreamLogFields(cause) },
-        cause instanceof UpstreamBusyError ? 'upstream budget spent' : 'marketplace rate limit reached',
+        cause instanceof UpstreamBusyError
+          ? 'upstream budget spent'
+          : answer.code === 'unavailable'
+            ? 'the database cannot be reached'
+            : 'marketplace rate limit reached',
       );
     sendError(res, answer);
   };

@@ -4,53 +4,19 @@
  * same folder; its recovery pass at start records the order with the same Idempotency-Key, so the marketplace
  * holds exactly one order, whether the first record never arrived or arrived and its answer was lost.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { startCli, type CliProcess } from './cli-process.ts';
 import { KEY_ID, SECRET, call, postJson, startStubMarketplace, type StubMarketplace } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-
-interface Child {
-  readonly process: ChildProcessWithoutNullStreams;
-  readonly url: string;
-  output(): string;
-}
-
-/** Starts the CLI and resolves with its URL once it logs that it listens. */
-async function startCli(env: Record<string, string>): Promise<Child> {
-  const child = spawn(process.execPath, [CLI], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'pipe' });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  const url = await new Promise<string>((resolve, reject) => {
-    const onData = () => {
-      const line = output
-        .split('\n')
-        .filter((l) => l.startsWith('{') && l.endsWith('}'))
-        .map((l) => JSON.parse(l) as { msg?: string; url?: string })
-        .find((l) => l.msg === 'domainkit BFF listening');
-      if (line?.url) {
-        child.stdout.off('data', onData);
-        resolve(line.url);
-      }
-    };
-    child.stdout.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`the BFF exited (${code}) before listening:\n${output}`)));
-  });
-  return { process: child, url, output: () => output };
-}
-
-const running: ChildProcessWithoutNullStreams[] = [];
+const running: CliProcess[] = [];
 const folders: string[] = [];
 let stub: StubMarketplace | undefined;
 afterEach(async () => {
-  for (const child of running.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  for (const child of running.splice(0)) child.stop();
   await stub?.close();
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -74,7 +40,7 @@ describe('a BFF killed between payment and record', () => {
     };
 
     const first = await startCli(env);
-    running.push(first.process);
+    running.push(first);
     const quote = await postJson(`${first.url}/quotes`, { domain: 'coffeehouse.com' });
     expect(quote.status).toBe(201);
     const held = stub.hold('order', committed);
@@ -90,7 +56,7 @@ describe('a BFF killed between payment and record', () => {
     expect(stub.orders.size).toBe(committed ? 1 : 0);
 
     const second = await startCli(env);
-    running.push(second.process);
+    running.push(second);
     // Its recovery pass at start records the order (the log line comes after the marketplace's answer).
     await vi.waitFor(() => expect(second.output()).toContain('order recorded upstream'), {
       timeout: 20_000,

@@ -148,8 +148,7 @@ export function describeDatabaseUrl(url: string): string {
 
 async function openPostgres(url: string, schema: string): Promise<BffDatabase> {
   const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
-  // An idle client that errors must not crash the process; the next query reports the problem.
-  pool.on('error', () => {});
+  listenForConnectionErrors(pool, () => {});
   const db = new Kysely<BffTables>({ dialect: new PostgresDialect({ pool }) });
   try {
     // Processes starting together take turns: creating a schema or the migration tables concurrently races.
@@ -172,6 +171,20 @@ async function openPostgres(url: string, schema: string): Promise<BffDatabase> {
   }
   let closed: Promise<void> | undefined;
   return { db, kind: 'postgres', schema, close: () => (closed ??= db.destroy()) };
+}
+
+/**
+ * Keeps a connection cut by the server or the network (a restart or failover, a proxy closing it,
+ * `pg_terminate_backend`) from ending the process. `pg` emits `error` on a client whose connection fails: while the
+ * client is idle in the pool the pool re-emits it as its own `error`, but while a query holds the client the pool
+ * listens no more, and an `error` event nobody listens to is an uncaught exception. Every client therefore gets a
+ * listener for its whole life, from its first connection. The query in flight rejects on its own (its caller answers
+ * 503 `unavailable`), and the pool discards the broken client and opens a new one for the next query.
+ * @param onError - told of each failure (a log line), never throws.
+ */
+function listenForConnectionErrors(pool: pg.Pool, onError: (error: Error) => void): void {
+  pool.on('connect', (client) => client.on('error', onError));
+  pool.on('error', () => {}); // an idle client's failure, already told by the client's own listener
 }
 
 async function openPglite(dataDir: string | undefined): Promise<BffDatabase> {

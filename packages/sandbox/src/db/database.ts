@@ -62,7 +62,15 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
 
 async function openPostgres(databaseUrl: string, schema: string, logger: Logger): Promise<SandboxDatabaseHandle> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, options: `-c search_path=${schema}` });
-  pool.on('error', (err) => logger.error({ err }, 'idle PostgreSQL connection failed'));
+  // A connection cut by the server or the network (a restart or failover, a proxy closing it,
+  // `pg_terminate_backend`) must not end the process. `pg` emits `error` on the client whose connection failed; the
+  // pool re-emits it only while the client is idle, and while a query holds the client nobody else listens (an
+  // unheard `error` event is an uncaught exception). So every client listens from its first connection; the query in
+  // flight rejects on its own, and the pool replaces the broken client.
+  pool.on('connect', (client) =>
+    client.on('error', (err) => logger.warn({ err: { message: err.message } }, 'a PostgreSQL connection failed')),
+  );
+  pool.on('error', () => {}); // an idle client's failure, already logged by the client's own listener
   const db = new Kysely<SandboxDatabase>({ dialect: new PostgresDialect({ pool }) });
   try {
     await sql`create schema if not exists ${sql.id(schema)}`.execute(db);

@@ -1,0 +1,85 @@
+/**
+ * Issue 26, finding 15 (the sandbox's side): a sandbox on PostgreSQL must outlive a connection cut during a query
+ * (a PostgreSQL restart or failover, a proxy closing connections, `pg_terminate_backend`). The sandbox CLI runs as a
+ * child process on a fresh schema of TEST_DATABASE_URL (skipped without it); an admin request waits on a table the
+ * test holds locked, and every connection of the sandbox is then terminated while that query is in flight.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readDemoCredential, type DemoCredential } from '../src/index.ts';
+import { admin, removeDir, send, tempDir, waitFor, type Answer } from './helpers.ts';
+
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const url = process.env.TEST_DATABASE_URL;
+const schema = `dk_sb_cut_${randomBytes(6).toString('hex')}`;
+const app = `dk_sb_cut_${randomBytes(6).toString('hex')}`;
+
+describe.skipIf(!url)('a sandbox on PostgreSQL whose connections are cut during a query', () => {
+  const dataDir = tempDir('dk-sandbox-cut-');
+  let child: ChildProcess;
+  let target: { url: string; demo: DemoCredential };
+  let pgAdmin: pg.Client;
+  let output = '';
+
+  beforeAll(async () => {
+    pgAdmin = new pg.Client({ connectionString: url });
+    await pgAdmin.connect();
+    const withName = new URL(url!);
+    withName.searchParams.set('application_name', app);
+    const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' };
+    child = spawn(
+      process.execPath,
+      [CLI, 'start', '--port', '0', '--data-dir', dataDir, '--database-url', withName.href, '--schema', schema],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
+    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
+    const listening = await waitFor('the sandbox to listen', () =>
+      output.split('\n').find((l) => l.includes('"sandbox listening"')),
+    );
+    target = { url: (JSON.parse(listening) as { url: string }).url, demo: readDemoCredential(dataDir) };
+  });
+  afterAll(async () => {
+    if (child?.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await pgAdmin?.query(`drop schema if exists "${schema}" cascade`);
+    await pgAdmin?.end();
+    removeDir(dataDir);
+  });
+
+  it('keeps running and answering: the transaction in flight, the next request, liveness', async () => {
+    const locker = new pg.Client({ connectionString: url });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query(`lock table "${schema}".orders in access exclusive mode`);
+      const inFlight = admin(target, 'POST', '/orders/ord_cut0001/start-transfer', {}).catch((e: unknown) => e);
+      // The sandbox's transaction on the orders waits for the lock: a checked-out connection with a query in flight.
+      await waitFor('the admin request to wait for the lock', async () => {
+        const { rows } = await pgAdmin.query(
+          "select count(*)::int as n from pg_stat_activity where application_name = $1 and wait_event_type = 'Lock'",
+          [app],
+        );
+        return rows[0].n > 0;
+      });
+      const { rows } = await pgAdmin.query(
+        'select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1',
+        [app],
+      );
+      expect(rows.length).toBeGreaterThan(0);
+      await locker.query('rollback');
+
+      // The request in flight is answered (an error answer, the database having failed it), never a dropped socket.
+      const answer = (await inFlight) as Answer;
+      expect(answer).not.toBeInstanceOf(Error);
+      expect(answer.status).toBeGreaterThanOrEqual(200);
+    } finally {
+      await locker.end();
+    }
+    expect(child.exitCode).toBeNull();
+    expect((await admin(target, 'GET', '/orders')).status).toBe(200);
+    expect((await send(target, { path: '/healthz' })).status).toBe(200);
+  });
+});
