@@ -9,7 +9,6 @@ import express, { type Express } from 'express';
 import { pino, type Logger } from 'pino';
 import {
   createBff,
-  testCardPayments,
   type BffDatabase,
   type BffDatabaseOptions,
   type BffRouter,
@@ -35,7 +34,11 @@ export interface ShopOptions {
   readonly marketplace: MarketplaceOptions;
   /** The webhook signing secret; with `publicUrl`, the BFF registers its webhook at start. */
   readonly webhook: { readonly secret: string; readonly publicUrl?: string | undefined };
-  /** The payment provider; default the test-card adapter (sandbox only). */
+  /**
+   * Your payment provider's adapter; enables the MoR routes (quotes and orders). None by default: without it the
+   * shop sells through the hosted checkout only. `testCardPayments()` is for a SANDBOX credential (start.ts uses
+   * it with the local sandbox); the BFF refuses it with a LIVE one.
+   */
   readonly payments?: PaymentAdapter | undefined;
   /** Where the BFF keeps its state; default embedded PGlite in `.data/bff`. */
   readonly database?: BffDatabase | BffDatabaseOptions | undefined;
@@ -69,7 +72,7 @@ export function createShopApp(options: ShopOptions): ShopApp {
   // 1. The BFF first: its webhook route must read the raw bytes before any JSON parser touches them.
   const bff = createBff({
     marketplace: options.marketplace,
-    payments: options.payments ?? testCardPayments(),
+    payments: options.payments,
     webhook: options.webhook,
     database: options.database,
     allowedOrigins: options.allowedOrigins,

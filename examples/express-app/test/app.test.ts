@@ -11,6 +11,7 @@ import { signWebhookPayload } from '@domainkit/protocol';
 import { pino } from 'pino';
 import { MockAgent } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { testCardPayments } from '@domainkit/bff';
 import { createShopApp, type ShopApp } from '../src/app.ts';
 
 const MARKETPLACE = 'https://marketplace.test';
@@ -60,6 +61,7 @@ beforeAll(async () => {
       maxRetries: 0,
     },
     webhook: { secret: WEBHOOK_SECRET, publicUrl: 'https://acme.example/shop/api/webhooks' },
+    payments: testCardPayments(),
     database: { memory: true },
     logger: pino({ level: 'info' }, { write: (l: string) => void logLines.push(l) }),
   });

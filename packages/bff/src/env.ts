@@ -16,7 +16,8 @@
  * | DATABASE_URL | no | PostgreSQL URL (state shared by several BFF processes); default embedded PGlite |
  * | DOMAINKIT_DATABASE_SCHEMA | no | PostgreSQL schema, default `public` |
  * | DOMAINKIT_DATA_DIR | no | PGlite data folder, default `.data/bff` |
- * | DOMAINKIT_PAYMENTS | no | `test_card`: MoR with the test-card adapter (sandbox and demo only) |
+ * | DOMAINKIT_PAYMENTS | no | `test_card`: MoR with the test-card adapter (SANDBOX credential only; refused with NODE_ENV=production unless the next) |
+ * | DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION | no | `true`: a staging shop takes test cards with NODE_ENV=production (never with a LIVE key) |
  * | DOMAINKIT_WEBHOOK_SECRET | no | webhook signing secret: enables `POST /webhooks` |
  * | DOMAINKIT_WEBHOOK_PUBLIC_URL | no | public URL of `POST /webhooks`, registered at start |
  * | DOMAINKIT_TRUST_PROXY | no | Express `trust proxy`: hops in front (`1`), `true` or `false` |
@@ -41,7 +42,7 @@ import { createLogger, type LogFormat } from './logger.ts';
 import type { z } from 'zod';
 import { DEFAULT_BFF_DATA_DIR, describeDatabaseUrl } from './db/database.ts';
 import { httpUrl, originSchema, serviceUrl } from './options.ts';
-import { testCardPayments } from './payments.ts';
+import { testCardPayments, testPaymentsRefusal } from './payments.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type BffServerOptions } from './server.ts';
 
 /** One environment variable the BFF reads. */
@@ -94,7 +95,14 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
   {
     name: 'DOMAINKIT_PAYMENTS',
     required: false,
-    description: 'test_card to sell as Merchant of Record with the test-card adapter (sandbox and demo only)',
+    description:
+      'test_card to sell as Merchant of Record with the test-card adapter (SANDBOX credential only: refused with a pk_live_ key, and with NODE_ENV=production unless DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION=true)',
+  },
+  {
+    name: 'DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION',
+    required: false,
+    description:
+      'true: a staging shop (SANDBOX credential) takes test cards with NODE_ENV=production; default false; never with a LIVE key',
   },
   {
     name: 'DOMAINKIT_WEBHOOK_SECRET',
@@ -283,6 +291,31 @@ export function loadBffConfigFromEnv(
       problem: `must be "test_card" (the only adapter built in; plug a real provider in from code with createBff({ payments })); received ${JSON.stringify(payments)}`,
     });
   }
+  const allowRaw = get('DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION');
+  if (allowRaw !== undefined && allowRaw !== 'true' && allowRaw !== 'false')
+    problems.push({
+      variable: 'DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION',
+      problem: `must be true or false; received ${JSON.stringify(allowRaw)}`,
+    });
+  const allowTestCardsInProduction = allowRaw === 'true';
+  const refusal = testPaymentsRefusal({
+    adapter: payments === 'test_card' ? { test: true } : undefined,
+    keyId,
+    nodeEnv: env.NODE_ENV,
+    allowInProduction: allowTestCardsInProduction,
+  });
+  if (refusal === 'live_credential')
+    problems.push({
+      variable: 'DOMAINKIT_PAYMENTS',
+      problem:
+        'test_card is refused with a LIVE credential (DOMAINKIT_KEY_ID pk_live_…): every order would be a real sale you owe the marketplace, with no money collected. Remove DOMAINKIT_PAYMENTS (plug your payment provider in from code), or use a SANDBOX credential',
+    });
+  if (refusal === 'production')
+    problems.push({
+      variable: 'DOMAINKIT_PAYMENTS',
+      problem:
+        'test_card is refused when NODE_ENV=production: remove it, or, for a staging shop on a SANDBOX credential, set DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION=true',
+    });
   const webhookSecret = get('DOMAINKIT_WEBHOOK_SECRET');
   if (webhookSecret !== undefined && webhookSecret.length < 16)
     problems.push({ variable: 'DOMAINKIT_WEBHOOK_SECRET', problem: 'must be at least 16 characters' });
@@ -368,6 +401,7 @@ export function loadBffConfigFromEnv(
     // The standalone server always keeps its state (search answers, budgets) in a database: PGlite by default.
     ...(databaseUrl === undefined && { database: { dataDir: dataDir ?? DEFAULT_BFF_DATA_DIR } }),
     ...(payments === 'test_card' && { payments: testCardPayments() }),
+    ...(allowTestCardsInProduction && { allowTestCardsInProduction }),
     ...(webhookSecret !== undefined && {
       webhook: { secret: webhookSecret, ...(webhookUrl !== undefined && { publicUrl: webhookUrl }) },
     }),

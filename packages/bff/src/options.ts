@@ -12,7 +12,7 @@ import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
 import { type EventHandler, type EventHandlerMap, HANDLER_TYPES } from './events/inbox.ts';
 import type { MarketplaceApi } from './marketplace-api.ts';
 import type { FailedOrderReport } from './orders/place-order.ts';
-import { isTwoPhase, type PaymentAdapter } from './payments.ts';
+import { isTwoPhase, testPaymentsRefusal, type PaymentAdapter } from './payments.ts';
 
 export type { MarketplaceApi } from './marketplace-api.ts';
 
@@ -136,6 +136,13 @@ export interface BffOptions {
    * one-phase (`confirmPayment`, `refundPayment`).
    */
   readonly payments?: PaymentAdapter | undefined;
+  /**
+   * Lets a staging shop run the test-card adapter (`testCardPayments()`, or any adapter marked `test: true`) when
+   * `NODE_ENV` is `production`, with a SANDBOX credential. Without it such an adapter is refused in production; with
+   * a LIVE credential (`pk_live_…`) it is refused whatever this says: every order would be a real sale the partner
+   * owes the marketplace, with no money collected. Default false. Environment: `DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION`.
+   */
+  readonly allowTestCardsInProduction?: boolean | undefined;
   /**
    * Called for every order whose payment was unwound: refused for good upstream, not recorded before the deadline
    * (`orderDeadlineSeconds`), or its capture refused (the order then refunded upstream). Also logged at error.
@@ -398,6 +405,9 @@ const optionsSchema = z.strictObject({
           'must be a payment adapter { name, authorizePayment, capturePayment, voidPayment } or { name, confirmPayment } (such as testCardPayments())',
       },
     )
+    .optional(),
+  allowTestCardsInProduction: z
+    .boolean({ error: 'must be true or false (true lets a staging shop take test cards when NODE_ENV is production)' })
     .optional(),
   onOrderFailed: z
     .custom<(report: FailedOrderReport) => void>(isFunction, { error: 'must be a function (report) => void' })
@@ -671,6 +681,8 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
       '`profile: "test"` is refused when NODE_ENV is "production": the test profile lifts the visitor limits that protect your shared upstream budget',
     );
   }
+  const testPayments = testPaymentsProblem(value);
+  if (testPayments) problems.push(testPayments);
   const secret = (value.marketplace as { secret?: unknown } | undefined)?.secret;
   const webhookSecret = (value.webhook as { secret?: unknown } | undefined)?.secret;
   if (typeof secret === 'string' && secret === webhookSecret) {
@@ -684,6 +696,24 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   }
   if (problems.length > 0) throw new BffOptionsError(problems, where);
   return parsed.data!;
+}
+
+/** Why a test payment adapter is refused here (payments.ts `testPaymentsRefusal`), as an options problem. */
+function testPaymentsProblem(value: Record<string, unknown>): string | undefined {
+  const payments = value.payments as PaymentAdapter | undefined;
+  const client = value.client as { keyId?: unknown } | undefined;
+  const keyId = (value.marketplace as { keyId?: unknown } | undefined)?.keyId ?? client?.keyId;
+  const refusal = testPaymentsRefusal({
+    adapter: typeof payments === 'object' && payments !== null ? payments : undefined,
+    keyId: typeof keyId === 'string' ? keyId : undefined,
+    nodeEnv: process.env.NODE_ENV,
+    allowInProduction: value.allowTestCardsInProduction === true,
+  });
+  if (refusal === 'live_credential')
+    return '`payments` is the test-card adapter, refused with a LIVE credential (pk_live_…): every order would be a real sale you owe the marketplace, with no money collected. Plug in your payment provider, or use a SANDBOX credential';
+  if (refusal === 'production')
+    return '`payments` is the test-card adapter, refused when NODE_ENV is "production": plug in your payment provider, or, for a staging shop on a SANDBOX credential, set `allowTestCardsInProduction: true`';
+  return undefined;
 }
 
 /**

@@ -87,6 +87,12 @@ export interface PaymentAdapter {
   /** A short name for logs, such as `stripe` or `test_card`. */
   readonly name: string;
   /**
+   * True for an adapter that takes no real money (the test-card adapter): `createBff` refuses it with a LIVE
+   * credential (`pk_live_…`), and when `NODE_ENV` is `production` unless `allowTestCardsInProduction` is set
+   * (see {@link testPaymentsRefusal}). Default false.
+   */
+  readonly test?: boolean | undefined;
+  /**
    * Checks the browser's `payment` object before anything is stored or charged, and returns what
    * `authorizePayment` / `confirmPayment` receive. Default: any JSON object is passed as is.
    * @throws {PaymentInputError} with a message telling the visitor what to fix.
@@ -104,6 +110,33 @@ export interface PaymentAdapter {
   retrievePayment?(request: { readonly intentId: string }): Promise<PaymentResult | undefined>;
   /** Gives taken money back (one-phase adapters, when the marketplace refused the order for good). */
   refundPayment?(request: PaymentReference): Promise<void>;
+}
+
+/** True when a key id names a LIVE credential (Partner API spec 5.1: the environment prefix of the key id, `pk_live_`). */
+export function isLiveKeyId(keyId: string): boolean {
+  return keyId.startsWith('pk_live_');
+}
+
+/**
+ * Why a payment adapter may not run where it is configured, or `undefined` when it may:
+ *
+ * - `live_credential`: a test adapter ({@link PaymentAdapter.test}) with a LIVE credential. Every order it places
+ *   is a real sale upstream (`EXTERNALLY_PAID`) that the partner, as Merchant of Record, owes the marketplace,
+ *   while no money was collected. Refused whatever else is set.
+ * - `production`: a test adapter when `NODE_ENV` is `production`, unless a staging shop opts in explicitly
+ *   (`allowTestCardsInProduction`, `DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION=true`) with a SANDBOX credential.
+ */
+export function testPaymentsRefusal(input: {
+  readonly adapter: Pick<PaymentAdapter, 'test'> | undefined;
+  /** The credential's key id (`pk_…`), when known. */
+  readonly keyId: string | undefined;
+  readonly nodeEnv: string | undefined;
+  readonly allowInProduction: boolean;
+}): 'live_credential' | 'production' | undefined {
+  if (input.adapter?.test !== true) return undefined;
+  if (input.keyId !== undefined && isLiveKeyId(input.keyId)) return 'live_credential';
+  if (input.nodeEnv === 'production' && !input.allowInProduction) return 'production';
+  return undefined;
 }
 
 /** True when the adapter takes payments in two phases (authorize, then capture or void). */
@@ -148,7 +181,8 @@ const TEST_CARD_HELP =
 /**
  * The test-card adapter for the sandbox and the demo, two-phase: `4242 4242 4242 4242` authorizes and captures,
  * `4000 0000 0000 0002` is declined, `4000 0000 0000 0341` authorizes but its capture is refused; anything else is
- * refused as input. No money moves; every call is recorded in `calls` and each intent's payment in `charges`; the
+ * refused as input. Marked {@link PaymentAdapter.test}: refused with a LIVE credential, and in production unless a
+ * staging shop opts in (`allowTestCardsInProduction`). No money moves; every call is recorded in `calls` and each intent's payment in `charges`; the
  * reference is derived from the intent id, so authorizing an intent twice gives the same answer.
  */
 export function testCardPayments(): PaymentAdapter & {
@@ -176,6 +210,7 @@ export function testCardPayments(): PaymentAdapter & {
   };
   return {
     name: 'test_card',
+    test: true,
     charges,
     calls,
     parsePayment(payment) {

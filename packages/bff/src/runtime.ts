@@ -104,9 +104,10 @@ export class BffRuntime {
     });
     this.webhookRegistration = new WebhookRegistration(client, options.webhook, logger);
 
-    if (options.payments?.name === 'test_card' && options.marketplace?.keyId.startsWith('pk_live')) {
+    // A LIVE credential, or production without the staging opt-in, was refused at creation (options.ts).
+    if (options.payments?.test === true && process.env.NODE_ENV === 'production') {
       logger.warn(
-        'the test-card payment adapter is configured with a LIVE credential: no money is collected for these orders',
+        'test cards are accepted in production (allowTestCardsInProduction): no money is collected; for a staging shop on a SANDBOX credential only',
       );
     }
     if (this.database.configured) {

@@ -1,0 +1,192 @@
+/**
+ * Finding: test-card payments ran with a LIVE credential, and under NODE_ENV=production, with only a warning: a
+ * visitor recorded a real `EXTERNALLY_PAID` order without paying (the partner, Merchant of Record, owes the
+ * marketplace for it). The test-card adapter is now refused at start with a LIVE key (`pk_live_…`) whatever else is
+ * set, and under NODE_ENV=production unless a staging shop opts in explicitly
+ * (`allowTestCardsInProduction` / `DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION=true`).
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BffOptionsError, createBff, testCardPayments } from '../src/index.ts';
+import { KEY_ID, SECRET, postJson, startStubMarketplace, type StubMarketplace } from './helpers.ts';
+
+const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
+const LIVE_KEY_ID = 'pk_live_bff0001';
+const LIVE_SECRET = 'sk_live_BffS3cretNeverInTheBrowser42';
+
+interface Outcome {
+  /** The exit code, when the process ended by itself. */
+  readonly exitCode?: number | null;
+  /** The URL it listens on, when it started. */
+  readonly url?: string;
+  readonly stderr: string;
+}
+
+const children: Array<ReturnType<typeof spawn>> = [];
+const folders: string[] = [];
+let stub: StubMarketplace | undefined;
+afterEach(async () => {
+  for (const child of children.splice(0))
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await stub?.close();
+  stub = undefined;
+  for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
+  vi.unstubAllEnvs();
+});
+
+/** Starts `domainkit-bff` with `env` and resolves once it exits or listens, whichever comes first. */
+function runCli(env: Record<string, string>): Promise<Outcome> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'dk-bff-test-cards-'));
+  folders.push(dataDir);
+  const child = spawn(process.execPath, [CLI], {
+    env: { PATH: process.env.PATH ?? '', DOMAINKIT_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.push(child);
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => {
+    child.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+      const line = stdout
+        .split('\n')
+        .filter((l) => l.startsWith('{') && l.endsWith('}'))
+        .map((l) => JSON.parse(l) as { msg?: string; url?: string })
+        .find((l) => l.msg === 'domainkit BFF listening');
+      if (line?.url) resolve({ url: line.url, stderr });
+    });
+    child.once('exit', (code) => resolve({ exitCode: code, stderr }));
+  });
+}
+
+/** Tries to buy with the test card through a BFF that started (the old behaviour), so the test shows the harm. */
+async function tryToBuy(url: string): Promise<void> {
+  const quote = await postJson(`${url}/quotes`, { domain: 'coffeehouse.com' });
+  if (quote.status !== 201) return;
+  await postJson(`${url}/orders`, {
+    quote_id: quote.json.quote_id,
+    buyer: { email: 'visitor@example.com' },
+    payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
+  });
+}
+
+describe('the standalone BFF with DOMAINKIT_PAYMENTS=test_card', () => {
+  it.each([
+    ['alone', {}],
+    ['in development', { NODE_ENV: 'development' }],
+    ['with the staging opt-in set', { NODE_ENV: 'production', DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION: 'true' }],
+    ['with the test profile', { DOMAINKIT_PROFILE: 'test' }],
+  ])('exits 78 with a LIVE key (%s), naming the problem, before any call upstream', async (_name, extra) => {
+    stub = await startStubMarketplace();
+    const outcome = await runCli({
+      DOMAINKIT_API_BASE_URL: stub.url,
+      DOMAINKIT_KEY_ID: LIVE_KEY_ID,
+      DOMAINKIT_API_SECRET: LIVE_SECRET,
+      DOMAINKIT_PAYMENTS: 'test_card',
+      ...extra,
+    });
+    if (outcome.url) await tryToBuy(outcome.url);
+
+    expect(outcome.url, 'the BFF must not start').toBeUndefined();
+    expect(outcome.exitCode).toBe(78);
+    expect(outcome.stderr).toContain('DOMAINKIT_PAYMENTS');
+    expect(outcome.stderr).toMatch(/LIVE credential/);
+    expect(outcome.stderr).not.toMatch(/\n\s+at /);
+    expect(outcome.stderr).not.toContain(LIVE_SECRET);
+    expect(stub.calls).toEqual([]);
+    expect(stub.rejected).toEqual([]);
+  });
+
+  it('exits 78 under NODE_ENV=production with a sandbox key; no order reaches the marketplace', async () => {
+    stub = await startStubMarketplace();
+    const outcome = await runCli({
+      DOMAINKIT_API_BASE_URL: stub.url,
+      DOMAINKIT_KEY_ID: KEY_ID,
+      DOMAINKIT_API_SECRET: SECRET,
+      DOMAINKIT_PAYMENTS: 'test_card',
+      NODE_ENV: 'production',
+    });
+    if (outcome.url) await tryToBuy(outcome.url);
+
+    expect(stub.callsTo('order'), 'no order may reach the marketplace').toEqual([]);
+    expect(outcome.url, 'the BFF must not start').toBeUndefined();
+    expect(outcome.exitCode).toBe(78);
+    expect(outcome.stderr).toContain('DOMAINKIT_PAYMENTS');
+    expect(outcome.stderr).toContain('DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION');
+    expect(stub.calls).toEqual([]);
+  });
+
+  it('starts under NODE_ENV=production with a sandbox key when the staging shop opts in', async () => {
+    stub = await startStubMarketplace();
+    const outcome = await runCli({
+      DOMAINKIT_API_BASE_URL: stub.url,
+      DOMAINKIT_KEY_ID: KEY_ID,
+      DOMAINKIT_API_SECRET: SECRET,
+      DOMAINKIT_PAYMENTS: 'test_card',
+      NODE_ENV: 'production',
+      DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION: 'true',
+    });
+    expect(outcome.stderr).toBe('');
+    expect(outcome.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+  }, 60_000);
+
+  it('refuses an opt-in value other than true or false', async () => {
+    const outcome = await runCli({
+      DOMAINKIT_API_BASE_URL: 'http://127.0.0.1:9',
+      DOMAINKIT_KEY_ID: KEY_ID,
+      DOMAINKIT_API_SECRET: SECRET,
+      DOMAINKIT_PAYMENTS: 'test_card',
+      DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION: 'yes',
+    });
+    expect(outcome.exitCode).toBe(78);
+    expect(outcome.stderr).toContain('DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION must be true or false');
+  });
+});
+
+describe('createBff with the test-card adapter', () => {
+  const sandbox = { baseUrl: 'https://marketplace.example', keyId: KEY_ID, secret: SECRET };
+  const live = { baseUrl: 'https://marketplace.example', keyId: LIVE_KEY_ID, secret: LIVE_SECRET };
+
+  /** The options error `createBff(options)` throws, or undefined when it creates a BFF (closed at once). */
+  function refusal(options: Parameters<typeof createBff>[0]): BffOptionsError | undefined {
+    try {
+      const bff = createBff({ logger: false, background: { enabled: false }, database: { memory: true }, ...options });
+      void bff.close();
+      return undefined;
+    } catch (error) {
+      if (error instanceof BffOptionsError) return error;
+      throw error;
+    }
+  }
+
+  it('throws an options error with a LIVE key, even with the opt-in', () => {
+    for (const allowTestCardsInProduction of [undefined, true]) {
+      const error = refusal({
+        marketplace: live,
+        payments: testCardPayments(),
+        ...(allowTestCardsInProduction && { allowTestCardsInProduction }),
+      });
+      expect(error?.problems.join('\n')).toMatch(/`payments` .*test-card adapter.*LIVE credential/);
+    }
+  });
+
+  it('throws an options error under NODE_ENV=production unless allowTestCardsInProduction is true', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const error = refusal({ marketplace: sandbox, payments: testCardPayments() });
+    expect(error?.problems.join('\n')).toMatch(/`payments` .*NODE_ENV.*allowTestCardsInProduction/);
+    expect(refusal({ marketplace: sandbox, payments: testCardPayments(), allowTestCardsInProduction: true })).toBe(
+      undefined,
+    );
+  });
+
+  it('leaves other adapters alone with a LIVE key in production', () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    const provider = { ...testCardPayments(), name: 'provider', test: false };
+    expect(refusal({ marketplace: live, payments: provider })).toBe(undefined);
+  });
+});
