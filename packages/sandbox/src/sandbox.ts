@@ -71,7 +71,9 @@ function closeServer(server: Server): Promise<void> {
  */
 function writeServerFile(dataDir: string, url: string): string {
   const path = join(dataDir, SERVER_FILE);
-  writeFileSync(path, `${JSON.stringify({ url, pid: process.pid, started_at: new Date().toISOString() }, null, 2)}\n`);
+  writeFileSync(path, `${JSON.stringify({ url, pid: process.pid, started_at: new Date().toISOString() }, null, 2)}\n`, {
+    mode: 0o600,
+  });
   return path;
 }
 

@@ -3,12 +3,13 @@
  * (a `pg` pool) when a connection URL is given, in a chosen schema. Either way the tables are migrated to the
  * latest version with Kysely's `Migrator` before the handle is returned.
  */
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
 import { PGliteDialect } from 'kysely-pglite-dialect';
+import { preparePrivateDataDir, restrictToOwner } from './private-folder.ts';
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-two-phase-payments.ts';
@@ -67,7 +68,8 @@ export interface BffDatabaseOptions {
   /** The PostgreSQL schema for the tables (created when missing); default `public`. PostgreSQL only. */
   readonly schema?: string | undefined;
   /**
-   * The data folder of embedded PGlite (its files go to `{dataDir}/pgdata`; created with mode 0700); default
+   * The data folder of embedded PGlite (its files go to `{dataDir}/pgdata`; made private at every open: folders
+   * 0700, files 0600, whatever modes they had); default
    * `.data/bff` under the working directory. One process at a time: the folder is locked while open.
    */
   readonly dataDir?: string | undefined;
@@ -189,13 +191,16 @@ function listenForConnectionErrors(pool: pg.Pool, onError: (error: Error) => voi
 
 async function openPglite(dataDir: string | undefined): Promise<BffDatabase> {
   let releaseLock = () => {};
+  let pgdata: string | undefined;
   if (dataDir !== undefined) {
-    mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    pgdata = preparePrivateDataDir(dataDir);
     releaseLock = lockDataDir(dataDir);
   }
   let db: Kysely<BffTables> | undefined;
   try {
-    const pglite = await PGlite.create(dataDir === undefined ? undefined : join(dataDir, 'pgdata'));
+    const pglite = await PGlite.create(pgdata);
+    // A new database's files are created under the process umask: make them private too.
+    if (pgdata !== undefined) restrictToOwner(pgdata);
     db = new Kysely<BffTables>({ dialect: new PGliteDialect(pglite) });
     await migrateBffDatabase(db, 'public');
   } catch (cause) {

@@ -11,6 +11,7 @@ import { PGliteDialect } from 'kysely-pglite-dialect';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { migrateToLatest } from './migrations.ts';
+import { preparePrivateDataDir, PRIVATE_DIR_MODE, restrictToOwner } from './private-folder.ts';
 import type { SandboxDatabase, SandboxDb } from './tables.ts';
 
 /** A PostgreSQL schema name the sandbox accepts: lowercase letters, digits and `_`, starting with a letter or `_`. */
@@ -41,6 +42,7 @@ export interface SandboxDatabaseHandle {
 /**
  * Opens and migrates the database.
  *
+ * The data folder is created when missing and made private (folders 0700, files 0600: private-folder.ts) first.
  * With PGlite, the data folder is locked (`{dataDir}/sandbox.pid`) for as long as the handle is open: PGlite is a
  * single-process database and two processes writing one folder would corrupt it.
  *
@@ -54,6 +56,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Sandbo
       `schema must be lowercase letters, digits and "_" (at most 63, not starting with a digit); received ${JSON.stringify(schema)}`,
     );
   }
+  // The data folder holds credentials.json and sandbox-user.json whichever database is used.
+  preparePrivateDataDir(options.dataDir);
   if (options.databaseUrl) return openPostgres(options.databaseUrl, schema, options.logger);
   if (schema !== 'public')
     throw new TypeError('the schema option applies to PostgreSQL (databaseUrl) only; PGlite uses "public"');
@@ -83,12 +87,15 @@ async function openPostgres(databaseUrl: string, schema: string, logger: Logger)
 }
 
 async function openPglite(dataDir: string, logger: Logger): Promise<SandboxDatabaseHandle> {
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const releaseLock = lockDataDir(dataDir);
   let db: SandboxDb | undefined;
   try {
     const started = Date.now();
-    const pglite = await PGlite.create(join(dataDir, 'pgdata'));
+    const pgdata = join(dataDir, 'pgdata');
+    mkdirSync(pgdata, { recursive: true, mode: PRIVATE_DIR_MODE });
+    const pglite = await PGlite.create(pgdata);
+    // A new database's files are created under the process umask: make them private too.
+    restrictToOwner(pgdata);
     db = new Kysely<SandboxDatabase>({ dialect: new PGliteDialect(pglite) });
     await migrateToLatest(db, 'public');
     logger.debug({ ms: Date.now() - started }, 'embedded database ready');
