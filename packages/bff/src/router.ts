@@ -7,6 +7,7 @@ import { PublicClient, type PublicDomainSearchResponseLenient } from '@domainkit
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import express, { type RequestHandler, type Router } from 'express';
 import { requestDeadline } from './deadline.ts';
+import { environmentOf } from './environment.ts';
 import { errorHandler } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
 import type { EventHandler, EventHandlerType } from './events/inbox.ts';
@@ -168,7 +169,11 @@ export function createBff(options: BffOptions): BffRouter {
   const search = new SearchService({
     budget: runtime.budget,
     fetch: (query, context) => client.searchDomains(query, { context }),
-    store: database.kind === 'none' ? undefined : new SqlAnswerStore(() => database.db()),
+    // The shared answers, evictions and listings of this credential in its environment only (answer-store.ts).
+    store:
+      database.kind === 'none'
+        ? undefined
+        : new SqlAnswerStore(() => database.db(), { keyId: o.keyId, environment: environmentOf(o.keyId) }),
     shared: database.kind === 'postgres',
     freshMs: ss.freshMs,
     staleMs: ss.staleMs,

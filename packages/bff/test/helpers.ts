@@ -20,6 +20,8 @@ import {
 
 export {
   KEY_ID,
+  LIVE_KEY_ID,
+  LIVE_SECRET,
   SECRET,
   startStubMarketplace,
   type StubAnswer,

@@ -18,6 +18,12 @@ import express from 'express';
 
 export const KEY_ID = 'pk_test_bff0001';
 export const SECRET = 'sk_test_BffS3cretNeverInTheBrowser42';
+/**
+ * A LIVE credential the stub knows too (spec 1 "Environments": one base URL, the credential selects the inventory):
+ * it answers from {@link LIVE_INVENTORY}, never the SANDBOX one.
+ */
+export const LIVE_KEY_ID = 'pk_live_bff0001';
+export const LIVE_SECRET = 'sk_live_BffLiveS3cretNeverInTheBrowser7';
 
 /** The stub's inventory (with extra fields the BFF must not pass on). */
 const INVENTORY = [
@@ -52,6 +58,41 @@ const INVENTORY = [
     status: 'sold',
   },
 ];
+
+/** The LIVE credential's inventory: real names and prices, none of the SANDBOX test domains but one name in both. */
+const LIVE_INVENTORY: typeof INVENTORY = [
+  {
+    domain: 'coffeehouse.com',
+    tld: 'com',
+    available: true,
+    price_cents: 410000,
+    currency: 'USD',
+    score: 0.9,
+    words: ['coffee', 'house'],
+    status: 'listed',
+  },
+  {
+    domain: 'espressobar.com',
+    tld: 'com',
+    available: true,
+    price_cents: 180000,
+    currency: 'USD',
+    score: 0.85,
+    words: ['espresso', 'bar'],
+    status: 'listed',
+  },
+];
+
+/** Each credential the stub accepts: its secret and the inventory it answers from. */
+const CREDENTIALS = new Map([
+  [KEY_ID, { secret: SECRET, inventory: INVENTORY }],
+  [LIVE_KEY_ID, { secret: LIVE_SECRET, inventory: LIVE_INVENTORY }],
+]);
+
+/** The inventory of the credential a verified request was signed with (the SANDBOX one for unsigned calls). */
+function inventoryOf(res: express.Response): typeof INVENTORY {
+  return (res.locals.inventory as typeof INVENTORY | undefined) ?? INVENTORY;
+}
 
 /**
  * The Public API's TLDs in the stub, most popular first, with how a label stands under each: `registered`, a
@@ -278,8 +319,10 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
       try {
         if (signed) {
           const signature = readSignatureHeaders(req.headers);
-          if (signature.keyId !== KEY_ID) throw new ProtocolError('invalid_signature', 'Unknown key id.');
-          verifySignature({ key: SECRET, method: req.method, path, query, body, ...signature });
+          const credential = CREDENTIALS.get(signature.keyId);
+          if (credential === undefined) throw new ProtocolError('invalid_signature', 'Unknown key id.');
+          verifySignature({ key: credential.secret, method: req.method, path, query, body, ...signature });
+          res.locals.inventory = credential.inventory;
         }
       } catch (error) {
         if (!(error instanceof ProtocolError)) throw error;
@@ -335,11 +378,13 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
 
   app.get('/api/partner/v1/domains/search', verify('search'), (req, res) => {
     const q = String(req.query.q ?? '').toLowerCase();
-    const domains = INVENTORY.filter((d) => q.split(' ').some((word) => d.domain.includes(word))).slice(0, 5);
+    const domains = inventoryOf(res)
+      .filter((d) => q.split(' ').some((word) => d.domain.includes(word)))
+      .slice(0, 5);
     res.json({ domains: domains.map(({ words: _w, status: _s, ...d }) => d), next_cursor: null });
   });
   app.get('/api/partner/v1/domains/:name', verify('domain'), (req, res) => {
-    const found = INVENTORY.find((d) => d.domain === req.params.name);
+    const found = inventoryOf(res).find((d) => d.domain === req.params.name);
     if (!found) {
       res.status(404).json(errorBody('not_found', `${req.params.name} is not listed`));
       return;
@@ -358,7 +403,7 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
   });
   app.post('/api/partner/v1/quotes', verify('quote'), (req, res) => {
     const { domain } = json(req) as { domain: string };
-    const listed = INVENTORY.find((d) => d.domain === domain);
+    const listed = inventoryOf(res).find((d) => d.domain === domain);
     if (!listed) return void answer(res, 404, errorBody('not_found', `${domain} is not listed`));
     if (!listed.available || [...orders.values()].some((o) => o.domain === domain))
       return void answer(res, 409, errorBody('conflict', `${domain} is sold`));

@@ -17,6 +17,7 @@ import * as m0015 from './migrations/0015-purchase-keys.ts';
 import * as m0020 from './migrations/0020-search-answers.ts';
 import * as m0023 from './migrations/0023-budget-sends.ts';
 import * as m0025 from './migrations/0025-visitor-hits.ts';
+import * as m0030 from './migrations/0030-search-cache-per-credential.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
 /**
@@ -38,6 +39,7 @@ export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0020_search_answers': m0020,
   '0023_budget_sends': m0023,
   '0025_visitor_hits': m0025,
+  '0030_search_cache_per_credential': m0030,
 };
 
 /** The tables the BFF owns, in an order safe for `truncate`. */

@@ -138,8 +138,19 @@ export interface BudgetSendTable {
   until_ms: number;
 }
 
-/** A search answer shared by every BFF process (migration 0020), keyed by normalised query. */
-export interface SearchAnswerTable {
+/**
+ * The credential a row of the shared search cache belongs to (migration 0030): a database may serve shops of several
+ * credentials, SANDBOX and LIVE, and no row is ever read by another's.
+ */
+export interface SearchScopeColumns {
+  /** The public key id (`pk_…`) whose upstream answer it is. */
+  key_id: string;
+  /** `sandbox` or `live` (environment.ts). */
+  environment: string;
+}
+
+/** A search answer shared by every BFF process of one credential (migration 0030), keyed by normalised query. */
+export interface SearchAnswerTable extends SearchScopeColumns {
   key: string;
   /** The upstream answer (`{domains, next_cursor}`) as JSON. */
   answer: string;
@@ -150,14 +161,14 @@ export interface SearchAnswerTable {
 }
 
 /** A domain whose cached answers were dropped; every process drops its in-memory copies when it reads the row. */
-export interface SearchEvictionTable {
+export interface SearchEvictionTable extends SearchScopeColumns {
   id: Generated<string | number>;
   domain: string;
   at_ms: number;
 }
 
-/** A listing seen in an upstream answer (the listing index, migration 0020). */
-export interface ListingTable {
+/** A listing seen in an upstream answer of one credential (the listing index, migration 0030). */
+export interface ListingTable extends SearchScopeColumns {
   domain: string;
   available: boolean;
   price_cents: Cents;

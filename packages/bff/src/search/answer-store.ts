@@ -1,12 +1,23 @@
 /**
- * The search answers and listings every BFF process shares, in the BFF database (PostgreSQL shared by replicas, or
- * embedded PGlite kept in the data folder across restarts): tables `bff_search_answers`, `bff_search_evictions`
- * and `bff_listings` (migration 0020). The only module that reads or writes them.
+ * The search answers and listings every BFF process of one credential shares, in the BFF database (PostgreSQL
+ * shared by replicas, or embedded PGlite kept in the data folder across restarts): tables `bff_search_answers`,
+ * `bff_search_evictions` and `bff_listings` (migration 0030). The only module that reads or writes them.
+ *
+ * A store belongs to one credential in one environment ({@link SearchScope}): each row names both, and every read,
+ * write, eviction and prune is confined to the store's own rows, so shops of several credentials (a SANDBOX staging
+ * shop and a LIVE one) on one database never see each other's answers, evictions or listings.
  */
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import { sql } from 'kysely';
 import { toCents, type BffDb } from '../db/tables.ts';
+import type { MarketplaceEnvironment } from '../environment.ts';
 import type { SeenListing } from './listing-index.ts';
+
+/** Whose cache a {@link SqlAnswerStore} is: the credential's public key id and its environment (environment.ts). */
+export interface SearchScope {
+  readonly keyId: string;
+  readonly environment: MarketplaceEnvironment;
+}
 
 /** A stored answer and when it was fetched (ms since the epoch). */
 export interface StoredAnswer {
@@ -35,13 +46,18 @@ export interface Changes {
 /** Overlap when reading listings by time, so rows committed slightly out of order are not missed (ms). */
 const LISTING_OVERLAP_MS = 5_000;
 
-/** The shared store of answers, evictions and listings. */
+/** The shared store of answers, evictions and listings of one credential. */
 export class SqlAnswerStore {
   readonly #db: () => Promise<BffDb>;
+  readonly #scope: { readonly key_id: string; readonly environment: MarketplaceEnvironment };
 
-  /** @param db - resolves to the open database. */
-  constructor(db: () => Promise<BffDb>) {
+  /**
+   * @param db - resolves to the open database.
+   * @param scope - the credential whose rows this store reads and writes (no other's).
+   */
+  constructor(db: () => Promise<BffDb>, scope: SearchScope) {
     this.#db = db;
+    this.#scope = { key_id: scope.keyId, environment: scope.environment };
   }
 
   /** The answer stored for normalised query `key`, if any. */
@@ -50,6 +66,7 @@ export class SqlAnswerStore {
     const row = await db
       .selectFrom('bff_search_answers')
       .select(['answer', 'stored_ms'])
+      .where((eb) => eb.and(this.#scope))
       .where('key', '=', key)
       .executeTakeFirst();
     if (row === undefined) return undefined;
@@ -62,9 +79,9 @@ export class SqlAnswerStore {
     const domains = answer.domains.map((d) => d.domain.toLowerCase());
     await db
       .insertInto('bff_search_answers')
-      .values({ key, answer: JSON.stringify(answer), domains, stored_ms: storedMs })
+      .values({ ...this.#scope, key, answer: JSON.stringify(answer), domains, stored_ms: storedMs })
       .onConflict((oc) =>
-        oc.column('key').doUpdateSet({
+        oc.columns(['key_id', 'environment', 'key']).doUpdateSet({
           answer: (eb) => eb.ref('excluded.answer'),
           domains: (eb) => eb.ref('excluded.domains'),
           stored_ms: (eb) => eb.ref('excluded.stored_ms'),
@@ -76,6 +93,7 @@ export class SqlAnswerStore {
       .insertInto('bff_listings')
       .values(
         listings.map((l) => ({
+          ...this.#scope,
           domain: l.domain,
           available: l.available,
           price_cents: l.price_cents,
@@ -85,7 +103,7 @@ export class SqlAnswerStore {
         })),
       )
       .onConflict((oc) =>
-        oc.column('domain').doUpdateSet({
+        oc.columns(['key_id', 'environment', 'domain']).doUpdateSet({
           available: (eb) => eb.ref('excluded.available'),
           price_cents: (eb) => eb.ref('excluded.price_cents'),
           currency: (eb) => eb.ref('excluded.currency'),
@@ -104,9 +122,20 @@ export class SqlAnswerStore {
   async evict(domain: string, nowMs: number): Promise<void> {
     const db = await this.#db();
     await db.transaction().execute(async (trx) => {
-      await trx.deleteFrom('bff_search_answers').where(sql<boolean>`domains @> array[${domain}]::text[]`).execute();
-      await trx.deleteFrom('bff_listings').where('domain', '=', domain).execute();
-      await trx.insertInto('bff_search_evictions').values({ domain, at_ms: nowMs }).execute();
+      await trx
+        .deleteFrom('bff_search_answers')
+        .where((eb) => eb.and(this.#scope))
+        .where(sql<boolean>`domains @> array[${domain}]::text[]`)
+        .execute();
+      await trx
+        .deleteFrom('bff_listings')
+        .where((eb) => eb.and(this.#scope))
+        .where('domain', '=', domain)
+        .execute();
+      await trx
+        .insertInto('bff_search_evictions')
+        .values({ ...this.#scope, domain, at_ms: nowMs })
+        .execute();
     });
   }
 
@@ -116,6 +145,7 @@ export class SqlAnswerStore {
     const row = await db
       .selectFrom('bff_search_evictions')
       .select((eb) => eb.fn.max('id').as('id'))
+      .where((eb) => eb.and(this.#scope))
       .executeTakeFirst();
     return { evictionId: Number(row?.id ?? 0), listingMs: 0, answerMs: 0 };
   }
@@ -126,6 +156,7 @@ export class SqlAnswerStore {
     const rows = await db
       .selectFrom('bff_search_answers')
       .select(['key', 'answer', 'stored_ms'])
+      .where((eb) => eb.and(this.#scope))
       .orderBy('stored_ms', 'desc')
       .limit(limit)
       .execute();
@@ -142,11 +173,17 @@ export class SqlAnswerStore {
     const evictions = await db
       .selectFrom('bff_search_evictions')
       .select(['id', 'domain'])
+      .where((eb) => eb.and(this.#scope))
       .where('id', '>', String(cursor.evictionId))
       .orderBy('id')
       .execute();
     const since = cursor.listingMs === 0 ? 0 : cursor.listingMs - LISTING_OVERLAP_MS;
-    const rows = await db.selectFrom('bff_listings').selectAll().where('seen_ms', '>', since).execute();
+    const rows = await db
+      .selectFrom('bff_listings')
+      .select(['domain', 'available', 'price_cents', 'currency', 'terms', 'seen_ms'])
+      .where((eb) => eb.and(this.#scope))
+      .where('seen_ms', '>', since)
+      .execute();
     let listingMs = cursor.listingMs;
     const listings = rows.map((r) => {
       listingMs = Math.max(listingMs, r.seen_ms);
@@ -165,6 +202,7 @@ export class SqlAnswerStore {
         : await db
             .selectFrom('bff_search_answers')
             .select(['key', 'answer', 'stored_ms'])
+            .where((eb) => eb.and(this.#scope))
             .where('stored_ms', '>', cursor.answerMs - LISTING_OVERLAP_MS)
             .execute();
     let answerMs = cursor.answerMs;
@@ -181,10 +219,21 @@ export class SqlAnswerStore {
     };
   }
 
-  /** Deletes answers fetched before `beforeMs` and eviction records older than `evictionsBeforeMs`. */
+  /**
+   * Deletes this credential's answers fetched before `beforeMs` and its eviction records older than
+   * `evictionsBeforeMs` (another credential's shop keeps its rows by its own settings).
+   */
   async prune(beforeMs: number, evictionsBeforeMs: number): Promise<void> {
     const db = await this.#db();
-    await db.deleteFrom('bff_search_answers').where('stored_ms', '<', beforeMs).execute();
-    await db.deleteFrom('bff_search_evictions').where('at_ms', '<', evictionsBeforeMs).execute();
+    await db
+      .deleteFrom('bff_search_answers')
+      .where((eb) => eb.and(this.#scope))
+      .where('stored_ms', '<', beforeMs)
+      .execute();
+    await db
+      .deleteFrom('bff_search_evictions')
+      .where((eb) => eb.and(this.#scope))
+      .where('at_ms', '<', evictionsBeforeMs)
+      .execute();
   }
 }
