@@ -229,7 +229,56 @@ export function declaredBodyLimit(maxBytes: number): RequestHandler {
   };
 }
 
+/**
+ * Runs a body parser (`express.json`, `express.raw`) so that a body over `maxBytes` is refused as soon as the
+ * bytes received pass the limit, whatever its framing: 413 `payload_too_large` (through the error handler), then
+ * the connection is closed (`Connection: close`) rather than the rest read. body-parser counts the bytes as they
+ * arrive too, but then reads the whole body off before it answers: a chunked body, which declares no length
+ * ({@link declaredBodyLimit}), was drained to its end, or until a timeout answered in its place (RFC 9112
+ * section 6.1, RFC 9110 section 15.5.14).
+ * @param parser - a body-parser middleware configured with the same limit.
+ * @param maxBytes - the route's limit, in bytes as received.
+ */
+export function refuseBodyOverLimit(parser: RequestHandler, maxBytes: number): RequestHandler {
+  return function domainkitBffBodyLimit(req, res, next) {
+    let refused = false;
+    let settled = false;
+    void parser(req, res, (error?: unknown) => {
+      settled = true;
+      // After a refusal the parser still calls back, once the connection is gone: the answer was given.
+      if (!refused) next(error);
+    });
+    // Counting starts only when the parser reads the body (it attached its reader synchronously): a parser that
+    // skipped this request (no body, another media type) leaves the stream untouched.
+    if (settled || req.readableFlowing !== true) return;
+    let received = 0;
+    const count = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received <= maxBytes) return;
+      stop();
+      refused = true;
+      res.setHeader('Connection', 'close');
+      next(
+        Object.assign(new Error('request entity too large'), {
+          type: 'entity.too.large',
+          status: 413,
+          limit: maxBytes,
+        }),
+      );
+    };
+    const stop = (): void => {
+      req.off('data', count);
+      req.off('end', stop);
+    };
+    req.on('data', count);
+    req.on('end', stop);
+  };
+}
+
 /** Parses a JSON object body up to {@link JSON_BODY_LIMIT_BYTES}; errors become 400/413/415 in the error handler. */
 export function jsonBody(): RequestHandler {
-  return express.json({ limit: JSON_BODY_LIMIT_BYTES, type: 'application/json', strict: true });
+  return refuseBodyOverLimit(
+    express.json({ limit: JSON_BODY_LIMIT_BYTES, type: 'application/json', strict: true }),
+    JSON_BODY_LIMIT_BYTES,
+  );
 }

@@ -12,6 +12,7 @@ import type { BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
 import { eventDomains } from '../events/inbox.ts';
 import { storeEvents } from '../events/inbox-store.ts';
+import { refuseBodyOverLimit } from '../security.ts';
 
 /** The `Retry-After` (seconds) of a delivery that could not be stored (503). */
 export const WEBHOOK_RETRY_AFTER_SECONDS = 30;
@@ -21,7 +22,10 @@ export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
 
 /** Reads the raw body as bytes, whatever its content type. */
 export function rawBody(): RequestHandler {
-  return express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES });
+  return refuseBodyOverLimit(
+    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES }),
+    WEBHOOK_BODY_LIMIT_BYTES,
+  );
 }
 
 /** What the webhook route uses. */

@@ -24,7 +24,7 @@ import { jsonErrorHandler, notFoundHandler } from '../http/errors.ts';
 import { fixturesAdminRouter } from './fixtures.ts';
 import { lifecycleAdminRouter } from './lifecycle-router.ts';
 import { observeAdminRouter } from './observe-router.ts';
-import { rejectUnsafeText } from '../http/hardening.ts';
+import { refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 
 /** Body of `POST /admin/credentials`. */
 export const createCredentialRequestSchema = z.strictObject({
@@ -89,7 +89,10 @@ export function adminRouter(options: {
   const { db, clock, logger } = options;
   const router = express.Router();
   router.use(requireAdminToken(options.adminToken));
-  router.use(express.json({ limit: '16kb', type: () => true }), rejectUnsafeText('body'));
+  router.use(
+    refuseBodyOverLimit(express.json({ limit: 16 * 1024, type: () => true }), 16 * 1024),
+    rejectUnsafeText('body'),
+  );
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
     next();

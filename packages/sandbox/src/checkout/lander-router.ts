@@ -16,7 +16,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { CheckoutSessionRow, SandboxDb } from '../db/tables.ts';
 import { describeBodyParserError, logDefect } from '../http/errors.ts';
-import { classifyClientFault, rejectUnsafeText } from '../http/hardening.ts';
+import { classifyClientFault, refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain } from '../inventory/catalog.ts';
 import { completeSale, findCheckoutSession } from './sessions.ts';
@@ -148,7 +148,7 @@ export function landerRouter(options: LanderOptions): Router {
 
   router.post(
     '/pay',
-    express.urlencoded({ extended: false, limit: '8kb', parameterLimit: 20 }),
+    refuseBodyOverLimit(express.urlencoded({ extended: false, limit: 8 * 1024, parameterLimit: 20 }), 8 * 1024),
     rejectUnsafeText('body'),
     async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;

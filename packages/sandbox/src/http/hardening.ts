@@ -58,6 +58,53 @@ export function declaredBodyLimit(maxBytes: number, answer: (req: Request, res: 
   };
 }
 
+/**
+ * Runs a body parser (`express.json`, `express.raw`, `express.urlencoded`) so that a body over `maxBytes` is refused
+ * as soon as the bytes received pass the limit, whatever its framing: the parser's own 413 error
+ * (`entity.too.large`, answered in the area's shape by its error handler), with `Connection: close` so the rest is
+ * never read. body-parser counts as the bytes arrive too, but then reads the whole body off before it answers: a
+ * chunked body, which declares no length ({@link declaredBodyLimit}), was drained to its end or until the request
+ * timeout (RFC 9112 section 6.1, RFC 9110 section 15.5.14).
+ * @param parser - a body-parser middleware configured with the same limit.
+ * @param maxBytes - the route's limit, in bytes as received.
+ */
+export function refuseBodyOverLimit(parser: RequestHandler, maxBytes: number): RequestHandler {
+  return function refuseBodyAsItArrives(req, res, next) {
+    let refused = false;
+    let settled = false;
+    void parser(req, res, (err?: unknown) => {
+      settled = true;
+      // After a refusal the parser still calls back, once the connection is gone: the answer was given.
+      if (!refused) next(err);
+    });
+    // Counting starts only when the parser reads the body (it attached its reader synchronously): a parser that
+    // skipped this request (no body, another media type) leaves the stream untouched for the next one.
+    if (settled || req.readableFlowing !== true) return;
+    let received = 0;
+    const count = (chunk: Buffer): void => {
+      received += chunk.length;
+      if (received <= maxBytes) return;
+      stop();
+      refused = true;
+      res.setHeader('Connection', 'close');
+      next(
+        Object.assign(new Error('request entity too large'), {
+          type: 'entity.too.large',
+          status: 413,
+          limit: maxBytes,
+          expose: true,
+        }),
+      );
+    };
+    const stop = (): void => {
+      req.off('data', count);
+      req.off('end', stop);
+    };
+    req.on('data', count);
+    req.on('end', stop);
+  };
+}
+
 /** True when a raw path holds a percent-escape that does not decode (`%`, `%zz`, `%C3%28`). */
 export function hasMalformedEscape(rawPath: string): boolean {
   try {

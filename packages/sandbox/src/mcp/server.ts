@@ -35,7 +35,7 @@ import {
   publicWhoisRecordSchema,
 } from '@domainkit/protocol';
 import type { Viewer } from '../public-api/search.ts';
-import { withTextPolicy } from '../http/hardening.ts';
+import { MAX_DECLARED_BODY_BYTES, refuseBodyOverLimit, withTextPolicy } from '../http/hardening.ts';
 
 /** The MCP server's name and version, as `initialize` reports them. */
 export const MCP_SERVER_INFO = { name: 'marketplace-sandbox', version: '1.0.0' } as const;
@@ -150,7 +150,9 @@ export function mcpRouter(ctx: PublicContext): Router {
     await transport.handleRequest(req, res, req.body);
   }
 
-  const json = withTextPolicy(express.json({ limit: '256kb' }));
+  const json = withTextPolicy(
+    refuseBodyOverLimit(express.json({ limit: MAX_DECLARED_BODY_BYTES }), MAX_DECLARED_BODY_BYTES),
+  );
   router.post('/mcp', json, (req, res) => handle(req, res, false));
   router.post('/mcp/signed-in', json, (req, res) => handle(req, res, true));
   router.get(['/mcp', '/mcp/signed-in'], methodNotAllowed);

@@ -26,7 +26,7 @@ import { DEFAULT_SCOPE, isSubset, parseScope, type OAuthScope } from './scopes.t
 import { CHALLENGE_RE, createAuthorizationCode } from './tokens.ts';
 import { authenticateUser } from './users.ts';
 import { CONSENT_CSS, authorizeErrorPage, consentPage } from './views.ts';
-import { rejectUnsafeText } from '../http/hardening.ts';
+import { refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 
 /** A valid authorization request. */
 export interface AuthorizationRequest {
@@ -281,7 +281,7 @@ export function authorizeRouter(ctx: PublicContext): Router {
 
   router.post(
     '/oauth/authorize',
-    express.urlencoded({ extended: false, limit: '16kb', parameterLimit: 30 }),
+    refuseBodyOverLimit(express.urlencoded({ extended: false, limit: 16 * 1024, parameterLimit: 30 }), 16 * 1024),
     rejectUnsafeText('body'),
     async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;

@@ -18,9 +18,11 @@ import { clientInformation, findClient, registerClient } from './clients.ts';
 import { OAuthError, sendOAuthError } from './errors.ts';
 import { authorizationServerMetadata, isOwnResource, protectedResourceMetadata } from './metadata.ts';
 import { exchangeAuthorizationCode, refreshTokens, revokeToken } from './tokens.ts';
-import { rejectUnsafeText } from '../http/hardening.ts';
+import { refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 
-const FORM_LIMITS = { extended: false, limit: '16kb', parameterLimit: 30 } as const;
+/** Largest OAuth request body (a form or a client registration), in bytes. */
+const OAUTH_BODY_BYTES = 16 * 1024;
+const FORM_LIMITS = { extended: false, limit: OAUTH_BODY_BYTES, parameterLimit: 30 } as const;
 
 function noStore(res: Response): void {
   res.setHeader('Cache-Control', 'no-store');
@@ -79,7 +81,7 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
   router.post(
     '/api/oauth/register',
     limit('register'),
-    express.json({ limit: '16kb' }),
+    refuseBodyOverLimit(express.json({ limit: OAUTH_BODY_BYTES }), OAUTH_BODY_BYTES),
     rejectUnsafeText('body'),
     async (req, res) => {
       noStore(res);
@@ -97,7 +99,7 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
   router.post(
     '/api/oauth/token',
     limit('token'),
-    express.urlencoded(FORM_LIMITS),
+    refuseBodyOverLimit(express.urlencoded(FORM_LIMITS), OAUTH_BODY_BYTES),
     rejectUnsafeText('body'),
     async (req, res) => {
       noStore(res);
@@ -160,7 +162,7 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
   router.post(
     '/api/oauth/revoke',
     limit('token'),
-    express.urlencoded(FORM_LIMITS),
+    refuseBodyOverLimit(express.urlencoded(FORM_LIMITS), OAUTH_BODY_BYTES),
     rejectUnsafeText('body'),
     async (req, res) => {
       noStore(res);
@@ -189,14 +191,18 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
       }
       const type = typeof err === 'object' && err !== null ? (err as { type?: unknown }).type : undefined;
       if (typeof type === 'string' && 'expose' in (err as object)) {
+        if (type === 'entity.too.large') {
+          // The OAuth error body, with the HTTP status of a body over the limit (as the declared-length refusal).
+          const tooLarge = new OAuthError(
+            'invalid_request',
+            `The request body is too large: at most ${OAUTH_BODY_BYTES} bytes.`,
+          );
+          sendOAuthError(res, Object.assign(tooLarge, { status: 413 }));
+          return;
+        }
         sendOAuthError(
           res,
-          new OAuthError(
-            'invalid_request',
-            type === 'entity.too.large'
-              ? 'The request body is too large.'
-              : 'The request body could not be read: send a valid form or JSON body.',
-          ),
+          new OAuthError('invalid_request', 'The request body could not be read: send a valid form or JSON body.'),
         );
         return;
       }

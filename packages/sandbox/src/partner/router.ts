@@ -20,7 +20,7 @@ import { eventsRouter, webhookRegistrationRouter } from '../events/routes.ts';
 import { injectFaults } from '../faults/faults.ts';
 import { MAX_BODY_BYTES } from '../http/body.ts';
 import { jsonErrorHandler, notFoundHandler, sendError } from '../http/errors.ts';
-import { declaredBodyLimit, rejectUnsafeText } from '../http/hardening.ts';
+import { declaredBodyLimit, refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { hitRateLimit, sweepRateLimits } from '../limits/partner.ts';
 import { sweepIdempotencyKeys } from '../mor/idempotency.ts';
@@ -51,7 +51,9 @@ export function partnerApiRouter(options: PartnerApiOptions): Router {
       sendError(res, 413, 'validation_error', `The request body is too large: at most ${MAX_BODY_BYTES} bytes.`),
     ),
   );
-  router.use(express.raw({ type: () => true, limit: MAX_BODY_BYTES, inflate: false }));
+  router.use(
+    refuseBodyOverLimit(express.raw({ type: () => true, limit: MAX_BODY_BYTES, inflate: false }), MAX_BODY_BYTES),
+  );
   let lastSweep = Number.NEGATIVE_INFINITY;
   router.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');

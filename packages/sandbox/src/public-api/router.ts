@@ -27,7 +27,7 @@ import { oauthUrls } from '../oauth/metadata.ts';
 import type { AccessGrant } from '../oauth/tokens.ts';
 import { bearerChallenge, requireScope, resolveAccess } from './access.ts';
 import { batchCatalogue, runBatch } from './batch.ts';
-import { hasMalformedEscape, withTextPolicy } from '../http/hardening.ts';
+import { hasMalformedEscape, MAX_DECLARED_BODY_BYTES, refuseBodyOverLimit, withTextPolicy } from '../http/hardening.ts';
 import { checkBulkParams, listOwnedDomains, runBulk } from './bulk.ts';
 import type { PublicContext } from '../public-context.ts';
 import { listListings } from './listings.ts';
@@ -90,7 +90,9 @@ function jsonBody(req: Request): unknown {
 /** Builds the Public API router (mounted at the app root; its routes start with `/api`). */
 export function publicApiRouter(ctx: PublicContext): Router {
   const router = express.Router();
-  const json = withTextPolicy(express.json({ limit: '256kb' }));
+  const json = withTextPolicy(
+    refuseBodyOverLimit(express.json({ limit: MAX_DECLARED_BODY_BYTES }), MAX_DECLARED_BODY_BYTES),
+  );
 
   /** Resolves the caller (401 for a bad token) and spends `cost` units of its budget. */
   const caller = (options: { bucket?: RateBucket; cost?: (req: Request) => number } = {}) =>

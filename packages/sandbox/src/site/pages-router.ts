@@ -24,7 +24,7 @@ import { unixSeconds, type Clock } from '../clock.ts';
 import type { Environment } from '../scopes.ts';
 import type { ReferralLinkRow, SandboxDb } from '../db/tables.ts';
 import { describeBodyParserError, logDefect } from '../http/errors.ts';
-import { classifyClientFault, rejectUnsafeText } from '../http/hardening.ts';
+import { classifyClientFault, refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain, searchDomains } from '../inventory/catalog.ts';
 import { reservationConflict } from '../quotes/reservations.ts';
@@ -191,7 +191,7 @@ export function sitePagesRouter(options: SitePagesOptions): Router {
 
   router.post(
     '/market/buy',
-    express.urlencoded({ extended: false, limit: '4kb', parameterLimit: 10 }),
+    refuseBodyOverLimit(express.urlencoded({ extended: false, limit: 4 * 1024, parameterLimit: 10 }), 4 * 1024),
     rejectUnsafeText('body'),
     async (req, res) => {
       const body = (req.body ?? {}) as Record<string, unknown>;
