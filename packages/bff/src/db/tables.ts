@@ -173,7 +173,7 @@ export interface ListingTable extends SearchScopeColumns {
   available: boolean;
   price_cents: Cents;
   currency: string;
-  /** Words of the queries whose answers listed it, space-separated. */
+  /** Words of the queries whose answers listed it that occur in its name, each once, at most 8; space-separated. */
   terms: string;
   /** When it was last seen upstream, ms since the epoch. */
   seen_ms: number;

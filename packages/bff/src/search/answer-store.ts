@@ -11,7 +11,7 @@ import type { DomainSearchResponse } from '@domainkit/protocol';
 import { sql } from 'kysely';
 import { toCents, type BffDb } from '../db/tables.ts';
 import type { MarketplaceEnvironment } from '../environment.ts';
-import type { SeenListing } from './listing-index.ts';
+import { MAX_LISTING_TERMS, nameTerms, type SeenListing } from './listing-index.ts';
 
 /** Whose cache a {@link SqlAnswerStore} is: the credential's public key id and its environment (environment.ts). */
 export interface SearchScope {
@@ -98,7 +98,7 @@ export class SqlAnswerStore {
           available: l.available,
           price_cents: l.price_cents,
           currency: l.currency,
-          terms: l.terms,
+          terms: nameTerms(l.domain, l.terms.split(' ')),
           seen_ms: l.seenMs,
         })),
       )
@@ -108,8 +108,11 @@ export class SqlAnswerStore {
           price_cents: (eb) => eb.ref('excluded.price_cents'),
           currency: (eb) => eb.ref('excluded.currency'),
           seen_ms: (eb) => eb.ref('excluded.seen_ms'),
-          terms: sql`case when position(' ' || excluded.terms || ' ' in ' ' || bff_listings.terms || ' ') > 0
-            then bff_listings.terms else bff_listings.terms || ' ' || excluded.terms end`,
+          // The words of both, each once, the first MAX_LISTING_TERMS (each side holds only words of the name).
+          terms: sql`(select coalesce(string_agg(w, ' ' order by n), '') from (
+              select w, min(n) as n
+              from unnest(string_to_array(bff_listings.terms || ' ' || excluded.terms, ' ')) with ordinality as t(w, n)
+              where w <> '' group by w order by min(n) limit ${MAX_LISTING_TERMS}) as merged)`,
         }),
       )
       .execute();

@@ -6,7 +6,9 @@
  *
  * Labels are indexed by every suffix (at least {@link MIN_TERM} characters) and queried by prefix, so a query word
  * matches inside a label (`house` finds `coffeehouse.com`), as the marketplace's own search does (spec 4.1). The
- * words of the queries whose answers listed a domain are indexed too.
+ * words of the queries whose answers listed a domain are indexed too, but only those that occur in the domain's own
+ * name, once each and at most {@link MAX_LISTING_TERMS} ({@link nameTerms}): a visitor's other words never become
+ * terms of a listed name, so nobody can tie a word of their choice to it for the visitors served from the index.
  */
 import MiniSearch from 'minisearch';
 
@@ -18,7 +20,7 @@ export interface SeenListing {
   /** Price in cents of `currency`. */
   readonly price_cents: number;
   readonly currency: string;
-  /** Words of the queries that listed it, space-separated. */
+  /** Words of the queries that listed it that occur in its name ({@link nameTerms}), space-separated. */
   readonly terms: string;
   /** When it was last seen upstream, ms since the epoch. */
   readonly seenMs: number;
@@ -26,6 +28,32 @@ export interface SeenListing {
 
 /** Shortest label suffix indexed and shortest query word searched. */
 const MIN_TERM = 2;
+
+/** Most query words kept as index terms of one listing (the first ones seen are kept). */
+export const MAX_LISTING_TERMS = 8;
+
+/** A domain's labels, lowercased, with what is not a letter or digit removed (`Coffee-House.com` → coffeehouse, com). */
+function nameLabels(domain: string): string[] {
+  return domain
+    .toLowerCase()
+    .split('.')
+    .map((label) => label.replace(/[^a-z0-9]/g, ''));
+}
+
+/**
+ * The index terms of `domain` among `words` (query words, in the order seen): those of at least {@link MIN_TERM}
+ * characters that occur inside one of its labels, each once, the first {@link MAX_LISTING_TERMS}; space-separated.
+ * `nameTerms('coffeehouse.com', ['cheap', 'coffee', 'house', 'coffee'])` → `"coffee house"`.
+ */
+export function nameTerms(domain: string, words: Iterable<string>): string {
+  const labels = nameLabels(domain);
+  const kept = new Set<string>();
+  for (const word of words) {
+    if (kept.size >= MAX_LISTING_TERMS) break;
+    if (word.length >= MIN_TERM && labels.some((label) => label.includes(word))) kept.add(word);
+  }
+  return [...kept].join(' ');
+}
 
 /** A query's words: lowercased runs of letters and digits; the TLD of a domain-shaped query is dropped. */
 export function queryWords(query: string): string[] {
@@ -64,12 +92,15 @@ export class ListingIndex {
     return this.#listings.size;
   }
 
-  /** Adds or replaces listings (the newest `seenMs` wins; query words are merged). */
+  /**
+   * Adds or replaces listings (the newest `seenMs` wins; the terms are merged, and only the words of the name are
+   * kept, whatever a listing carries: {@link nameTerms}).
+   */
   add(listings: Iterable<SeenListing>): void {
     for (const listing of listings) {
       const kept = this.#listings.get(listing.domain);
       if (kept !== undefined && kept.seenMs > listing.seenMs) continue;
-      const terms = [...new Set(`${kept?.terms ?? ''} ${listing.terms}`.split(' ').filter(Boolean))].join(' ');
+      const terms = nameTerms(listing.domain, `${kept?.terms ?? ''} ${listing.terms}`.split(' '));
       const merged = { ...listing, terms };
       if (kept !== undefined) this.#search.remove(indexed(kept));
       this.#search.add(indexed(merged));

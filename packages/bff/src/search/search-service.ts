@@ -17,7 +17,7 @@ import type { Logger } from 'pino';
 import { type BffUpstreamBudget, UpstreamBusyError } from '../budget.ts';
 import type { ChangeCursor, SqlAnswerStore } from './answer-store.ts';
 import { DemandQueue, type DemandQueueStats } from './demand-queue.ts';
-import { ListingIndex, queryWords, type SeenListing } from './listing-index.ts';
+import { ListingIndex, nameTerms, queryWords, type SeenListing } from './listing-index.ts';
 
 /**
  * Where an answer came from: `cache` (fresh, this process or the shared store), `stale` (served while a spare token
@@ -392,13 +392,13 @@ export class SearchService {
     const now = this.#o.now();
     if (this.#o.freshMs <= 0) return;
     this.#remember(key, { value, storedMs: now });
-    const terms = queryWords(key).join(' ');
+    const words = queryWords(key);
     const listings: SeenListing[] = value.domains.map((d, i) => ({
       domain: names[i]!,
       available: d.available,
       price_cents: d.price_cents,
       currency: d.currency,
-      terms,
+      terms: nameTerms(names[i]!, words),
       seenMs: now,
     }));
     this.#index.add(listings);
