@@ -64,6 +64,13 @@ execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], {
 // tsc rewrites `.ts` specifiers in emitted JS only (rewriteRelativeImportExtensions), not in declarations.
 await rewriteDeclarationSpecifiers(dist);
 
+// React Server Components: the React entry is a Client Component only while the directive is its first statement.
+if (!(await readFile(join(dist, 'react/index.js'), 'utf8')).startsWith('"use client";')) {
+  throw new Error(
+    'dist/react/index.js does not start with "use client": the React entry must stay a Client Component.',
+  );
+}
+
 // 2. script-tag build (and the license comments of the bundled Lit, which its banner points to): the entry, and
 // the modules beside it that the entry imports on first use (LAZY_FILES).
 const { code, legal, metafile } = await bundleScriptTag(root, { entry: join(src, 'script-tag.ts') });

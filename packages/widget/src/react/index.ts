@@ -1,3 +1,5 @@
+'use client';
+
 /**
  * `@domainkit/widget/react`: `<dk-domain-search>` and `<dk-buy-button>` as React components, generated with
  * `@lit/react`. Properties are passed as properties (objects such as `strings` or `clock` included) and every
