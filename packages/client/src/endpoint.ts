@@ -2,20 +2,16 @@
  * Declarative descriptions of Partner API endpoints (Partner API spec 4.1): method, path, input and response schemas.
  * Resources only describe endpoints; the {@link RequestSender} does the rest (stripe-node's layout).
  */
+import type { RateClass } from '@domainkit/protocol';
 import type { z } from 'zod';
+
+export type { RateClass };
 
 /** The service-relative prefix of every versioned Partner API path (Partner API spec 4.1, 9). */
 export const PARTNER_API_PREFIX = '/api/partner/v1';
 
 /** HTTP methods the Partner API uses. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-/**
- * The rate-limit class of an endpoint (Partner API spec 8): `search` (discovery, 60 per minute per credential), `write`
- * (quotes, orders, checkout sessions, 20 per minute), `reporting` (settlements, transactions, payouts, 30 per
- * minute), `other` (every endpoint whose limit the spec does not show).
- */
-export type RateClass = 'search' | 'write' | 'reporting' | 'other';
 
 /**
  * One endpoint.
@@ -44,7 +40,11 @@ export interface Endpoint<TInput extends z.ZodType = z.ZodType, TResponse extend
    * repeating it after a network error or 5xx does no harm, as for a GET. Default: decided by the method.
    */
   readonly safe?: boolean;
-  /** The Partner API spec 8 rate-limit class, handed to an {@link UpstreamBudget}; default `other`. */
+  /**
+   * The Partner API spec 8 rate-limit class (protocol's `RateClass`: `search`, `write`, `reporting`, `read`,
+   * `manage`), handed to an {@link UpstreamBudget}. Every Partner API endpoint has one; a Public API endpoint has
+   * none, and no budget is asked for it.
+   */
   readonly rateClass?: RateClass;
 }
 

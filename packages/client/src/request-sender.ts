@@ -16,7 +16,7 @@ import {
   errorFromResponse,
 } from './errors.ts';
 import type { UpstreamBudget } from './budget.ts';
-import { endpointLabel, type Endpoint } from './endpoint.ts';
+import { endpointLabel, type Endpoint, type RateClass } from './endpoint.ts';
 import { IDEMPOTENT_METHODS, backoffDelayMs, retryRuleFor } from './retry.ts';
 import { formatIssues } from './zod-issues.ts';
 import type { z } from 'zod';
@@ -146,8 +146,11 @@ export interface RequestSenderOptions {
 export interface AttemptReport {
   /** `GET /api/partner/v1/domains/search`-style label. */
   readonly endpoint: string;
-  /** The Partner API spec 8 rate class of the endpoint (`search`, `write`, `reporting`, `other`). */
-  readonly rateClass: string;
+  /**
+   * The Partner API spec 8 rate class of the endpoint (`search`, `write`, `reporting`, `read`, `manage`), or
+   * `public` for a Public API call.
+   */
+  readonly rateClass: RateClass | 'public';
   /** The HTTP status, or 0 when no answer arrived (network error, timeout). */
   readonly status: number;
   /** From sending to the whole body, in milliseconds. */
@@ -277,12 +280,16 @@ export class RequestSender {
     const { signal } = options;
     const o = this.#options;
 
-    const rateClass = endpoint.rateClass ?? 'other';
+    // The budget shapes traffic to the Partner API's rate classes; a Public API call has no class, so no budget.
+    const { rateClass } = endpoint;
     let renewed = false;
     for (let retry = 0; ; retry++) {
       signal?.throwIfAborted();
-      const budgetRequest = { rateClass, endpoint: label, attempt: retry, signal, context: options.context };
-      if (o.budget !== undefined && !(retry === 0 && options.budgetAcquired === true)) {
+      const budgetRequest =
+        rateClass === undefined
+          ? undefined
+          : { rateClass, endpoint: label, attempt: retry, signal, context: options.context };
+      if (budgetRequest && o.budget !== undefined && !(retry === 0 && options.budgetAcquired === true)) {
         await o.budget.acquire(budgetRequest);
       }
       const started = performance.now();
@@ -298,13 +305,13 @@ export class RequestSender {
         requestId: options.requestId ?? o.requestId?.(),
       });
       try {
-        o.budget?.settled?.(budgetRequest, { answered: attempt.kind === 'answer' });
+        if (budgetRequest) o.budget?.settled?.(budgetRequest, { answered: attempt.kind === 'answer' });
       } catch {
         // A budget's bookkeeping never fails the call.
       }
       o.onAttempt?.({
         endpoint: label,
-        rateClass,
+        rateClass: rateClass ?? 'public',
         status: attempt.kind === 'answer' ? attempt.status : 0,
         durationMs: performance.now() - started,
         retry,
@@ -317,7 +324,7 @@ export class RequestSender {
         renewed = true;
         if (await attempt.renew()) continue;
       }
-      if (error.status === 429)
+      if (error.status === 429 && rateClass !== undefined)
         await o.budget?.onRateLimited?.({ rateClass, endpoint: label, retryAfter: error.retryAfter });
       const rule = retryRuleFor({ status: error.status, code: error.code }, safeToRepeat);
       if (rule === undefined || retry >= o.maxRetries) throw error;

@@ -50,3 +50,25 @@ export const RATE_LIMITS = {
   /** Reporting endpoints (settlements, transactions, payouts): 30 requests per minute per credential. */
   reporting: { limit: 30, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimit>;
+
+/**
+ * Every rate-limit class of the Partner API with its budget per credential, in one-minute windows (Partner API
+ * spec 8). `search`, `write` and `reporting` are the spec's own figures ({@link RATE_LIMITS}); the spec does not
+ * show the limits of the remaining endpoints, which the sandbox counts as `read` (120 per minute: order, event,
+ * link and brokerage lookups) and `manage` (30 per minute: webhook registration, new links and brokerage cases);
+ * see docs/spec-decisions.md.
+ */
+export const RATE_CLASSES = {
+  ...RATE_LIMITS,
+  /** Lookups whose limit the spec does not show: 120 requests per minute per credential (the sandbox's figure). */
+  read: { limit: 120, windowSeconds: 60 },
+  /** Registrations whose limit the spec does not show: 30 requests per minute per credential (the sandbox's figure). */
+  manage: { limit: 30, windowSeconds: 60 },
+} as const satisfies Record<string, RateLimit>;
+
+/**
+ * A rate-limit class of the Partner API (Partner API spec 8): `search`, `write`, `reporting`, and the two classes
+ * of the endpoints whose limit the spec does not show, `read` and `manage` ({@link RATE_CLASSES}). Every Partner API
+ * endpoint belongs to exactly one; the client hands it to an upstream budget and the sandbox counts by it.
+ */
+export type RateClass = keyof typeof RATE_CLASSES;

@@ -20,6 +20,7 @@ export const brokerageEligibilityEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/brokerage/eligibility`,
   input: domainParamsSchema,
   response: brokerageEligibilitySchema,
+  rateClass: 'read',
 });
 
 /** `POST /brokerage`: opens a case (`tier`, `buyer_email`, `budget` in cents); answers a no-login `progress_url`. */
@@ -29,6 +30,7 @@ export const createBrokerageCaseEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/brokerage`,
   input: createBrokerageCaseRequestSchema,
   response: brokerageCaseSchema,
+  rateClass: 'manage',
 });
 
 /** `GET /brokerage/{case_id}`: status and timeline of one of the caller's own cases. */
@@ -38,6 +40,7 @@ export const retrieveBrokerageCaseEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/brokerage/{case_id}`,
   input: brokerageCaseParamsSchema,
   response: brokerageCaseSchema,
+  rateClass: 'read',
 });
 
 /** Query of `GET /brokerage`: cursor paging (protocol's `pageParamsSchema`). */
@@ -50,4 +53,5 @@ export const listBrokerageCasesEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/brokerage`,
   input: listBrokerageCasesParamsSchema,
   response: brokerageCaseListSchema,
+  rateClass: 'reporting',
 });

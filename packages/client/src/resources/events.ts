@@ -19,6 +19,7 @@ export const listEventsEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/events`,
   input: listEventsParamsSchema,
   response: eventListSchema,
+  rateClass: 'read',
 });
 
 /**
@@ -31,4 +32,5 @@ export const registerWebhookEndpoint = defineEndpoint({
   path: '/api/partner/webhooks',
   input: webhookRegistrationRequestSchema,
   response: webhookRegistrationSchema,
+  rateClass: 'manage',
 });

@@ -50,6 +50,7 @@ export const retrieveOrderEndpoint = defineEndpoint({
     public_id: z.string().trim().min(1, 'public_id is required (the order id, such as "ord_…")').max(100),
   }),
   response: orderSchema,
+  rateClass: 'read',
 });
 
 /** `GET /orders`: the credential's orders, filtered by status, domain and date range, cursor-paged. */
@@ -59,6 +60,7 @@ export const listOrdersEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/orders`,
   input: listOrdersParamsSchema,
   response: orderListSchema,
+  rateClass: 'read',
 });
 
 /**

@@ -32,6 +32,7 @@ export const createLinkEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/links`,
   input: createLinkRequestSchema,
   response: linkSchema,
+  rateClass: 'manage',
 });
 
 /** `GET /links`: links with per-link clicks and sales. */
@@ -41,6 +42,7 @@ export const listLinksEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/links`,
   input: pageParamsSchema,
   response: linkListSchema,
+  rateClass: 'read',
 });
 
 /** `GET /me/clicks`: click totals, optionally windowed by date. */
@@ -50,6 +52,7 @@ export const clicksEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/me/clicks`,
   input: dateWindowSchema,
   response: reportRecordSchema,
+  rateClass: 'reporting',
 });
 
 /** `GET /me/sales`: sales attributed to referral links (buyer, domain, amount, commission). */
@@ -59,6 +62,7 @@ export const listSalesEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/me/sales`,
   input: dateWindowParamsSchema,
   response: listSchema('sales', reportRecordSchema),
+  rateClass: 'reporting',
 });
 
 /** `GET /me/commissions`: the commission ledger (accrued, pending, paid out, reversed) with a running balance. */
@@ -68,6 +72,7 @@ export const listCommissionsEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/me/commissions`,
   input: dateWindowParamsSchema,
   response: listSchema('commissions', reportRecordSchema),
+  rateClass: 'reporting',
 });
 
 /** `GET /me/payouts`: referral payouts with dates and totals. */
@@ -87,4 +92,5 @@ export const analyticsEndpoint = defineEndpoint({
   path: `${PARTNER_API_PREFIX}/analytics`,
   input: dateWindowSchema,
   response: reportRecordSchema,
+  rateClass: 'reporting',
 });

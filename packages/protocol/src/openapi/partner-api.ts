@@ -11,7 +11,7 @@
 import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode, errorBodySchema } from '../errors.ts';
 import { DEFAULT_HEADER_PREFIX, headerNames } from '../headers.ts';
-import { RATE_LIMITS, TIMESTAMP_TOLERANCE_SECONDS } from '../limits.ts';
+import { RATE_CLASSES, RATE_LIMITS, type RateClass, TIMESTAMP_TOLERANCE_SECONDS } from '../limits.ts';
 import { checkoutSessionRequestSchema, checkoutSessionSchema } from '../schemas/checkout.ts';
 import {
   availabilitySchema,
@@ -61,9 +61,6 @@ import {
 } from '../schemas/reporting.ts';
 
 type Json = Record<string, unknown>;
-
-/** A rate-limit class: Partner API spec 8's three, and the two the spec does not show (the sandbox's figures). */
-type RateClass = keyof typeof RATE_LIMITS | 'read' | 'manage';
 
 /** One operation of the Partner API. */
 interface Operation {
@@ -443,9 +440,6 @@ const TAGS: Readonly<Record<string, string>> = {
   Referral: 'Tracked referral links and their reporting (Partner API spec 2.7).',
 };
 
-/** The limits of the classes Partner API spec 8 does not show, as the sandbox applies them. */
-const UNSHOWN_RATE_LIMITS = { read: 120, manage: 30 } as const;
-
 /** JSON Schema 2020-12 of a zod schema, for the request (`input`) or the answer (`output`) side. */
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
   const { $schema: _schema, ...rest } = z.toJSONSchema(schema, {
@@ -511,7 +505,7 @@ const RATE_HEADERS = {
 
 function rateDescription(rateClass: RateClass): string {
   if (rateClass === 'read' || rateClass === 'manage') {
-    return `Rate class \`${rateClass}\`: Partner API spec 8 does not show its limit; the sandbox allows ${UNSHOWN_RATE_LIMITS[rateClass]} requests per minute per credential.`;
+    return `Rate class \`${rateClass}\`: Partner API spec 8 does not show its limit; the sandbox allows ${RATE_CLASSES[rateClass].limit} requests per minute per credential.`;
   }
   return `Rate class \`${rateClass}\`: ${RATE_LIMITS[rateClass].limit} requests per minute per credential (Partner API spec 8).`;
 }

@@ -7,14 +7,15 @@
  * A refused request answers 429 `rate_limited` with `Retry-After` (whole seconds until the window ends); after that
  * many seconds the next request opens a fresh window and succeeds.
  */
-import { RATE_LIMITS, type RateLimit } from '@domainkit/protocol';
+import { RATE_CLASSES, type RateClass } from '@domainkit/protocol';
 import { sql } from 'kysely';
 import type { SandboxDb } from '../db/tables.ts';
 import type { RateDecision } from './decision.ts';
 
 /**
- * Budgets per class, per credential, per minute. `search`, `write` and `reporting` are Partner API spec 8's figures; Partner API spec 8
- * does not show the others (docs/spec-decisions.md):
+ * The classes and their budgets per credential, per minute, are protocol's `RATE_CLASSES` (Partner API spec 8's
+ * `search`, `write` and `reporting`; `read` and `manage` for the endpoints whose limit the spec does not show, see
+ * docs/spec-decisions.md):
  *
  * | class | budget | endpoints |
  * |---|---|---|
@@ -24,14 +25,7 @@ import type { RateDecision } from './decision.ts';
  * | `read` | 120/min | `GET /orders`, `/orders/{id}`, `/events`, `/links`, `/brokerage/{id}`, `/brokerage/eligibility` |
  * | `manage` | 30/min | `PUT /webhooks`, `POST /links`, `POST /brokerage` |
  */
-export const RATE_CLASSES = {
-  ...RATE_LIMITS,
-  read: { limit: 120, windowSeconds: 60 },
-  manage: { limit: 30, windowSeconds: 60 },
-} as const satisfies Record<string, RateLimit>;
-
-/** A rate-limit class of the sandbox. */
-export type RateClass = keyof typeof RATE_CLASSES;
+export { RATE_CLASSES, type RateClass };
 
 export type { RateDecision };
 
