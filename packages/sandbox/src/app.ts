@@ -7,6 +7,7 @@ import express, { type Express, type Request } from 'express';
 import helmet from 'helmet';
 import type { Logger } from 'pino';
 import { adminRouter } from './admin/router.ts';
+import { AuthFailureThrottle, authFailureLimits } from './auth/failure-throttle.ts';
 import { createNonceStore } from './auth/nonces.ts';
 import { bootstrap } from './bootstrap.ts';
 import { landerRouter } from './checkout/lander-router.ts';
@@ -107,6 +108,8 @@ export async function buildSandboxApp(
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'ok' });
   });
+  // Failed Partner API authentications, counted per address and key id; POST /admin/reset clears the counts.
+  const failureThrottle = new AuthFailureThrottle(authFailureLimits(resolved.authFailureLimit));
   // The Partner API's OpenAPI 3.1 document (unsigned, like /openapi.json of the Public API).
   const partnerDocuments = new Map<string, string>();
   app.get('/api/partner/openapi.json', (req, res) => {
@@ -126,6 +129,7 @@ export async function buildSandboxApp(
       clock,
       logger,
       nonces: createNonceStore(db, logger),
+      failureThrottle,
       headerPrefix: resolved.headerPrefix,
       tokenKey: landerKey,
       quoteKey,
@@ -143,6 +147,7 @@ export async function buildSandboxApp(
       headerPrefix: resolved.headerPrefix,
       webhookTimeoutMs: resolved.webhookTimeoutMs,
       publicUrl,
+      failureThrottle,
     }),
   );
   app.use('/checkout', landerRouter({ db, clock, logger, tokenKey: landerKey }));

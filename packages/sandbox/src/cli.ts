@@ -103,6 +103,16 @@ program
       .argParser(integer('webhook-timeout-ms', 10, 60_000)),
   )
   .addOption(
+    new Option(
+      '--auth-failure-limit <n>',
+      'failed Partner API authentications allowed per address and minute before 429 ("off" or 0: no limit)',
+    )
+      .env('SANDBOX_AUTH_FAILURE_LIMIT')
+      .argParser((value: string) =>
+        value.trim().toLowerCase() === 'off' ? 0 : integer('auth-failure-limit', 0, 1_000_000)(value.trim()),
+      ),
+  )
+  .addOption(
     new Option('--ready-file <path>', 'once listening, write the URL to this file (CI waits for it to appear)').env(
       'SANDBOX_READY_FILE',
     ),
@@ -143,6 +153,7 @@ program
       faultDuplicateRate?: number;
       faultOutOfOrderRate?: number;
       readyFile?: string;
+      authFailureLimit?: number;
     }) => {
       const logger = pino({ name: 'domainkit-sandbox', level: process.env.LOG_LEVEL ?? 'info' });
       // A new embedded database takes several seconds to initialise: say so, and keep saying it is still going.
@@ -173,6 +184,7 @@ program
         ...(opts.webhookTimeScale !== undefined ? { webhookTimeScale: opts.webhookTimeScale } : {}),
         ...(opts.webhookTimeoutMs !== undefined ? { webhookTimeoutMs: opts.webhookTimeoutMs } : {}),
         ...(Object.keys(faults).length > 0 ? { faults } : {}),
+        ...(opts.authFailureLimit !== undefined ? { authFailureLimit: opts.authFailureLimit } : {}),
         logger,
       }).finally(() => clearInterval(ticker));
       if (opts.readyFile !== undefined) writeFileSync(opts.readyFile, `${sandbox.url}\n`);

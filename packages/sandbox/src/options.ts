@@ -10,6 +10,7 @@ import { systemClock, type Clock } from './clock.ts';
 import { SCHEMA_NAME_RE } from './db/database.ts';
 import { faultSettingsSchema, type FaultSettingsPatch } from './faults/faults.ts';
 import { describeZodError } from './http/api-error.ts';
+import { AUTH_FAILURE_LIMITS } from './auth/failure-throttle.ts';
 import { DEFAULT_INVENTORY_SEED } from './inventory/generate.ts';
 
 /** The default data folder, relative to the working directory. */
@@ -57,6 +58,13 @@ export interface SandboxOptions {
    * (0–1), `latency_ms`, `rate_limit_burst`, `rate_limit_retry_after`, `duplicate_rate`, `out_of_order_rate`.
    */
   faults?: FaultSettingsPatch;
+  /**
+   * Failed Partner API authentications allowed per client address and minute before it is answered 429
+   * `rate_limited` (auth/failure-throttle.ts; a key id is allowed three times as many); `0` switches the throttle
+   * off, for a partner's negative-path test suite. Default `SANDBOX_AUTH_FAILURE_LIMIT` (a number, or `off`), else
+   * 100. `POST /admin/reset` clears the counts.
+   */
+  authFailureLimit?: number;
 }
 
 /** Options of `startSandbox`. */
@@ -92,6 +100,7 @@ const optionsSchema = z.object({
   webhookTimeoutMs: z.number().int('must be an integer').min(10).max(60_000).optional(),
   deliverWebhooks: z.boolean().optional(),
   faults: faultSettingsSchema.optional(),
+  authFailureLimit: z.number().int('must be an integer').min(0).max(1_000_000).optional(),
 });
 
 /** Options with defaults applied. */
@@ -109,6 +118,8 @@ export interface ResolvedOptions {
   readonly webhookTimeoutMs: number;
   readonly deliverWebhooks: boolean;
   readonly faults: FaultSettingsPatch | undefined;
+  /** Failed authentications allowed per address and minute; 0 = no throttle. */
+  readonly authFailureLimit: number;
 }
 
 function envTimeScale(): number {
@@ -120,6 +131,17 @@ function envTimeScale(): number {
       'invalid sandbox options: SANDBOX_WEBHOOK_TIME_SCALE must be a positive number (0.001 makes retries fast)',
     );
   return n;
+}
+
+function envAuthFailureLimit(): number {
+  const raw = process.env.SANDBOX_AUTH_FAILURE_LIMIT?.trim();
+  if (raw === undefined || raw === '') return AUTH_FAILURE_LIMITS.perAddress;
+  if (raw.toLowerCase() === 'off') return 0;
+  if (!/^\d{1,7}$/.test(raw) || Number(raw) > 1_000_000)
+    throw new TypeError(
+      'invalid sandbox options: SANDBOX_AUTH_FAILURE_LIMIT must be a whole number of failed authentications per address and minute (0 to 1000000), or "off"',
+    );
+  return Number(raw);
 }
 
 /**
@@ -150,5 +172,6 @@ export function resolveOptions(options: StartSandboxOptions): ResolvedOptions {
     webhookTimeoutMs: o.webhookTimeoutMs ?? 5000,
     deliverWebhooks: o.deliverWebhooks ?? true,
     faults: o.faults,
+    authFailureLimit: o.authFailureLimit ?? envAuthFailureLimit(),
   };
 }

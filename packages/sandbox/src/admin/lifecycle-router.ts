@@ -39,6 +39,7 @@ import { orderTimeline, toOrderWire, transitionOrder, type OrderAction } from '.
 import { recordClicks, refundSale, sellThroughLink } from '../referral/links.ts';
 import { runSettlement, toPayoutWire, toSettlementWire } from '../settlement/run.ts';
 import { resetWorld } from './reset.ts';
+import type { AuthFailureThrottle } from '../auth/failure-throttle.ts';
 
 const ORDER_TRIGGERS: Readonly<Record<string, OrderAction>> = {
   hold: 'hold',
@@ -62,6 +63,8 @@ export function lifecycleAdminRouter(options: {
   clock: Clock;
   logger: Logger;
   publicUrl: (req: express.Request) => string;
+  /** Cleared by `POST /admin/reset`. */
+  failureThrottle?: AuthFailureThrottle | undefined;
 }): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
@@ -352,6 +355,8 @@ export function lifecycleAdminRouter(options: {
 
   router.post('/reset', async (_req, res) => {
     const result = await resetWorld(db, new Date(clock()));
+    // The Partner API's failed-authentication counts (process memory, not a table) end with the world's windows.
+    options.failureThrottle?.clear();
     logger.info(result, 'sandbox world reset');
     res.json({ reset: true, ...result });
   });

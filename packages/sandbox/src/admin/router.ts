@@ -12,6 +12,7 @@
  * - Every credential's events and a webhook test ping: observe-router.ts.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AuthFailureThrottle } from '../auth/failure-throttle.ts';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -85,6 +86,8 @@ export function adminRouter(options: {
   headerPrefix: string;
   webhookTimeoutMs: number;
   publicUrl?: (req: Request) => string;
+  /** The Partner API's failed-authentication throttle, cleared by `POST /admin/reset`. */
+  failureThrottle?: AuthFailureThrottle;
 }): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
@@ -124,7 +127,7 @@ export function adminRouter(options: {
 
   const publicUrl =
     options.publicUrl ?? ((req: Request) => `${req.protocol}://${req.get('host') ?? 'localhost'}${req.app.path()}`);
-  router.use(lifecycleAdminRouter({ db, clock, logger, publicUrl }));
+  router.use(lifecycleAdminRouter({ db, clock, logger, publicUrl, failureThrottle: options.failureThrottle }));
   router.use(fixturesAdminRouter({ db, clock, logger, demoKeyId: options.demoKeyId, publicUrl }));
   router.use(
     observeAdminRouter({

@@ -8,20 +8,36 @@
  * request with a valid signature under that key id still passes, so a flood of forged requests naming a partner's
  * key id from many addresses never locks that partner out.
  *
- * Fixed one-minute windows in process memory (the sandbox is one process; state is lost on restart, which only
- * forgives).
+ * Fixed one-minute windows in process memory (state is lost on restart, which only forgives). `POST /admin/reset`
+ * clears them; the `authFailureLimit` option (`SANDBOX_AUTH_FAILURE_LIMIT`) sets the per-address limit or switches
+ * the throttle off, so a partner's negative-path test suite is not answered 429.
  */
 import { SpecError } from '../http/api-error.ts';
 
 /** Failed authentications allowed per window. */
-export const AUTH_FAILURE_LIMITS = {
-  /** From one client address, whatever key id it names. */
-  perAddress: 100,
+export interface AuthFailureLimits {
+  /** From one client address, whatever key id it names; 0 switches the throttle off. */
+  readonly perAddress: number;
   /** Naming one key id, from any address; only failing requests are refused beyond it. */
-  perKeyId: 300,
+  readonly perKeyId: number;
   /** Window length in seconds. */
+  readonly windowSeconds: number;
+}
+
+/** The default limits (docs/spec-decisions.md "Failed-authentication throttling"). */
+export const AUTH_FAILURE_LIMITS: AuthFailureLimits = {
+  perAddress: 100,
+  perKeyId: 300,
   windowSeconds: 60,
-} as const;
+};
+
+/**
+ * The limits for `perAddress` failures per address and minute (the `authFailureLimit` option): a key id is allowed
+ * three times as many, as by default. `0` switches the throttle off.
+ */
+export function authFailureLimits(perAddress: number): AuthFailureLimits {
+  return { perAddress, perKeyId: perAddress * 3, windowSeconds: AUTH_FAILURE_LIMITS.windowSeconds };
+}
 
 /** Error codes that count as a failed authentication. */
 const AUTH_FAILURES = new Set([
@@ -46,10 +62,16 @@ interface Window {
 export class AuthFailureThrottle {
   readonly #addresses = new Map<string, Window>();
   readonly #keyIds = new Map<string, Window>();
-  readonly #limits: typeof AUTH_FAILURE_LIMITS;
+  readonly #limits: AuthFailureLimits;
 
-  constructor(limits: typeof AUTH_FAILURE_LIMITS = AUTH_FAILURE_LIMITS) {
+  /** @param limits - the limits; `perAddress: 0` makes a throttle that never refuses (nor counts). */
+  constructor(limits: AuthFailureLimits = AUTH_FAILURE_LIMITS) {
     this.#limits = limits;
+  }
+
+  /** False when switched off (`perAddress` 0). */
+  get enabled(): boolean {
+    return this.#limits.perAddress > 0;
   }
 
   #window(map: Map<string, Window>, key: string, now: number): Window {
@@ -75,6 +97,7 @@ export class AuthFailureThrottle {
 
   /** The 429 for an address over its limit (checked before authentication), or `undefined`. */
   checkAddress(address: string, now: number): SpecError | undefined {
+    if (!this.enabled) return undefined;
     const w = this.#window(this.#addresses, address, now);
     return w.count >= this.#limits.perAddress ? this.#refusal(w, now, 'from this address') : undefined;
   }
@@ -84,6 +107,7 @@ export class AuthFailureThrottle {
    * is over its limit, else `undefined`.
    */
   recordFailure(address: string, keyId: string | undefined, now: number): SpecError | undefined {
+    if (!this.enabled) return undefined;
     const a = this.#window(this.#addresses, address, now);
     a.count++;
     if (a.count > this.#limits.perAddress) return this.#refusal(a, now, 'from this address');
@@ -93,7 +117,7 @@ export class AuthFailureThrottle {
     return k.count > this.#limits.perKeyId ? this.#refusal(k, now, 'for this key id') : undefined;
   }
 
-  /** Forgets every window (admin reset). */
+  /** Forgets every window (`POST /admin/reset`). */
   clear(): void {
     this.#addresses.clear();
     this.#keyIds.clear();

@@ -12,6 +12,7 @@ import type { KeyObject } from 'node:crypto';
 import express, { type Router } from 'express';
 import type { Logger } from 'pino';
 import { authenticate } from '../auth/authenticate.ts';
+import type { AuthFailureThrottle } from '../auth/failure-throttle.ts';
 import type { NonceStore } from '../auth/nonces.ts';
 import { brokerageRouter } from '../brokerage/routes.ts';
 import type { Clock } from '../clock.ts';
@@ -39,6 +40,8 @@ export interface PartnerApiOptions extends CheckoutSessionRouteOptions {
   readonly headerPrefix: string;
   /** Signs and verifies `quote_id`s. */
   readonly quoteKey: KeyObject;
+  /** Failed-authentication throttling, shared with the admin API's reset (default: a fresh one). */
+  readonly failureThrottle?: AuthFailureThrottle;
 }
 
 /** Builds the Partner API router (mount it at `/api/partner`). */
