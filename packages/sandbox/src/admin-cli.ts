@@ -142,11 +142,7 @@ export function addAdminCommands(program: Command): void {
       .description('record a sale attributed to a tracked link (accrues its commission)'),
   )
     .requiredOption('--domain <domain>', 'the domain sold (a listed one is marked sold at its price)')
-    .option(
-      '--price <cents>',
-      'the sale price in minor units (default: the listing price; required for a domain that is not listed)',
-      numberIn('price', 1, 1e12),
-    )
+    .option('--price <cents>', 'the sale price in minor units (default: the listing price)', numberIn('price', 1, 1e12))
     .option('--buyer <email>', 'the buyer')
     .action((linkId: string, o: Target & { domain: string; price?: number; buyer?: string }) =>
       call(o, 'POST', `/links/${encodeURIComponent(linkId)}/sales`, {

@@ -264,14 +264,29 @@ export function lifecycleAdminRouter(options: {
       body(req),
       'price',
     );
-    const row = await db
-      .updateTable('domains')
-      .set({ price_cents: input.price_cents })
-      .where('environment', '=', input.environment)
-      .where('name', '=', name)
-      .returningAll()
-      .executeTakeFirst();
-    if (row === undefined) throw apiError('not_found', `${name} is not in the ${input.environment} inventory.`);
+    // A listing is never priced below its floor (the inventory's invariant): refused here, naming the floor.
+    const row = await db.transaction().execute(async (trx) => {
+      const listing = await trx
+        .selectFrom('domains')
+        .select('floor_price_cents')
+        .where('environment', '=', input.environment)
+        .where('name', '=', name)
+        .forUpdate()
+        .executeTakeFirst();
+      if (listing === undefined) throw apiError('not_found', `${name} is not in the ${input.environment} inventory.`);
+      if (input.price_cents < listing.floor_price_cents)
+        throw apiError(
+          'validation_error',
+          `price_cents must be at least the floor price of ${name}, ${listing.floor_price_cents} cents.`,
+        );
+      return trx
+        .updateTable('domains')
+        .set({ price_cents: input.price_cents })
+        .where('environment', '=', input.environment)
+        .where('name', '=', name)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    });
     res.json({
       domain: row.name,
       environment: row.environment,

@@ -89,7 +89,7 @@ export function brokerageRouter(options: BrokerageRouteOptions): Router {
     let query = db.selectFrom('brokerage_cases').selectAll().where('key_id', '=', credentialOf(res).key_id);
     if (params.status !== undefined) query = query.where('status', '=', params.status);
     if (params.cursor !== undefined)
-      query = query.where('seq', '<', decodeCursor('cases', params.cursor, ['number'])[0] as number);
+      query = query.where('seq', '<', decodeCursor('cases', params.cursor, ['seq'])[0] as number);
     const rows = await query
       .orderBy('seq', 'desc')
       .limit(params.limit + 1)

@@ -4,11 +4,31 @@
  * where the position is the sort key of the last item of the previous page (keyset pagination, so pages never
  * repeat or skip an item even while new items arrive).
  */
-import { textProblem } from '@domainkit/protocol';
+import { DATE_RANGE, INT32_MAX, textProblem } from '@domainkit/protocol';
 import { apiError } from './api-error.ts';
 
 /** A position in a list: the sort key values of its last item. */
 export type CursorPosition = ReadonlyArray<string | number>;
+
+/**
+ * The type of one sort key value of a cursor, bounded by what its column stores (protocol's input policy):
+ * - `seq`: an `integer` column (a sequence number), 0 to 2147483647;
+ * - `instant`: a `timestamptz` column as epoch milliseconds, in the years 0001 to 9999;
+ * - `text`: a `text` column (an id), at most 200 characters under the text policy.
+ */
+export type CursorKey = 'seq' | 'instant' | 'text';
+
+/** True when `value` is a value of `key` that its column can hold. */
+function fitsKey(key: CursorKey, value: unknown): boolean {
+  switch (key) {
+    case 'seq':
+      return Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= INT32_MAX;
+    case 'instant':
+      return Number.isSafeInteger(value) && (value as number) >= DATE_RANGE.min && (value as number) <= DATE_RANGE.max;
+    case 'text':
+      return typeof value === 'string' && value.length <= 200 && textProblem(value) === undefined;
+  }
+}
 
 /** Encodes the position after an item of list `kind` (for example `orders`). */
 export function encodeCursor(kind: string, position: CursorPosition): string {
@@ -16,15 +36,13 @@ export function encodeCursor(kind: string, position: CursorPosition): string {
 }
 
 /**
- * Decodes a cursor of list `kind`.
- * @param shape - the expected type of each position value.
+ * Decodes a cursor of list `kind`. A forged cursor may carry what a client could not send directly (a number past
+ * its column, a date outside 0001–9999, a NUL): each value is checked against its column's range, so the database
+ * never sees it.
+ * @param shape - the key type of each position value ({@link CursorKey}).
  * @throws {ProtocolError} `validation_error` when the cursor was not issued by this list.
  */
-export function decodeCursor(
-  kind: string,
-  cursor: string,
-  shape: ReadonlyArray<'string' | 'number'>,
-): Array<string | number> {
+export function decodeCursor(kind: string, cursor: string, shape: ReadonlyArray<CursorKey>): Array<string | number> {
   const invalid = () =>
     apiError(
       'validation_error',
@@ -40,9 +58,7 @@ export function decodeCursor(
   if (!Array.isArray(parsed) || parsed[0] !== kind || parsed.length !== shape.length + 1) throw invalid();
   const values = parsed.slice(1) as unknown[];
   values.forEach((v, i) => {
-    if (typeof v !== shape[i] || (typeof v === 'number' && !Number.isSafeInteger(v))) throw invalid();
-    // A forged cursor may carry what a client could not send directly: the input policy applies to it too.
-    if (typeof v === 'string' && (v.length > 200 || textProblem(v) !== undefined)) throw invalid();
+    if (!fitsKey(shape[i]!, v)) throw invalid();
   });
   return values as Array<string | number>;
 }

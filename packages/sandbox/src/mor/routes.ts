@@ -151,7 +151,7 @@ export function morRouter(options: MorRouteOptions): Router {
     if (params.from !== undefined) query = query.where('created_at', '>=', new Date(params.from));
     if (params.to !== undefined) query = query.where('created_at', '<', new Date(params.to));
     if (params.cursor !== undefined) {
-      const [seq] = decodeCursor('orders', params.cursor, ['number']);
+      const [seq] = decodeCursor('orders', params.cursor, ['seq']);
       query = query.where('seq', '<', seq as number);
     }
     const rows = await query

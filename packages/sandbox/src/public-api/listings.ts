@@ -7,6 +7,7 @@
  * that follow. Offset paging counts from the start at each request, so concurrent inserts shift it: use the cursor
  * to walk the whole list.
  */
+import { boundedTimestampSchema, policyText } from '@domainkit/protocol';
 import { z } from 'zod';
 import { apiError } from '../http/api-error.ts';
 import { PUBLIC_ENVIRONMENT } from './registry-state.ts';
@@ -14,12 +15,16 @@ import type { PublicListingsPage } from '@domainkit/protocol';
 import type { Viewer } from './search.ts';
 import type { PublicExecutor } from '../db/public-tables.ts';
 
-/** The decoded cursor: the last listing of the previous page, and the filter it was issued under. */
+/**
+ * The decoded cursor: the last listing of the previous page, and the filter it was issued under. A forged cursor is
+ * held to the input policy like any other input (dates in years 0001–9999, text without control characters), so
+ * nothing in it reaches the database unchecked.
+ */
 const cursorSchema = z.object({
   v: z.literal(1),
-  t: z.iso.datetime(),
-  n: z.string().min(1).max(253),
-  f: z.string().nullable(),
+  t: boundedTimestampSchema,
+  n: policyText(z.string().min(1).max(253)),
+  f: policyText(z.string().max(63)).nullable(),
 });
 type Cursor = z.infer<typeof cursorSchema>;
 

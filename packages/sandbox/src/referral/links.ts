@@ -155,10 +155,10 @@ export async function recordReferralSale(
 }
 
 /**
- * Records a referral sale through a link as the back office would (admin API, fixtures): a listed domain is marked
- * sold at `priceCents` when given, else at its listing price; a domain that is not listed needs `priceCents`.
- * @throws {ProtocolError} `not_found` (no such link), `conflict` (the domain is already sold), `validation_error`
- *   (an unlisted domain without a price).
+ * Records a referral sale through a link as the back office would (admin API, fixtures): a listed domain of the
+ * link's inventory is marked sold at `priceCents` (cents) when given, else at its listing price.
+ * @throws {ProtocolError} `not_found` (no such link, or the domain is not in the link's inventory), `conflict`
+ *   (the domain is already sold).
  */
 export async function sellThroughLink(
   trx: SandboxTrx,
@@ -184,21 +184,18 @@ export async function sellThroughLink(
     .where('name', '=', input.domain)
     .forUpdate()
     .executeTakeFirst();
-  let price = input.priceCents;
-  if (listing !== undefined && listing.status === 'listed') {
-    // The given price is the sale's (a negotiated price); the listing price only when none is given.
-    price = input.priceCents ?? listing.price_cents;
-    await trx
-      .updateTable('domains')
-      .set({ status: 'sold', sold_at: now })
-      .where('environment', '=', listing.environment)
-      .where('name', '=', listing.name)
-      .execute();
-  } else if (listing !== undefined) {
-    throw apiError('conflict', `${input.domain} is already sold.`);
-  }
-  if (price === undefined)
-    throw apiError('validation_error', `${input.domain} is not listed: give price_cents for the sale.`);
+  // A sale names a domain of the link's inventory (sales reference their listing).
+  if (listing === undefined)
+    throw apiError('not_found', `${input.domain} is not in the ${link.environment} inventory: sell a listed domain.`);
+  if (listing.status !== 'listed') throw apiError('conflict', `${input.domain} is already sold.`);
+  // The given price is the sale's (a negotiated price); the listing price only when none is given.
+  const price = input.priceCents ?? listing.price_cents;
+  await trx
+    .updateTable('domains')
+    .set({ status: 'sold', sold_at: now })
+    .where('environment', '=', listing.environment)
+    .where('name', '=', listing.name)
+    .execute();
   return recordReferralSale(trx, {
     link,
     domain: input.domain,

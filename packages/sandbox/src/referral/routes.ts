@@ -74,7 +74,7 @@ export function referralRouter(options: ReferralRouteOptions): Router {
     const params = parseOrThrow(pageParamsSchema, req.query, 'query');
     let query = db.selectFrom('referral_links').selectAll().where('key_id', '=', credentialOf(res).key_id);
     if (params.cursor !== undefined)
-      query = query.where('seq', '<', decodeCursor('links', params.cursor, ['number'])[0] as number);
+      query = query.where('seq', '<', decodeCursor('links', params.cursor, ['seq'])[0] as number);
     const rows = await query
       .orderBy('seq', 'desc')
       .limit(params.limit + 1)
@@ -122,7 +122,7 @@ export function referralRouter(options: ReferralRouteOptions): Router {
     if (from) query = query.where('created_at', '>=', from);
     if (to) query = query.where('created_at', '<', to);
     if (params.cursor !== undefined) {
-      const [at, id] = decodeCursor('sales', params.cursor, ['number', 'string']) as [number, string];
+      const [at, id] = decodeCursor('sales', params.cursor, ['instant', 'text']) as [number, string];
       query = query.where((eb) => eb(eb.refTuple('created_at', 'id'), '<', eb.tuple(new Date(at), id)));
     }
     const rows = await query
@@ -151,8 +151,7 @@ export function referralRouter(options: ReferralRouteOptions): Router {
     const params = parseOrThrow(dateWindowParamsSchema, req.query, 'query');
     const { from, to } = windowOf(params);
     const keyId = credentialOf(res).key_id;
-    const after =
-      params.cursor === undefined ? 0 : (decodeCursor('commissions', params.cursor, ['number'])[0] as number);
+    const after = params.cursor === undefined ? 0 : (decodeCursor('commissions', params.cursor, ['seq'])[0] as number);
     const rows = await sql<{
       id: number;
       type: string;

@@ -62,7 +62,7 @@ export async function listPayouts(
   if (input.from !== undefined) query = query.where('created_at', '>=', new Date(input.from));
   if (input.to !== undefined) query = query.where('created_at', '<', new Date(input.to));
   if (input.cursor !== undefined)
-    query = query.where('seq', '<', decodeCursor('payouts', input.cursor, ['number'])[0] as number);
+    query = query.where('seq', '<', decodeCursor('payouts', input.cursor, ['seq'])[0] as number);
   const rows = await query
     .orderBy('seq', 'desc')
     .limit(input.limit + 1)
@@ -94,7 +94,7 @@ export function settlementRouter(options: { db: SandboxDb }): Router {
     if (params.from !== undefined) query = query.where('period_end', '>=', new Date(params.from));
     if (params.to !== undefined) query = query.where('period_end', '<', new Date(params.to));
     if (params.cursor !== undefined)
-      query = query.where('seq', '<', decodeCursor('settlements', params.cursor, ['number'])[0] as number);
+      query = query.where('seq', '<', decodeCursor('settlements', params.cursor, ['seq'])[0] as number);
     const rows = await query
       .orderBy('seq', 'desc')
       .limit(params.limit + 1)
@@ -132,7 +132,7 @@ export function settlementRouter(options: { db: SandboxDb }): Router {
     const where = sql.join(filters, sql` and `);
     const page = [...filters];
     if (params.cursor !== undefined) {
-      const [at, id] = decodeCursor('transactions', params.cursor, ['number', 'string']) as [number, string];
+      const [at, id] = decodeCursor('transactions', params.cursor, ['instant', 'text']) as [number, string];
       page.push(sql`(t.created_at, t.transaction_id) < (${new Date(at)}::timestamptz, ${id})`);
     }
     const rows =
