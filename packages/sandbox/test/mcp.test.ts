@@ -134,7 +134,8 @@ describe('MCP server with the official SDK client', () => {
     expect(url.origin + url.pathname).toBe(`${t.sandbox.url}/oauth/authorize`);
     expect(url.searchParams.get('code_challenge_method')).toBe('S256');
     expect(url.searchParams.get('scope')).toBe('pricing:read');
-    expect(url.searchParams.get('resource')).toBe(t.sandbox.url);
+    // The resource the client asks a token for is the endpoint it used (its own metadata names it, RFC 9728 3.3).
+    expect(url.searchParams.get('resource')).toBe(`${t.sandbox.url}/mcp/signed-in`);
 
     const consent = await driveConsent(url, { email: user.email, password: user.password });
     const code = consent.location?.searchParams.get('code');
@@ -186,7 +187,7 @@ describe('MCP server with the official SDK client', () => {
       body: '{}',
     });
     expect(anonymous.headers.get('www-authenticate')).toBe(
-      `Bearer scope="pricing:read", resource_metadata="${t.sandbox.url}/.well-known/oauth-protected-resource"`,
+      `Bearer scope="pricing:read", resource_metadata="${t.sandbox.url}/.well-known/oauth-protected-resource/mcp/signed-in"`,
     );
     expect((await fetch(`${t.sandbox.url}/mcp`)).status).toBe(405);
   });

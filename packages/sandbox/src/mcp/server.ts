@@ -5,8 +5,9 @@
  *
  * - `POST {base}/mcp`: anonymous calls are served with masked marketplace prices; calls with
  *   `Authorization: Bearer <access token>` (scope `pricing:read`) see real prices.
- * - `POST {base}/mcp/signed-in`: the same server, but a call without a token answers 401 with
- *   `WWW-Authenticate: Bearer resource_metadata="{base}/.well-known/oauth-protected-resource", scope="pricing:read"`,
+ * - `POST {base}/mcp/signed-in`: the same server, but a call without a token answers 401 with `WWW-Authenticate:
+ *   Bearer scope="pricing:read", resource_metadata="{base}/.well-known/oauth-protected-resource/mcp/signed-in"`
+ *   (the endpoint's own metadata, whose `resource` is `{base}/mcp/signed-in`: RFC 9728 3.1, 3.3),
  *   which is what makes a standard MCP client run discovery, dynamic registration and the PKCE sign-in by itself
  *   (MCP authorization, RFC 9728). Point a client there to sign in.
  * - On either path an unknown, expired or revoked token answers 401 `invalid_token` (the client refreshes or signs
@@ -120,14 +121,16 @@ export function mcpRouter(ctx: PublicContext): Router {
 
   async function handle(req: Request, res: Response, signInRequired: boolean): Promise<void> {
     const base = ctx.baseUrl(req);
-    const access = await resolveAccess(req, { db: ctx.db, clock: ctx.clock, base });
+    // Each endpoint is a protected resource of its own: its challenges point at its own metadata (RFC 9728 3.1).
+    const resource = signInRequired ? '/mcp/signed-in' : '/mcp';
+    const access = await resolveAccess(req, { db: ctx.db, clock: ctx.clock, base, resource });
     if (access === undefined && signInRequired) {
       throw new ApiError(
         401,
         'unauthorized',
         `Sign in to use this endpoint (or use ${base}/mcp anonymously): see ${base}/auth.md.`,
         {
-          'WWW-Authenticate': bearerChallenge(base, { scope: 'pricing:read' }),
+          'WWW-Authenticate': bearerChallenge(base, { scope: 'pricing:read' }, resource),
         },
       );
     }

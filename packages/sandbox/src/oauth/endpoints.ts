@@ -2,7 +2,7 @@
  * The OAuth 2.1 authorization server's JSON endpoints (Public API spec 5.2):
  *
  * - `GET /.well-known/oauth-authorization-server` (RFC 8414) and `GET /.well-known/oauth-protected-resource`
- *   (RFC 9728);
+ *   (RFC 9728), with `/mcp` and `/mcp/signed-in` appended for the MCP endpoints' own metadata (RFC 9728 3.1);
  * - `POST /api/oauth/register` (RFC 7591): public clients, no approval, 201 with `client_id`;
  * - `POST /api/oauth/token` (form): `grant_type=authorization_code` (`code`, `code_verifier`, `client_id`,
  *   `redirect_uri`) and `grant_type=refresh_token` (`refresh_token`, `client_id`, optional narrower `scope`);
@@ -16,7 +16,12 @@ import type { PublicContext } from '../public-context.ts';
 import { ipSubject, type RateBucket } from '../limits/public.ts';
 import { clientInformation, findClient, registerClient } from './clients.ts';
 import { OAuthError, sendOAuthError } from './errors.ts';
-import { authorizationServerMetadata, isOwnResource, protectedResourceMetadata } from './metadata.ts';
+import {
+  authorizationServerMetadata,
+  isOwnResource,
+  PROTECTED_RESOURCE_PATHS,
+  protectedResourceMetadata,
+} from './metadata.ts';
 import { exchangeAuthorizationCode, refreshTokens, revokeToken } from './tokens.ts';
 import { refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 
@@ -73,10 +78,13 @@ export function oauthEndpointsRouter(ctx: PublicContext): Router {
     res.json(authorizationServerMetadata(ctx.baseUrl(req)));
   });
 
-  router.get('/.well-known/oauth-protected-resource', (req, res) => {
-    res.setHeader('Cache-Control', 'public, max-age=300');
-    res.json(protectedResourceMetadata(ctx.baseUrl(req)));
-  });
+  // One document per protected resource, at the URL RFC 9728 3.1 forms from the resource's path.
+  for (const path of PROTECTED_RESOURCE_PATHS) {
+    router.get(`/.well-known/oauth-protected-resource${path}`, (req, res) => {
+      res.setHeader('Cache-Control', 'public, max-age=300');
+      res.json(protectedResourceMetadata(ctx.baseUrl(req), path));
+    });
+  }
 
   router.post(
     '/api/oauth/register',

@@ -12,7 +12,7 @@
 import type { Request } from 'express';
 import type { Clock } from '../clock.ts';
 import { ApiError } from '../http/api-error.ts';
-import { oauthUrls } from '../oauth/metadata.ts';
+import { oauthUrls, protectedResourceMetadataUrl, type ProtectedResourcePath } from '../oauth/metadata.ts';
 import { verifyAccessToken, type AccessGrant } from '../oauth/tokens.ts';
 import type { OAuthScope } from '../oauth/scopes.ts';
 import type { PublicDb } from '../db/public-tables.ts';
@@ -26,10 +26,15 @@ function quote(value: string): string {
 
 /**
  * A `WWW-Authenticate: Bearer` challenge (RFC 6750 3, RFC 9728 5.1).
- * @param params - `error`, `error_description`, `scope`... in order; `resource_metadata` is always appended.
+ * @param params - `error`, `error_description`, `scope`... in order; `resource_metadata` is always appended: the
+ *   metadata URL of the resource at `resource` (a path under `base`, `''` for the Public API), RFC 9728 3.1.
  */
-export function bearerChallenge(base: string, params: Readonly<Record<string, string>> = {}): string {
-  const all = { ...params, resource_metadata: oauthUrls(base).protectedResourceMetadata };
+export function bearerChallenge(
+  base: string,
+  params: Readonly<Record<string, string>> = {},
+  resource: ProtectedResourcePath = '',
+): string {
+  const all = { ...params, resource_metadata: protectedResourceMetadataUrl(base, resource) };
   return `Bearer ${Object.entries(all)
     .map(([k, v]) => `${k}=${quote(v)}`)
     .join(', ')}`;
@@ -58,13 +63,15 @@ const REASONS = {
 
 /**
  * Resolves the caller of a request.
+ * @param options.resource - the path of the protected resource asked (`''` the Public API, `/mcp`…): its metadata
+ *   URL goes into the challenges.
  * @returns the access grant of a valid token, or `undefined` for an anonymous request.
  * @throws {ApiError} 401 `invalid_token` (unknown, expired or revoked token), 400 `invalid_request` (not a Bearer
  *   header), each with its `WWW-Authenticate` challenge.
  */
 export async function resolveAccess(
   req: Request,
-  options: { db: PublicDb; clock: Clock; base: string },
+  options: { db: PublicDb; clock: Clock; base: string; resource?: ProtectedResourcePath },
 ): Promise<AccessGrant | undefined> {
   const header = readBearer(req);
   if (header.kind === 'none') return undefined;
@@ -74,20 +81,22 @@ export async function resolveAccess(
       'invalid_request',
       'The Authorization header must be "Bearer <access token>" (or be left out for anonymous access).',
       {
-        'WWW-Authenticate': bearerChallenge(options.base, {
-          error: 'invalid_request',
-          error_description: 'Authorization must use the Bearer scheme',
-        }),
+        'WWW-Authenticate': bearerChallenge(
+          options.base,
+          { error: 'invalid_request', error_description: 'Authorization must use the Bearer scheme' },
+          options.resource,
+        ),
       },
     );
   }
   const check = await verifyAccessToken(options.db, header.token, options.clock());
   if (!check.ok) {
     throw new ApiError(401, 'invalid_token', REASONS[check.reason], {
-      'WWW-Authenticate': bearerChallenge(options.base, {
-        error: 'invalid_token',
-        error_description: REASONS[check.reason],
-      }),
+      'WWW-Authenticate': bearerChallenge(
+        options.base,
+        { error: 'invalid_token', error_description: REASONS[check.reason] },
+        options.resource,
+      ),
     });
   }
   return check.grant;
