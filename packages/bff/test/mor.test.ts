@@ -332,7 +332,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       expect(view.json).toMatchObject({ order_id: 'ord_0001', status: 'EXTERNALLY_PAID' });
     });
 
-    it('answers a retry while the record is pending 202 PROCESSING, and one with a new quote the same way', async () => {
+    it('answers a retry while the record is pending 202 PROCESSING; the key with a new quote reveals nothing', async () => {
       const { bff, payments } = await shop();
       const q = await quote(bff.url);
       fx.stub.enqueue('order', { status: 500, body: { error: { code: 'internal_error', message: 'db down' } } });
@@ -343,22 +343,30 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       );
       expect(first.status).toBe(202);
 
-      // The visitor reloaded, got a fresh quote, and pressed Pay again: the same purchase attempt.
-      const q2 = await quote(bff.url);
       const retry = await postJson(
+        `${bff.url}/orders`,
+        { quote_id: q.quote_id, buyer: BUYER, payment: GOOD_CARD },
+        KEY,
+      );
+      expect(retry.status).toBe(202);
+      expect(retry.json).toMatchObject({ order_id: first.json.order_id, status: 'PROCESSING' });
+
+      // The key with another quote is not this purchase: the key is bound to its quote, never a bearer token.
+      const q2 = await quote(bff.url);
+      const other = await postJson(
         `${bff.url}/orders`,
         { quote_id: q2.quote_id, buyer: BUYER, payment: GOOD_CARD },
         KEY,
       );
 
-      expect(retry.status).toBe(202);
-      expect(retry.json).toMatchObject({ order_id: first.json.order_id, status: 'PROCESSING' });
+      expect(other.status).toBe(409);
+      expect(other.json.error).toEqual({ code: 'conflict', message: expect.any(String), money: 'not_charged' });
       expect(payments.charges.size).toBe(1);
       expect(fx.stub.callsTo('order')).toHaveLength(1);
-      const view = await call(`${bff.url}/orders/${first.json.order_id}`, {
-        headers: { 'x-order-token': retry.json.order_token },
-      });
-      expect(view.json.status).toBe('PROCESSING');
+      for (const token of [first.json.order_token, retry.json.order_token]) {
+        const view = await call(`${bff.url}/orders/${first.json.order_id}`, { headers: { 'x-order-token': token } });
+        expect(view.json.status).toBe('PROCESSING');
+      }
     });
 
     it('answers a retry of a declined attempt 402 again without charging', async () => {
@@ -407,8 +415,8 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       );
       expect(first.status).toBe(202);
 
-      // The answer was lost; the visitor reloads and presses Buy again: the widget sends the attempt's key.
-      const again = await postJson(`${bff.url}/quotes`, { domain: 'CoffeeHouse.com' }, KEY);
+      // The answer was lost; the visitor reloads and presses Buy again: the widget sends the attempt's key and quote.
+      const again = await postJson(`${bff.url}/quotes`, { domain: 'CoffeeHouse.com', quote_id: q.quote_id }, KEY);
 
       expect(again.status).toBe(200);
       expect(again.json).toEqual({
@@ -439,7 +447,7 @@ describe.each(databaseKinds())('MoR orders on %s', (kind) => {
       );
       expect(first.status).toBe(201);
 
-      const mine = await postJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com' }, KEY);
+      const mine = await postJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com', quote_id: q.quote_id }, KEY);
       const noKey = await postJson(`${bff.url}/quotes`, { domain: 'coffeehouse.com' });
       const otherKey = await postJson(
         `${bff.url}/quotes`,

@@ -166,7 +166,7 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL', () => {
     );
     expect(pending.status).toBe(202);
 
-    const again = await postJson(`${b.url}/quotes`, { domain: 'coffeehouse.com' }, KEY);
+    const again = await postJson(`${b.url}/quotes`, { domain: 'coffeehouse.com', quote_id: quote.json.quote_id }, KEY);
 
     expect(again.status).toBe(200);
     expect(again.json).toMatchObject({ order_id: pending.json.order_id, status: 'PROCESSING' });

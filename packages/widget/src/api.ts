@@ -290,9 +290,10 @@ export async function createCheckoutSession(
 
 /**
  * `POST {api}/quotes` with `{"domain"}` (MoR order mode): locks the domain's price for 10 minutes. With
- * `purchaseKey` (the visitor's current attempt to buy the domain, sent as `Idempotency-Key`), the BFF answers with
- * that attempt's order instead when one is in flight or placed (its status and a fresh `order_token`): tell the
- * two apart with {@link isOrderAnswer}.
+ * `purchase` (the visitor's current attempt to buy the domain: its key, sent as `Idempotency-Key`, and the quote it
+ * was paid with, sent as `quote_id`), the BFF answers with that attempt's order instead when one is in flight or
+ * placed (its status and one more `order_token`): tell the two apart with {@link isOrderAnswer}. The key alone
+ * finds nothing: it is bound to its quote.
  *
  * @throws DkApiError `not_found`, `conflict` (sold or reserved), `busy`, `network_error`, `invalid_response`
  *   (no `quote_id`, price, currency or parseable `expires_at`; an order without its token or status).
@@ -301,10 +302,12 @@ export async function createCheckoutSession(
 export async function createQuote(
   api: string,
   domain: string,
-  options: RequestOptions & { readonly purchaseKey?: string | undefined } = {},
+  options: RequestOptions & { readonly purchase?: { readonly key: string; readonly quoteId: string } | undefined } = {},
 ): Promise<WidgetQuoteAnswer> {
-  const headers: Record<string, string> = options.purchaseKey ? { 'Idempotency-Key': options.purchaseKey } : {};
-  const body = await request(endpoint(api, '/quotes'), options, { domain }, headers);
+  const { purchase } = options;
+  const headers: Record<string, string> = purchase ? { 'Idempotency-Key': purchase.key } : {};
+  const payload = purchase ? { domain, quote_id: purchase.quoteId } : { domain };
+  const body = await request(endpoint(api, '/quotes'), options, payload, headers);
   if (isRecord(body) && 'order_id' in body) return checkOrder(body);
   const quote = check<WidgetQuoteResponse>(body, {
     quote_id: 's',

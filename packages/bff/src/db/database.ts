@@ -18,6 +18,7 @@ import * as m0020 from './migrations/0020-search-answers.ts';
 import * as m0023 from './migrations/0023-budget-sends.ts';
 import * as m0025 from './migrations/0025-visitor-hits.ts';
 import * as m0030 from './migrations/0030-search-cache-per-credential.ts';
+import * as m0035 from './migrations/0035-order-view-tokens.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
 /**
@@ -40,6 +41,7 @@ export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0023_budget_sends': m0023,
   '0025_visitor_hits': m0025,
   '0030_search_cache_per_credential': m0030,
+  '0035_order_view_tokens': m0035,
 };
 
 /** The tables the BFF owns, in an order safe for `truncate`. */
@@ -47,6 +49,7 @@ export const BFF_TABLES = [
   'bff_meta',
   'bff_quotes',
   'bff_order_intents',
+  'bff_order_view_tokens',
   'bff_orders',
   'bff_events',
   'bff_buckets',

@@ -55,7 +55,10 @@ export interface OrderIntentTable {
   request_body: string | null;
   /** The marketplace order id (`public_id`) once recorded. */
   order_id: string | null;
-  /** SHA-256 (hex) of the order-view token given to the visitor; the token itself is never stored. */
+  /**
+   * SHA-256 (hex) of the first order-view token given to the visitor; the token itself is never stored. Retries add
+   * more in `bff_order_view_tokens`, never replacing this one.
+   */
   token_hash: string;
   /**
    * Where the money of a two-phase payment is: `authorized` (held), `captured` (taken), `voided` (released, nothing
@@ -75,6 +78,17 @@ export interface OrderIntentTable {
   lease_until: Timestamp;
   created_at: Timestamp;
   updated_at: Timestamp;
+}
+
+/**
+ * An order-view token given to the holder of an intent's purchase key and quote on a retry (migration 0035), beside
+ * the intent's first token (`token_hash`): tokens are added, never replaced.
+ */
+export interface OrderViewTokenTable {
+  intent_id: string;
+  /** SHA-256 (hex) of the token; the token itself is never stored. */
+  token_hash: string;
+  created_at: Timestamp;
 }
 
 /** The BFF's view of a marketplace order, kept current by events (Partner API spec 3, 6). */
@@ -193,6 +207,7 @@ export interface BffTables {
   bff_meta: MetaTable;
   bff_quotes: QuoteTable;
   bff_order_intents: OrderIntentTable;
+  bff_order_view_tokens: OrderViewTokenTable;
   bff_orders: OrderTable;
   bff_events: EventTable;
   bff_buckets: BucketTable;

@@ -49,9 +49,11 @@ import {
   markClosed,
   markPaid,
   markRecorded,
+  addViewToken,
+  ENDED_INTENT_STATES,
   newOrderToken,
   releaseForRetry,
-  replaceViewToken,
+  releasePurchaseKey,
   type Intent,
   type UpstreamOrder,
 } from './store.ts';
@@ -467,7 +469,12 @@ export async function placeOrder(
   const keyHash = input.purchaseKey === undefined ? undefined : hashToken(input.purchaseKey);
   if (keyHash !== undefined) {
     const started = await findIntentByPurchaseKey(db, deps.keyId, keyHash);
-    if (started !== undefined) return purchaseAnswer(deps, started);
+    if (started !== undefined) {
+      if (started.quote_id === input.quoteId) return purchaseAnswer(deps, started);
+      // The key with another quote: a new attempt once the key's attempt ended, else refused (nothing revealed).
+      if (!(ENDED_INTENT_STATES.includes(started.state) && (await releasePurchaseKey(db, started.intent_id, now()))))
+        throw purchaseKeyReused();
+    }
   }
   const quote = await findQuote(db, input.quoteId);
   if (quote === undefined) throw new BffHttpError('not_found', 'Unknown quote_id: ask for a new quote (POST /quotes).');
@@ -492,7 +499,10 @@ export async function placeOrder(
   if (intent === undefined) {
     // A concurrent request won: the same purchase (a retry) is answered from its intent; another one must wait.
     const started = keyHash === undefined ? undefined : await findIntentByPurchaseKey(db, deps.keyId, keyHash);
-    if (started !== undefined) return purchaseAnswer(deps, started);
+    if (started !== undefined) {
+      if (started.quote_id !== quote.quote_id) throw purchaseKeyReused();
+      return purchaseAnswer(deps, started);
+    }
     const other = await findLiveIntentForQuote(db, quote.quote_id);
     throw other === undefined
       ? new BffHttpError(
@@ -633,8 +643,22 @@ function inFlight(intent: Intent): BffHttpError {
 }
 
 /**
- * The answer to a retry with a purchase key that already started an intent, from what is stored: never a second
- * payment step. A live intent gets a fresh order-view token (the first one went down with the lost answer) and its
+ * The answer to a purchase key presented with a quote other than the one its live attempt was started with (409
+ * `conflict`, like an upstream Idempotency-Key reused with another body, Partner API spec 4.1): nothing of that
+ * attempt is revealed, no token is given, nothing is charged.
+ */
+function purchaseKeyReused(): BffHttpError {
+  return new BffHttpError(
+    'conflict',
+    'This purchase key (Idempotency-Key) belongs to a purchase of another quote: nothing was charged by this request. Start a new purchase with a new key.',
+    { extra: { money: 'not_charged' } },
+  );
+}
+
+/**
+ * The answer to a retry with a purchase key that already started an intent, presented with that intent's quote
+ * (the caller checks it), from what is stored: never a second payment step. A live intent gets one more
+ * order-view token (the visitor lost theirs with the lost answer; every earlier one keeps working) and its
  * status: 201 with the order once recorded, 202 `PROCESSING` while the payment or the record is under way. An
  * attempt that ended without an order answers as it ended: `payment_declined`, or `conflict` (refused upstream,
  * payment voided or refunded) or `payment_error` (outcome unknown).
@@ -660,7 +684,7 @@ export async function purchaseAnswer(
       extra: { money: money! },
     });
   const { token, hash } = newOrderToken();
-  await replaceViewToken(deps.db, intent.intent_id, hash);
+  await addViewToken(deps.db, intent.intent_id, hash, new Date(deps.now()));
   const order = intent.order_id === null ? undefined : await findOrder(deps.db, intent.order_id);
   deps.logger.info(
     { intent: intent.intent_id, state: intent.state },
@@ -685,18 +709,23 @@ const ENDED_ORDER_STATUSES: ReadonlySet<string> = new Set(['REFUNDED', 'CANCELLE
 
 /**
  * The purchase a visitor's re-quote finds under way: the live intent (`created`, `paid` or `recorded`) that
- * `purchaseKey` (the widget's key of its current attempt to buy `domain`) started, answered as a retry with that key
- * is ({@link purchaseAnswer}: its status and a fresh order-view token), so the visitor follows that order instead
- * of paying for a new quote. An order refunded or cancelled since (the domain may be for sale again) is not under
- * way: undefined, and the visitor gets a new quote.
- * @returns the order answer, or undefined when the key started no live purchase of `domain`.
+ * `purchase.key` (the widget's key of its current attempt to buy `domain`) started with `purchase.quoteId` (the
+ * quote of that attempt), answered as a retry with that key and quote is ({@link purchaseAnswer}: its status and
+ * one more order-view token), so the visitor follows that order instead of paying for a new quote. The key without
+ * its quote, or with another one, finds nothing. An order refunded or cancelled since (the domain may be for sale
+ * again) is not under way: undefined, and the visitor gets a new quote.
+ * @returns the order answer, or undefined when the key and quote started no live purchase of `domain`.
  */
 export async function purchaseInFlight(
   deps: OrderFlowDeps,
-  purchaseKey: string,
-  domain: string,
+  purchase: { readonly key: string; readonly quoteId: string | undefined; readonly domain: string },
 ): Promise<WidgetOrderResponse | undefined> {
-  const intent = await findLiveIntentForPurchase(deps.db, deps.keyId, hashToken(purchaseKey), domain.toLowerCase());
+  if (purchase.quoteId === undefined) return undefined;
+  const intent = await findLiveIntentForPurchase(deps.db, deps.keyId, {
+    keyHash: hashToken(purchase.key),
+    quoteId: purchase.quoteId,
+    domain: purchase.domain.toLowerCase(),
+  });
   if (intent === undefined) return undefined;
   if (intent.order_id !== null) {
     const order = await findOrder(deps.db, intent.order_id);

@@ -122,28 +122,91 @@ export async function findIntentByPurchaseKey(
 }
 
 /**
- * The newest live intent (created, paid or recorded) a purchase key started for a domain: a visitor re-quoting a
- * domain whose purchase is in flight gets that purchase back.
+ * The live intent (created, paid or recorded) a purchase key started for a domain with the given quote: a visitor
+ * re-quoting a domain whose purchase is in flight gets that purchase back only by presenting both the key and the
+ * quote of that attempt (the key alone is not a bearer token).
  */
 export async function findLiveIntentForPurchase(
   db: BffDb,
   keyId: string,
-  purchaseKeyHash: string,
-  domain: string,
+  purchase: { readonly keyHash: string; readonly quoteId: string; readonly domain: string },
 ): Promise<Intent | undefined> {
   return db
     .selectFrom('bff_order_intents')
     .selectAll()
     .where('key_id', '=', keyId)
-    .where('purchase_key_hash', '=', purchaseKeyHash)
-    .where('domain', '=', domain)
+    .where('purchase_key_hash', '=', purchase.keyHash)
+    .where('quote_id', '=', purchase.quoteId)
+    .where('domain', '=', purchase.domain)
     .where('state', 'in', ['created', 'paid', 'recorded'])
     .executeTakeFirst();
 }
 
-/** Replaces an intent's order-view token (the visitor lost the previous one with a lost answer). */
-export async function replaceViewToken(db: BffDb, intentId: string, tokenHash: string): Promise<void> {
-  await db.updateTable('bff_order_intents').set({ token_hash: tokenHash }).where('intent_id', '=', intentId).execute();
+/** States in which an intent's purchase is over, with no order standing and its money settled or reported. */
+export const ENDED_INTENT_STATES: readonly IntentState[] = ['declined', 'rejected', 'abandoned'];
+
+/**
+ * Frees the purchase key of an intent that ended (declined, rejected, abandoned), so the same key may start a new
+ * attempt with another quote. A live intent keeps its key.
+ * @returns true when the key was freed.
+ */
+export async function releasePurchaseKey(db: BffDb, intentId: string, now: Date): Promise<boolean> {
+  const released = await db
+    .updateTable('bff_order_intents')
+    .set({ purchase_key_hash: null, updated_at: now })
+    .where('intent_id', '=', intentId)
+    .where('state', 'in', [...ENDED_INTENT_STATES])
+    .executeTakeFirst();
+  return Number(released.numUpdatedRows) > 0;
+}
+
+/** Most order-view tokens kept per intent beside its first one; the oldest added are dropped past it. */
+export const MAX_ADDED_VIEW_TOKENS = 20;
+
+/**
+ * Adds an order-view token to an intent (a retry whose answer carries a new token): the first token and the
+ * {@link MAX_ADDED_VIEW_TOKENS} newest added ones keep working.
+ */
+export async function addViewToken(db: BffDb, intentId: string, tokenHash: string, now: Date): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('bff_order_view_tokens')
+      .values({ intent_id: intentId, token_hash: tokenHash, created_at: now })
+      .onConflict((oc) => oc.columns(['intent_id', 'token_hash']).doNothing())
+      .execute();
+    const kept = trx
+      .selectFrom('bff_order_view_tokens')
+      .select('token_hash')
+      .where('intent_id', '=', intentId)
+      .orderBy('created_at', 'desc')
+      .orderBy('token_hash')
+      .limit(MAX_ADDED_VIEW_TOKENS);
+    await trx
+      .deleteFrom('bff_order_view_tokens')
+      .where('intent_id', '=', intentId)
+      .where('token_hash', 'not in', kept)
+      .execute();
+  });
+}
+
+/**
+ * Whether `token` opens the intent's order view: its first token (compared in constant time) or one added by a
+ * retry.
+ */
+export async function viewTokenMatches(
+  db: BffDb,
+  intent: Pick<Intent, 'intent_id' | 'token_hash'>,
+  token: string | undefined,
+): Promise<boolean> {
+  if (tokenMatches(token, intent.token_hash)) return true;
+  if (typeof token !== 'string' || token.length === 0 || token.length > 200) return false;
+  const added = await db
+    .selectFrom('bff_order_view_tokens')
+    .select('token_hash')
+    .where('intent_id', '=', intent.intent_id)
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  return added !== undefined;
 }
 
 /** Marks an intent paid and fixes the body its record will send, byte for byte, on every attempt. */

@@ -5,9 +5,11 @@
  *   widget, an `Idempotency-Key` header (the purchase key: one random key per purchase attempt) → 201 with the
  *   recorded order and its `order_token`, or 202 `PROCESSING` when the payment went through and the record is
  *   still being retried; 422 `quote_expired` / `price_mismatch` (with `price_cents`), 402 `payment_declined`,
- *   503 `busy`. The price always comes from the stored quote. A retry with the same key is answered from the
- *   intent it started (its status and a fresh `order_token`), never with a second payment step; a request without
- *   the key for a quote whose order is in flight gets 409 `conflict` with that order's `order_id` and `status`.
+ *   503 `busy`. The price always comes from the stored quote. A retry with the same key and quote is answered from
+ *   the intent it started (its status and one more `order_token`; earlier ones keep working), never with a second
+ *   payment step; the key with another quote gets 409 `conflict` revealing nothing (unless its attempt ended:
+ *   then it starts a new one); a request without the key for a quote whose order is in flight gets 409
+ *   `order_in_progress` with that order's `order_id` and `status`.
  * - `GET /orders/:id` with header `X-Order-Token` → 200 `{"order_id", "status", "domain", "sale_price_cents",
  *   "currency", "updated_at"}`; 404 when the order is unknown or the token does not match (the same answer, so
  *   an order's existence is not revealed).
@@ -20,7 +22,7 @@ import { BffHttpError, busyAnswer, UpstreamBusyError } from '../errors.ts';
 import { PaymentInputError } from '../payments.ts';
 import type { BffDb } from '../db/tables.ts';
 import { intentMoney, intentStatus, placeOrder, type OrderFlowDeps } from '../orders/place-order.ts';
-import { findIntentForView, tokenMatches } from '../orders/store.ts';
+import { findIntentForView, viewTokenMatches } from '../orders/store.ts';
 import { setDeadlineAnswer } from '../deadline.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, purchaseKeyOf } from './context.ts';
@@ -114,7 +116,7 @@ export function orderStatusRoute(deps: OrderStatusRouteDeps): RequestHandler {
     const token = req.get(ORDER_TOKEN_HEADER);
     const db = await deps.db();
     const found = await findIntentForView(db, id);
-    if (found === undefined || !tokenMatches(token, found.intent.token_hash))
+    if (found === undefined || !(await viewTokenMatches(db, found.intent, token)))
       throw new BffHttpError('not_found', NOT_FOUND);
     const { intent, order } = found;
     const body: WidgetOrderStatus = {

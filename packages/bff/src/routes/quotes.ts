@@ -4,11 +4,12 @@
  * quote (`quotes/quote.ts`), the only source of the price `POST /orders` charges. Errors: 404 `not_found`, 409
  * `conflict` (sold or reserved), 503 `busy`; a 404 or 409 drops the cached searches listing the domain.
  *
- * A request carrying the visitor's purchase key (`Idempotency-Key`, as on `POST /orders`) whose attempt to buy
- * this domain has an order in flight or placed gets 200 with that order instead (`{"order_id", "order_token",
- * "status", "domain", "sale_price_cents", "currency", "created_at"}`, a fresh `order_token`), and no quote is
- * asked for upstream: the visitor follows the order they may have paid for rather than paying again
- * (docs/spec-decisions.md "Purchase keys and deadlines").
+ * A request carrying the visitor's purchase key (`Idempotency-Key`, as on `POST /orders`) and, as `quote_id`, the
+ * quote of that attempt, whose attempt to buy this domain has an order in flight or placed, gets 200 with that
+ * order instead (`{"order_id", "order_token", "status", "domain", "sale_price_cents", "currency", "created_at"}`,
+ * one more `order_token`; earlier ones keep working), and no quote is asked for upstream: the visitor follows the
+ * order they may have paid for rather than paying again. The key without its quote, or with another, is answered
+ * as any quote request (docs/spec-decisions.md "Purchase keys and deadlines").
  */
 import { widgetQuoteRequestSchema, type WidgetQuoteResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
@@ -17,7 +18,10 @@ import { requestQuote, type QuoteDeps } from '../quotes/quote.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, purchaseKeyOf } from './context.ts';
 
-const HELP = { domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' } };
+const HELP = {
+  domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' },
+  quote_id: { label: '`quote_id`', hint: 'the quote of the purchase attempt still open', example: 'qt_…' },
+};
 
 /** What the quote route uses: what asking for a quote needs, and the order flow to find a purchase in flight. */
 export interface QuoteRouteDeps extends QuoteDeps {
@@ -30,9 +34,9 @@ export function quoteRoute(deps: QuoteRouteDeps): RequestHandler {
   return async function domainkitBffQuote(req, res) {
     parseInput(noQuerySchema, req.query, 'query');
     const purchaseKey = purchaseKeyOf(req);
-    const { domain } = parseInput(widgetQuoteRequestSchema, req.body, 'body', HELP);
-    if (purchaseKey !== undefined) {
-      const order = await purchaseInFlight(await deps.orderFlow(), purchaseKey, domain);
+    const { domain, quote_id } = parseInput(widgetQuoteRequestSchema, req.body, 'body', HELP);
+    if (purchaseKey !== undefined && quote_id !== undefined) {
+      const order = await purchaseInFlight(await deps.orderFlow(), { key: purchaseKey, quoteId: quote_id, domain });
       if (order !== undefined) {
         res.status(200).json(order);
         return;

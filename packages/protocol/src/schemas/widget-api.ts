@@ -138,7 +138,7 @@ export const WIDGET_ERROR_CODES = {
   conflict: {
     status: 409,
     retry: false,
-    when: 'The domain was sold or reserved meanwhile; or a retried purchase that the marketplace refused (with `order_id`, `status`).',
+    when: 'The domain was sold or reserved meanwhile; or a retried purchase that the marketplace refused (with `order_id`, `status`); or the purchase key (`Idempotency-Key`) belongs to a purchase of another quote (nothing revealed, nothing charged).',
   },
   order_in_progress: {
     status: 409,
@@ -219,8 +219,16 @@ export const widgetErrorSchema = z.object({
 });
 export type WidgetError = z.infer<typeof widgetErrorSchema>;
 
-/** `POST /quotes` body (MoR): only the domain; the price comes from the marketplace's quote. */
-export const widgetQuoteRequestSchema = z.strictObject({ domain: domainNameSchema });
+/**
+ * `POST /quotes` body (MoR): the domain; the price comes from the marketplace's quote. `quote_id`, sent with the
+ * purchase key (`Idempotency-Key`) of an attempt still open, is that attempt's quote: when the key and this quote
+ * started an order in flight or placed, the BFF answers 200 with that order instead of a new quote. The key alone,
+ * or with another quote, finds nothing.
+ */
+export const widgetQuoteRequestSchema = z.strictObject({
+  domain: domainNameSchema,
+  quote_id: z.string().trim().min(1).max(500).optional(),
+});
 export type WidgetQuoteRequest = z.input<typeof widgetQuoteRequestSchema>;
 
 /** `POST /quotes` answer (201): the price locked for 10 minutes. */

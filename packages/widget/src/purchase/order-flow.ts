@@ -57,8 +57,9 @@ export async function requestQuote(p: PurchaseController): Promise<void> {
   if (fresh) lastMoney.delete(p);
   const signal = p.start('pending');
   try {
-    // The key of an attempt still open (its answer lost, or a reload): the BFF answers with its order if it has one.
-    const answer = await createQuote(p.host.api, p.domain, { signal, purchaseKey: openPurchaseKey(p.domain) });
+    // The key and quote of an attempt still open (its answer lost, or a reload): the BFF answers with its order if
+    // it has one.
+    const answer = await createQuote(p.host.api, p.domain, { signal, purchase: openPurchase(p.domain) });
     if (isOrderAnswer(answer)) {
       // This visitor's order for the domain is in flight or placed: show its status, never a new price to pay.
       p.quote = {
@@ -132,39 +133,50 @@ function close(p: PurchaseController): void {
 
 /**
  * The purchase key of the visitor's current attempt to buy `domain`: one random key per attempt, kept in
- * `sessionStorage` (per tab, surviving a reload) and sent as `Idempotency-Key`, so a retry after a lost answer or a
- * reload is answered with the order's status instead of a second payment. A new attempt starts (a new key) once
- * the previous one ended for good. Without storage (blocked), the key lives as long as the page.
+ * `sessionStorage` (per tab, surviving a reload) with the quote it pays, and sent as `Idempotency-Key`, so a retry
+ * after a lost answer or a reload is answered with the order's status instead of a second payment. The BFF binds
+ * the key to that quote (the key alone is not a bearer token), so a re-quote sends both. A new attempt starts (a
+ * new key) once the previous one ended for good. Without storage (blocked), both live as long as the page.
  */
 const memoryKeys = new Map<string, string>();
+const memoryQuotes = new Map<string, string>();
 const keyName = (domain: string) => `dk-purchase-key:${domain.toLowerCase()}`;
+const quoteName = (domain: string) => `dk-purchase-quote:${domain.toLowerCase()}`;
 
-function purchaseKey(domain: string): string {
-  let key: string | null | undefined;
+/** Reads a kept value: `sessionStorage` first, else this page's memory. */
+function kept(name: string, memory: Map<string, string>, domain: string): string | undefined {
   try {
-    key = globalThis.sessionStorage?.getItem(keyName(domain));
+    const value = globalThis.sessionStorage?.getItem(name);
+    if (value) return value;
   } catch {
-    key = undefined;
+    // Storage blocked: only the value in memory.
   }
-  key ??= memoryKeys.get(domain) ?? randomKey();
-  memoryKeys.set(domain, key);
+  return memory.get(domain);
+}
+
+/** Keeps a value in this page's memory and, when allowed, in `sessionStorage`. */
+function keep(name: string, memory: Map<string, string>, domain: string, value: string): void {
+  memory.set(domain, value);
   try {
-    globalThis.sessionStorage?.setItem(keyName(domain), key);
+    globalThis.sessionStorage?.setItem(name, value);
   } catch {
-    // Storage blocked: the key in memory serves this page.
+    // Storage blocked: the value in memory serves this page.
   }
+}
+
+/** The key of the attempt to pay `quoteId` for `domain` (the open attempt's, or a new one), kept with the quote. */
+function purchaseKey(domain: string, quoteId: string): string {
+  const key = kept(keyName(domain), memoryKeys, domain) ?? randomKey();
+  keep(keyName(domain), memoryKeys, domain, key);
+  keep(quoteName(domain), memoryQuotes, domain, quoteId);
   return key;
 }
 
-/** The key of the visitor's open attempt to buy `domain`, if one is kept (never makes one). */
-function openPurchaseKey(domain: string): string | undefined {
-  try {
-    const kept = globalThis.sessionStorage?.getItem(keyName(domain));
-    if (kept) return kept;
-  } catch {
-    // Storage blocked: only the key in memory.
-  }
-  return memoryKeys.get(domain);
+/** The key and quote of the visitor's open attempt to buy `domain`, if both are kept (never makes one). */
+function openPurchase(domain: string): { key: string; quoteId: string } | undefined {
+  const key = kept(keyName(domain), memoryKeys, domain);
+  const quoteId = kept(quoteName(domain), memoryQuotes, domain);
+  return key && quoteId ? { key, quoteId } : undefined;
 }
 
 /**
@@ -180,8 +192,10 @@ function randomKey(): string {
 /** Ends the attempt: the next purchase of `domain` gets a new key. */
 function endAttempt(domain: string): void {
   memoryKeys.delete(domain);
+  memoryQuotes.delete(domain);
   try {
     globalThis.sessionStorage?.removeItem(keyName(domain));
+    globalThis.sessionStorage?.removeItem(quoteName(domain));
   } catch {
     // Storage blocked: nothing kept.
   }
@@ -198,7 +212,7 @@ export async function placeOrder(p: PurchaseController, details: OrderDetails): 
   // Focus is usually on the partner's Pay button (in the host's `payment` slot) now; it moves to the result.
   const inside = p.host.matches(':focus-within');
   const signal = p.start('ordering');
-  const key = purchaseKey(quote.domain);
+  const key = purchaseKey(quote.domain, quote.quote_id);
   try {
     const order = await createOrder(p.host.api, quote.quote_id, details, { signal, purchaseKey: key });
     const detail = showOrder(p, order);

@@ -251,6 +251,7 @@ describe('order mode (MoR)', () => {
     const key = first.headers.get('idempotency-key');
     expect(key).to.match(/^[0-9a-f-]{36}$/);
     expect(sessionStorage.getItem('dk-purchase-key:coffeehouse.com'), 'kept across a reload').to.equal(key);
+    expect(sessionStorage.getItem('dk-purchase-quote:coffeehouse.com'), 'with its quote').to.equal('q_1');
     first.failNetwork();
     await untilPurchase(el, 'quoted');
 
@@ -260,6 +261,7 @@ describe('order mode (MoR)', () => {
     retry.respond(402, { error: { code: 'payment_declined', message: 'Declined.' } });
     await untilPurchase(el, 'quoted');
     expect(sessionStorage.getItem('dk-purchase-key:coffeehouse.com'), 'the attempt ended').to.equal(null);
+    expect(sessionStorage.getItem('dk-purchase-quote:coffeehouse.com'), 'the attempt ended').to.equal(null);
 
     void el.placeOrder(DETAILS);
     const next = await stub.call(3);
@@ -319,6 +321,8 @@ describe('order mode (MoR)', () => {
       '/dk/quotes',
       key,
     ]);
+    // The key is bound to the quote it paid: the BFF answers the order only to both.
+    expect(requote.json).to.deep.equal({ domain: 'coffeehouse.com', quote_id: 'q_1' });
     requote.respond(200, { ...ORDER, order_id: 'oi_7', order_token: 'tok_fresh_7', status: 'PROCESSING' });
 
     await untilPurchase(el, 'ordered');
