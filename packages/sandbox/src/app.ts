@@ -53,6 +53,18 @@ export function requestBaseUrl(req: Request): string {
   return `${req.protocol}://${req.get('host') ?? 'localhost'}${req.app.path()}`;
 }
 
+/**
+ * The host names this sandbox is configured to be reached by (no port, IPv6 in brackets): the `publicUrl`'s host and
+ * the bind address unless it is a wildcard. The loopback names are always added by the MCP router.
+ */
+function ownHostnames(resolved: ResolvedOptions): string[] {
+  const names: string[] = [];
+  if (resolved.publicUrl !== undefined) names.push(new URL(resolved.publicUrl).hostname);
+  if (resolved.host !== '0.0.0.0' && resolved.host !== '::')
+    names.push(resolved.host.includes(':') ? `[${resolved.host}]` : resolved.host);
+  return names;
+}
+
 /** Internal: the app for resolved options, with a way to learn the public URL once a server listens. */
 export async function buildSandboxApp(
   resolved: ResolvedOptions,
@@ -154,7 +166,16 @@ export async function buildSandboxApp(
   // Tracked referral links (/r), the storefront (/market) and brokerage progress pages (/brokerage/progress).
   app.use(sitePagesRouter({ db, clock, logger, tokenKey: landerKey }));
   // Public API (Public API spec 4.2), its OAuth 2.1 sign-in (5.2), the MCP server, /openapi.json and /auth.md.
-  app.use(await publicSurface({ db, clock, logger, dataDir: resolved.dataDir, publicUrl }));
+  app.use(
+    await publicSurface({
+      db,
+      clock,
+      logger,
+      dataDir: resolved.dataDir,
+      publicUrl,
+      ownHostnames: ownHostnames(resolved),
+    }),
+  );
   app.use(notFoundHandler());
   app.use(jsonErrorHandler(logger));
 

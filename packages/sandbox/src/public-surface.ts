@@ -31,6 +31,11 @@ export interface PublicSurfaceOptions {
   readonly dataDir: string;
   /** The service's base URL for a request (the app's `publicUrl`): issuer, resource, OpenAPI server. */
   readonly publicUrl: (req: Request) => string;
+  /**
+   * Host names the sandbox is reached by besides the loopback names (its bind address, its configured public URL's
+   * host): the MCP server refuses any other `Host` or `Origin` (DNS-rebinding protection).
+   */
+  readonly ownHostnames?: readonly string[];
 }
 
 const CORS = cors({
@@ -106,7 +111,7 @@ export async function publicSurface(options: PublicSurfaceOptions): Promise<Rout
 
   router.use(oauthEndpointsRouter(ctx));
   router.use(authorizeRouter(ctx));
-  router.use(mcpRouter(ctx));
+  router.use(mcpRouter(ctx, options.ownHostnames));
   router.use(publicApiRouter(ctx));
   return router;
 }

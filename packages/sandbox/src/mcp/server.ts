@@ -13,14 +13,20 @@
  * - On either path an unknown, expired or revoked token answers 401 `invalid_token` (the client refreshes or signs
  *   in again); it never silently becomes anonymous.
  *
+ * DNS-rebinding protection (MCP "Streamable HTTP: security warning"): a request whose `Host` is not one of the
+ * sandbox's own names ({@link MCP_LOOPBACK_HOSTNAMES}, the bind address, the `publicUrl`'s host), or whose `Origin`
+ * is a foreign site (any other host, or `null`), answers 403 before it reaches the MCP server. Clients that send no
+ * `Origin` (agents, the SDK in Node) and local tools on a loopback origin (any port) are served.
+ *
  * Stateless: each POST gets a fresh server and transport (no session id, JSON answers); `GET` and `DELETE` answer
  * 405. Each POST spends one unit of the caller's rate budget.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { hostHeaderValidation } from '@modelcontextprotocol/sdk/server/middleware/hostHeaderValidation.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ProtocolError } from '@domainkit/protocol';
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import { ApiError } from '../http/api-error.ts';
 import { sendError } from '../http/errors.ts';
 import { bearerChallenge, resolveAccess } from '../public-api/access.ts';
@@ -115,9 +121,44 @@ function methodNotAllowed(_req: Request, res: Response): void {
   });
 }
 
-/** Builds the MCP router (mounted at the app root: `/mcp`, `/mcp/signed-in`). */
-export function mcpRouter(ctx: PublicContext): Router {
+/** Host names a sandbox always answers to: the loopback names (the SDK's `localhostHostValidation` list). */
+export const MCP_LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
+
+/**
+ * Refuses a request whose `Origin` header names a host outside `hostnames` (port-agnostic, like the SDK's Host
+ * check), or is `null` (a sandboxed or privacy-stripped page): 403 with a JSON-RPC error. No `Origin` passes.
+ */
+function originValidation(hostnames: readonly string[]): RequestHandler {
+  return (req, res, next) => {
+    const origin = req.headers.origin;
+    if (origin === undefined) return next();
+    let hostname: string | undefined;
+    try {
+      hostname = new URL(origin).hostname;
+    } catch {
+      hostname = undefined;
+    }
+    if (hostname !== undefined && hostnames.includes(hostname)) return next();
+    res.status(403).json({
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: `Invalid Origin: ${origin.slice(0, 200)} is not this sandbox (DNS-rebinding protection); MCP clients outside a browser send no Origin.`,
+      },
+      id: null,
+    });
+  };
+}
+
+/**
+ * Builds the MCP router (mounted at the app root: `/mcp`, `/mcp/signed-in`).
+ * @param ownHostnames - the host names (no port; IPv6 in brackets) the sandbox is reached by, besides
+ *   {@link MCP_LOOPBACK_HOSTNAMES}: a `Host` or `Origin` naming anything else is refused with 403.
+ */
+export function mcpRouter(ctx: PublicContext, ownHostnames: readonly string[] = []): Router {
   const router = express.Router();
+  const hostnames = [...new Set([...MCP_LOOPBACK_HOSTNAMES, ...ownHostnames.map((h) => h.toLowerCase())])];
+  router.use(['/mcp', '/mcp/signed-in'], hostHeaderValidation(hostnames), originValidation(hostnames));
 
   async function handle(req: Request, res: Response, signInRequired: boolean): Promise<void> {
     const base = ctx.baseUrl(req);
