@@ -20,7 +20,7 @@
  * | DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION | no | `true`: a staging shop takes test cards with NODE_ENV=production (never with a LIVE key) |
  * | DOMAINKIT_WEBHOOK_SECRET | no | webhook signing secret: enables `POST /webhooks` |
  * | DOMAINKIT_WEBHOOK_PUBLIC_URL | no | public URL of `POST /webhooks`, registered at start |
- * | DOMAINKIT_TRUST_PROXY | no | Express `trust proxy`: hops in front (`1`), `true` or `false` |
+ * | DOMAINKIT_TRUST_PROXY | no | the proxies in front: their number (`1`) or addresses and CIDR ranges (`10.0.0.0/8, loopback`); `true` refused |
  * | DOMAINKIT_LOG_LEVEL | no | pino level, default `info` |
  * | DOMAINKIT_LOG_FORMAT | no | `json` or `pretty`; default `pretty` on a terminal, else `json` |
  * | DOMAINKIT_PROFILE | no | `test`: the test profile for e2e tests (refused with NODE_ENV=production) |
@@ -43,6 +43,7 @@ import type { z } from 'zod';
 import { DEFAULT_BFF_DATA_DIR, describeDatabaseUrl } from './db/database.ts';
 import { httpUrl, originSchema, serviceUrl } from './options.ts';
 import { testCardPayments, testPaymentsRefusal } from './payments.ts';
+import { readTrustProxy, type TrustProxySetting } from './proxy-trust.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type BffServerOptions } from './server.ts';
 
 /** One environment variable the BFF reads. */
@@ -117,7 +118,8 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
   {
     name: 'DOMAINKIT_TRUST_PROXY',
     required: false,
-    description: 'Express trust proxy: the number of proxies in front (1), true or false',
+    description:
+      'the reverse proxies whose forwarding headers are believed: their number (1) or their addresses and CIDR ranges (10.0.0.0/8, loopback); default none',
   },
   {
     name: 'DOMAINKIT_LOG_LEVEL',
@@ -336,14 +338,14 @@ export function loadBffConfigFromEnv(
       });
   }
   const trustRaw = get('DOMAINKIT_TRUST_PROXY');
-  let trustProxy: boolean | number | undefined;
+  let trustProxy: TrustProxySetting | undefined;
   if (trustRaw !== undefined) {
-    if (/^\d+$/.test(trustRaw)) trustProxy = Number(trustRaw);
-    else if (trustRaw === 'true' || trustRaw === 'false') trustProxy = trustRaw === 'true';
+    const trust = readTrustProxy(trustRaw);
+    if ('setting' in trust) trustProxy = trust.setting;
     else
       problems.push({
         variable: 'DOMAINKIT_TRUST_PROXY',
-        problem: `must be a number of proxies (such as 1), true or false; received ${JSON.stringify(trustRaw)}`,
+        problem: `${trust.problem}; received ${JSON.stringify(trustRaw.slice(0, 200))}`,
       });
   }
   const logLevel = get('DOMAINKIT_LOG_LEVEL');

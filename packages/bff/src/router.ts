@@ -24,6 +24,7 @@ import { domainRoute } from './routes/domain.ts';
 import { healthRoute, readyRoute } from './routes/health.ts';
 import { orderStatusRoute, placeOrderRoute } from './routes/orders.ts';
 import { quoteRoute } from './routes/quotes.ts';
+import { proxyTrust } from './proxy-trust.ts';
 import { processCacheSearchRoute, searchHitRoute, searchRoute } from './routes/search.ts';
 import { siblingsRoute } from './routes/siblings.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES, rawBody, webhookRoute } from './routes/webhooks.ts';
@@ -198,12 +199,15 @@ export function createBff(options: BffOptions): BffRouter {
     );
   }
   runtime.onClose(() => search.close());
+  // One reading of the proxies in front for the whole router: the visitor's address and the shop's own origin.
+  const proxies = proxyTrust(logger);
   // On a shared PostgreSQL every process counts a visitor's requests together; else in this process's memory.
   const limits = visitorLimiters(
     o.visitorLimits,
     database.kind === 'postgres'
       ? (prefix) => new SqlVisitorHitStore({ db: () => database.db(), prefix, now: o.now, logger })
       : undefined,
+    { clientAddress: proxies.clientAddress, logger },
   );
   const mor = o.payments !== undefined;
   const webhook = o.webhook;

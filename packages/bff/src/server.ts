@@ -9,6 +9,7 @@ import express from 'express';
 import { sendError, BffHttpError } from './errors.ts';
 import { bffLogger } from './logger.ts';
 import { BffOptionsError, type BffOptions } from './options.ts';
+import { readTrustProxy, type TrustProxySetting } from './proxy-trust.ts';
 import { createBff, type BffRouter } from './router.ts';
 import { WEBHOOK_BODY_LIMIT_BYTES } from './routes/webhooks.ts';
 import { JSON_BODY_LIMIT_BYTES, SERVER_TIMEOUTS_MS, declaredBodyLimit, noStore, securityHeaders } from './security.ts';
@@ -27,10 +28,13 @@ export interface BffServerOptions extends BffOptions {
   /** Path the routes are served under, such as `/api/domains`; default `/`. */
   readonly mountPath?: string | undefined;
   /**
-   * Express's `trust proxy` setting (a number of hops, `true`, or addresses), so per-visitor limits see the
-   * visitor's IP behind a reverse proxy; default off.
+   * The reverse proxies in front whose forwarding headers are believed (the app's Express `trust proxy`): a number
+   * of hops (`1` for one proxy), or their addresses and CIDR ranges (`["10.0.0.0/8"]`, `"10.0.0.0/8, loopback"`).
+   * Through them the BFF learns the visitor's IP (`X-Forwarded-For`, for the visitor limits) and the shop's own
+   * origin (`Forwarded`, `X-Forwarded-Proto`, `X-Forwarded-Host`, for the cross-site checks). Default none (`0`).
+   * `true` is refused: it would believe any client's own `X-Forwarded-For`.
    */
-  readonly trustProxy?: boolean | number | string | undefined;
+  readonly trustProxy?: number | string | readonly string[] | false | undefined;
 }
 
 /** Longest a standalone BFF takes to stop (ms): requests in flight, background work and the database close. */
@@ -49,15 +53,18 @@ export interface RunningBff {
   close(): Promise<void>;
 }
 
-function checkServerOptions(port: unknown, host: unknown, mountPath: unknown): void {
+function checkServerOptions(port: unknown, host: unknown, mountPath: unknown, trustProxy: unknown): TrustProxySetting {
   const problems: string[] = [];
+  const trust = trustProxy === undefined ? { setting: 0 } : readTrustProxy(trustProxy);
+  if ('problem' in trust) problems.push(`\`trustProxy\` ${trust.problem}`);
   if (!(Number.isInteger(port) && (port as number) >= 0 && (port as number) <= 65535))
     problems.push('`port` must be an integer from 0 to 65535 (0 picks a free port)');
   if (typeof host !== 'string' || host.trim() === '')
     problems.push('`host` must be an interface address such as "127.0.0.1" or "0.0.0.0"');
   if (typeof mountPath !== 'string' || !/^\/[A-Za-z0-9._~\-/]*$/.test(mountPath))
     problems.push('`mountPath` must be a path beginning with "/", such as "/" or "/api/domains"');
-  if (problems.length > 0) throw new BffOptionsError(problems, 'startBff');
+  if (problems.length > 0 || 'problem' in trust) throw new BffOptionsError(problems, 'startBff');
+  return trust.setting;
 }
 
 /**
@@ -68,7 +75,7 @@ function checkServerOptions(port: unknown, host: unknown, mountPath: unknown): v
  */
 export async function startBff(options: BffServerOptions): Promise<RunningBff> {
   const { port = DEFAULT_PORT, host = DEFAULT_HOST, mountPath = '/', trustProxy, ...bffOptions } = options;
-  checkServerOptions(port, host, mountPath);
+  const trust = checkServerOptions(port, host, mountPath, trustProxy);
   const path = mountPath.length > 1 ? mountPath.replace(/\/+$/, '') : mountPath;
   const router = createBff(bffOptions);
   const logger = bffLogger(bffOptions.logger, bffOptions.marketplace?.headerPrefix);
@@ -81,7 +88,8 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
 
   const app = express();
   app.disable('x-powered-by');
-  if (trustProxy !== undefined) app.set('trust proxy', trustProxy);
+  // The number of hops or the list of addresses, as Express compiles them (proxy-addr).
+  if (trust !== 0) app.set('trust proxy', typeof trust === 'number' ? trust : [...trust]);
   // Every answer of this server carries the security headers, 404s and errors outside the routes included.
   app.use(securityHeaders(), noStore, declaredBodyLimit(Math.max(JSON_BODY_LIMIT_BYTES, WEBHOOK_BODY_LIMIT_BYTES)));
   app.use(path, router);

@@ -9,8 +9,15 @@
  * limit once, never once per process.
  */
 import { createHash } from 'node:crypto';
-import type { RequestHandler } from 'express';
-import { MemoryStore, rateLimit, type IncrementResponse, type Options, type Store } from 'express-rate-limit';
+import type { Request, RequestHandler } from 'express';
+import {
+  MemoryStore,
+  ipKeyGenerator,
+  rateLimit,
+  type IncrementResponse,
+  type Options,
+  type Store,
+} from 'express-rate-limit';
 import { sql } from 'kysely';
 import type { Logger } from 'pino';
 import type { BffDb } from './db/tables.ts';
@@ -131,20 +138,40 @@ const noVisitorLimit: RequestHandler = function domainkitBffNoVisitorLimit(_req,
   next();
 };
 
+/** Who a visitor is, and where express-rate-limit's own complaints go. */
+export interface VisitorIdentity {
+  /** The visitor's IP address through the trusted proxies only (proxy-trust.ts `clientAddress`). */
+  readonly clientAddress: (req: Request) => string;
+  /** Where express-rate-limit reports a problem: one line, message and code, never a stack trace. */
+  readonly logger: Logger;
+}
+
 function limiter(
   perMinute: number,
   windowMs: number,
   what: string,
   keyGenerator: VisitorLimitOptions['keyGenerator'],
   store: Store | undefined,
+  identity: VisitorIdentity,
 ): RequestHandler {
+  const report =
+    (level: 'warn' | 'error') =>
+    (...args: unknown[]): void =>
+      identity.logger[level](
+        { ...errorFields(args.find((arg) => arg instanceof Error) ?? args[0]) },
+        `visitor limits: ${args.find((arg) => typeof arg === 'string') ?? 'express-rate-limit reported a problem'}`,
+      );
   return rateLimit({
     windowMs,
     limit: perMinute,
     standardHeaders: 'draft-7',
     legacyHeaders: false,
     ...(store !== undefined && { store }),
-    ...(keyGenerator !== undefined && { keyGenerator, validate: { keyGeneratorIpFallback: false } }),
+    // By the visitor's address through the trusted proxies only (an IPv6 visitor by its /56, as
+    // express-rate-limit's own default): a visitor cannot pick its key with a header of its own.
+    keyGenerator: keyGenerator ?? ((req) => ipKeyGenerator(identity.clientAddress(req))),
+    validate: { keyGeneratorIpFallback: false },
+    logger: { warn: report('warn'), error: report('error') },
     handler(req, _res, next) {
       const reset = (req as { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime;
       const retryAfter = Math.max(1, Math.ceil(((reset?.getTime() ?? Date.now() + windowMs) - Date.now()) / 1000));
@@ -159,10 +186,12 @@ function limiter(
  * checkout, quotes and orders.
  * @param stores - where each limit counts: {@link SqlVisitorHitStore}s on a shared PostgreSQL; undefined for this
  *   process's memory.
+ * @param identity - the visitor's address (through the trusted proxies) and the logger of express-rate-limit.
  */
 export function visitorLimiters(
   limits: VisitorLimits,
-  stores?: VisitorHitStores,
+  stores: VisitorHitStores,
+  identity: VisitorIdentity,
 ): {
   search: RequestHandler;
   siblings: RequestHandler;
@@ -171,8 +200,8 @@ export function visitorLimiters(
   if (limits === false) return { search: noVisitorLimit, siblings: noVisitorLimit, write: noVisitorLimit };
   const { searchesPerMinute, writesPerMinute, windowMs, keyGenerator } = limits;
   return {
-    search: limiter(searchesPerMinute, windowMs, 'searches', keyGenerator, stores?.('search:')),
-    siblings: limiter(searchesPerMinute, windowMs, 'searches', keyGenerator, stores?.('siblings:')),
-    write: limiter(writesPerMinute, windowMs, 'purchase requests', keyGenerator, stores?.('write:')),
+    search: limiter(searchesPerMinute, windowMs, 'searches', keyGenerator, stores?.('search:'), identity),
+    siblings: limiter(searchesPerMinute, windowMs, 'searches', keyGenerator, stores?.('siblings:'), identity),
+    write: limiter(writesPerMinute, windowMs, 'purchase requests', keyGenerator, stores?.('write:'), identity),
   };
 }
