@@ -255,7 +255,7 @@ export function createBff(options: BffOptions): BffRouter {
             : true,
   );
   const security = securityHeaders();
-  const crossOrigin = cors(o.allowedOrigins, logger);
+  const crossOrigin = cors(o.allowedOrigins, logger, proxies.ownOrigin);
   // The busiest answer first: a search whose fresh answer is in memory, with every BFF answer's headers, before any
   // other layer (routes/search.ts).
   if (processCache === undefined && security.apply !== undefined) {
@@ -284,7 +284,7 @@ export function createBff(options: BffOptions): BffRouter {
     (p) => p !== '/webhooks' && p !== '/healthz' && p !== '/readyz' && p !== '/metrics',
   );
   router.use(visitorPaths, requestDeadline(o.requestDeadlineMs, logger));
-  const sameSite = refuseCrossSiteWrites(o.allowedOrigins);
+  const sameSite = refuseCrossSiteWrites(o.allowedOrigins, proxies.ownOrigin);
   // The busiest route first: a visitor's search passes no other route's path match.
   const searchHandler =
     processCache === undefined

@@ -74,15 +74,28 @@ const EXPOSED_HEADERS = 'X-Request-Id, Retry-After';
 const REFUSED_ORIGINS_LOGGED = 100;
 
 /**
+ * Whether a request comes from the shop's own origin. A browser that sends `Sec-Fetch-Site` (a header no page can
+ * set) says so itself: `same-origin`, whatever proxies rewrote on the way. Without it, `Origin` must equal the shop's
+ * own origin (`ownOrigin`: the scheme and host the visitor used, through the trusted proxies; proxy-trust.ts).
+ * @see https://www.w3.org/TR/fetch-metadata/#sec-fetch-site-header
+ */
+function fromOwnOrigin(req: Request, origin: string, ownOrigin: (req: Request) => string): boolean {
+  const site = req.headers['sec-fetch-site'];
+  return site === undefined ? origin === ownOrigin(req) : site === 'same-origin';
+}
+
+/**
  * CORS for an exact list of origins (no wildcards, no reflection of unknown origins). An allowed origin gets
  * `Access-Control-Allow-Origin: <origin>` (and may read `X-Request-Id`); preflights are answered 204 here. Every
- * answer varies by Origin. A cross-origin request from an origin not in the list is logged at `warn` once per
- * origin, naming it and the option to set: a widget on that page cannot read the answer.
+ * answer varies by Origin. A cross-origin request from an origin not in the list (nor the shop's own, `ownOrigin`)
+ * is logged at `warn` once per origin, naming it and the settings to check: a widget on that page cannot read the
+ * answer.
  * @see https://fetch.spec.whatwg.org/#http-cors-protocol
  */
 export function cors(
   allowedOrigins: readonly string[],
-  logger?: Logger,
+  logger: Logger | undefined,
+  ownOrigin: (req: Request) => string,
 ): RequestHandler & {
   /** Whether the request's `Origin` is absent or allowed (any other is the middleware's to answer and log). */
   readonly accepts: (req: Request) => boolean;
@@ -109,14 +122,14 @@ export function cors(
       !ok &&
       origin !== undefined &&
       logger !== undefined &&
-      origin !== `${req.protocol}://${req.get('host') ?? ''}` &&
       !refused.has(origin) &&
-      refused.size < REFUSED_ORIGINS_LOGGED
+      refused.size < REFUSED_ORIGINS_LOGGED &&
+      !fromOwnOrigin(req, origin, ownOrigin)
     ) {
       refused.add(origin);
       logger.warn(
-        { origin: origin.slice(0, 200), allowed_origins: [...allowed] },
-        'refused a cross-origin request: add this origin to allowedOrigins (DOMAINKIT_ALLOWED_ORIGINS) if the widget runs there',
+        { origin: origin.slice(0, 200), own_origin: ownOrigin(req).slice(0, 200), allowed_origins: [...allowed] },
+        'refused a cross-origin request: add this origin to allowedOrigins (DOMAINKIT_ALLOWED_ORIGINS) if the widget runs there; if it is this shop behind a reverse proxy, have the proxy send Forwarded or X-Forwarded-Proto and X-Forwarded-Host and trust it (trustProxy, DOMAINKIT_TRUST_PROXY)',
       );
     }
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
@@ -137,20 +150,25 @@ export function cors(
 }
 
 /**
- * Refuses cross-site writes (403 `forbidden`): a state-changing request whose `Origin` is neither the BFF's own
- * origin (scheme and Host of the request) nor one of `allowedOrigins`, including `Origin: null` and an allowed host
- * over another scheme; without `Origin`, a request a browser marks `Sec-Fetch-Site: cross-site`. A request with
- * neither header (a server, curl) passes. CORS alone only stops a browser from reading the answer, not the write.
+ * Refuses cross-site writes (403 `forbidden`): a state-changing request whose `Origin` is neither one of
+ * `allowedOrigins` nor the shop's own origin (the browser says `Sec-Fetch-Site: same-origin`, or `Origin` equals
+ * `ownOrigin(req)`: the scheme and host the visitor used, through the trusted proxies), including `Origin: null`
+ * and an allowed host over another scheme; without `Origin`, a request a browser marks `Sec-Fetch-Site:
+ * cross-site`. A request with neither header (a server, curl) passes. CORS alone only stops a browser from reading
+ * the answer, not the write.
+ * @param ownOrigin - the shop's own origin of a request (proxy-trust.ts `ownOrigin`).
  * @see https://fetch.spec.whatwg.org/#origin-header
  * @see https://www.w3.org/TR/fetch-metadata/#sec-fetch-site-header
  */
-export function refuseCrossSiteWrites(allowedOrigins: readonly string[]): RequestHandler {
+export function refuseCrossSiteWrites(
+  allowedOrigins: readonly string[],
+  ownOrigin: (req: Request) => string,
+): RequestHandler {
   const allowed = new Set(allowedOrigins);
   return function domainkitBffRefuseCrossSiteWrites(req, _res, next) {
     const origin = req.headers.origin;
     if (origin !== undefined) {
-      const own = `${req.protocol}://${req.get('host') ?? ''}`;
-      if (origin === own || allowed.has(origin)) {
+      if (allowed.has(origin) || fromOwnOrigin(req, origin, ownOrigin)) {
         next();
         return;
       }
