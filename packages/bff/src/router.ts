@@ -7,6 +7,7 @@ import { PublicClient, type PublicDomainSearchResponseLenient } from '@domainkit
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import express, { type RequestHandler, type Router } from 'express';
 import { requestDeadline } from './deadline.ts';
+import type { LearnedPrice } from './domain-changes.ts';
 import { environmentOf } from './environment.ts';
 import { errorHandler } from './errors.ts';
 import type { CatchUpReport } from './events/catch-up.ts';
@@ -154,6 +155,7 @@ export function createBff(options: BffOptions): BffRouter {
   const runtime = new BffRuntime(o, logger, metrics);
   const { client, database, domainChanges, inbox } = runtime;
   const domainChanged = (domain: string) => domainChanges.changed(domain);
+  const priceLearned = (price: LearnedPrice) => domainChanges.priced(price);
   const cacheSettings = (what: string) => ({
     ...o.searchCache,
     now: o.now,
@@ -231,6 +233,9 @@ export function createBff(options: BffOptions): BffRouter {
 
   // Whatever the BFF learns about a domain (an order, a 409/404 upstream, an order event, an unavailable detail)
   // drops every cached answer listing it, so no visitor keeps seeing a sold domain as available.
+  // Whatever price the BFF learns (a quote, a checkout session, a domain detail; search answers inside the search
+  // service) corrects every cached answer listing the domain, in every process.
+  domainChanges.listenPrices((price) => search.priceLearned(price));
   domainChanges.listen((domain) => {
     search.domainChanged(domain);
     processCache?.evict((answer) => answer.domains.some((d) => d.domain.toLowerCase() === domain));
@@ -301,7 +306,7 @@ export function createBff(options: BffOptions): BffRouter {
     router.route('/siblings').get(limits.siblings, siblingsRoute(siblings)).all(methodNotAllowed('GET'));
   router
     .route('/domains/:name')
-    .get(limits.search, domainRoute({ client, maxWaitMs: o.budgetMaxWaitMs, domainChanged }))
+    .get(limits.search, domainRoute({ client, maxWaitMs: o.budgetMaxWaitMs, domainChanged, priceLearned }))
     .all(methodNotAllowed('GET'));
   const checkout = {
     client,
@@ -309,6 +314,7 @@ export function createBff(options: BffOptions): BffRouter {
     cancelUrl: o.cancelUrl,
     checkoutReturnOrigins: o.checkoutReturnOrigins,
     domainChanged,
+    priceLearned,
   };
   router
     .route('/checkout/return')
@@ -343,7 +349,14 @@ export function createBff(options: BffOptions): BffRouter {
         declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
         requireJson,
         jsonBody(),
-        quoteRoute({ db: dbOf, client, now: o.now, domainChanged, orderFlow: () => runtime.orderFlow() }),
+        quoteRoute({
+          db: dbOf,
+          client,
+          now: o.now,
+          domainChanged,
+          priceLearned,
+          orderFlow: () => runtime.orderFlow(),
+        }),
       )
       .all(methodNotAllowed('POST'));
     router

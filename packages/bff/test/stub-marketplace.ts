@@ -83,15 +83,15 @@ const LIVE_INVENTORY: typeof INVENTORY = [
   },
 ];
 
-/** Each credential the stub accepts: its secret and the inventory it answers from. */
+/** Each credential the stub accepts: its secret and the inventory it answers from (each stub reprices its own copy). */
 const CREDENTIALS = new Map([
   [KEY_ID, { secret: SECRET, inventory: INVENTORY }],
   [LIVE_KEY_ID, { secret: LIVE_SECRET, inventory: LIVE_INVENTORY }],
 ]);
 
-/** The inventory of the credential a verified request was signed with (the SANDBOX one for unsigned calls). */
+/** The inventory of the credential a verified request was signed with. */
 function inventoryOf(res: express.Response): typeof INVENTORY {
-  return (res.locals.inventory as typeof INVENTORY | undefined) ?? INVENTORY;
+  return res.locals.inventory as typeof INVENTORY;
 }
 
 /**
@@ -197,6 +197,11 @@ export interface StubMarketplace {
    * (an order recorded whose answer is lost) or not. Resolves when the call arrives.
    */
   hold(route: StubRoute, commit: boolean): Promise<StubCall>;
+  /**
+   * Changes the buy-now price of a listed domain of the SANDBOX inventory (no event: the marketplace sends none for
+   * a reprice); every later search, detail, quote and checkout session of this stub answers it.
+   */
+  reprice(domain: string, priceCents: number): void;
   /** Moves an order to a status and emits the event (delivered if a webhook is registered and autoDeliver). */
   advance(orderId: string, type: string, status: string): StubEvent;
   /** Posts one event to the registered webhook, signed; answers the HTTP status. */
@@ -224,6 +229,10 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
   const inFlightDeliveries = new Set<Promise<unknown>>();
   const heldResponses = new Set<express.Response>();
   let eventClock = Date.UTC(2030, 0, 1);
+  // This stub's own copy of each credential's inventory, so a reprice stays within it.
+  const inventories = new Map(
+    [...CREDENTIALS].map(([keyId, c]) => [keyId, { secret: c.secret, inventory: c.inventory.map((d) => ({ ...d })) }]),
+  );
 
   const app = express();
   app.use(express.raw({ type: () => true }));
@@ -238,6 +247,11 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
     webhook: undefined,
     autoDeliver: true,
     callsTo: (route) => calls.filter((c) => c.route === route),
+    reprice(domain, priceCents) {
+      const listed = inventories.get(KEY_ID)!.inventory.find((d) => d.domain === domain);
+      if (listed === undefined) throw new Error(`stub: ${domain} is not listed`);
+      listed.price_cents = priceCents;
+    },
     enqueue(route, ...answers) {
       queues.set(route, [...(queues.get(route) ?? []), ...answers]);
     },
@@ -319,7 +333,7 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
       try {
         if (signed) {
           const signature = readSignatureHeaders(req.headers);
-          const credential = CREDENTIALS.get(signature.keyId);
+          const credential = inventories.get(signature.keyId);
           if (credential === undefined) throw new ProtocolError('invalid_signature', 'Unknown key id.');
           verifySignature({ key: credential.secret, method: req.method, path, query, body, ...signature });
           res.locals.inventory = credential.inventory;
@@ -393,10 +407,11 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
   });
   app.post('/api/partner/v1/checkout-session', verify('checkout'), (req, res) => {
     const { domain } = json(req) as { domain: string };
+    const listed = inventoryOf(res).find((d) => d.domain === domain);
     res.status(201).json({
       checkout_url: `http://127.0.0.1/checkout?pt=tok_${domain}`,
       domain,
-      price_cents: 250000,
+      price_cents: listed?.price_cents ?? 250000,
       currency: 'USD',
       expires_at: '2030-01-08T00:00:00Z',
     });

@@ -5,7 +5,7 @@
  */
 import type { BffDb } from '../db/tables.ts';
 import type { MarketplaceApi } from '../marketplace-api.ts';
-import { upstreamSaysGone } from '../domain-changes.ts';
+import { type LearnedPrice, upstreamSaysGone } from '../domain-changes.ts';
 import { insertQuote, type StoredQuote, type UpstreamQuote } from './store.ts';
 
 /** What asking for a quote needs. */
@@ -16,6 +16,8 @@ export interface QuoteDeps {
   readonly now: () => number;
   /** Told a domain the marketplace says is sold, reserved or unlisted (drops cached searches). */
   readonly domainChanged: (domain: string) => void;
+  /** Told the price a quote locked (corrects cached searches). */
+  readonly priceLearned: (price: LearnedPrice) => void;
 }
 
 /**
@@ -41,6 +43,13 @@ export async function requestQuote(deps: QuoteDeps, domain: string): Promise<Ups
     expires_at: quote.expires_at,
   };
   await insertQuote(db, stored, new Date(deps.now()));
+  // The quote's price is the marketplace's current one: every cached answer listing the domain shows it.
+  deps.priceLearned({
+    domain: stored.domain,
+    available: true,
+    price_cents: stored.price_cents,
+    currency: stored.currency,
+  });
   return stored;
 }
 

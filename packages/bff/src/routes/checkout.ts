@@ -10,6 +10,7 @@ import { MarketplaceResponseError } from '@domainkit/client';
 import { widgetCheckoutRequestSchema, type WidgetCheckoutResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { BffHttpError } from '../errors.ts';
+import type { LearnedPrice } from '../domain-changes.ts';
 import type { MarketplaceApi } from '../marketplace-api.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, upstreamSaysGone } from './context.ts';
@@ -25,6 +26,8 @@ export interface CheckoutRouteDeps {
   readonly checkoutReturnOrigins: ReadonlySet<string>;
   /** Told a domain the marketplace says is sold, reserved or unlisted (drops cached searches). */
   readonly domainChanged: (domain: string) => void;
+  /** Told the price the checkout session holds (corrects cached searches). */
+  readonly priceLearned: (price: LearnedPrice) => void;
 }
 
 const HELP = {
@@ -112,6 +115,13 @@ export function checkoutRoute(ctx: CheckoutRouteDeps): RequestHandler {
       if (upstreamSaysGone(error)) ctx.domainChanged(input.domain);
       throw error;
     }
+    // The session's price is the marketplace's current one: every cached answer listing the domain shows it.
+    ctx.priceLearned({
+      domain: session.domain,
+      available: true,
+      price_cents: session.price_cents,
+      currency: session.currency,
+    });
     // The widget navigates to this URL: accept only http(s), never `javascript:` or `data:`.
     if (!/^https?:$/.test(new URL(session.checkout_url).protocol)) {
       throw new MarketplaceResponseError({

@@ -1,10 +1,12 @@
 /**
  * `GET /domains/:name` → 200 `{"domain", "available", "price_cents", "currency"}`; 404 `not_found` when unlisted
- * (upstream `GET /domains/{name}`, Partner API spec 4.1). An unavailable or unlisted answer drops the cached searches listing it.
+ * (upstream `GET /domains/{name}`, Partner API spec 4.1). An unavailable or unlisted answer drops the cached searches listing it;
+ * an available one corrects the price of every cached search answer listing it.
  */
 import { domainNameSchema, type WidgetDomain } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
+import type { LearnedPrice } from '../domain-changes.ts';
 import type { MarketplaceApi } from '../marketplace-api.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, toWidgetDomain, upstreamSaysGone } from './context.ts';
@@ -19,6 +21,8 @@ export interface DomainRouteDeps {
   readonly maxWaitMs: number;
   /** Told a domain that is unavailable or unlisted (drops cached searches). */
   readonly domainChanged: (domain: string) => void;
+  /** Told the price of an available domain (corrects cached searches). */
+  readonly priceLearned: (price: LearnedPrice) => void;
 }
 
 /** The domain route handler. */
@@ -34,6 +38,7 @@ export function domainRoute(ctx: DomainRouteDeps): RequestHandler {
       throw error;
     }
     if (!detail.available) ctx.domainChanged(name);
+    else ctx.priceLearned(detail);
     const body: WidgetDomain = toWidgetDomain(detail);
     res.json(body);
   };

@@ -88,6 +88,23 @@ export class SqlAnswerStore {
         }),
       )
       .execute();
+    await this.#see(db, listings);
+  }
+
+  /**
+   * Takes `listing` (a price a quote, a checkout session or a domain detail gave at `listing.seenMs`) as the newest
+   * known for its domain, unless a newer one is stored: every stored answer listing the domain, fetched no later,
+   * shows it; other processes correct their copies from the listing at their next sync.
+   */
+  async reprice(listing: SeenListing): Promise<void> {
+    await this.#see(await this.#db(), [listing]);
+  }
+
+  /**
+   * Stores listings (a stored one seen later is kept; the terms are merged), then corrects every stored answer
+   * listing one of them that was fetched no later than its listing was seen, to the listing's availability and price.
+   */
+  async #see(db: BffDb, listings: readonly SeenListing[]): Promise<void> {
     if (listings.length === 0) return;
     await db
       .insertInto('bff_listings')
@@ -103,19 +120,42 @@ export class SqlAnswerStore {
         })),
       )
       .onConflict((oc) =>
-        oc.columns(['key_id', 'environment', 'domain']).doUpdateSet({
-          available: (eb) => eb.ref('excluded.available'),
-          price_cents: (eb) => eb.ref('excluded.price_cents'),
-          currency: (eb) => eb.ref('excluded.currency'),
-          seen_ms: (eb) => eb.ref('excluded.seen_ms'),
-          // The words of both, each once, the first MAX_LISTING_TERMS (each side holds only words of the name).
-          terms: sql`(select coalesce(string_agg(w, ' ' order by n), '') from (
+        oc
+          .columns(['key_id', 'environment', 'domain'])
+          .doUpdateSet({
+            available: (eb) => eb.ref('excluded.available'),
+            price_cents: (eb) => eb.ref('excluded.price_cents'),
+            currency: (eb) => eb.ref('excluded.currency'),
+            seen_ms: (eb) => eb.ref('excluded.seen_ms'),
+            // The words of both, each once, the first MAX_LISTING_TERMS (each side holds only words of the name).
+            terms: sql`(select coalesce(string_agg(w, ' ' order by n), '') from (
               select w, min(n) as n
               from unnest(string_to_array(bff_listings.terms || ' ' || excluded.terms, ' ')) with ordinality as t(w, n)
               where w <> '' group by w order by min(n) limit ${MAX_LISTING_TERMS}) as merged)`,
-        }),
+          })
+          .where(sql<boolean>`bff_listings.seen_ms <= excluded.seen_ms`),
       )
       .execute();
+    const domains = listings.map((l) => l.domain);
+    // Each entry of `domains` of an answer listing one of them takes its listing's offer, when seen no earlier.
+    await sql`
+      update bff_search_answers as a set answer = (
+        select (a.answer::jsonb || jsonb_build_object('domains', coalesce(jsonb_agg(
+          case when l.domain is null then t.d
+          else t.d || jsonb_build_object('available', l.available, 'price_cents', l.price_cents, 'currency', l.currency)
+          end order by t.n), '[]'::jsonb)))::text
+        from jsonb_array_elements(a.answer::jsonb -> 'domains') with ordinality as t(d, n)
+        left join bff_listings as l on l.key_id = a.key_id and l.environment = a.environment
+          and l.domain = lower(t.d ->> 'domain') and l.seen_ms >= a.stored_ms)
+      where a.key_id = ${this.#scope.key_id} and a.environment = ${this.#scope.environment}
+        and a.domains && ${domains}::text[]
+        and exists (
+          select 1 from jsonb_array_elements(a.answer::jsonb -> 'domains') as e(d)
+          join bff_listings as l on l.key_id = a.key_id and l.environment = a.environment
+            and l.domain = lower(e.d ->> 'domain') and l.seen_ms >= a.stored_ms
+          where (e.d -> 'price_cents') is distinct from to_jsonb(l.price_cents)
+            or (e.d -> 'available') is distinct from to_jsonb(l.available)
+            or (e.d ->> 'currency') is distinct from l.currency)`.execute(db);
   }
 
   /**

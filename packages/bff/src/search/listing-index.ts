@@ -108,6 +108,11 @@ export class ListingIndex {
     }
   }
 
+  /** The listing held for lowercased `domain`: its newest known price and availability. */
+  get(domain: string): SeenListing | undefined {
+    return this.#listings.get(domain);
+  }
+
   /** Drops a domain (sold, refunded, repriced: its next sighting brings it back). */
   remove(domain: string): void {
     const kept = this.#listings.get(domain);

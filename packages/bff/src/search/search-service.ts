@@ -3,10 +3,16 @@
  * and every BFF process) as well as it can:
  *
  * 1. **In-process layer**: the hottest answers in this process's memory (least recently used dropped first).
- * 2. **Shared answers**: every answer any process fetched, in the BFF database (PostgreSQL shared by replicas, or
- *    PGlite in the data folder), so a replica that starts or restarts answers at once. Answers are kept long
- *    (listings change rarely) and dropped when the BFF learns a domain they list changed (sold, refunded,
- *    repriced: an order, an event, a 404/409 upstream), in every process.
+ * 2. **Shared answers**: every answer any process of this credential fetched, in the BFF database (PostgreSQL shared
+ *    by replicas, or PGlite in the data folder), so a replica that starts or restarts answers at once. Answers are
+ *    kept long (listings change rarely) and dropped when the BFF learns a domain they list may no longer be for sale
+ *    (sold, refunded: an order, an event, a 404/409 upstream), in every process.
+ *
+ * Every price the BFF learns (any search answer, a quote, a checkout session, a domain detail) is the newest known
+ * for its domain (kept in the listing index, and in the store's listings): every answer held that lists the domain
+ * at another price, fetched no later than the price was learned, is corrected at once, here and in the store, and
+ * every other process corrects its own at its next sync. An answer read later (from the store, or at start) is
+ * corrected against the index before it is kept. The in-memory hit path ({@link SearchService.peek}) only reads.
  * 3. **Demand-ordered miss queue** ({@link DemandQueue}): a miss waits at most `maxWaitMs` for a token, tokens
  *    going to the query most visitors want; spare tokens refresh stale answers and prefetch wanted queries.
  * 4. **Listing index** ({@link ListingIndex}): a miss the budget cannot serve is answered with the matching names
@@ -15,6 +21,7 @@
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import { type BffUpstreamBudget, UpstreamBusyError } from '../budget.ts';
+import type { LearnedPrice } from '../domain-changes.ts';
 import type { ChangeCursor, SqlAnswerStore } from './answer-store.ts';
 import { DemandQueue, type DemandQueueStats } from './demand-queue.ts';
 import { ListingIndex, nameTerms, queryWords, type SeenListing } from './listing-index.ts';
@@ -95,6 +102,26 @@ interface Entry {
 /** Most results an index answer holds (as many as an upstream search answer, spec 4.1). */
 const INDEX_RESULTS = 5;
 
+/**
+ * `entry` with the price and availability of each domain it lists replaced by the newest known (`known(domain)`),
+ * when that was learned no earlier than the entry was fetched and differs; the same object when nothing changes.
+ */
+function corrected(entry: Entry, known: (domain: string) => SeenListing | undefined): Entry {
+  let domains: Array<DomainSearchResponse['domains'][number]> | undefined;
+  entry.value.domains.forEach((d, i) => {
+    const listing = known(d.domain.toLowerCase());
+    if (listing === undefined || listing.seenMs < entry.storedMs || sameOffer(listing, d)) return;
+    domains ??= [...entry.value.domains];
+    domains[i] = { ...d, available: listing.available, price_cents: listing.price_cents, currency: listing.currency };
+  });
+  return domains === undefined ? entry : { storedMs: entry.storedMs, value: { ...entry.value, domains } };
+}
+
+/** Whether two sightings of a domain offer it alike (availability, price, currency). */
+function sameOffer(a: Pick<SeenListing, 'available' | 'price_cents' | 'currency'>, b: typeof a): boolean {
+  return a.available === b.available && a.price_cents === b.price_cents && a.currency === b.currency;
+}
+
 /** The search answering machinery of one `createBff` router. */
 export class SearchService {
   readonly #o: SearchServiceOptions;
@@ -117,8 +144,8 @@ export class SearchService {
   #cursor: ChangeCursor | undefined;
   #syncTimer: NodeJS.Timeout | undefined;
   #syncing: Promise<void> | undefined;
-  /** Evictions being written to the store (a read of the store waits for them). */
-  #evicting: Promise<void> | undefined;
+  /** Evictions and prices being written to the store (a read of the store waits for them). */
+  #writing: Promise<void> | undefined;
   #closed = false;
 
   constructor(options: SearchServiceOptions) {
@@ -176,15 +203,14 @@ export class SearchService {
     }
     if (entry === undefined && this.#o.store !== undefined && this.#o.shared === true) {
       try {
-        await this.#evicting;
+        await this.#writing;
         const stored = await this.#o.store.get(key);
         if (
           stored !== undefined &&
           now - stored.storedMs < freshMs + staleMs + staleIfErrorMs &&
           !this.#predatesEviction(stored.answer, stored.storedMs)
         ) {
-          entry = { value: stored.answer, storedMs: stored.storedMs };
-          this.#remember(key, entry);
+          entry = this.#remember(key, { value: stored.answer, storedMs: stored.storedMs });
           if (now - entry.storedMs < freshMs) {
             this.#stats.sharedHits++;
             this.#queue.forget(key);
@@ -251,20 +277,62 @@ export class SearchService {
     this.#evictedAt.set(domain, now);
     for (const [at, when] of this.#evictedAt) if (now - when > 600_000) this.#evictedAt.delete(at);
     this.#evictLocal(domain);
+    this.#write(domain, 'could not drop shared search answers', (store) => store.evict(domain, now));
+  }
+
+  /**
+   * Takes `price` (from a quote, a checkout session or a domain detail) as the newest known for its domain: every
+   * answer held that lists it at another price is corrected, and so are the listing index, the shared store and,
+   * through it, every other process. An unavailable domain is dropped instead ({@link domainChanged}).
+   */
+  priceLearned(price: LearnedPrice): void {
+    const domain = price.domain.toLowerCase();
+    if (!price.available) {
+      this.domainChanged(domain);
+      return;
+    }
+    const { price_cents, currency } = price;
+    const listing: SeenListing = { domain, available: true, price_cents, currency, terms: '', seenMs: this.#o.now() };
+    if (this.#learn([listing]))
+      this.#write(domain, 'could not correct shared search answers', (store) => store.reprice(listing));
+  }
+
+  /** Runs `op` on the store after the writes before it; a failure is logged with `failed`. */
+  #write(domain: string, failed: string, op: (store: SqlAnswerStore) => Promise<void>): void {
     const store = this.#o.store;
     if (store === undefined) return;
-    const previous = this.#evicting;
-    const evicting: Promise<void> = (async () => {
+    const previous = this.#writing;
+    const writing: Promise<void> = (async () => {
       await previous;
       try {
-        await store.evict(domain, now);
+        await op(store);
       } catch (error) {
-        this.#o.logger.warn({ domain, error: (error as Error).message }, 'could not drop shared search answers');
+        this.#o.logger.warn({ domain, error: (error as Error).message }, failed);
       }
     })().finally(() => {
-      if (this.#evicting === evicting) this.#evicting = undefined;
+      if (this.#writing === writing) this.#writing = undefined;
     });
-    this.#evicting = evicting;
+    this.#writing = writing;
+  }
+
+  /**
+   * Adds listings seen at their `seenMs` to the index; each whose offer differs from the one known, and is not older
+   * than it, corrects every answer held that lists it. @returns whether any offer changed.
+   */
+  #learn(listings: readonly SeenListing[]): boolean {
+    const changed = new Map<string, SeenListing>();
+    for (const listing of listings) {
+      const known = this.#index.get(listing.domain);
+      if (known === undefined || (known.seenMs <= listing.seenMs && !sameOffer(known, listing)))
+        changed.set(listing.domain, listing);
+    }
+    this.#index.add(listings);
+    if (changed.size === 0) return false;
+    for (const [key, entry] of this.#entries) {
+      const fixed = corrected(entry, (domain) => changed.get(domain));
+      if (fixed !== entry) this.#entries.set(key, fixed); // same key: its place in the LRU order stays
+    }
+    return true;
   }
 
   /** Whether `answer`, fetched at `storedMs`, lists a domain evicted since (it may show it available: unusable). */
@@ -283,7 +351,7 @@ export class SearchService {
     const cursor = await store.currentCursor();
     const recent = await store.recentAnswers(this.#o.maxEntries);
     const all = await store.changesSince({ ...cursor, listingMs: 0 });
-    this.#index.add(all.listings);
+    this.#learn(all.listings);
     const now = this.#o.now();
     const { freshMs, staleMs, staleIfErrorMs } = this.#o;
     for (const answer of recent.reverse()) {
@@ -327,7 +395,8 @@ export class SearchService {
       try {
         const changes = await store.changesSince(this.#cursor!);
         for (const domain of changes.evicted) this.#evictLocal(domain);
-        this.#index.add(changes.listings.filter((l) => !changes.evicted.includes(l.domain)));
+        // Prices other processes learned correct the answers held here.
+        this.#learn(changes.listings.filter((l) => !changes.evicted.includes(l.domain)));
         for (const answer of changes.answers) {
           const kept = this.#entries.get(answer.key);
           if (this.#predatesEviction(answer.answer, answer.storedMs)) continue;
@@ -358,14 +427,17 @@ export class SearchService {
     this.#index.remove(domain);
   }
 
-  #remember(key: string, entry: Entry): void {
+  /** Keeps `entry` as the most recently used, corrected with the newest prices known; returns what was kept. */
+  #remember(key: string, entry: Entry): Entry {
+    const kept = corrected(entry, (domain) => this.#index.get(domain));
     this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    this.#entries.set(key, kept);
     while (this.#entries.size > this.#o.maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest === undefined) break;
       this.#entries.delete(oldest);
     }
+    return kept;
   }
 
   /** Fetches `key` with the token the queue took, and keeps the answer (in the store before anyone sees it). */
@@ -401,7 +473,8 @@ export class SearchService {
       terms: nameTerms(names[i]!, words),
       seenMs: now,
     }));
-    this.#index.add(listings);
+    // The newest prices of these domains: every other answer held that lists one at another price is corrected.
+    this.#learn(listings);
     try {
       await this.#o.store?.put(key, value, now, listings);
     } catch (error) {
