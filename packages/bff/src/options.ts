@@ -127,7 +127,8 @@ export interface BffOptions {
   /**
    * Where state lives (order intents, the webhook inbox, the event cursor, shared budgets): an open
    * {@link BffDatabase} (the caller closes it), or options to open one: `{ url }` for PostgreSQL, `{ dataDir }`
-   * for embedded PGlite. Default: embedded PGlite in `.data/bff`, opened only when MoR or webhooks are enabled.
+   * for embedded PGlite. Default: embedded PGlite in `.data/bff`, opened only when MoR, webhooks or
+   * `onCheckoutCompleted` are enabled.
    */
   readonly database?: BffDatabase | BffDatabaseOptions | undefined;
   /**
@@ -163,7 +164,10 @@ export interface BffOptions {
   /**
    * Called once per checkout session when a buyer comes back from the hosted checkout with a result the BFF
    * verified (`GET /checkout/return`, signed with this credential's secret): the completed non-MoR sale, for
-   * the partner's own records. Errors it throws are logged, never shown to the buyer.
+   * the partner's own records. The session is recorded in the database before the call (so it needs one: the
+   * default embedded PGlite when `database` is not given), so it runs once per session across restarts and
+   * replicas, whatever the signature's time: at most once (a failure is logged and kept with the session, never
+   * retried, never shown to the buyer).
    */
   readonly onCheckoutCompleted?: ((sale: CheckoutReturn) => void | Promise<void>) | undefined;
   /** Upstream budget settings. */

@@ -76,7 +76,7 @@ export interface ResolvedSearch {
 
 /** Where the BFF's state lives. */
 export interface ResolvedDatabase {
-  /** `none` when no enabled feature (MoR, webhooks, an explicit `database`) needs one. */
+  /** `none` when no enabled feature (MoR, webhooks, `onCheckoutCompleted`, an explicit `database`) needs one. */
   readonly kind: 'pglite' | 'postgres' | 'none';
   /** A handle passed in (the caller closes it), or the options to open one (the BFF closes it). */
   readonly source: BffDatabase | BffDatabaseOptions | undefined;
@@ -162,7 +162,12 @@ function isHandle(value: unknown): value is BffDatabase {
 }
 
 function resolveDatabase(o: ValidBffOptions): DatabaseSource {
-  const needed = o.payments !== undefined || o.webhook !== undefined || o.database !== undefined;
+  // `onCheckoutCompleted` runs once per checkout session across restarts and replicas: the sessions are recorded.
+  const needed =
+    o.payments !== undefined ||
+    o.webhook !== undefined ||
+    o.onCheckoutCompleted !== undefined ||
+    o.database !== undefined;
   const source = o.database as BffDatabase | BffDatabaseOptions | undefined;
   if (!needed) return { kind: 'none', source: undefined, owned: false };
   if (isHandle(source)) return { kind: source.kind, source, owned: false };

@@ -322,6 +322,8 @@ export function createBff(options: BffOptions): BffRouter {
       limits.search,
       checkoutReturnRoute({
         secret: o.marketplace?.secret,
+        keyId: o.keyId,
+        db: dbOf,
         now: o.now,
         onCheckoutCompleted: o.onCheckoutCompleted,
         logger,

@@ -202,6 +202,23 @@ export interface VisitorHitTable {
   reset_ms: number;
 }
 
+/**
+ * A hosted-checkout session whose verified completion the `onCheckoutCompleted` hook was told of (migration 0036):
+ * written before the hook runs, so it runs once per session across restarts and replicas.
+ */
+export interface CheckoutCompletionTable {
+  /** The credential whose secret signed the return. */
+  key_id: string;
+  checkout_session_id: string;
+  domain: string;
+  price_cents: Cents;
+  currency: string;
+  /** When this BFF first verified the return (and ran the hook). */
+  completed_at: Timestamp;
+  /** What the hook threw, if it did (it is not run again). */
+  hook_error: string | null;
+}
+
 /** The whole database. */
 export interface BffTables {
   bff_meta: MetaTable;
@@ -216,6 +233,7 @@ export interface BffTables {
   bff_search_evictions: SearchEvictionTable;
   bff_listings: ListingTable;
   bff_visitor_hits: VisitorHitTable;
+  bff_checkout_completions: CheckoutCompletionTable;
 }
 
 /** A Kysely handle on the BFF database. */

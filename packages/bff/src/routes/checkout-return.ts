@@ -3,19 +3,29 @@
  * `{"checkout_session_id", "status": "paid", "domain", "price_cents", "currency"}`: the buyer is back from the hosted
  * checkout (Partner API spec 2.3) and the page asks whether the sale happened. The BFF verifies the lander's signed result with
  * this credential's API secret (docs/spec-decisions.md, "Hosted checkout: the return journey"), so a URL a visitor
- * edited or made up is never confirmed: 400 `validation_error`. A verified sale is reported once per session to the
- * `onCheckoutCompleted` hook. A verified sale also drops every cached search and siblings answer listing the domain
- * (`domainChanged`, on every replica sharing the database), so no visitor is offered the domain just bought.
+ * edited or made up is never confirmed: 400 `validation_error`. A verified sale is reported to the
+ * `onCheckoutCompleted` hook once per checkout session: the session is recorded in the database
+ * (checkout/completions.ts) before the hook runs, so a return replayed after a restart, on another replica, or
+ * signed again later for the same session does not run it again. A verified sale also drops every cached search
+ * and siblings answer listing the domain (`domainChanged`, on every replica sharing the database), so no visitor is
+ * offered the domain just bought.
  */
 import { verifyCheckoutReturn, type CheckoutReturn } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
+import { claimCheckoutCompletion, recordCheckoutHookError } from '../checkout/completions.ts';
+import type { BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
+import { errorFields, redactText } from '../logger.ts';
 
 /** What the route uses. */
 export interface CheckoutReturnDeps {
   /** The partner's API secret (option `marketplace.secret`); without it nothing can be verified. */
   readonly secret: string | undefined;
+  /** The credential's key id: completions are recorded per credential. */
+  readonly keyId: string;
+  /** The open database (configured whenever `onCheckoutCompleted` is). @throws {BffHttpError} 503 `unavailable`. */
+  readonly db: () => Promise<BffDb>;
   readonly now: () => number;
   readonly onCheckoutCompleted: ((sale: CheckoutReturn) => void | Promise<void>) | undefined;
   readonly logger: Logger;
@@ -23,9 +33,8 @@ export interface CheckoutReturnDeps {
   readonly domainChanged: (domain: string) => void;
 }
 
-/** The handler; remembers (in memory, last 1000) which sessions the hook was told about. */
+/** The handler. */
 export function checkoutReturnRoute(deps: CheckoutReturnDeps): RequestHandler {
-  const reported = new Set<string>();
   return async function domainkitBffCheckoutReturn(req, res) {
     const sale = deps.secret
       ? verifyCheckoutReturn(deps.secret, req.query as Record<string, unknown>, Math.floor(deps.now() / 1000))
@@ -38,17 +47,40 @@ export function checkoutReturnRoute(deps: CheckoutReturnDeps): RequestHandler {
     }
     // Sold: the cached searches listing it must stop offering it (only after the signature is verified).
     deps.domainChanged(sale.domain);
-    if (deps.onCheckoutCompleted && !reported.has(sale.checkout_session_id)) {
-      reported.add(sale.checkout_session_id);
-      if (reported.size > 1000) reported.delete(reported.values().next().value!);
-      try {
-        await deps.onCheckoutCompleted(sale);
-      } catch (error) {
-        deps.logger.error({ err: error, checkout_session_id: sale.checkout_session_id }, 'onCheckoutCompleted failed');
-      }
-    }
+    if (deps.onCheckoutCompleted) await reportOnce(deps, deps.onCheckoutCompleted, sale);
     const { checkout_session_id, domain, price_cents, currency } = sale;
     res.setHeader('Cache-Control', 'no-store');
     res.status(200).json({ checkout_session_id, status: 'paid', domain, price_cents, currency });
   };
+}
+
+/**
+ * Runs the hook for `sale` unless its session was recorded before. The buyer's answer never depends on it: a
+ * database that cannot record the session leaves the hook for a later return of the same session (logged at
+ * error), and what the hook throws is logged and kept with the session.
+ */
+async function reportOnce(
+  deps: CheckoutReturnDeps,
+  hook: (sale: CheckoutReturn) => void | Promise<void>,
+  sale: CheckoutReturn,
+): Promise<void> {
+  const session = { checkout_session_id: sale.checkout_session_id };
+  let db: BffDb;
+  try {
+    db = await deps.db();
+    if (!(await claimCheckoutCompletion(db, deps.keyId, sale, new Date(deps.now())))) return;
+  } catch (error) {
+    deps.logger.error(
+      { ...session, ...errorFields(error) },
+      'onCheckoutCompleted not run: the session could not be recorded; it runs on a later return of this session',
+    );
+    return;
+  }
+  try {
+    await hook(sale);
+  } catch (error) {
+    deps.logger.error({ err: error, ...session }, 'onCheckoutCompleted failed');
+    const message = redactText(error instanceof Error ? `${error.name}: ${error.message}` : String(error));
+    await recordCheckoutHookError(db, deps.keyId, sale.checkout_session_id, message).catch(() => {});
+  }
 }
