@@ -5,7 +5,10 @@
  *
  * - Unknown `client_id`, or a `redirect_uri` that matches none registered (exact match; loopback `http` in any
  *   port): an error page, never a redirect (the client cannot be trusted with the answer).
- * - Other problems go back to the client as `error=…&error_description=…&state=…&iss=…`: `response_type` other than
+ * - Other problems go back to the client as `error=…&error_description=…&state=…&iss=…`, by redirect only when the
+ *   redirect URI cannot lead to another web site (loopback http, a private-use scheme) or the user pressed a button
+ *   on the sandbox's own page; otherwise on the sandbox's error page with a link back (RFC 9700 4.11.2: anyone can
+ *   register a client, so an https redirect URI is not trusted with automatic redirects). Those problems: `response_type` other than
  *   `code` (`unsupported_response_type`), a missing `code_challenge`, a missing or `plain` `code_challenge_method`
  *   (`invalid_request`: S256 only), an unknown scope or one the client did not register (`invalid_scope`), a foreign
  *   `resource` (`invalid_target`), the user's refusal (`access_denied`).
@@ -21,11 +24,11 @@ import { ipSubject } from '../limits/public.ts';
 import type { OAuthClientRow } from '../db/public-tables.ts';
 import { findClient } from './clients.ts';
 import { isOwnResource, oauthUrls } from './metadata.ts';
-import { matchRedirectUri } from './redirect-uris.ts';
+import { matchRedirectUri, redirectStaysOnDevice } from './redirect-uris.ts';
 import { DEFAULT_SCOPE, isSubset, parseScope, type OAuthScope } from './scopes.ts';
 import { CHALLENGE_RE, createAuthorizationCode } from './tokens.ts';
 import { authenticateUser } from './users.ts';
-import { CONSENT_CSS, authorizeErrorPage, consentPage } from './views.ts';
+import { CONSENT_CSS, authorizeErrorPage, authorizeErrorReturnPage, consentPage } from './views.ts';
 import { refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 
 /** A valid authorization request. */
@@ -43,6 +46,7 @@ export type AuthorizationCheck =
   | { readonly kind: 'fatal'; readonly title: string; readonly message: string }
   | {
       readonly kind: 'redirect';
+      readonly client: OAuthClientRow;
       readonly redirectUri: string;
       readonly state: string | undefined;
       readonly error: string;
@@ -109,6 +113,7 @@ export async function checkAuthorizationRequest(
   const state = typeof stateValue === 'string' ? stateValue : undefined;
   const fail = (error: string, description: string): AuthorizationCheck => ({
     kind: 'redirect',
+    client,
     redirectUri,
     state,
     error,
@@ -178,6 +183,18 @@ export function clientRedirect(
   return url.href;
 }
 
+/**
+ * True for a POST that comes from the sandbox's own consent page: its `Origin` is the sandbox's (browsers send it
+ * with every form post) or absent (not a browser), and `Sec-Fetch-Site`, when sent, is `same-origin`.
+ */
+function postedFromOwnPage(req: Request, base: string): boolean {
+  if (req.method !== 'POST') return false;
+  const site = req.headers['sec-fetch-site'];
+  if (site !== undefined && site !== 'same-origin') return false;
+  const origin = req.headers.origin;
+  return origin === undefined || origin === new URL(base).origin;
+}
+
 /** `form-action` sources that let the consent form reach the client's redirect URI after the 303. */
 function formActionSources(redirectUri: string): string {
   const url = new URL(redirectUri);
@@ -235,6 +252,38 @@ export function authorizeRouter(ctx: PublicContext): Router {
     res.type('css').send(CONSENT_CSS);
   });
 
+  /**
+   * Answers a refusal to the client: by redirect when the redirect URI cannot lead to another web site, or when the
+   * user pressed a button on the sandbox's own page (a POST whose `Origin` is the sandbox's, or absent as outside a
+   * browser; `Sec-Fetch-Site`, when sent, same-origin). Otherwise the error is shown on the sandbox's page with a
+   * link back (RFC 9700 4.11.2: no open redirector through anonymously registered clients).
+   */
+  function answerError(
+    req: Request,
+    res: Response,
+    base: string,
+    request: { client: OAuthClientRow; redirectUri: string; state: string | undefined },
+    error: string,
+    description: string,
+  ): void {
+    const target = clientRedirect(request.redirectUri, base, { error, error_description: description }, request.state);
+    if (redirectStaysOnDevice(request.redirectUri) || postedFromOwnPage(req, base)) {
+      res.setHeader('Cache-Control', 'no-store');
+      res.redirect(req.method === 'GET' ? 302 : 303, target);
+      return;
+    }
+    sendHtml(
+      res,
+      400,
+      authorizeErrorReturnPage({
+        clientName: request.client.client_name,
+        description,
+        returnUrl: target,
+        returnHost: redirectHost(request.redirectUri),
+      }),
+    );
+  }
+
   async function handleCheck(
     req: Request,
     res: Response,
@@ -247,16 +296,7 @@ export function authorizeRouter(ctx: PublicContext): Router {
       return undefined;
     }
     if (check.kind === 'redirect') {
-      res.setHeader('Cache-Control', 'no-store');
-      res.redirect(
-        req.method === 'GET' ? 302 : 303,
-        clientRedirect(
-          check.redirectUri,
-          base,
-          { error: check.error, error_description: check.description },
-          check.state,
-        ),
-      );
+      answerError(req, res, base, check, check.error, check.description);
       return undefined;
     }
     return check.request;
@@ -289,16 +329,7 @@ export function authorizeRouter(ctx: PublicContext): Router {
       if (request === undefined) return;
       const base = ctx.baseUrl(req);
       if (body.decision === 'deny') {
-        res.setHeader('Cache-Control', 'no-store');
-        res.redirect(
-          303,
-          clientRedirect(
-            request.redirectUri,
-            base,
-            { error: 'access_denied', error_description: 'The user denied the request.' },
-            request.state,
-          ),
-        );
+        answerError(req, res, base, request, 'access_denied', 'The user denied the request.');
         return;
       }
       const rerender = (status: number, error: string) =>

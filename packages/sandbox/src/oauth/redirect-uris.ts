@@ -62,6 +62,23 @@ function isLoopbackHttp(url: URL): boolean {
 }
 
 /**
+ * True when a registered redirect URI cannot take a browser to another web site: `http` on a loopback host (a native
+ * app on the user's own machine, RFC 8252 7.3) or a private-use scheme (a native app, RFC 8252 7.1). The
+ * authorization endpoint redirects errors automatically only to these; an `https` URI of a dynamically registered
+ * client is anyone's site (RFC 9700 4.11.2).
+ */
+export function redirectStaysOnDevice(uri: string): boolean {
+  let url: URL;
+  try {
+    url = new URL(uri);
+  } catch {
+    return false;
+  }
+  if (url.protocol === 'https:') return false;
+  return url.protocol === 'http:' ? isLoopbackHttp(url) : true;
+}
+
+/**
  * Finds the registered redirect URI a presented one matches.
  * @returns the presented URI when it equals a registered one (a loopback `http` URI may differ in port only),
  *   else `undefined`.

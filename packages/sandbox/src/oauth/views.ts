@@ -1,11 +1,12 @@
 /**
- * Server-rendered HTML of the authorization endpoint: the sign-in and consent page, and the error page shown when
- * the request cannot be sent back to the client (unknown client, unregistered redirect URI). No script, no inline
- * style; every interpolated value is HTML-escaped.
+ * Server-rendered HTML of the authorization endpoint: the sign-in and consent page, the error page shown when
+ * the request cannot be sent back to the client (unknown client, unregistered redirect URI), and the error page with
+ * a link back to the client (an error the sandbox does not redirect by itself). No script, no inline style; every
+ * interpolated value is HTML-escaped.
  *
  * Stable selectors: `form[data-testid=consent-form]` (fields `email`, `password`, buttons `decision=allow|deny`),
  * `data-testid="consent-client"`, `data-testid="consent-scope"`, `data-testid="consent-error"`,
- * `data-testid="authorize-error"`.
+ * `data-testid="authorize-error"`, `data-testid="authorize-error-return"` (the link back to the client).
  */
 import { escapeHtml } from '../checkout/views.ts';
 import { SCOPE_DESCRIPTIONS, type OAuthScope } from './scopes.ts';
@@ -98,6 +99,26 @@ ${hidden}
 </div>
 </form>
 <p class="hint">Sandbox: the demo user's email and password are in <code>sandbox-user.json</code> in the sandbox's data folder.</p>`,
+  );
+}
+
+/**
+ * The page for a refused request whose answer the client may have, but only if the user chooses to go back
+ * (RFC 9700 4.11.2): the error, and a link to the client's redirect URI carrying it, naming where it leads.
+ */
+export function authorizeErrorReturnPage(input: {
+  clientName: string | null;
+  description: string;
+  returnUrl: string;
+  returnHost: string;
+}): string {
+  const name = input.clientName ?? 'An unnamed application';
+  return page(
+    'This sign-in request was refused',
+    `<h1 data-testid="authorize-error">This sign-in request was refused</h1>
+<p>The request from <strong>${escapeHtml(name)}</strong> cannot be completed: ${escapeHtml(input.description)}</p>
+<p class="hint">Nothing was shared. Close this page if you did not expect it.</p>
+<p><a data-testid="authorize-error-return" rel="noreferrer" href="${escapeHtml(input.returnUrl)}">Return to <code>${escapeHtml(input.returnHost)}</code></a></p>`,
   );
 }
 
