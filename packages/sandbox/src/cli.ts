@@ -11,6 +11,9 @@
  *   domainkit-sandbox orders | trigger <…> | fixture <…> | referral <…> | set-price | deliveries | faults | events
  *                     [--follow] | webhook-ping | reset   (admin-cli.ts)
  *
+ * `--help` (on any command) prints the usage and exits 0; a usage error (an unknown option or command, a bad value,
+ * no command) prints the error, a did-you-mean where one is near and the usage, and exits 64 (EX_USAGE).
+ *
  * `start` runs until SIGINT or SIGTERM, then shuts down gracefully. `credentials` prints the demo credential as JSON
  * on stdout (initialising the data folder when it has none), so a CI job can read it with no person involved:
  *
@@ -54,12 +57,31 @@ function integer(name: string, min: number, max: number) {
   };
 }
 
+/**
+ * Commander's errors that mean the command line itself is wrong (an unknown option or command, a bad or missing
+ * value, no command at all): they exit 64 (EX_USAGE, sysexits.h), as `domainkit-bff`'s do, after commander printed
+ * the error, its did-you-mean and the usage.
+ */
+const USAGE_ERRORS = new Set([
+  'commander.unknownOption',
+  'commander.unknownCommand',
+  'commander.excessArguments',
+  'commander.missingArgument',
+  'commander.optionMissingArgument',
+  'commander.missingMandatoryOptionValue',
+  'commander.invalidArgument',
+  'commander.conflictingOption',
+  'commander.help',
+]);
+
 const program = new Command()
   .name('domainkit-sandbox')
   .description(
     'A local marketplace for domainkit: signed Partner API, hosted lander with test cards, synthetic inventory.',
   )
-  .showHelpAfterError();
+  .showHelpAfterError()
+  // Set before any subcommand is added: each one inherits it.
+  .exitOverride((error) => process.exit(USAGE_ERRORS.has(error.code) ? 64 : error.exitCode));
 
 program
   .command('start')
