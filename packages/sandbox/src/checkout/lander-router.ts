@@ -15,7 +15,7 @@ import express, { type ErrorRequestHandler, type Request, type Response, type Ro
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { CheckoutSessionRow, SandboxDb } from '../db/tables.ts';
-import { describeBodyParserError, logDefect } from '../http/errors.ts';
+import { formProblem, logDefect } from '../http/errors.ts';
 import { classifyClientFault, refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain } from '../inventory/catalog.ts';
@@ -244,12 +244,12 @@ export function landerRouter(options: LanderOptions): Router {
   };
   const answerHtmlError: ErrorRequestHandler = (err: unknown, req, res, next) => {
     if (res.headersSent) return next(err);
-    const bodyProblem = describeBodyParserError(err);
-    if (bodyProblem !== undefined)
+    const problem = formProblem(err);
+    if (problem !== undefined)
       return send(
         res,
-        400,
-        messagePage(viewContext(req), { title: viewContext(req).t!.formUnreadableTitle, message: bodyProblem }),
+        problem.status,
+        messagePage(viewContext(req), { title: viewContext(req).t!.formUnreadableTitle, message: problem.message }),
       );
     if (answerClientFault(err, req, res)) return;
     logger.error({ err, req_id: requestState(res).requestId }, 'unexpected lander error');

@@ -86,6 +86,19 @@ export function describeBodyParserError(err: unknown): string | undefined {
 }
 
 /**
+ * What is wrong with a form an HTML page received, for its error page: a body the parsers refused (413 over the
+ * limit, else 400), or a field the text policy refused (`rejectUnsafeText`: its 400 and message); else `undefined`.
+ */
+export function formProblem(err: unknown): { status: number; message: string } | undefined {
+  const bodyProblem = describeBodyParserError(err);
+  if (bodyProblem !== undefined)
+    return { status: (err as BodyParserError).type === 'entity.too.large' ? 413 : 400, message: bodyProblem };
+  if (err instanceof ProtocolError && err.status >= 400 && err.status < 500)
+    return { status: err.status, message: err.message };
+  return undefined;
+}
+
+/**
  * Logs a database refusal that validation let through: the answer is a 4xx, but the input policy missed a value.
  */
 export function logDefect(logger: Logger, err: unknown, requestId: string, method: string): void {

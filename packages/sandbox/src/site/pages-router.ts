@@ -23,7 +23,7 @@ import { escapeHtml, formatMoney, page } from '../checkout/views.ts';
 import { unixSeconds, type Clock } from '../clock.ts';
 import type { Environment } from '../scopes.ts';
 import type { ReferralLinkRow, SandboxDb } from '../db/tables.ts';
-import { describeBodyParserError, logDefect } from '../http/errors.ts';
+import { formProblem, logDefect } from '../http/errors.ts';
 import { classifyClientFault, refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain, searchDomains } from '../inventory/catalog.ts';
@@ -289,15 +289,15 @@ ${deal}<p class="hint">${row.tier === 'managed' ? 'Managed: a broker negotiates 
   };
   router.use((err: unknown, req: Request, res: Response, next: (err?: unknown) => void) => {
     if (res.headersSent) return next(err);
-    const bodyProblem = describeBodyParserError(err);
-    if (bodyProblem !== undefined)
+    const problem = formProblem(err);
+    if (problem !== undefined)
       return send(
         res,
-        400,
+        problem.status,
         page(
           ctx(req),
           'The form could not be read',
-          `<h1 data-testid="page-error">The form could not be read</h1><p>${escapeHtml(bodyProblem)}</p>`,
+          `<h1 data-testid="page-error">The form could not be read</h1><p>${escapeHtml(problem.message)}</p>`,
           'Marketplace',
         ),
       );
