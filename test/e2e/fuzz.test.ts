@@ -9,11 +9,17 @@
  * - every answer comes within a few seconds;
  * - afterwards both servers still answer a normal request.
  *
+ * The same requests are also sent with chunked bodies (`Transfer-Encoding: chunked`, cut at generated places, some
+ * padded past every route's limit: those are refused with a 4xx, never read to their end), and with forged proxy
+ * headers (`Forwarded`, `X-Forwarded-For`, `X-Forwarded-Host`, `X-Forwarded-Proto`, `X-Real-IP`) from a client that
+ * is no trusted proxy: they never make a foreign origin the shop's own, nor a visitor a new one for the limits.
+ *
  * Seeded: `FUZZ_SEED=<n>` replays a run, `FUZZ_SEED=random` draws a new seed; the default is fixed so CI is
  * reproducible. `FUZZ_RUNS` sets the number of generated requests per endpoint group. The seed and the counts are
  * printed.
  */
 import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +41,9 @@ const WEBHOOK_SECRET = `whsec_fuzz_${randomBytes(12).toString('hex')}`;
 
 let sandbox: RunningSandbox;
 let bff: RunningBff;
+/** A BFF behind one trusted proxy (the test client plays it), with a visitor limit of {@link LIMITED_SEARCHES}. */
+let limitedBff: RunningBff;
+const LIMITED_SEARCHES = 5;
 let dataDir: string;
 let signer: RequestSigner;
 /** Moved forward at the end, so the windows of the sandbox's limits (spent by the fuzzing) have passed. */
@@ -117,6 +126,55 @@ const segment = fc.oneof(
   fc.constantFrom('%', '%C3%28', '%00', '%zz', '%ff', '..', 'a%2Fb'),
   nasty.map((v) => encodeURIComponent(v.replace(/[\ud800-\udfff]/g, '\ufffd')).slice(0, 300) || 'x'),
 );
+
+/** A header value a client can send (visible ASCII), from any string. */
+const headerSafe = (value: string) => value.replace(/[^\x20-\x7e]/g, '').slice(0, 300);
+
+/** What a client that is no proxy puts in forwarding headers to pass for another visitor, scheme or host. */
+const forgedAddress = fc.oneof(
+  fc.ipV4(),
+  fc.ipV6(),
+  fc.constantFrom('unknown', '_hidden', '[::1]:80', '127.0.0.1', '10.0.0.1', '0.0.0.0', '::ffff:1.2.3.4', ''),
+  nasty.map(headerSafe),
+);
+const forgedHost = fc.oneof(
+  fc.constantFrom('evil.example', 'shop.example', 'localhost:1', '[::1]', 'evil.example:443', 'a b', 'x@evil.example'),
+  fc.domain(),
+  nasty.map(headerSafe),
+);
+const forgedProto = fc.oneof(
+  fc.constantFrom('https', 'http', 'HTTPS', 'https, http', 'ftp', 'javascript', ''),
+  nasty.map(headerSafe),
+);
+/** One `Forwarded` element (RFC 7239 section 4), quoted where a token would not do, or anything at all. */
+const forwardedElement = fc
+  .record({ for: forgedAddress, proto: forgedProto, host: forgedHost, by: forgedAddress }, { requiredKeys: [] })
+  .map((element) =>
+    Object.entries(element)
+      .map(([key, value]) => `${key}=${/^[\w.-]+$/.test(value) ? value : JSON.stringify(value)}`)
+      .join(';'),
+  );
+const proxyHeaders: fc.Arbitrary<Record<string, string>> = fc.record(
+  {
+    forwarded: fc.oneof(
+      fc.array(forwardedElement, { maxLength: 4 }).map((elements) => elements.join(', ')),
+      nasty.map(headerSafe),
+    ),
+    'x-forwarded-for': fc.array(forgedAddress, { maxLength: 5 }).map((addresses) => addresses.join(', ')),
+    'x-forwarded-host': forgedHost,
+    'x-forwarded-proto': forgedProto,
+    'x-real-ip': forgedAddress,
+  },
+  { requiredKeys: [] },
+);
+
+/** Where a chunked body is cut, and whether it is padded past every route's limit (256 kB at most). */
+const chunking = fc.record({
+  cuts: fc.array(fc.nat({ max: 4_096 }), { maxLength: 8 }),
+  oversized: fc.boolean(),
+});
+/** Padding that takes any body past the largest limit of either server. */
+const PAST_EVERY_LIMIT = 300 * 1024;
 
 interface Endpoint {
   readonly method: string;
@@ -246,14 +304,75 @@ const BFF_ROUTES: Endpoint[] = [
   { method: 'GET', path: '/readyz' },
 ];
 
+/** How a generated request is sent, beyond its path, query and body. */
+interface Variant {
+  /** Forged proxy headers on every request. */
+  readonly proxies?: boolean;
+  /** The body sent chunked, cut at generated places, some padded past every limit. */
+  readonly chunked?: boolean;
+}
+
 /** One generated request for an endpoint. */
-function requestFor(endpoint: Endpoint) {
+function requestFor(endpoint: Endpoint, variant: Variant = {}) {
   const segments = endpoint.path.split('/').map((s) => (s.startsWith(':') ? segment : fc.constant(s)));
   return fc.record({
     path: fc.tuple(...segments).map((parts) => parts.join('/')),
     query: endpoint.params ? queryOf(endpoint.params) : fc.constant(''),
     body: endpoint.fields && endpoint.method !== 'GET' ? bodyOf(endpoint.fields) : fc.constant(undefined),
+    headers: variant.proxies ? proxyHeaders : fc.constant({}),
+    chunking: variant.chunked ? chunking : fc.constant(undefined),
   });
+}
+
+/** A generated request. */
+interface Generated {
+  readonly path: string;
+  readonly query: string;
+  readonly body: string | undefined;
+  readonly headers: Readonly<Record<string, string>>;
+  readonly chunking: { readonly cuts: readonly number[]; readonly oversized: boolean } | undefined;
+}
+
+/**
+ * Sends a body with `Transfer-Encoding: chunked`, one chunk per piece (node:http, which frames each write as a
+ * chunk). Resolves with the answer; a server that closes the connection after answering (as it does after a 413)
+ * may fail the rest of the upload, which is no failure once the answer is in.
+ */
+function sendChunked(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  pieces: readonly Buffer[],
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const req = httpRequest(url, { method, headers: { ...headers, 'transfer-encoding': 'chunked' } }, (res) => {
+      answered = true;
+      const parts: Buffer[] = [];
+      res.on('data', (part: Buffer) => parts.push(part));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.setTimeout(ANSWER_WITHIN_MS + 2_000, () => req.destroy(new Error('no answer in time')));
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    for (const piece of pieces) if (piece.length > 0) req.write(piece);
+    req.end();
+  });
+}
+
+/** The body cut at the generated places (and padded past every limit when so generated). */
+function piecesOf(body: string, chunking: NonNullable<Generated['chunking']>): Buffer[] {
+  const bytes = Buffer.from(chunking.oversized ? body + ' '.repeat(PAST_EVERY_LIMIT) : body, 'utf8');
+  const cuts = [...new Set(chunking.cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b);
+  const pieces: Buffer[] = [];
+  let from = 0;
+  for (const cut of [...cuts, bytes.length]) {
+    pieces.push(bytes.subarray(from, cut));
+    from = cut;
+  }
+  return pieces;
 }
 
 /** A stack frame, a Node internal or an absolute source path: nothing of the kind may reach a client. */
@@ -262,11 +381,11 @@ const LEAK = /\bat [\w$.<>]+ \(|node:internal|\/(?:home|work|usr|tmp|root|Users)
 async function send(
   target: 'sandbox' | 'bff',
   endpoint: Endpoint,
-  generated: { path: string; query: string; body: string | undefined },
+  generated: Generated,
   auth: 'signed' | 'admin' | 'none',
 ): Promise<void> {
   const base = target === 'sandbox' ? sandbox.url : bff.url;
-  const headers: Record<string, string> = { ...endpoint.headers };
+  const headers: Record<string, string> = { ...generated.headers, ...endpoint.headers };
   let body = generated.body;
   if (body !== undefined && endpoint.form) {
     const parsed = safeParse(body);
@@ -300,7 +419,9 @@ async function send(
   const started = performance.now();
   let status: number;
   let text: string;
+  const chunked = generated.chunking !== undefined && body !== undefined ? generated.chunking : undefined;
   const attempt = async () => {
+    if (chunked !== undefined) return sendChunked(url, endpoint.method, headers, piecesOf(body!, chunked));
     const res = await fetch(url, {
       method: endpoint.method,
       headers,
@@ -336,6 +457,8 @@ async function send(
   const what = `${target} ${endpoint.method} ${url.slice(base.length, base.length + 160)} → ${status}`;
   const busy = target === 'bff' && status === 503 && /"code":"busy"/.test(text);
   if (status >= 500 && !busy) failures.push(`${what}: ${text.slice(0, 200)}`);
+  if (chunked?.oversized && !(status >= 400 && status < 500))
+    failures.push(`${what}: a chunked body past every limit was not refused`);
   if (LEAK.test(text)) failures.push(`${what}: leaks a stack trace or path: ${text.match(LEAK)?.[0]}`);
   if (ms > ANSWER_WITHIN_MS) failures.push(`${what}: took ${Math.round(ms)} ms`);
 }
@@ -353,11 +476,12 @@ async function fuzz(
   target: 'sandbox' | 'bff',
   endpoints: Endpoint[],
   auth: 'signed' | 'admin' | 'none',
+  variant: Variant = {},
 ): Promise<string[]> {
   const before = failures.length;
   const arbitrary = fc
     .integer({ min: 0, max: endpoints.length - 1 })
-    .chain((i) => requestFor(endpoints[i]!).map((generated) => ({ endpoint: endpoints[i]!, generated })));
+    .chain((i) => requestFor(endpoints[i]!, variant).map((generated) => ({ endpoint: endpoints[i]!, generated })));
   await fc.assert(
     fc.asyncProperty(arbitrary, async ({ endpoint, generated }) => {
       await send(target, endpoint, generated, auth);
@@ -399,6 +523,16 @@ beforeAll(async () => {
     background: { enabled: false },
     port: 0,
   });
+  limitedBff = await startBff({
+    marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
+    database: { memory: true },
+    logger: false,
+    visitorLimits: { searchesPerMinute: LIMITED_SEARCHES },
+    background: { enabled: false },
+    checkCredential: false,
+    trustProxy: 1,
+    port: 0,
+  });
   console.log(`fuzz: seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${RUNS} runs per group of 4 endpoints`);
 }, 120_000);
 
@@ -408,6 +542,7 @@ afterAll(async () => {
     `fuzz: seed ${SEED}: ${counts.requests} requests (sandbox ${counts.sandbox}, BFF ${counts.bff}); statuses ${statuses.join(' ')}; ${failures.length} failures`,
   );
   await bff?.close();
+  await limitedBff?.close();
   await sandbox?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
@@ -429,6 +564,88 @@ describe(`malformed input never gets a 5xx, a stack trace or a slow answer (seed
   it('every BFF route', async () => {
     expect(await fuzz('bff', BFF_ROUTES, 'none')).toEqual([]);
   });
+
+  it('chunked bodies, cut anywhere and padded past every limit: answered, never drained', async () => {
+    const withBody = (endpoints: Endpoint[]) => endpoints.filter((e) => e.fields !== undefined && e.method !== 'GET');
+    const found = [
+      ...(await fuzz('bff', withBody(BFF_ROUTES), 'none', { chunked: true })),
+      ...(await fuzz('sandbox', withBody(PARTNER), 'signed', { chunked: true })),
+      ...(await fuzz('sandbox', withBody(UNSIGNED), 'none', { chunked: true })),
+      ...(await fuzz('sandbox', withBody(ADMIN), 'admin', { chunked: true })),
+    ];
+    expect(found).toEqual([]);
+  }, 180_000);
+
+  it('forged proxy headers on every BFF route and every unsigned sandbox endpoint', async () => {
+    const found = [
+      ...(await fuzz('bff', BFF_ROUTES, 'none', { proxies: true })),
+      ...(await fuzz('sandbox', UNSIGNED, 'none', { proxies: true })),
+    ];
+    expect(found).toEqual([]);
+  }, 120_000);
+
+  it('forged proxy headers never make a foreign origin the shop’s own: every write is refused 403', async () => {
+    const foreign = fc.oneof(
+      fc.constantFrom('https://evil.example', 'http://evil.example', 'null', 'https://shop.example.evil.example'),
+      fc.domain().map((host) => `https://${host}`),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('/checkout', '/quotes', '/orders'),
+        foreign,
+        proxyHeaders,
+        async (path, origin, forged) => {
+          const claimed = URL.canParse(origin) ? new URL(origin) : undefined;
+          const headers: Record<string, string> = {
+            ...forged,
+            // The forgery that would match, if the BFF believed a client: the foreign origin as the forwarded one.
+            ...(claimed && {
+              'x-forwarded-host': claimed.host,
+              'x-forwarded-proto': claimed.protocol.slice(0, -1),
+              forwarded: `proto=${claimed.protocol.slice(0, -1)};host="${claimed.host}"`,
+            }),
+            origin,
+            'content-type': 'application/json',
+          };
+          const res = await fetch(`${bff.url}${path}`, {
+            method: 'POST',
+            headers,
+            body: JSON.stringify({ domain: 'coffee.com' }),
+          });
+          const answer = (await res.json()) as { error?: { code?: string } };
+          return res.status === 403 && answer.error?.code === 'forbidden';
+        },
+      ),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('forged X-Forwarded-For and Forwarded never make a visitor a new one for the visitor limits', async () => {
+    let visitor = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.tuple(fc.array(forgedAddress, { maxLength: 4 }), proxyHeaders), {
+          minLength: LIMITED_SEARCHES + 3,
+          maxLength: LIMITED_SEARCHES + 6,
+        }),
+        async (requests) => {
+          // One visitor per run, as the trusted proxy records it: the last X-Forwarded-For entry.
+          const address = `198.18.${Math.floor(++visitor / 250)}.${visitor % 250}`;
+          const statuses: number[] = [];
+          for (const [forgedChain, forged] of requests) {
+            const res = await fetch(`${limitedBff.url}/search?q=fuzz${visitor}x${statuses.length}`, {
+              headers: { ...forged, 'x-forwarded-for': [...forgedChain, address].join(', ') },
+            });
+            await res.arrayBuffer();
+            statuses.push(res.status);
+          }
+          const limited = statuses.filter((status) => status === 429).length;
+          return limited === requests.length - LIMITED_SEARCHES && !statuses.slice(0, LIMITED_SEARCHES).includes(429);
+        },
+      ),
+      { seed: SEED, numRuns: Math.max(3, Math.ceil(RUNS / 10)) },
+    );
+  }, 120_000);
 
   it('both servers still answer a normal request afterwards', async () => {
     const health = await fetch(`${sandbox.url}/healthz`);
