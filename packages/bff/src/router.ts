@@ -132,7 +132,7 @@ function inSequence(...handlers: RequestHandler[]): RequestHandler {
  * | `GET /search?q=` | 200 `{query, results: [{domain, available, price_cents, currency}]}` (≤ 5), cached and coalesced |
  * | `GET /siblings?q=` | 200 `{query, siblings: [{domain, tld, status, available, price_cents, currency, kind}]}` (≤ 8) through the Public API, cached and coalesced (unless `siblings: false`) |
  * | `GET /domains/:name` | 200 `{domain, available, price_cents, currency}`; 404 `not_found` |
- * | `POST /checkout` `{domain, return_url?, cancel_url?}` | 201 `{checkout_url, expires_at}` (non-MoR) |
+ * | `POST /checkout` `{domain, return_url?, cancel_url?}` | 201 `{checkout_url, expires_at, price_cents, currency}` (non-MoR) |
  * | `GET /checkout/return?…&sig=` (the lander's signed result) | 200 `{checkout_session_id, status, domain, price_cents, currency}` |
  * | `POST /quotes` `{domain}` | 201 `{quote_id, domain, price_cents, currency, expires_at}` (with `payments`); 200 with the order when the purchase key's attempt has one in flight |
  * | `POST /orders` `{quote_id, buyer, payment}` | 201 order + `order_token`, or 202 `PROCESSING` (with `payments`) |

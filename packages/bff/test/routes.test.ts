@@ -56,13 +56,15 @@ describe('GET /domains/:name', () => {
 });
 
 describe('POST /checkout', () => {
-  it('creates a checkout session with the configured return and cancel URLs, answering only checkout_url and expires_at', async () => {
+  it('creates a checkout session with the configured return and cancel URLs, answering only its URL, expiry and price', async () => {
     const res = await postJson(`${suite.bff.url}/checkout`, { domain: 'coffeehouse.com' });
 
     expect(res.status).toBe(201);
     expect(res.json).toEqual({
       checkout_url: 'http://127.0.0.1/checkout?pt=tok_coffeehouse.com',
       expires_at: '2030-01-08T00:00:00Z',
+      price_cents: 250000,
+      currency: 'USD',
     });
     expect(res.headers['cache-control']).toBe('no-store');
     const upstream = suite.stub.callsTo('checkout').at(-1)!;

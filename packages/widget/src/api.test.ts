@@ -157,6 +157,8 @@ describe('widget ↔ BFF API', () => {
     expect(await ok).to.deep.equal({
       checkout_url: 'https://market.example/checkout?pt=abc',
       expires_at: '2030-01-01T00:00:00Z',
+      price_cents: null, // a BFF that does not give the session's price yet
+      currency: null,
     });
 
     for (const [i, url] of ['javascript:alert(1)', '/checkout?pt=abc', 'data:text/html,hi'].entries()) {

@@ -282,6 +282,8 @@ export async function createCheckoutSession(
   const body = check<CheckoutSession>(await request(endpoint(api, '/checkout'), options, sent), {
     checkout_url: 's',
     expires_at: 's?',
+    price_cents: 'c?',
+    currency: '$?',
   });
   // Only an absolute http(s) URL: a broken or hostile answer must never navigate to `javascript:` or similar.
   if (!/^https?:\/\//i.test(body.checkout_url)) throw invalid('checkout_url');

@@ -57,6 +57,13 @@ export interface CheckoutSession {
   readonly checkout_url: string;
   /** ISO 8601 UTC time after which `checkout_url` no longer works (7 days, Partner API spec section 8). */
   readonly expires_at: string;
+  /**
+   * The session's price in minor units of `currency` (the marketplace's current one); absent from older BFFs (read
+   * as `null`).
+   */
+  readonly price_cents?: number;
+  /** ISO 4217 code of `price_cents`. */
+  readonly currency?: string;
 }
 
 /**

@@ -1,6 +1,6 @@
 /**
  * `POST /checkout` with the JSON body `{"domain", "return_url"?, "cancel_url"?}` → 201 `{"checkout_url",
- * "expires_at"}` (non-MoR, Partner API spec 2.3, 4.1): creates a checkout session upstream. The return and cancel URLs are
+ * "expires_at", "price_cents", "currency"}` (the session's price; non-MoR, Partner API spec 2.3, 4.1): creates a checkout session upstream. The return and cancel URLs are
  * the partner's configured ones, or ones the widget names (its `return-path` / `cancel-path` attributes): an
  * absolute URL on one of the partner's return origins, or a path such as `/thanks`, resolved against the page's
  * origin (`Origin`) when that is one of them, else against the configured URL's. Never another site (the hosted
@@ -130,7 +130,12 @@ export function checkoutRoute(ctx: CheckoutRouteDeps): RequestHandler {
         message: 'checkout_url is not an http(s) URL; refusing to send the visitor there.',
       });
     }
-    const body: WidgetCheckoutResponse = { checkout_url: session.checkout_url, expires_at: session.expires_at };
+    const body: WidgetCheckoutResponse = {
+      checkout_url: session.checkout_url,
+      expires_at: session.expires_at,
+      price_cents: session.price_cents,
+      currency: session.currency,
+    };
     res.status(201).json(body);
   };
 }

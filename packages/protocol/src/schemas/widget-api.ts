@@ -86,10 +86,15 @@ export const widgetCheckoutRequestSchema = z.strictObject({
 });
 export type WidgetCheckoutRequest = z.input<typeof widgetCheckoutRequestSchema>;
 
-/** `POST /checkout` answer. */
+/**
+ * `POST /checkout` answer: the hosted checkout session, and its price (the marketplace's current one, in cents of
+ * `currency`; absent from BFFs older than the field), which the widget shows in place of a price it listed before.
+ */
 export const widgetCheckoutResponseSchema = z.object({
   checkout_url: z.string(),
   expires_at: timestampSchema,
+  price_cents: centsSchema.optional(),
+  currency: currencySchema.optional(),
 });
 export type WidgetCheckoutResponse = z.infer<typeof widgetCheckoutResponseSchema>;
 

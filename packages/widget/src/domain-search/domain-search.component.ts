@@ -1,6 +1,8 @@
 import { html, nothing, type PropertyValues, type TemplateResult } from 'lit';
 import { DkElement, spinner } from '../element.ts';
 import type { DkMode } from '../purchase/purchase-controller.ts';
+import type { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
+import type { DkQuoteEvent } from '../events/dk-quote.ts';
 import { isolate } from '../format.ts';
 import { canRetry, errorMessage } from '../strings.ts';
 import type { WidgetDomain } from '../types.ts';
@@ -155,6 +157,11 @@ export class DkDomainSearch extends DkElement {
     this._open = true;
     // A sale changes availability: later searches must ask the BFF again.
     this.addEventListener('dk-order-created', () => this.#search.clearCache());
+    // The price a quote or a checkout session gives is the current one: its row shows it.
+    const reprice = ({ detail: d }: DkQuoteEvent | DkCheckoutStartEvent) =>
+      this.#search.reprice(d.domain, d.priceCents, d.currency);
+    this.addEventListener('dk-quote', reprice);
+    this.addEventListener('dk-checkout-start', reprice);
     // New results open the grid, with no result active yet.
     this.addEventListener('dk-results', this.#reopen);
   }

@@ -159,6 +159,18 @@ export class SearchController extends DkController<SearchStatus> {
     this.#cache.clear();
   }
 
+  /**
+   * Shows `domain`'s row at the price the BFF just gave for it (a quote, a checkout session: minor units of
+   * `currency`) when it lists another, and forgets the cached answers, which may hold the old one.
+   */
+  reprice(domain: string, price_cents?: number, currency?: string): void {
+    const row = this.results.find((r) => r.domain === domain);
+    if (!row || price_cents === undefined || (row.price_cents === price_cents && row.currency === currency)) return;
+    this.results = this.results.map((r) => (r === row ? { ...r, price_cents, currency: currency ?? null } : r));
+    this.clearCache();
+    this.host.requestUpdate();
+  }
+
   hostConnected(): void {
     globalThis.addEventListener('online', this.#onOnline);
     // Moved in the DOM mid-request: the request was cancelled on disconnect, so run it again.

@@ -7,6 +7,10 @@ export interface DkCheckoutStartDetail {
   readonly domain: string;
   /** The marketplace's hosted checkout page for this session (absolute http(s) URL). */
   readonly checkoutUrl: string;
+  /** The session's price in minor units of `currency`, when the BFF gave it (the search row shows it). */
+  readonly priceCents?: number | undefined;
+  /** ISO 4217 code of `priceCents`. */
+  readonly currency?: string | undefined;
 }
 
 /**

@@ -20,9 +20,12 @@ import type { LitKit, PurchaseController } from './purchase-controller.ts';
 export async function buy(p: PurchaseController, signal: AbortSignal): Promise<void> {
   const host = p.host;
   const domain = p.domain;
-  const { checkout_url: checkoutUrl } = await createCheckoutSession(host.api, domain, { signal, back: back(host) });
+  const session = await createCheckoutSession(host.api, domain, { signal, back: back(host) });
   if (signal.aborted) return;
-  const proceed = host.dispatchEvent(new DkCheckoutStartEvent({ domain, checkoutUrl }));
+  const { checkout_url: checkoutUrl, price_cents: priceCents, currency } = session;
+  // The session's price, when the BFF gave it: a search row listing the domain shows it.
+  const priced = priceCents == null ? {} : { priceCents, currency };
+  const proceed = host.dispatchEvent(new DkCheckoutStartEvent({ domain, checkoutUrl, ...priced }));
   if (proceed) {
     if (host.navigate) host.navigate(checkoutUrl);
     else if (host.target === '_self') location.assign(checkoutUrl);
