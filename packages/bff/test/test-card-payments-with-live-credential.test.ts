@@ -75,6 +75,24 @@ async function tryToBuy(url: string): Promise<void> {
   });
 }
 
+/**
+ * Starts the stub marketplace and `domainkit-bff` in front of it with `DOMAINKIT_PAYMENTS=test_card`, a LIVE or
+ * SANDBOX credential and the `extra` variables; when it starts, tries to buy with the test card.
+ */
+async function startWithTestCards(credential: 'live' | 'sandbox', extra: Record<string, string>): Promise<Outcome> {
+  stub = await startStubMarketplace();
+  const [keyId, secret] = credential === 'live' ? [LIVE_KEY_ID, LIVE_SECRET] : [KEY_ID, SECRET];
+  const outcome = await runCli({
+    DOMAINKIT_API_BASE_URL: stub.url,
+    DOMAINKIT_KEY_ID: keyId,
+    DOMAINKIT_API_SECRET: secret,
+    DOMAINKIT_PAYMENTS: 'test_card',
+    ...extra,
+  });
+  if (outcome.url) await tryToBuy(outcome.url);
+  return outcome;
+}
+
 describe('the standalone BFF with DOMAINKIT_PAYMENTS=test_card', () => {
   it.each([
     ['alone', {}],
@@ -82,15 +100,7 @@ describe('the standalone BFF with DOMAINKIT_PAYMENTS=test_card', () => {
     ['with the staging opt-in set', { NODE_ENV: 'production', DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION: 'true' }],
     ['with the test profile', { DOMAINKIT_PROFILE: 'test' }],
   ])('exits 78 with a LIVE key (%s), naming the problem, before any call upstream', async (_name, extra) => {
-    stub = await startStubMarketplace();
-    const outcome = await runCli({
-      DOMAINKIT_API_BASE_URL: stub.url,
-      DOMAINKIT_KEY_ID: LIVE_KEY_ID,
-      DOMAINKIT_API_SECRET: LIVE_SECRET,
-      DOMAINKIT_PAYMENTS: 'test_card',
-      ...extra,
-    });
-    if (outcome.url) await tryToBuy(outcome.url);
+    const outcome = await startWithTestCards('live', extra);
 
     expect(outcome.url, 'the BFF must not start').toBeUndefined();
     expect(outcome.exitCode).toBe(78);
@@ -98,51 +108,35 @@ describe('the standalone BFF with DOMAINKIT_PAYMENTS=test_card', () => {
     expect(outcome.stderr).toMatch(/LIVE credential/);
     expect(outcome.stderr).not.toMatch(/\n\s+at /);
     expect(outcome.stderr).not.toContain(LIVE_SECRET);
-    expect(stub.calls).toEqual([]);
-    expect(stub.rejected).toEqual([]);
+    expect(stub!.calls).toEqual([]);
+    expect(stub!.rejected).toEqual([]);
   });
 
   it('exits 78 under NODE_ENV=production with a sandbox key; no order reaches the marketplace', async () => {
-    stub = await startStubMarketplace();
-    const outcome = await runCli({
-      DOMAINKIT_API_BASE_URL: stub.url,
-      DOMAINKIT_KEY_ID: KEY_ID,
-      DOMAINKIT_API_SECRET: SECRET,
-      DOMAINKIT_PAYMENTS: 'test_card',
-      NODE_ENV: 'production',
-    });
-    if (outcome.url) await tryToBuy(outcome.url);
+    const outcome = await startWithTestCards('sandbox', { NODE_ENV: 'production' });
 
-    expect(stub.callsTo('order'), 'no order may reach the marketplace').toEqual([]);
+    expect(stub!.callsTo('order'), 'no order may reach the marketplace').toEqual([]);
     expect(outcome.url, 'the BFF must not start').toBeUndefined();
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toContain('DOMAINKIT_PAYMENTS');
     expect(outcome.stderr).toContain('DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION');
-    expect(stub.calls).toEqual([]);
+    expect(stub!.calls).toEqual([]);
   });
 
-  it('starts under NODE_ENV=production with a sandbox key when the staging shop opts in', async () => {
-    stub = await startStubMarketplace();
-    const outcome = await runCli({
-      DOMAINKIT_API_BASE_URL: stub.url,
-      DOMAINKIT_KEY_ID: KEY_ID,
-      DOMAINKIT_API_SECRET: SECRET,
-      DOMAINKIT_PAYMENTS: 'test_card',
+  it('starts and sells with test cards under NODE_ENV=production with a sandbox key when the staging shop opts in', async () => {
+    const outcome = await startWithTestCards('sandbox', {
       NODE_ENV: 'production',
       DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION: 'true',
     });
+
     expect(outcome.stderr).toBe('');
     expect(outcome.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(stub!.callsTo('order')).toHaveLength(1);
   }, 60_000);
 
   it('refuses an opt-in value other than true or false', async () => {
-    const outcome = await runCli({
-      DOMAINKIT_API_BASE_URL: 'http://127.0.0.1:9',
-      DOMAINKIT_KEY_ID: KEY_ID,
-      DOMAINKIT_API_SECRET: SECRET,
-      DOMAINKIT_PAYMENTS: 'test_card',
-      DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION: 'yes',
-    });
+    const outcome = await startWithTestCards('sandbox', { DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION: 'yes' });
+
     expect(outcome.exitCode).toBe(78);
     expect(outcome.stderr).toContain('DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION must be true or false');
   });
