@@ -21,10 +21,27 @@ import type { MarketplaceApi } from './options.ts';
 /** The name probed: never listed (RFC 2606 reserves `.invalid`). */
 export const PROBE_DOMAIN = 'domainkit-readiness-probe.invalid';
 
-/** The outcome of a check. */
+/**
+ * The outcome of a check. A failure is `degraded` when it says the marketplace is down or unreachable
+ * ({@link OUTAGE_REASONS}) after the credential was proven once: nothing says the credential stopped working, and
+ * the BFF still serves what it holds (`/readyz` answers 200 `degraded`). Any other failure is the credential's.
+ */
 export type CredentialStatus =
   | { readonly ok: true; readonly checkedAt: number }
-  | { readonly ok: false; readonly reason: string; readonly message: string; readonly checkedAt: number };
+  | {
+      readonly ok: false;
+      readonly reason: string;
+      readonly message: string;
+      readonly checkedAt: number;
+      /** The marketplace is down or unreachable, and the credential worked before. */
+      readonly degraded?: boolean | undefined;
+    };
+
+/**
+ * Reasons that say the marketplace is down or out of reach (no answer, a timeout, a 5xx), not that the credential
+ * is wrong: `invalid_signature`, `forbidden: scope … missing`, `invalid_timestamp` and every other refusal are.
+ */
+export const OUTAGE_REASONS: ReadonlySet<string> = new Set(['unreachable', 'marketplace_error']);
 
 /** Which scopes the BFF's configuration needs beyond `search` and `embed`. */
 export interface CredentialNeeds {
@@ -119,6 +136,8 @@ export class CredentialCheck {
   readonly #o: CredentialCheckOptions;
   #last: CredentialStatus | undefined;
   #running: Promise<CredentialStatus> | undefined;
+  /** Whether the probes have succeeded once (so an outage since is `degraded`, not a refusal). */
+  #proven = false;
 
   constructor(options: CredentialCheckOptions) {
     this.#o = options;
@@ -143,16 +162,27 @@ export class CredentialCheck {
    */
   refresh(options: ProbeOptions = {}): Promise<CredentialStatus> {
     this.#running ??= checkCredential(this.#o.client, this.#o.needs, this.#o.now, options)
-      .then((status) => {
+      .then((probed) => {
         const before = this.#last;
+        if (probed.ok) this.#proven = true;
+        const status: CredentialStatus =
+          !probed.ok && this.#proven && OUTAGE_REASONS.has(probed.reason) ? { ...probed, degraded: true } : probed;
         if (!status.ok || options.writes !== false) this.#last = status;
-        if (!status.ok && (before === undefined || before.ok || before.reason !== status.reason))
-          this.#o.logger.warn(
-            { reason: status.reason, detail: status.message },
-            'the marketplace credential does not work: /readyz answers 503 until it does',
+        if (!status.ok && (before === undefined || before.ok || before.reason !== status.reason)) {
+          if (status.degraded)
+            this.#o.logger.warn(
+              { reason: status.reason, detail: status.message },
+              'the marketplace cannot be reached: /readyz answers 200 degraded, searches are served from the cache',
+            );
+          else
+            this.#o.logger.warn(
+              { reason: status.reason, detail: status.message },
+              'the marketplace credential does not work: /readyz answers 503 until it does',
+            );
+        } else if (status.ok && before !== undefined && !before.ok)
+          this.#o.logger.info(
+            before.degraded ? 'the marketplace answers again' : 'the marketplace credential works again',
           );
-        else if (status.ok && before !== undefined && !before.ok)
-          this.#o.logger.info('the marketplace credential works again');
         return status;
       })
       .finally(() => {

@@ -17,6 +17,7 @@
  * | `domainkit_bff_webhook_verification_failures_total` | counter | | deliveries refused because the signature did not verify |
  * | `domainkit_bff_inbox_pending` | gauge | | webhook and catch-up events stored but not yet handled |
  * | `domainkit_bff_inbox_lag_seconds` | gauge | | age of the oldest event not yet handled (0 when none) |
+ * | `domainkit_bff_degraded` | gauge | `reason` | 1 while `/readyz` answers `degraded` (the marketplace down or unreachable after a first success: `unreachable`, `marketplace_error`); else one series `reason="none"` at 0 |
  *
  * Gauges read from the database and the budget when scraped; counters are recorded by the code that sees the
  * event, through the methods below (the seam other modules record into).
@@ -51,6 +52,8 @@ export interface StoreSnapshot {
 export interface MetricsSources {
   budget?: (() => Promise<readonly BudgetSnapshot[]>) | undefined;
   store?: (() => Promise<StoreSnapshot | undefined>) | undefined;
+  /** Why readiness is degraded now, or `undefined` when it is not. */
+  degraded?: (() => string | undefined) | undefined;
 }
 
 /** Compares in constant time (both sides hashed to equal length first). */
@@ -181,6 +184,17 @@ export class BffMetrics {
       registers,
       async collect() {
         this.set((await snapshot())?.inboxPending ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'domainkit_bff_degraded',
+      help: 'Whether /readyz answers degraded (the marketplace down or unreachable after a first success), by reason.',
+      labelNames: ['reason'],
+      registers,
+      collect() {
+        this.reset();
+        const reason = sources.degraded?.();
+        this.set({ reason: reason ?? 'none' }, reason === undefined ? 0 : 1);
       },
     });
     new Gauge({

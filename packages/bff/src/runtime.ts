@@ -72,8 +72,13 @@ export class BffRuntime {
       okTtlMs: options.readiness.okTtlMs,
       failedTtlMs: options.readiness.failedTtlMs,
     });
+    const credential = this.credential;
     metrics.setSources({
       budget: () => budget.snapshot(),
+      degraded: () => {
+        const last = options.readiness.checkCredential ? credential.last : undefined;
+        return last !== undefined && !last.ok && last.degraded ? last.reason : undefined;
+      },
       store: async () => {
         if (!this.database.configured) return undefined;
         const db = await this.database.db();
