@@ -9,6 +9,8 @@ import { DkSearchEvent } from '../events/dk-search.ts';
 import { lazy } from '../lazy.ts';
 import { LruCache } from '../lru.ts';
 import type { WidgetDomain, SearchResponse, Sibling } from '../types.ts';
+import type * as resultsModule from './results.ts';
+import type * as siblingsModule from './siblings.ts';
 
 /** What the search box's host adds to {@link DkHost}. */
 export interface SearchHost extends DkHost {
@@ -27,13 +29,13 @@ type Answer = SearchResponse & { siblings?: readonly Sibling[] };
 export type SearchStatus = 'initial' | 'loading' | 'results' | 'empty' | 'error' | 'busy' | 'offline';
 
 /** The siblings module (`siblings` attribute), loaded on first use. */
-export type SiblingsModule = typeof import('./siblings.ts');
+export type SiblingsModule = typeof siblingsModule;
 
 /** Loads the siblings module once (see {@link lazy}). */
 export const loadSiblingsModule = lazy(() => import('./siblings.ts'));
 
 /** The result rows module, loaded on demand (prefetched when the browser is idle). */
-export type ResultsModule = typeof import('./results.ts');
+export type ResultsModule = typeof resultsModule;
 
 /** Loads the result rows module once (see {@link lazy}). */
 export const loadResultsModule = lazy(() => import('./results.ts'));

@@ -20,6 +20,7 @@ import { DkController, type DkHost } from '../controller.ts';
 import { lazy } from '../lazy.ts';
 import type { DkOrderCreatedDetail } from '../events/dk-order-created.ts';
 import type { WidgetOrderResponse, OrderDetails, WidgetOrderStatus, WidgetQuoteResponse } from '../types.ts';
+import type { orderFlow } from './order-flow.ts';
 
 /** Buying flow: `checkout` (hosted checkout, non-MoR) or `order` (the partner is Merchant of Record). */
 export type DkMode = 'checkout' | 'order';
@@ -53,7 +54,7 @@ export interface PurchaseHost extends DkHost {
 export type Nothing = typeof nothing;
 
 /** What the order-flow module (MoR, loaded on demand) gives the elements once a quote was asked for. */
-export type OrderFlow = typeof import('./order-flow.ts')['orderFlow'];
+export type OrderFlow = typeof orderFlow;
 
 /** Loads the checkout flow once (see {@link lazy}); elements prefetch it when the browser is idle. */
 export const loadCheckoutFlow = lazy(() => import('./checkout-flow.ts'));
