@@ -145,6 +145,7 @@ export class BffRuntime {
       now: this.#options.now,
       timings: this.#options.orders,
       domainChanged: (domain) => this.domainChanges.changed(domain),
+      priceLearned: (price) => this.domainChanges.priced(price),
       onOrderFailed: this.#options.onOrderFailed,
     };
   }

@@ -1,6 +1,6 @@
 /**
- * Every price the BFF learns for a domain (a quote, a checkout session, a domain detail, another query's search
- * answer) corrects at once every cached answer listing that domain, on every replica: no visitor is shown the old
+ * Every price the BFF learns for a domain (a quote, a checkout session, a domain detail, an order refused for its
+ * price, another query's search answer) corrects at once every cached answer listing that domain, on every replica: no visitor is shown the old
  * price of a domain the BFF already knows was repriced (the marketplace sends no event for a reprice). No cached
  * query goes upstream again: the answers are corrected, not dropped. The clock moves only by hand. On PGlite (one
  * BFF), and on PostgreSQL with TEST_DATABASE_URL, where a second BFF on the same database shows the new price too,
@@ -8,7 +8,15 @@
  */
 import { describe, expect, it, vi } from 'vitest';
 import { testCardPayments } from '../src/index.ts';
-import { call, databaseKinds, postJson, startTestBff, useDatabaseAndStub, type TestBff } from './helpers.ts';
+import {
+  call,
+  databaseKinds,
+  postJson,
+  startTestBff,
+  useDatabaseAndStub,
+  type StubMarketplace,
+  type TestBff,
+} from './helpers.ts';
 
 const X = 'coffeehouse.com';
 const OLD = 250000;
@@ -17,13 +25,30 @@ const NEW = 275000;
 const WAIT = { timeout: 15_000 };
 
 /** Ways the BFF learns X's new price, each through a request a visitor makes. */
-const LEARNED: Array<[string, (bff: TestBff) => Promise<void>]> = [
+const LEARNED: Array<[string, (bff: TestBff, stub: StubMarketplace) => Promise<void>]> = [
   [
     'a checkout session',
     async (bff) => expect((await postJson(`${bff.url}/checkout`, { domain: X })).status).toBe(201),
   ],
   ['a quote', async (bff) => expect((await postJson(`${bff.url}/quotes`, { domain: X })).json.price_cents).toBe(NEW)],
   ['a domain detail', async (bff) => expect((await call(`${bff.url}/domains/${X}`)).json.price_cents).toBe(NEW)],
+  [
+    'an order refused for its price',
+    async (bff, stub) => {
+      // A quote locked before the reprice: the marketplace refuses the order at it, and the BFF looks the price up.
+      const expires = new Date(Date.now() + 600_000).toISOString();
+      const old = { quote_id: 'qt_old.sig', domain: X, price_cents: OLD, currency: 'USD', expires_at: expires };
+      stub.enqueue('quote', { status: 201, body: old });
+      stub.enqueue('order', { status: 422, body: { error: { code: 'price_mismatch', message: 'the price changed' } } });
+      const quote = await postJson(`${bff.url}/quotes`, { domain: X });
+      const order = await postJson(`${bff.url}/orders`, {
+        quote_id: quote.json.quote_id,
+        buyer: { email: 'ada@example.com' },
+        payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
+      });
+      expect([order.status, order.json.error.code, order.json.error.price_cents]).toEqual([422, 'price_mismatch', NEW]);
+    },
+  ],
   [
     'another query’s answer',
     async (bff) => {
@@ -66,7 +91,7 @@ describe.each(databaseKinds())('a price learned on %s', (kind) => {
 
     fx.stub.reprice(X, NEW);
     clock.now += 1_000;
-    await learn(a);
+    await learn(a, fx.stub);
 
     expect(await priceOfX(a, 'coffee')).toBe(NEW);
     expect(await priceOfX(a, 'coffeehouse')).toBe(NEW);

@@ -27,6 +27,7 @@ import type { Logger } from 'pino';
 import { UpstreamBusyError, type BffUpstreamBudget } from '../budget.ts';
 import { toCents, type BffDb } from '../db/tables.ts';
 import { redactText } from '../logger.ts';
+import type { LearnedPrice } from '../domain-changes.ts';
 import { BffHttpError } from '../errors.ts';
 import type { MarketplaceApi } from '../marketplace-api.ts';
 import {
@@ -102,6 +103,8 @@ export interface OrderFlowDeps {
   readonly timings: OrderTimings;
   /** Told the domain of an order recorded, or refused as sold or unlisted, upstream (drops cached searches). */
   readonly domainChanged?: ((domain: string) => void) | undefined;
+  /** Told the new price of an order refused with `price_mismatch` (corrects cached searches). */
+  readonly priceLearned?: ((price: LearnedPrice) => void) | undefined;
   /** Told of every order whose payment was unwound (voided or refunded); see {@link FailedOrderReport}. */
   readonly onOrderFailed?: ((report: FailedOrderReport) => void | Promise<void>) | undefined;
 }
@@ -611,7 +614,7 @@ export async function placeOrder(
       },
     };
   }
-  throw await refusalAnswer(deps, outcome.error, outcome.money, intent.domain);
+  throw await refusalAnswer(deps, outcome.error, outcome.money, intent.domain, intent.currency);
 }
 
 /** The status a visitor sees for an intent without a recorded order. */
@@ -754,12 +757,15 @@ async function refusalAnswer(
   error: MarketplaceError,
   outcome: MoneyOutcome,
   domain: string,
+  currency: string,
 ): Promise<BffHttpError> {
   const fate = wireMoney(outcome);
   const money = moneyMessage(fate);
   if (error.code === ErrorCode.PriceMismatch) {
     const given = error.details?.price_cents;
     if (typeof given === 'number' && Number.isInteger(given) && given >= 0) {
+      // The marketplace's current price (in the quote's currency): every cached answer listing the domain shows it.
+      deps.priceLearned?.({ domain, available: true, price_cents: given, currency });
       return new BffHttpError(
         'price_mismatch',
         `The price of ${domain} has changed. ${money} Review the new price and confirm again.`,
@@ -768,6 +774,8 @@ async function refusalAnswer(
     }
     try {
       const current = await deps.client.getDomain(domain, { context: { maxWaitMs: deps.timings.priceLookupWaitMs } });
+      if (current.available) deps.priceLearned?.(current);
+      else deps.domainChanged?.(domain);
       return new BffHttpError(
         'price_mismatch',
         `The price of ${domain} has changed. ${money} Review the new price and confirm again.`,
