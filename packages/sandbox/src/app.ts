@@ -22,6 +22,7 @@ import { sandboxLogger } from './logger.ts';
 import { MAX_BODY_BYTES } from './http/body.ts';
 import { resolveOptions, type ResolvedOptions, type SandboxOptions } from './options.ts';
 import { partnerApiRouter } from './partner/router.ts';
+import { createWebhookSender } from './events/webhook-target.ts';
 import { startPartnerServices } from './partner/services.ts';
 import { sitePagesRouter } from './site/pages-router.ts';
 import { publicSurface } from './public-surface.ts';
@@ -70,7 +71,7 @@ export async function buildSandboxApp(
   resolved: ResolvedOptions,
   logger: Logger,
   publicUrl: (req: Request) => string,
-): Promise<SandboxApp> {
+): Promise<SandboxApp & { readonly ownPorts: Set<number> }> {
   const { handle, demo, credentialsFile, landerKey, quoteKey } = await bootstrap(resolved, logger);
   const { db } = handle;
   const clock: Clock = resolved.now;
@@ -120,6 +121,15 @@ export async function buildSandboxApp(
     res.setHeader('Cache-Control', 'no-store');
     res.json({ status: 'ok' });
   });
+  // The ports this app is reached on (the listening port, or the port of the server it is mounted in): never a
+  // webhook target. startSandbox adds its port before any request; a mounted app learns it from its requests.
+  const ownPorts = new Set<number>();
+  app.use((req, _res, next) => {
+    const port = req.socket.localPort;
+    if (port !== undefined && !ownPorts.has(port)) ownPorts.add(port);
+    next();
+  });
+  const webhookSender = createWebhookSender({ timeoutMs: resolved.webhookTimeoutMs, ownPorts });
   // Failed Partner API authentications, counted per address and key id; POST /admin/reset clears the counts.
   const failureThrottle = new AuthFailureThrottle(authFailureLimits(resolved.authFailureLimit));
   // The Partner API's OpenAPI 3.1 document (unsigned, like /openapi.json of the Public API).
@@ -142,6 +152,7 @@ export async function buildSandboxApp(
       logger,
       nonces: createNonceStore(db, logger),
       failureThrottle,
+      ownPorts,
       headerPrefix: resolved.headerPrefix,
       tokenKey: landerKey,
       quoteKey,
@@ -157,7 +168,7 @@ export async function buildSandboxApp(
       adminToken: demo.admin_token,
       demoKeyId: demo.key_id,
       headerPrefix: resolved.headerPrefix,
-      webhookTimeoutMs: resolved.webhookTimeoutMs,
+      webhookSender,
       publicUrl,
       failureThrottle,
     }),
@@ -180,12 +191,23 @@ export async function buildSandboxApp(
   app.use(jsonErrorHandler(logger));
 
   // Webhook deliveries (events/outbox.ts): pending ones left by an earlier run are picked up now.
-  const outbox = startPartnerServices(resolved, { db, clock, logger });
+  const outbox = startPartnerServices(resolved, { db, clock, logger, sender: webhookSender });
   const close = async () => {
     await outbox.stop();
+    await webhookSender.close();
     await handle.close();
   };
-  return { app, demo, db, databaseKind: handle.kind, dataDir: resolved.dataDir, credentialsFile, logger, close };
+  return {
+    app,
+    demo,
+    db,
+    databaseKind: handle.kind,
+    dataDir: resolved.dataDir,
+    credentialsFile,
+    logger,
+    close,
+    ownPorts,
+  };
 }
 
 /**

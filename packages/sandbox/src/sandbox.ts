@@ -110,6 +110,8 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     throw err;
   }
   const { port } = server.address() as AddressInfo;
+  // Webhooks to this port on loopback would be the sandbox calling itself.
+  sandbox.ownPorts.add(port);
   const url = `http://${urlHost(resolved.host)}:${port}`;
   publicUrl ??= url;
   const serverFile = writeServerFile(sandbox.dataDir, url);

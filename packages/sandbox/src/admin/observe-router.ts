@@ -19,6 +19,7 @@ import type { SandboxDb } from '../db/tables.ts';
 import { eventId, eventSeq, toWireEvent } from '../events/store.ts';
 import { apiError, parseOrThrow } from '../http/api-error.ts';
 import { randomBase62 } from '../ids.ts';
+import type { WebhookSender } from '../events/webhook-target.ts';
 
 /** The event type of a test ping (not one of Partner API spec 6's: receivers should answer 200 and ignore it). */
 export const WEBHOOK_PING_TYPE = 'webhook.ping';
@@ -30,7 +31,8 @@ export function observeAdminRouter(options: {
   logger: Logger;
   demoKeyId: string;
   headerPrefix: string;
-  webhookTimeoutMs: number;
+  /** Sends the ping (to checked addresses only, like every delivery). */
+  webhookSender: WebhookSender;
 }): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
@@ -94,38 +96,23 @@ export function observeAdminRouter(options: {
       partner_id: endpoint.partner_id,
       data: {},
     });
-    const started = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      const answer = await fetch(endpoint.url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'domainkit-sandbox-webhooks/1',
-          [names.signature]: signWebhookPayload(endpoint.secret, payload),
-          [`${options.headerPrefix}Event-Id`]: id,
-          [`${options.headerPrefix}Delivery-Attempt`]: '1',
-        },
-        body: payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(options.webhookTimeoutMs),
-      });
-      statusCode = answer.status;
-      await answer.body?.cancel().catch(() => undefined);
-      if (statusCode !== 200) error = `answered HTTP ${statusCode}; only 200 acknowledges a delivery`;
-    } catch (err) {
-      error =
-        err instanceof Error && err.name === 'TimeoutError'
-          ? `no answer within ${options.webhookTimeoutMs} ms`
-          : `could not connect: ${err instanceof Error ? err.message : String(err)}`;
-    }
+    const sent = await options.webhookSender.post(
+      endpoint.url,
+      {
+        [names.signature]: signWebhookPayload(endpoint.secret, payload),
+        [`${options.headerPrefix}Event-Id`]: id,
+        [`${options.headerPrefix}Delivery-Attempt`]: '1',
+      },
+      payload,
+    );
+    // A 410 to a ping disables nothing: it is reported like any other non-200.
+    const error = sent.statusCode === 410 ? 'answered HTTP 410; only 200 acknowledges a delivery' : sent.error;
     const result = {
       url: endpoint.url,
       event_id: id,
-      status_code: statusCode,
+      status_code: sent.statusCode,
       ok: error === null,
-      duration_ms: Math.round(performance.now() - started),
+      duration_ms: sent.durationMs,
       error,
     };
     logger.info({ key_id: keyId, ...result }, 'webhook ping sent');

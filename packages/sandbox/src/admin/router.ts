@@ -13,6 +13,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthFailureThrottle } from '../auth/failure-throttle.ts';
+import type { WebhookSender } from '../events/webhook-target.ts';
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import type { Logger } from 'pino';
 import { z } from 'zod';
@@ -84,7 +85,8 @@ export function adminRouter(options: {
   /** The demo credential's key id: the fixtures' and the ping's default credential. */
   demoKeyId: string;
   headerPrefix: string;
-  webhookTimeoutMs: number;
+  /** Sends the webhook ping. */
+  webhookSender: WebhookSender;
   publicUrl?: (req: Request) => string;
   /** The Partner API's failed-authentication throttle, cleared by `POST /admin/reset`. */
   failureThrottle?: AuthFailureThrottle;
@@ -136,7 +138,7 @@ export function adminRouter(options: {
       logger,
       demoKeyId: options.demoKeyId,
       headerPrefix: options.headerPrefix,
-      webhookTimeoutMs: options.webhookTimeoutMs,
+      webhookSender: options.webhookSender,
     }),
   );
 

@@ -38,6 +38,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { SandboxDb, SandboxExecutor, SandboxTrx, WebhookDeliveryRow, WebhookEndpointRow } from '../db/tables.ts';
 import { eventId, eventSignals } from './store.ts';
+import type { WebhookSender } from './webhook-target.ts';
 
 /** Base of the back-off: the wait after the first failed attempt, in seconds (before jitter and time scale). */
 export const RETRY_BASE_SECONDS = 30;
@@ -72,6 +73,8 @@ export interface OutboxOptions {
   readonly timeoutMs?: number;
   /** Attempts in flight per endpoint; default {@link PER_ENDPOINT_CONCURRENCY}. */
   readonly perEndpointConcurrency?: number;
+  /** Sends the requests (to checked public or loopback addresses only: webhook-target.ts). */
+  readonly sender: WebhookSender;
 }
 
 /** A running outbox worker. */
@@ -80,23 +83,6 @@ export interface Outbox {
   kick(): void;
   /** Stops claiming, and waits for the attempts in flight to finish. */
   stop(): Promise<void>;
-}
-
-function describeFailure(err: unknown, timeoutMs: number): string {
-  if (err instanceof Error) {
-    if (err.name === 'TimeoutError' || err.name === 'AbortError') return `no answer within ${timeoutMs} ms`;
-    const code = (err.cause as { code?: unknown } | undefined)?.code;
-    if (typeof code === 'string') return `connection failed (${code})`;
-    return err.message.slice(0, 200);
-  }
-  return String(err).slice(0, 200);
-}
-
-/** What one attempt got back. */
-interface AttemptResult {
-  readonly statusCode: number | null;
-  readonly error: string | null;
-  readonly durationMs: number;
 }
 
 /**
@@ -228,32 +214,16 @@ export function startOutbox(options: OutboxOptions): Outbox {
     return () => clearInterval(renew);
   }
 
-  async function send(url: string, secret: string, id: string, payload: string, attempt: number) {
-    const started = performance.now();
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    try {
-      const res = await fetch(url, {
-        method: 'POST',
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'domainkit-sandbox-webhooks/1',
-          [names.signature]: signWebhookPayload(secret, payload),
-          [`${prefix}Event-Id`]: id,
-          [`${prefix}Delivery-Attempt`]: String(attempt),
-        },
-        body: payload,
-        redirect: 'manual',
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      statusCode = res.status;
-      await res.body?.cancel().catch(() => undefined);
-      if (statusCode === 410) error = 'answered HTTP 410 Gone: the endpoint was disabled';
-      else if (statusCode !== 200) error = `answered HTTP ${statusCode}; only 200 acknowledges a delivery`;
-    } catch (err) {
-      error = describeFailure(err, timeoutMs);
-    }
-    return { statusCode, error, durationMs: Math.round(performance.now() - started) } satisfies AttemptResult;
+  function send(url: string, secret: string, id: string, payload: string, attempt: number) {
+    return options.sender.post(
+      url,
+      {
+        [names.signature]: signWebhookPayload(secret, payload),
+        [`${prefix}Event-Id`]: id,
+        [`${prefix}Delivery-Attempt`]: String(attempt),
+      },
+      payload,
+    );
   }
 
   async function attempt(delivery: WebhookDeliveryRow): Promise<void> {

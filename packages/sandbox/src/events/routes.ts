@@ -4,7 +4,8 @@
  * - `PUT /api/partner/webhooks` (no `/v1`, Partner API spec 9.1) `{url, secret}` → 200 `{url, active, created_at, updated_at}`.
  *   Registers or replaces the credential's endpoint and signing secret (the secret is never answered). The URL must
  *   be `https://`, except for loopback hosts (`localhost`, `*.localhost`, `127.0.0.0/8`, `[::1]`), which may use
- *   `http://` so local development works; it may not carry a user name or password. Deliveries of events already
+ *   `http://` so local development works; it may not carry a user name or password; its host must resolve to public
+ *   addresses, or loopback on a port other than the sandbox's (webhook-target.ts). Deliveries of events already
  *   queued use the endpoint as registered when they are attempted. Registering again re-activates an endpoint that
  *   was disabled.
  * - `GET /api/partner/webhooks` (added; the spec shows only `PUT`) → 200 the same shape, or 404 `not_found` when
@@ -22,37 +23,7 @@ import type { SandboxDb, WebhookEndpointRow } from '../db/tables.ts';
 import { apiError, parseOrThrow } from '../http/api-error.ts';
 import { readJsonBody } from '../http/body.ts';
 import { eventSeq, listEvents } from './store.ts';
-
-/** True for hosts that never leave the machine. */
-export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase();
-  return (
-    host === 'localhost' ||
-    host.endsWith('.localhost') ||
-    host === '[::1]' ||
-    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
-  );
-}
-
-/**
- * Checks a webhook URL beyond its syntax.
- * @throws {ProtocolError} `validation_error` for plain http to a non-loopback host, or a URL with credentials.
- */
-export function checkWebhookUrl(raw: string): URL {
-  const url = new URL(raw);
-  if (url.username !== '' || url.password !== '')
-    throw apiError(
-      'validation_error',
-      'url must not contain a user name or password: authenticate deliveries with the signature instead.',
-    );
-  if (url.protocol !== 'https:' && !isLoopbackHost(url.hostname)) {
-    throw apiError(
-      'validation_error',
-      `url must use https:// (plain http:// is accepted only for loopback hosts such as localhost or 127.0.0.1); received ${url.protocol}//${url.host}.`,
-    );
-  }
-  return url;
-}
+import { checkWebhookUrl, type OwnPorts } from './webhook-target.ts';
 
 function toWire(row: WebhookEndpointRow) {
   return {
@@ -64,12 +35,18 @@ function toWire(row: WebhookEndpointRow) {
 }
 
 /** Builds `PUT /webhooks` and `GET /webhooks` (mount under `/api/partner`). */
-export function webhookRegistrationRouter(options: { db: SandboxDb; clock: Clock; logger: Logger }): Router {
+export function webhookRegistrationRouter(options: {
+  db: SandboxDb;
+  clock: Clock;
+  logger: Logger;
+  /** The sandbox's listening ports: refused as webhook targets on loopback. */
+  ownPorts: OwnPorts;
+}): Router {
   const { db, clock, logger } = options;
   const router = express.Router();
   router.put('/webhooks', authorize({ scope: 'webhook', rateClass: 'manage' }), async (req, res) => {
     const input = parseOrThrow(webhookRegistrationRequestSchema, readJsonBody(req), 'webhook registration');
-    const url = checkWebhookUrl(input.url).toString();
+    const url = (await checkWebhookUrl(input.url, options.ownPorts)).toString();
     const credential = credentialOf(res);
     const now = new Date(clock());
     const row = await db

@@ -18,6 +18,7 @@ import { brokerageRouter } from '../brokerage/routes.ts';
 import type { Clock } from '../clock.ts';
 import type { SandboxDb } from '../db/tables.ts';
 import { eventsRouter, webhookRegistrationRouter } from '../events/routes.ts';
+import type { OwnPorts } from '../events/webhook-target.ts';
 import { injectFaults } from '../faults/faults.ts';
 import { MAX_BODY_BYTES } from '../http/body.ts';
 import { jsonErrorHandler, notFoundHandler, sendError } from '../http/errors.ts';
@@ -40,6 +41,8 @@ export interface PartnerApiOptions extends CheckoutSessionRouteOptions {
   readonly headerPrefix: string;
   /** Signs and verifies `quote_id`s. */
   readonly quoteKey: KeyObject;
+  /** The sandbox's listening ports: refused as webhook targets on loopback. */
+  readonly ownPorts: OwnPorts;
   /** Failed-authentication throttling, shared with the admin API's reset (default: a fresh one). */
   readonly failureThrottle?: AuthFailureThrottle;
 }
