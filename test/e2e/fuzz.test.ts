@@ -297,7 +297,20 @@ const BFF_ROUTES: Endpoint[] = [
   { method: 'GET', path: '/domains/:name' },
   { method: 'POST', path: '/checkout', fields: ['domain', 'return_url', 'cancel_url'] },
   { method: 'POST', path: '/quotes', fields: ['domain'] },
+  // A purchase key with a quote: the lookup of a purchase in flight (the key bound to its quote).
+  {
+    method: 'POST',
+    path: '/quotes',
+    fields: ['domain', 'quote_id'],
+    headers: { 'idempotency-key': 'fuzz-purchase-0001' },
+  },
   { method: 'POST', path: '/orders', fields: ['quote_id', 'buyer', 'payment'] },
+  {
+    method: 'POST',
+    path: '/orders',
+    fields: ['quote_id', 'buyer', 'payment'],
+    headers: { 'idempotency-key': 'fuzz-purchase-0002' },
+  },
   { method: 'GET', path: '/orders/:id', headers: { 'x-order-token': 'x' } },
   { method: 'POST', path: '/webhooks', fields: ['id', 'type', 'created_at', 'data'] },
   { method: 'GET', path: '/healthz' },

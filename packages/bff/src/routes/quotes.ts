@@ -20,7 +20,12 @@ import { noQuerySchema, purchaseKeyOf } from './context.ts';
 
 const HELP = {
   domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' },
-  quote_id: { label: '`quote_id`', hint: 'the quote of the purchase attempt still open', example: 'qt_…' },
+  quote_id: {
+    label: '`quote_id`',
+    hint: 'the quote of the purchase attempt still open',
+    example: 'qt_…',
+    optional: true,
+  },
 };
 
 /** What the quote route uses: what asking for a quote needs, and the order flow to find a purchase in flight. */
