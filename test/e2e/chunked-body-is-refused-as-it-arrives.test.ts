@@ -5,39 +5,11 @@
  * and the server closes the connection after the answer instead of reading the rest. Raw sockets: the client sends
  * more than the limit, then sends nothing more (no last chunk), so only a server that counts as bytes arrive answers.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startBff, testCardPayments, type RunningBff } from '@domainkit/bff';
-import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSandboxAndBff } from './sandbox-and-bff.ts';
 
-let sandbox: RunningSandbox;
-let bff: RunningBff;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'dk-chunked-'));
-  sandbox = await startSandbox({ port: 0, dataDir: join(dataDir, 'sandbox'), databaseUrl: '', logger: false });
-  bff = await startBff({
-    marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
-    payments: testCardPayments(),
-    webhook: { secret: 'whsec-chunked-body-test' },
-    database: { memory: true },
-    returnUrl: 'https://shop.example/thanks',
-    logger: false,
-    visitorLimits: false,
-    background: { enabled: false },
-    port: 0,
-  });
-});
-
-afterAll(async () => {
-  await bff?.close();
-  await sandbox?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+const stack = useSandboxAndBff('dk-chunked-', { webhook: { secret: 'whsec-chunked-body-test' } });
 
 /** What the server did with a chunked body the client left unfinished. */
 interface Outcome {
@@ -107,7 +79,7 @@ describe('a chunked body over the route limit', () => {
   ])(
     'is answered 413 and the connection closed by the standalone BFF: %s',
     async (_name, path, bytes) => {
-      const outcome = await sendUnfinishedChunkedBody(bff.url, path, bytes);
+      const outcome = await sendUnfinishedChunkedBody(stack.bff.url, path, bytes);
       expect(outcome.status).toBe(413);
       expect(outcome.head).toMatch(/^connection: close$/im);
       expect(outcome.closedByServer).toBe(true);
@@ -123,8 +95,8 @@ describe('a chunked body over the route limit', () => {
   ])(
     'is answered 413 and the connection closed by the sandbox: %s',
     async (_name, path, bytes) => {
-      const admin = path.startsWith('/admin/') ? `Authorization: Bearer ${sandbox.demo.admin_token}\r\n` : '';
-      const outcome = await sendUnfinishedChunkedBody(sandbox.url, path, bytes, admin);
+      const admin = path.startsWith('/admin/') ? `Authorization: Bearer ${stack.sandbox.demo.admin_token}\r\n` : '';
+      const outcome = await sendUnfinishedChunkedBody(stack.sandbox.url, path, bytes, admin);
       expect(outcome.status).toBe(413);
       expect(outcome.head).toMatch(/^connection: close$/im);
       expect(outcome.closedByServer).toBe(true);

@@ -3,38 +3,11 @@
  * with 413 at once, before its body is read, on both servers (the sandbox and the standalone BFF); a server never
  * waits for the declared bytes. Raw sockets, so nothing in between reads or shortens the body.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startBff, testCardPayments, type RunningBff } from '@domainkit/bff';
-import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useSandboxAndBff } from './sandbox-and-bff.ts';
 
-let sandbox: RunningSandbox;
-let bff: RunningBff;
-let dataDir: string;
-
-beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), 'dk-oversized-'));
-  sandbox = await startSandbox({ port: 0, dataDir: join(dataDir, 'sandbox'), databaseUrl: '', logger: false });
-  bff = await startBff({
-    marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
-    payments: testCardPayments(),
-    database: { memory: true },
-    returnUrl: 'https://shop.example/thanks',
-    logger: false,
-    visitorLimits: false,
-    background: { enabled: false },
-    port: 0,
-  });
-});
-
-afterAll(async () => {
-  await bff?.close();
-  await sandbox?.close();
-  await rm(dataDir, { recursive: true, force: true });
-});
+const stack = useSandboxAndBff('dk-oversized-');
 
 /**
  * Sends the request head and a few body bytes of a huge declared body, then waits for the status line.
@@ -79,7 +52,7 @@ describe('a Content-Length over the limit', () => {
     ['the sandbox, OAuth registration', '/api/oauth/register'],
     ['the sandbox, admin API', '/admin/credentials'],
   ])('is answered 413 within a second by %s', async (_name, path) => {
-    const { status, ms } = await declareHugeBody(sandbox.url, path);
+    const { status, ms } = await declareHugeBody(stack.sandbox.url, path);
     expect(status).toBe(413);
     expect(ms).toBeLessThan(1_000);
   });
@@ -89,7 +62,7 @@ describe('a Content-Length over the limit', () => {
     ['POST /orders', '/orders'],
     ['an unknown path', '/no-such-route'],
   ])('is answered 413 within a second by the standalone BFF: %s', async (_name, path) => {
-    const { status, ms } = await declareHugeBody(bff.url, path);
+    const { status, ms } = await declareHugeBody(stack.bff.url, path);
     expect(status).toBe(413);
     expect(ms).toBeLessThan(1_000);
   });

@@ -84,7 +84,10 @@ export interface VisitorLimitOptions {
   readonly searchesPerMinute?: number | undefined;
   /** `POST /checkout`, `POST /quotes`, `POST /orders` per visitor per minute; default 10. */
   readonly writesPerMinute?: number | undefined;
-  /** The visitor's key; default the client IP (`req.ip`: set Express's `trust proxy` behind a proxy). */
+  /**
+   * The visitor's key; default the client IP through the trusted proxies only (the app's Express `trust proxy`, a
+   * number of hops or addresses; `true` read as one hop), an IPv6 visitor by its /56.
+   */
   readonly keyGenerator?: ((req: import('express').Request) => string) | undefined;
 }
 

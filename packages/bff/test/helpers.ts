@@ -5,15 +5,20 @@
  * per file when TEST_DATABASE_URL is set).
  */
 import { randomBytes } from 'node:crypto';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import { once } from 'node:events';
+import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import express from 'express';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import {
+  createBff,
   openBffDatabase,
   startBff,
   truncateBffTables,
   type BffDatabase,
+  type BffOptions,
   type BffServerOptions,
   type RunningBff,
 } from '../src/index.ts';
@@ -206,6 +211,38 @@ export async function startTestBff(
     ...overrides,
   });
   return Object.assign(bff, { lines });
+}
+
+/**
+ * `createBff` mounted at `/api/domains` of the partner's own Express app on 127.0.0.1:0 (no upstream retries, no
+ * credential probes), as a partner mounts it; `url` is its base. `trustProxy` is the app's own `trust proxy`.
+ */
+export async function startMountedBff(
+  stub: StubMarketplace,
+  trustProxy: boolean | number | string,
+  overrides: Partial<BffOptions> = {},
+): Promise<{ url: string; lines: string[]; close(): Promise<void> }> {
+  const { logger, lines } = captureLogs();
+  const app = express();
+  app.set('trust proxy', trustProxy);
+  const bff = createBff({
+    marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0 },
+    checkCredential: false,
+    logger,
+    ...overrides,
+  });
+  app.use('/api/domains', bff);
+  const server = createServer(app).listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/domains`,
+    lines,
+    async close() {
+      server.closeAllConnections();
+      server.close();
+      await bff.close();
+    },
+  };
 }
 
 /** A BFF started by {@link startTestBff}. */

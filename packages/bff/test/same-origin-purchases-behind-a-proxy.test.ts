@@ -6,18 +6,11 @@
  * `Forwarded` (RFC 7239) or `X-Forwarded-Proto` / `X-Forwarded-Host` say which scheme and host it received. The
  * same headers from a hop that is not trusted change nothing: a foreign origin is still refused.
  */
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createBff, type BffRouter } from '../src/index.ts';
 import {
-  KEY_ID,
-  SECRET,
   SHOP_ORIGIN,
   call,
-  captureLogs,
+  startMountedBff,
   startStubMarketplace,
   startTestBff,
   type StubMarketplace,
@@ -75,31 +68,19 @@ describe('a purchase from the shop’s own page, behind a reverse proxy', () => 
   });
 
   it('is served through a BFF mounted in an app that trusts its proxy (Express `trust proxy`)', async () => {
-    const { logger } = captureLogs();
-    const app = express();
-    app.set('trust proxy', 'loopback');
-    const bff: BffRouter = createBff({
-      marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0 },
+    const mounted = await startMountedBff(stub, 'loopback', {
       returnUrl: 'https://shop.example/thanks',
       allowedOrigins: [SHOP_ORIGIN],
       visitorLimits: false,
-      checkCredential: false,
-      logger,
     });
-    app.use('/api/domains', bff);
-    const server: Server = createServer(app).listen(0, '127.0.0.1');
-    await once(server, 'listening');
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/domains`;
-      const answer = await checkout(
-        { url },
-        { origin: PUBLIC_ORIGIN, forwarded: `for=198.51.100.7;proto=https;host=${PUBLIC_HOST}` },
-      );
+      const answer = await checkout(mounted, {
+        origin: PUBLIC_ORIGIN,
+        forwarded: `for=198.51.100.7;proto=https;host=${PUBLIC_HOST}`,
+      });
       expect([answer.status, answer.json?.error?.message]).toEqual([201, undefined]);
     } finally {
-      server.closeAllConnections();
-      server.close();
-      await bff.close();
+      await mounted.close();
     }
   });
 });

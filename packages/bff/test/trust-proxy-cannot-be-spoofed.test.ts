@@ -5,13 +5,9 @@
  * `true` is refused with a message saying what to set instead, an app that trusts every hop has the BFF trust only
  * the nearest one (said once, in one log line), and no stack reaches the log.
  */
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import express from 'express';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { BffConfigError, BffOptionsError, createBff, loadBffConfigFromEnv, startBff } from '../src/index.ts';
-import { KEY_ID, SECRET, call, captureLogs, startStubMarketplace, startTestBff } from './helpers.ts';
+import { BffConfigError, BffOptionsError, loadBffConfigFromEnv, startBff } from '../src/index.ts';
+import { KEY_ID, SECRET, call, startMountedBff, startStubMarketplace, startTestBff } from './helpers.ts';
 
 const complete = {
   DOMAINKIT_API_BASE_URL: 'https://marketplace.example',
@@ -92,20 +88,9 @@ describe('a BFF mounted in an app whose `trust proxy` is true', () => {
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {});
     const consoleWarn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const stub = await startStubMarketplace();
-    const { logger, lines } = captureLogs();
-    const app = express();
-    app.set('trust proxy', true);
-    const bff = createBff({
-      marketplace: { baseUrl: stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0 },
-      visitorLimits: { searchesPerMinute: 3 },
-      checkCredential: false,
-      logger,
-    });
-    app.use('/api/domains', bff);
-    const server: Server = createServer(app).listen(0, '127.0.0.1');
-    await once(server, 'listening');
+    const mounted = await startMountedBff(stub, true, { visitorLimits: { searchesPerMinute: 3 } });
+    const { url, lines } = mounted;
     try {
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/domains`;
       const statuses = [];
       for (let i = 0; i < 6; i++)
         statuses.push(
@@ -122,9 +107,7 @@ describe('a BFF mounted in an app whose `trust proxy` is true', () => {
       expect(said).toHaveLength(1);
       expect(JSON.parse(said[0]!)).toMatchObject({ level: 40, msg: expect.stringMatching(/nearest/) });
     } finally {
-      server.closeAllConnections();
-      server.close();
-      await bff.close();
+      await mounted.close();
       await stub.close();
     }
   });
