@@ -76,6 +76,31 @@ describe.each(databaseKinds())('onCheckoutCompleted on %s', (kind) => {
     expect(sales.map((s) => s.checkout_session_id)).toEqual(['cs_reminted0001']);
   });
 
+  it('runs at most once: a hook that throws is logged, the buyer still confirmed, a replay does not retry it', async () => {
+    let runs = 0;
+    const bff = await startTestBff(fx.stub, {
+      database: fx.testDb.database,
+      background: { enabled: false },
+      onCheckoutCompleted: () => {
+        runs++;
+        throw new Error('the partner records are down');
+      },
+    });
+    fx.closers.push(() => bff.close());
+    const query = signedReturn('cs_throws0001');
+
+    await comeBack(bff.url, query);
+    await comeBack(bff.url, query);
+
+    expect(runs).toBe(1);
+    expect(bff.lines.filter((l) => l.includes('onCheckoutCompleted failed'))).toHaveLength(1);
+    const row = await fx.testDb.database.db
+      .selectFrom('bff_checkout_completions')
+      .select(['checkout_session_id', 'hook_error'])
+      .execute();
+    expect(row).toEqual([{ checkout_session_id: 'cs_throws0001', hook_error: 'Error: the partner records are down' }]);
+  });
+
   it('runs for each checkout session, and never for a return it cannot verify', async () => {
     sales.length = 0;
     const bff = await replica();
