@@ -3,36 +3,15 @@
  * e-mail addresses and the orders the BFF keeps were readable by every local user. The BFF now makes its data folder
  * and its database files private to its owner (folders 0700, files 0600) whenever it opens them.
  */
-import { chmodSync, lstatSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { loosen, openToOthers } from '../../sandbox/test/file-modes.ts';
 import { openBffDatabase } from '../src/index.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'dk-bff-private-'));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
-
-/** Every path under `dir` (and `dir` itself) whose mode lets anyone but the owner in, with that mode in octal. */
-function openToOthers(dir: string): string[] {
-  const found: string[] = [];
-  const visit = (path: string) => {
-    const info = lstatSync(path);
-    if ((info.mode & 0o077) !== 0)
-      found.push(`${path.slice(dataDir.length) || '/'} ${(info.mode & 0o777).toString(8)}`);
-    if (info.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
-  };
-  visit(dir);
-  return found;
-}
-
-/** Gives every folder 0755 and every file 0644, as a default umask or a copied folder leaves them. */
-function loosen(path: string): void {
-  const info = lstatSync(path);
-  if (info.isDirectory()) {
-    chmodSync(path, 0o755);
-    for (const name of readdirSync(path)) loosen(join(path, name));
-  } else if (info.isFile()) chmodSync(path, 0o644);
-}
 
 async function openAndClose(): Promise<string[]> {
   const database = await openBffDatabase({ dataDir });

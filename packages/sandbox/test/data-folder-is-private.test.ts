@@ -4,36 +4,14 @@
  * every local user. The sandbox now makes its data folder and everything it keeps there private to its owner
  * (folders 0700, files 0600) at every start, whatever modes it finds.
  */
-import { chmodSync, lstatSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
+import { loosen, openToOthers } from './file-modes.ts';
 import { startSandbox } from '../src/index.ts';
 import { removeDir, tempDir } from './helpers.ts';
 
 const dataDir = tempDir();
 afterAll(() => removeDir(dataDir));
-
-/** Every path under `dir` (and `dir` itself) whose mode lets anyone but the owner in, with that mode in octal. */
-function openToOthers(dir: string): string[] {
-  const found: string[] = [];
-  const visit = (path: string) => {
-    const info = lstatSync(path);
-    if ((info.mode & 0o077) !== 0)
-      found.push(`${path.slice(dataDir.length) || '/'} ${(info.mode & 0o777).toString(8)}`);
-    if (info.isDirectory()) for (const name of readdirSync(path)) visit(join(path, name));
-  };
-  visit(dir);
-  return found;
-}
-
-/** Gives every folder 0755 and every file 0644, as a default umask or a copied folder leaves them. */
-function loosen(path: string): void {
-  const info = lstatSync(path);
-  if (info.isDirectory()) {
-    chmodSync(path, 0o755);
-    for (const name of readdirSync(path)) loosen(join(path, name));
-  } else if (info.isFile()) chmodSync(path, 0o644);
-}
 
 async function startAndStop(): Promise<string[]> {
   const sandbox = await startSandbox({ port: 0, dataDir, databaseUrl: '', logger: false });
