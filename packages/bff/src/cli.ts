@@ -17,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { CLIENT_VERSION, PartnerClient } from '@domainkit/client';
 import { checkCredential } from './credential-check.ts';
 import { BffConfigError, loadBffConfigFromEnv } from './env.ts';
+import { redactText } from './logger.ts';
 import { BFF_VERSION } from './version.ts';
 import { BffOptionsError } from './options.ts';
 import { startBff } from './server.ts';
@@ -27,7 +28,7 @@ async function check(): Promise<void> {
   try {
     config = loadBffConfigFromEnv(process.env);
   } catch (error) {
-    process.stderr.write(`${(error as Error).message}\n`);
+    process.stderr.write(redactText(`${(error as Error).message}\n`));
     process.exitCode = error instanceof BffConfigError ? 78 : 1;
     return;
   }
@@ -44,11 +45,16 @@ async function check(): Promise<void> {
   const needs = { buy: config.payments !== undefined, webhook: config.webhook !== undefined };
   const status = await checkCredential(client, needs);
   const scopes = ['search', 'embed', ...(needs.buy ? ['buy'] : []), ...(needs.webhook ? ['webhook'] : [])];
+  // Printed through the log redaction: a URL's userinfo, a secret or a signature echoed in a message never shows.
   if (status.ok) {
-    process.stdout.write(`ok: ${m.keyId} signs valid requests to ${m.baseUrl} with scopes ${scopes.join(', ')}\n`);
+    process.stdout.write(
+      redactText(`ok: ${m.keyId} signs valid requests to ${m.baseUrl} with scopes ${scopes.join(', ')}\n`),
+    );
     process.exitCode = 0;
   } else {
-    process.stderr.write(`domainkit-bff --check: ${status.reason} (${m.keyId} at ${m.baseUrl}): ${status.message}\n`);
+    process.stderr.write(
+      redactText(`domainkit-bff --check: ${status.reason} (${m.keyId} at ${m.baseUrl}): ${status.message}\n`),
+    );
     process.exitCode = 1;
   }
 }
@@ -130,11 +136,11 @@ async function main(): Promise<void> {
     bff = await startBff(loadBffConfigFromEnv(process.env));
   } catch (error) {
     if (error instanceof BffConfigError || error instanceof BffOptionsError) {
-      process.stderr.write(`${error.message}\n`);
+      process.stderr.write(redactText(`${error.message}\n`));
       process.exitCode = 78;
       return;
     }
-    process.stderr.write(`domainkit-bff could not start: ${(error as Error).message}\n`);
+    process.stderr.write(redactText(`domainkit-bff could not start: ${(error as Error).message}\n`));
     process.exitCode = 1;
     return;
   }

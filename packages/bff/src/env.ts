@@ -4,7 +4,7 @@
  *
  * | variable | required | meaning |
  * |---|---|---|
- * | DOMAINKIT_API_BASE_URL | yes | marketplace service address (`https://…`; the client adds `/api/partner/v1`) |
+ * | DOMAINKIT_API_BASE_URL | yes | marketplace service address (`https://…`, required with NODE_ENV=production unless loopback; no userinfo; the client adds `/api/partner/v1`) |
  * | DOMAINKIT_KEY_ID | yes | Partner API key id (`pk_…`) |
  * | DOMAINKIT_API_SECRET | yes | Partner API secret (`sk_…`) |
  * | DOMAINKIT_HEADER_PREFIX | no | signing header prefix, default `X-Service-` |
@@ -38,10 +38,10 @@
  * | DOMAINKIT_SEARCH_CACHE_MODE | no | `shared` (default) or `process` (the earlier per-process cache) |
  * | DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE, DOMAINKIT_VISITOR_WRITES_PER_MINUTE | no | per-visitor limits, default 30 and 10; `off` turns both off |
  */
-import { createLogger, type LogFormat } from './logger.ts';
+import { createLogger, redactText, type LogFormat } from './logger.ts';
 import type { z } from 'zod';
 import { DEFAULT_BFF_DATA_DIR, describeDatabaseUrl } from './db/database.ts';
-import { httpUrl, originSchema, serviceUrl } from './options.ts';
+import { httpUrl, originSchema, plainHttpServiceUrlProblem, serviceUrl } from './options.ts';
 import { testCardPayments, testPaymentsRefusal } from './payments.ts';
 import { readTrustProxy, type TrustProxySetting } from './proxy-trust.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type BffServerOptions } from './server.ts';
@@ -59,7 +59,8 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
   {
     name: 'DOMAINKIT_API_BASE_URL',
     required: true,
-    description: 'the marketplace service address, such as https://marketplace.example (without /api/partner/v1)',
+    description:
+      'the marketplace service address, such as https://marketplace.example (without /api/partner/v1; https:// with NODE_ENV=production unless loopback)',
   },
   { name: 'DOMAINKIT_KEY_ID', required: true, description: 'the public key id of your Partner API credential (pk_…)' },
   { name: 'DOMAINKIT_API_SECRET', required: true, description: 'the API secret of your Partner API credential (sk_…)' },
@@ -220,9 +221,12 @@ export function loadBffConfigFromEnv(
 
   const baseUrl = required('DOMAINKIT_API_BASE_URL');
   if (baseUrl !== undefined) {
-    const message = firstMessage(serviceUrl, baseUrl);
+    const message = firstMessage(serviceUrl, baseUrl) ?? plainHttpServiceUrlProblem(baseUrl, env.NODE_ENV);
     if (message)
-      problems.push({ variable: 'DOMAINKIT_API_BASE_URL', problem: `${message}; received ${JSON.stringify(baseUrl)}` });
+      problems.push({
+        variable: 'DOMAINKIT_API_BASE_URL',
+        problem: `${message}; received ${JSON.stringify(redactText(baseUrl))}`,
+      });
   }
   const keyId = required('DOMAINKIT_KEY_ID');
   const secret = required('DOMAINKIT_API_SECRET');

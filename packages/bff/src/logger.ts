@@ -80,6 +80,8 @@ const SECRET_PATTERNS: ReadonlyArray<readonly [RegExp, string]> = [
   [/\bBearer\s+[A-Za-z0-9._~+/=-]+/gi, 'Bearer [redacted]'],
   [/\b[0-9a-fA-F]{40,}\b/g, '[redacted]'],
   [/\b[A-Za-z0-9_-]{43,}\b/g, '[redacted]'],
+  // A URL's userinfo (`https://user:password@host`): a password, or a token used as a user name.
+  [/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/?#@"'<>]+@/gi, '$1[redacted]@'],
 ];
 
 /** Free text with secrets and signatures replaced by `[redacted]` (see {@link SECRET_PATTERNS}). */

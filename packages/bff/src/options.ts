@@ -244,12 +244,19 @@ export const httpUrl = z
     'must be an absolute http(s) URL such as "https://shop.example/thanks"',
   );
 
-/** Checks a service address: http(s), no query, not ending in the API path the client adds. */
+/**
+ * Checks a service address: http(s), without a user name or password (the Partner API authenticates by signature,
+ * and fetch refuses a URL carrying credentials), not ending in the API path the client adds.
+ */
 export const serviceUrl = z
   .string({ error: required('the marketplace\'s service address, such as "https://marketplace.example"') })
   .refine(
     (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
     'must be an absolute http(s) URL such as "https://marketplace.example"',
+  )
+  .refine(
+    (v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''),
+    'must not carry a user name or password ("user:password@"): the key id and secret sign each request; remove them from the URL',
   )
   .refine(
     (v) => !/\/api\/partner(\/v1)?\/?$/.test(v),
@@ -688,6 +695,11 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
       '`profile: "test"` is refused when NODE_ENV is "production": the test profile lifts the visitor limits that protect your shared upstream budget',
     );
   }
+  const plainHttp = plainHttpServiceUrlProblem(
+    (value.marketplace as { baseUrl?: unknown } | undefined)?.baseUrl,
+    process.env.NODE_ENV,
+  );
+  if (plainHttp) problems.push(`\`marketplace.baseUrl\` ${plainHttp}`);
   const testPayments = testPaymentsProblem(value);
   if (testPayments) problems.push(testPayments);
   const secret = (value.marketplace as { secret?: unknown } | undefined)?.secret;
@@ -703,6 +715,23 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   }
   if (problems.length > 0) throw new BffOptionsError(problems, where);
   return parsed.data!;
+}
+
+/** Whether `hostname` (as `URL` gives it) is the local machine: `localhost`, 127.0.0.0/8 or `[::1]`. */
+function isLoopbackHost(hostname: string): boolean {
+  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
+}
+
+/**
+ * Why the marketplace address `baseUrl` is refused under `nodeEnv`, or `undefined`: with NODE_ENV=production it must
+ * be `https://` (the signed requests, and the webhook secret sent at start, would cross the network in clear), except
+ * to a loopback address (a marketplace or TLS proxy on the same machine).
+ */
+export function plainHttpServiceUrlProblem(baseUrl: unknown, nodeEnv: string | undefined): string | undefined {
+  if (nodeEnv !== 'production' || typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) return undefined;
+  const url = new URL(baseUrl);
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
+  return 'must be https:// when NODE_ENV is "production": over plain http the signed requests and the webhook secret cross the network in clear (http:// is accepted only to a loopback address)';
 }
 
 /** Why a test payment adapter is refused here (payments.ts `testPaymentsRefusal`), as an options problem. */
