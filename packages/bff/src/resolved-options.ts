@@ -70,7 +70,7 @@ export interface ResolvedSearch {
   readonly index: boolean;
   /** Reads of other processes' evictions, answers and listings (PostgreSQL); `syncIntervalMs`, default 1 000. */
   readonly syncIntervalMs: number;
-  /** Tokens background work leaves in the shared bucket for visitors; 1. */
+  /** Tokens background work leaves in the shared bucket for visitors: the search burst less one (at least 1). */
   readonly reserve: number;
 }
 
@@ -229,7 +229,9 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
       maxWaitMs: o.upstreamBudget?.searchMaxWaitMs ?? o.upstreamBudget?.maxWaitMs ?? 300,
       index: o.searchCache?.index !== false,
       syncIntervalMs: o.searchCache?.syncIntervalMs ?? 1_000,
-      reserve: 1,
+      // Background work (refreshes, prefetches, the queries of visitors told "busy" who left) spends only a token
+      // that would otherwise overflow the bucket: the burst stays for visitors, of this process or another.
+      reserve: Math.max(1, (o.upstreamBudget?.search ?? DEFAULT_BUDGET_LIMITS.search).burst - 1),
     },
     budgetLimits: {
       search: o.upstreamBudget?.search ?? DEFAULT_BUDGET_LIMITS.search,

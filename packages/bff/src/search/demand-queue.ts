@@ -7,7 +7,10 @@
  * query nobody waits for any more takes no token.
  *
  * A token no waiting visitor needs is spare: it goes to background work (prefetching the most demanded query not
- * cached, refreshing a stale answer), taken with a reserve left in the bucket for visitors of other processes.
+ * cached, refreshing a stale answer, the queries of visitors who were told "busy" and left), taken with a reserve
+ * left in the bucket for visitors (the BFF leaves the burst less one: background work spends only the tokens that
+ * would overflow). A visitor waiting never waits on a wake-up set for background work: it takes the next token as
+ * soon as one is there.
  */
 
 /** Whether a load serves waiting visitors or spends a spare token. */
@@ -336,9 +339,20 @@ export class DemandQueue<T> {
   }
 
   #pump(): void {
-    if (this.#wake !== undefined && this.#nextTokenAt <= this.#now()) {
-      clearTimeout(this.#wake);
-      this.#wake = undefined;
+    if (this.#wake !== undefined) {
+      const now = this.#now();
+      // The wake may be set for a background token (one beyond the reserve): a visitor waiting now needs none, and
+      // must not be held up until then (after a 429 pause, that wait outlasted every visitor's).
+      if (this.#visitorTokenAt < this.#nextTokenAt && this.#bestWaiting() !== undefined) {
+        this.#nextTokenAt = this.#visitorTokenAt;
+        clearTimeout(this.#wake);
+        this.#wake = undefined;
+        if (this.#nextTokenAt > now) this.#sleep(this.#nextTokenAt - now);
+      }
+      if (this.#wake !== undefined && this.#nextTokenAt <= now) {
+        clearTimeout(this.#wake);
+        this.#wake = undefined;
+      }
     }
     if (this.#pumping || this.#closed || this.#wake !== undefined) return;
     this.#pumping = true;
@@ -364,14 +378,7 @@ export class DemandQueue<T> {
       this.#visitorTokenAt = this.#now() + (attempt.nextMs ?? (attempt.ok ? 0 : attempt.waitMs));
       if (!attempt.ok) {
         this.#nextTokenAt = this.#now() + attempt.waitMs;
-        this.#wake = setTimeout(
-          () => {
-            this.#wake = undefined;
-            this.#pump();
-          },
-          Math.max(1, attempt.waitMs),
-        );
-        this.#wake.unref?.();
+        this.#sleep(attempt.waitMs);
         return;
       }
       this.#nextTokenAt = 0;
@@ -384,6 +391,18 @@ export class DemandQueue<T> {
         this.#start(spare, 'background', attempt.ticket);
       }
     }
+  }
+
+  /** Pumps again in `ms` (the next token expected then). */
+  #sleep(ms: number): void {
+    this.#wake = setTimeout(
+      () => {
+        this.#wake = undefined;
+        this.#pump();
+      },
+      Math.max(1, ms),
+    );
+    this.#wake.unref?.();
   }
 
   #start(key: string, mode: QueueMode, ticket?: string): void {
