@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     name: 'e2e',
+    setupFiles: ['./setup/fail-on-defects.ts'],
     include: ['e2e/**/*.test.ts', 'contract/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

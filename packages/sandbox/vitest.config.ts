@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config';
 // the tests of that file.
 export default defineConfig({
   test: {
+    setupFiles: ['../../test/setup/fail-on-defects.ts'],
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,

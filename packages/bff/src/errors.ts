@@ -4,7 +4,15 @@
  * visitor-safe messages; the detail goes to the log, never to the browser.
  */
 import { MarketplaceError } from '@domainkit/client';
-import { ErrorCode, WIDGET_ERROR_CODES, type WidgetError, type WidgetErrorCode } from '@domainkit/protocol';
+import { channel } from 'node:diagnostics_channel';
+import {
+  DEFECT_CHANNEL,
+  type DefectReport,
+  ErrorCode,
+  WIDGET_ERROR_CODES,
+  type WidgetError,
+  type WidgetErrorCode,
+} from '@domainkit/protocol';
 import type { RateClass } from '@domainkit/client';
 import { PaymentInputError } from './payments.ts';
 import type { ErrorRequestHandler, Response } from 'express';
@@ -284,9 +292,12 @@ export function busyLog(logger: Logger): () => void {
   };
 }
 
+const defects = channel(DEFECT_CHANNEL);
+
 /**
- * The router's error handler: answers JSON with a safe message, logs upstream failures and defects with pino;
- * `busy` answers are counted ({@link busyLog}).
+ * The router's error handler: answers JSON with a safe message, logs upstream failures and defects with pino
+ * (defects are also published on the {@link DEFECT_CHANNEL} diagnostics channel); `busy` answers are counted
+ * ({@link busyLog}).
  */
 export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): ErrorRequestHandler {
   const countBusy = busyLog(logger);
@@ -300,10 +311,20 @@ export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): E
     const route = `${req.method} ${req.originalUrl.split('?', 1)[0]}`;
     if (log === 'defect') {
       const e = cause as { code?: unknown; message?: unknown };
+      const dbMessage = redactText(String(e.message));
       logger.error(
-        { route, status: answer.status, defect: true, sqlstate: e.code, db_message: redactText(String(e.message)) },
+        { route, status: answer.status, defect: true, sqlstate: e.code, db_message: dbMessage },
         'defect: the database refused a value that input validation let through',
       );
+      if (defects.hasSubscribers) {
+        const report: DefectReport = {
+          component: 'bff',
+          route,
+          sqlstate: typeof e.code === 'string' ? e.code : undefined,
+          message: dbMessage,
+        };
+        defects.publish(report);
+      }
     } else if (log === 'error')
       logger.error(
         { route, status: answer.status, ...upstreamLogFields(cause) },

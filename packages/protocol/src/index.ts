@@ -5,6 +5,7 @@ export * from './headers.ts';
 export * from './request-id.ts';
 export * from './limits.ts';
 export * from './errors.ts';
+export * from './defects.ts';
 export * from './canonical-request.ts';
 export * from './sign.ts';
 export * from './verify.ts';

@@ -234,7 +234,7 @@ export function landerRouter(options: LanderOptions): Router {
   const answerClientFault = (err: unknown, req: Request, res: Response): boolean => {
     const fault = classifyClientFault(err);
     if (fault === undefined) return false;
-    if (fault.defect) logDefect(logger, err, requestState(res).requestId, req.method);
+    if (fault.defect) logDefect(logger, err, req, requestState(res).requestId);
     send(
       res,
       fault.status,

@@ -3,8 +3,9 @@
  * `X-Request-Id` (decided wire shape). Unexpected errors answer 500 `internal_error` with a generic message; the
  * detail goes to the server log only, never to the caller.
  */
-import { ProtocolError } from '@domainkit/protocol';
-import type { ErrorRequestHandler, RequestHandler, Response } from 'express';
+import { channel } from 'node:diagnostics_channel';
+import { DEFECT_CHANNEL, type DefectReport, ProtocolError } from '@domainkit/protocol';
+import type { ErrorRequestHandler, Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import { ApiError, SpecError } from './api-error.ts';
 import { classifyClientFault } from './hardening.ts';
@@ -85,6 +86,8 @@ export function describeBodyParserError(err: unknown): string | undefined {
   }
 }
 
+const defects = channel(DEFECT_CHANNEL);
+
 /**
  * What is wrong with a form an HTML page received, for its error page: a body the parsers refused (413 over the
  * limit, else 400), or a field the text policy refused (`rejectUnsafeText`: its 400 and message); else `undefined`.
@@ -99,9 +102,10 @@ export function formProblem(err: unknown): { status: number; message: string } |
 }
 
 /**
- * Logs a database refusal that validation let through: the answer is a 4xx, but the input policy missed a value.
+ * Logs a database refusal that validation let through (`defect: true`, level error) and publishes it on the
+ * {@link DEFECT_CHANNEL} diagnostics channel: the answer is a 4xx, but the input policy missed a value.
  */
-export function logDefect(logger: Logger, err: unknown, requestId: string, method: string): void {
+export function logDefect(logger: Logger, err: unknown, req: Request, requestId: string): void {
   const e = err as { code?: unknown; message?: unknown; column?: unknown; constraint?: unknown };
   logger.error(
     {
@@ -111,10 +115,19 @@ export function logDefect(logger: Logger, err: unknown, requestId: string, metho
       column: e.column,
       constraint: e.constraint,
       req_id: requestId,
-      method,
+      method: req.method,
     },
     'defect: the database refused a value that input validation let through',
   );
+  if (defects.hasSubscribers) {
+    const report: DefectReport = {
+      component: 'sandbox',
+      route: `${req.method} ${splitRawUrl(req.originalUrl).path.slice(0, 200)}`,
+      sqlstate: typeof e.code === 'string' ? e.code : undefined,
+      message: String(e.message),
+    };
+    defects.publish(report);
+  }
 }
 
 /** The last error handler of a JSON area: spec errors as their status, everything else as 500 `internal_error`. */
@@ -146,7 +159,7 @@ export function jsonErrorHandler(logger: Logger): ErrorRequestHandler {
     }
     const fault = classifyClientFault(err);
     if (fault !== undefined) {
-      if (fault.defect) logDefect(logger, err, requestState(res).requestId, req.method);
+      if (fault.defect) logDefect(logger, err, req, requestState(res).requestId);
       sendError(res, fault.status, fault.code, fault.message);
       return;
     }

@@ -282,7 +282,7 @@ ${deal}<p class="hint">${row.tier === 'managed' ? 'Managed: a broker negotiates 
   const answerClientFault = (err: unknown, req: Request, res: Response): boolean => {
     const fault = classifyClientFault(err);
     if (fault === undefined) return false;
-    if (fault.defect) logDefect(logger, err, requestState(res).requestId, req.method);
+    if (fault.defect) logDefect(logger, err, req, requestState(res).requestId);
     const body = `<h1 data-testid="page-error">This address is not valid</h1><p>${escapeHtml(fault.message)}</p>`;
     send(res, fault.status, page(ctx(req), 'This address is not valid', body, 'Marketplace'));
     return true;
