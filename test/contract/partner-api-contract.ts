@@ -11,7 +11,9 @@
  */
 import { MarketplaceError, PartnerClient } from '@domainkit/client';
 import { ERROR_CODES, EVENT_TYPES, ORDER_STATUSES, type Domain, type Order } from '@domainkit/protocol';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectAnswersMatchPartnerApiDocument } from '../../packages/sandbox/test/openapi-check.ts';
+import { startRecordingProxy, type RecordingProxy } from './recording-proxy.ts';
 
 /** A Partner API credential (Partner API spec 5.1): the public key id and its HMAC secret. */
 export interface PartnerCredential {
@@ -41,20 +43,29 @@ async function refusal(promise: Promise<unknown>): Promise<MarketplaceError> {
  * `credential` are functions so the caller may start the service in `beforeAll`.
  *
  * Partner API spec 2.1–2.5, 4.1, 5.1, 7: signed discovery, checkout sessions, quotes, idempotent orders, the event
- * history and webhook registration, and the spec's error codes for unsigned and mis-signed requests.
+ * history and webhook registration, and the spec's error codes for unsigned and mis-signed requests. Every request
+ * goes through a recording proxy; the last test checks every answer against the Partner API's OpenAPI document
+ * (`@domainkit/protocol`), closed: a status, a body field or a header of the API the document does not declare fails.
  */
 export function runPartnerApiContract(
   baseUrl: () => string,
   credential: () => PartnerCredential,
   options: PartnerApiContractOptions,
 ): void {
-  const client = () => new PartnerClient({ baseUrl: baseUrl(), ...credential(), maxRetries: 0 });
+  let proxy: RecordingProxy | undefined;
+  const url = () => proxy!.url;
+  const client = () => new PartnerClient({ baseUrl: url(), ...credential(), maxRetries: 0 });
   let forSale: Domain[] = [];
   let order: Order | undefined;
 
   describe('the Partner API contract', () => {
+    beforeAll(async () => {
+      proxy = await startRecordingProxy(baseUrl);
+    });
+    afterAll(() => proxy?.close());
+
     it('refuses an unsigned request with the Partner API spec 7 code missing_credentials (401)', async () => {
-      const res = await fetch(`${baseUrl()}/api/partner/v1/domains/search?q=${encodeURIComponent(options.query)}`);
+      const res = await fetch(`${url()}/api/partner/v1/domains/search?q=${encodeURIComponent(options.query)}`);
       expect(res.status).toBe(401);
       const body = (await res.json()) as { error: { code: string; message: string } };
       expect(body.error.code).toBe('missing_credentials');
@@ -64,7 +75,7 @@ export function runPartnerApiContract(
 
     it('refuses a request signed with the wrong secret: invalid_signature (401)', async () => {
       const wrong = new PartnerClient({
-        baseUrl: baseUrl(),
+        baseUrl: url(),
         keyId: credential().keyId,
         secret: `${credential().secret}x`,
         maxRetries: 0,
@@ -156,6 +167,10 @@ export function runPartnerApiContract(
       const registration = await client().webhooks.register({ url: options.webhookUrl, secret });
       expect({ url: registration.url, active: registration.active }).toEqual({ url: options.webhookUrl, active: true });
       expect(JSON.stringify(registration)).not.toContain(secret);
+    });
+
+    it('answered every request as the Partner API OpenAPI document declares: status, every field, every header', () => {
+      expect(expectAnswersMatchPartnerApiDocument(proxy!.answers)).toBeGreaterThanOrEqual(10);
     });
   });
 }

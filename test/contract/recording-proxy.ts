@@ -1,5 +1,6 @@
 /**
- * A pass-through HTTP proxy in front of a marketplace that records every answer (method, path, status, JSON body),
+ * A pass-through HTTP proxy in front of a marketplace that records every answer (method, path, status, JSON body,
+ * headers),
  * so a suite run through it can check each answer afterwards (here: against the Partner API's OpenAPI document).
  * Requests go through byte for byte (signatures cover method, path, query and body, not the host).
  */
@@ -13,6 +14,8 @@ export interface ProxiedAnswer {
   readonly path: string;
   readonly status: number;
   readonly json: unknown;
+  /** Response headers by lowercase name (several values of one header joined with `, `). */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** A running recording proxy. */
@@ -42,7 +45,13 @@ export async function startRecordingProxy(target: () => string): Promise<Recordi
             json = undefined;
           }
           const path = new URL(req.url ?? '/', 'http://proxy').pathname;
-          answers.push({ method: req.method ?? 'GET', path, status: answer.statusCode ?? 0, json });
+          const headers = Object.fromEntries(
+            Object.entries(answer.headers).map(([name, value]) => [
+              name,
+              Array.isArray(value) ? value.join(', ') : String(value),
+            ]),
+          );
+          answers.push({ method: req.method ?? 'GET', path, status: answer.statusCode ?? 0, json, headers });
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           res.end(raw);
         });

@@ -215,8 +215,15 @@ function errorBody(code: string, message: string) {
   return { error: { code, message, request_id: 'req_stub0001' } };
 }
 
-/** Starts the stub marketplace on 127.0.0.1:0. */
-export async function startStubMarketplace(): Promise<StubMarketplace> {
+/**
+ * Starts the stub marketplace on 127.0.0.1:0.
+ * @param options.undeclaredFields - send `score`, a field the Partner API's OpenAPI document does not declare, with
+ *   every domain (default true: the BFF must neither choke on nor pass on fields a marketplace adds later). The
+ *   Partner API contract turns it off: it checks that every field the stub sends is declared.
+ */
+export async function startStubMarketplace(options: { undeclaredFields?: boolean } = {}): Promise<StubMarketplace> {
+  const undeclared = options.undeclaredFields ?? true;
+  const declaredOnly = <T extends { score: number }>({ score: _score, ...rest }: T) => rest;
   const calls: StubCall[] = [];
   const rejected: string[] = [];
   const queues = new Map<StubRoute, StubAnswer[]>();
@@ -235,6 +242,7 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
   );
 
   const app = express();
+  app.disable('x-powered-by');
   app.use(express.raw({ type: () => true }));
 
   const stub: StubMarketplace = {
@@ -395,7 +403,10 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
     const domains = inventoryOf(res)
       .filter((d) => q.split(' ').some((word) => d.domain.includes(word)))
       .slice(0, 5);
-    res.json({ domains: domains.map(({ words: _w, status: _s, ...d }) => d), next_cursor: null });
+    res.json({
+      domains: domains.map(({ words: _w, status: _s, ...d }) => (undeclared ? d : declaredOnly(d))),
+      next_cursor: null,
+    });
   });
   app.get('/api/partner/v1/domains/:name', verify('domain'), (req, res) => {
     const found = inventoryOf(res).find((d) => d.domain === req.params.name);
@@ -403,7 +414,7 @@ export async function startStubMarketplace(): Promise<StubMarketplace> {
       res.status(404).json(errorBody('not_found', `${req.params.name} is not listed`));
       return;
     }
-    res.json({ ...found, listed_at: '2025-01-02T03:04:05Z' });
+    res.json({ ...(undeclared ? found : declaredOnly(found)), listed_at: '2025-01-02T03:04:05Z' });
   });
   app.post('/api/partner/v1/checkout-session', verify('checkout'), (req, res) => {
     const { domain } = json(req) as { domain: string };

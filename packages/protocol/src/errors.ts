@@ -66,14 +66,34 @@ export function isErrorCode(code: unknown): code is ErrorCode {
 }
 
 /**
- * The error body the sandbox answers: `{"error": {"code", "message", "request_id"}}`. Unknown fields are kept.
- * The spec shows only the `code` and `message` names (Partner API spec 7): see docs/spec-decisions.md.
+ * The error body the sandbox answers: `{"error": {"code", "message", "request_id"}}`, plus, for some codes, what the
+ * caller needs to act on it: `retry_after` (whole seconds, with `rate_limited`, as the `Retry-After` header) and the
+ * listing's current `price_cents` with its `currency` (with `price_mismatch`: show the buyer the new price). Unknown
+ * fields are kept. The spec shows only the `code` and `message` names (Partner API spec 7): see
+ * docs/spec-decisions.md.
  */
 export const errorBodySchema = z.object({
   error: z.looseObject({
     code: z.string(),
     message: z.string(),
     request_id: z.string().optional(),
+    retry_after: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe('With `rate_limited`: whole seconds to wait before retrying (as the `Retry-After` header).'),
+    price_cents: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe("With `price_mismatch`: the listing's current price in minor units."),
+    currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional()
+      .describe("With `price_mismatch`: the listing's currency (ISO 4217)."),
   }),
 });
 

@@ -21,6 +21,10 @@ export interface HeaderNames {
   readonly signature: string;
   /** `Idempotency-Key`: required on `POST /orders`; carries no brand. */
   readonly idempotencyKey: string;
+  /** `X-Service-Event-Id`: on webhook deliveries, the event's id (as in the body). */
+  readonly eventId: string;
+  /** `X-Service-Delivery-Attempt`: on webhook deliveries, the attempt's number from 1. */
+  readonly deliveryAttempt: string;
 }
 
 /**
@@ -42,5 +46,7 @@ export function headerNames(prefix: string = DEFAULT_HEADER_PREFIX): HeaderNames
     nonce: `${prefix}Nonce`,
     signature: `${prefix}Signature`,
     idempotencyKey: 'Idempotency-Key',
+    eventId: `${prefix}Event-Id`,
+    deliveryAttempt: `${prefix}Delivery-Attempt`,
   };
 }

@@ -211,7 +211,13 @@ export class PartnerTestClient {
       headers,
       ...(body !== undefined ? { body } : {}),
     });
-    partnerAnswers.push({ method, path: request.path, status: answer.status, json: answer.json });
+    partnerAnswers.push({
+      method,
+      path: request.path,
+      status: answer.status,
+      json: answer.json,
+      headers: Object.fromEntries(answer.headers),
+    });
     return { ...answer, sent: { headers, query: signed.query, body } };
   }
 }
@@ -222,6 +228,8 @@ export interface RecordedAnswer {
   readonly path: string;
   readonly status: number;
   readonly json: unknown;
+  /** Response headers by lowercase name. */
+  readonly headers: Readonly<Record<string, string>>;
 }
 
 /** Every signed Partner API answer of this test file, checked against the OpenAPI document (`openapi-check.ts`). */

@@ -80,7 +80,8 @@ interface Operation {
   readonly answer: z.ZodType;
   /** Error codes beyond the ones every signed request may meet. */
   readonly errors: readonly ErrorCode[];
-  readonly idempotencyKey?: 'required';
+  /** Whether the operation takes an `Idempotency-Key` (its replays then carry `Idempotent-Replayed: true`). */
+  readonly idempotencyKey?: 'required' | 'optional';
 }
 
 const domainPath = { name: { description: 'The domain name, e.g. `coffeehouse.com`.', schema: z.string() } };
@@ -219,6 +220,7 @@ const OPERATIONS: readonly Operation[] = [
     status: 201,
     answer: refundSchema,
     errors: ['validation_error', 'not_found', 'conflict'],
+    idempotencyKey: 'optional',
   },
   {
     method: 'put',
@@ -481,12 +483,26 @@ const COMMON_ERRORS: readonly ErrorCode[] = [
   'internal_error',
 ];
 
+/**
+ * The headers an answer of `status` may carry: `X-Request-Id` on every answer; the rate-limit headers once the
+ * request passed authentication (not on 401); `Retry-After` with 429; `Idempotent-Replayed` on the answers of an
+ * operation that takes an `Idempotency-Key` (a replay repeats the stored answer, error or not).
+ */
+function answerHeaders(status: number, op: Operation): Json {
+  return {
+    'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' },
+    ...(status === 401 ? {} : RATE_HEADERS),
+    ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
+    ...(op.idempotencyKey ? { 'Idempotent-Replayed': { $ref: '#/components/headers/Idempotent-Replayed' } } : {}),
+  };
+}
+
 /** The error answer for one status, listing which codes it carries there. */
-function errorResponse(status: number, codes: readonly ErrorCode[]): Json {
+function errorResponse(status: number, codes: readonly ErrorCode[], op: Operation): Json {
   const lines = codes.map((code) => `- \`${code}\`: ${ERROR_CODES[code].when}`).join('\n');
   return {
     description: `Error (HTTP ${status}):\n\n${lines}`,
-    ...(status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+    headers: answerHeaders(status, op),
     content: content({
       allOf: [
         { $ref: '#/components/schemas/ErrorBody' },
@@ -526,9 +542,9 @@ function operationObject(op: Operation, names: ReturnType<typeof headerNames>): 
     parameters.push({
       name: names.idempotencyKey,
       in: 'header',
-      required: true,
+      required: op.idempotencyKey === 'required',
       description:
-        'One key per logical order (a UUID): a retry with the same key and body returns the first answer; the same key with another body is `conflict`.',
+        'One key per logical write (a UUID): a retry with the same key and body returns the first answer, with `Idempotent-Replayed: true`; the same key with another body is `conflict`.',
       schema: { type: 'string', minLength: 1, maxLength: 255 },
     });
   }
@@ -541,12 +557,12 @@ function operationObject(op: Operation, names: ReturnType<typeof headerNames>): 
   const responses: Json = {
     [String(op.status)]: {
       description: op.status === 201 ? 'Created.' : 'OK.',
-      headers: RATE_HEADERS,
+      headers: answerHeaders(op.status, op),
       content: content({ $ref: `#/components/schemas/${schemaName(op)}` }),
     },
   };
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b))
-    responses[String(status)] = errorResponse(status, list);
+    responses[String(status)] = errorResponse(status, list, op);
   return {
     operationId: op.operationId,
     summary: op.summary,
@@ -634,7 +650,7 @@ export function buildPartnerApiDocument(
         operationId: `on${name}`,
         summary: `The \`${type}\` event`,
         description:
-          'Delivered to the registered webhook URL (Partner API spec 6): at least once, possibly out of order; acknowledge with any 2xx within 5 seconds, store the event by its `id` before acting on it.',
+          'Delivered to the registered webhook URL (Partner API spec 6): at least once, possibly out of order; acknowledge with 200 within 5 seconds (only 200 acknowledges: any other answer is retried with back-off), store the event by its `id` before acting on it.',
         tags: ['Events'],
         security: [],
         parameters: [
@@ -645,11 +661,26 @@ export function buildPartnerApiDocument(
             description: 'Hex HMAC-SHA256 of the raw body with the webhook secret (Partner API spec 5.3).',
             schema: { type: 'string', pattern: '^[0-9a-f]{64}$' },
           },
+          {
+            name: names.eventId,
+            in: 'header',
+            required: true,
+            description: 'The event id (`evt_…`), as in the body: the same on every delivery of the event.',
+            schema: { type: 'string' },
+          },
+          {
+            name: names.deliveryAttempt,
+            in: 'header',
+            required: true,
+            description: 'Which attempt to deliver this event this is, from 1.',
+            schema: { type: 'string', pattern: '^[1-9][0-9]*$' },
+          },
         ],
         requestBody: { required: true, content: content({ $ref: `#/components/schemas/${name}` }) },
         responses: {
-          '200': { description: 'Received; any 2xx acknowledges the delivery.' },
+          '200': { description: 'Received: only 200 acknowledges the delivery (Partner API spec 6).' },
           '400': { description: 'The signature did not match: the marketplace retries with back-off.' },
+          '410': { description: 'Gone: the endpoint is disabled until a webhook URL is registered again.' },
         },
       },
     };
@@ -694,6 +725,16 @@ Per credential and class, in one-minute windows: search ${RATE_LIMITS.search.lim
         'X-RateLimit-Remaining': { description: 'Requests left in the current window.', schema: { type: 'integer' } },
         'X-RateLimit-Reset': { description: 'Seconds until the window ends.', schema: { type: 'integer' } },
         'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } },
+        'X-Request-Id': {
+          description:
+            "The request's id, as in the error body's `request_id` and the marketplace's logs: the caller's own `X-Request-Id` when it sent a valid one, else one the marketplace made.",
+          schema: { type: 'string' },
+        },
+        'Idempotent-Replayed': {
+          description:
+            '`true` when the answer is the stored answer of an earlier request with the same `Idempotency-Key`.',
+          schema: { type: 'string', enum: ['true'] },
+        },
       },
     },
   };

@@ -37,6 +37,8 @@ export const eventCaseSchema = z.looseObject({
   domain: z.string(),
   status: z.string(),
   deal_price_cents: centsSchema.nullable().optional(),
+  /** The partner's cut of the deal price (minor units), null without a deal. */
+  commission_cents: centsSchema.nullable().optional(),
   currency: currencySchema.optional(),
 });
 

@@ -107,6 +107,8 @@ export const timelineEntrySchema = z.looseObject({
   status: z.string(),
   at: timestampSchema,
   event_type: z.string().nullable().optional(),
+  /** The id of the event this step emitted (`evt_…`), null when it emitted none. */
+  event_id: z.string().nullable().optional(),
   note: z.string().nullable().optional(),
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
@@ -134,6 +136,12 @@ export const orderSchema = z.looseObject({
   cancel_url: z.string().nullable().optional(),
   created_at: timestampSchema.optional(),
   updated_at: timestampSchema.optional(),
+  /** When the transfer to the buyer completed (`COMPLETED`), null before. */
+  transfer_completed_at: timestampSchema.nullable().optional(),
+  /** When the order was settled (`SETTLED`), null before. */
+  settled_at: timestampSchema.nullable().optional(),
+  /** The settlement that paid the order out (`GET /settlements`), null before. */
+  settlement_id: z.string().nullable().optional(),
   timeline: z.array(timelineEntrySchema).optional(),
 });
 export type Order = z.infer<typeof orderSchema>;

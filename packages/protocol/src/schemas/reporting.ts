@@ -35,7 +35,14 @@ export const transactionSchema = z.looseObject({
   created_at: timestampSchema,
 });
 export const transactionListSchema = listSchema('transactions', transactionSchema).extend({
-  totals: z.looseObject({ gmv_cents: centsSchema, commission_cents: centsSchema, count: z.number().int() }).optional(),
+  totals: z
+    .looseObject({
+      gmv_cents: centsSchema,
+      commission_cents: centsSchema,
+      count: z.number().int(),
+      currency: currencySchema.optional(),
+    })
+    .optional(),
 });
 
 /** The payment models of Partner API spec 1. */
@@ -110,6 +117,8 @@ export const brokerageCaseSchema = z.looseObject({
   /** The agreed price once closed with a deal, and the partner's cut of it (minor units). */
   deal_price_cents: centsSchema.nullable().optional(),
   commission_cents: centsSchema.nullable().optional(),
+  /** When the case closed (`CLOSED_DEAL`, `CLOSED_NO_DEAL`), null while open. */
+  closed_at: timestampSchema.nullable().optional(),
   timeline: z
     .array(z.looseObject({ status: z.string(), at: timestampSchema, note: z.string().nullable().optional() }))
     .optional(),
@@ -162,6 +171,8 @@ export const linkSchema = z.looseObject({
   url: z.string(),
   domain: z.string().nullable().optional(),
   product: z.string().nullable().optional(),
+  /** The partner's own name for the link, null when none was given. */
+  label: z.string().nullable().optional(),
   clicks: z.number().int().nonnegative(),
   sales: z.number().int().nonnegative(),
   created_at: timestampSchema,
@@ -217,6 +228,7 @@ export const commissionTotalsSchema = z.looseObject({
   paid_out_cents: centsSchema,
   reversed_cents: centsSchema,
   balance_cents: z.number().int(),
+  currency: currencySchema.optional(),
 });
 export const commissionListSchema = listSchema('commissions', commissionEntrySchema).extend({
   totals: commissionTotalsSchema.optional(),

@@ -100,8 +100,8 @@ export function observeAdminRouter(options: {
       endpoint.url,
       {
         [names.signature]: signWebhookPayload(endpoint.secret, payload),
-        [`${options.headerPrefix}Event-Id`]: id,
-        [`${options.headerPrefix}Delivery-Attempt`]: '1',
+        [names.eventId]: id,
+        [names.deliveryAttempt]: '1',
       },
       payload,
     );

@@ -96,7 +96,6 @@ export function startOutbox(options: OutboxOptions): Outbox {
   const perEndpoint = options.perEndpointConcurrency ?? PER_ENDPOINT_CONCURRENCY;
   const leaseMs = timeoutMs + LEASE_MARGIN_MS;
   const names = headerNames(options.headerPrefix);
-  const prefix = options.headerPrefix;
   /** The attempts this process is working, by delivery id. */
   const inFlight = new Map<number, Promise<void>>();
   let stopped = false;
@@ -219,8 +218,8 @@ export function startOutbox(options: OutboxOptions): Outbox {
       url,
       {
         [names.signature]: signWebhookPayload(secret, payload),
-        [`${prefix}Event-Id`]: id,
-        [`${prefix}Delivery-Attempt`]: String(attempt),
+        [names.eventId]: id,
+        [names.deliveryAttempt]: String(attempt),
       },
       payload,
     );
