@@ -5,6 +5,8 @@
  * - protocol ← client ← bff; protocol ← sandbox. The sandbox and the client meet only on the wire, so neither
  *   imports the other; nothing imports the BFF, the sandbox or the widget.
  * - The widget imports nothing of ours at run time: type-only imports are erased by the compiler.
+ * - protocol and the client import no Node builtin (`node:*`), not even a type: signing runs on Web Crypto, so
+ *   both load on Node, Bun, Deno, browsers and Workers. (The client's transport is undici, a dependency.)
  * - No cycles: between modules at run time, and between the folders of a package.
  *
  * Tests are left out: a test may import across packages (a BFF test runs the sandbox).
@@ -46,6 +48,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/widget/' },
       to: { path: '^packages/(protocol|client|bff|sandbox)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'protocol-and-client-on-web-standards',
+      comment:
+        'protocol and the client use Web APIs only (crypto.subtle, TextEncoder, AbortSignal), never a Node builtin, so they run on Node, Bun, Deno and Workers.',
+      severity: 'error',
+      from: { path: '^packages/(protocol|client)/src/' },
+      to: { dependencyTypes: ['core'] },
     },
     {
       name: 'no-circular',

@@ -416,7 +416,7 @@ async function send(
   let query = generated.query;
   if (auth === 'signed') {
     try {
-      const signed = signer.sign({
+      const signed = await signer.sign({
         method: endpoint.method,
         path: generated.path,
         query: canonicalQuery(generated.query),
@@ -672,7 +672,7 @@ describe(`malformed input never gets a 5xx, a stack trace or a slow answer (seed
       body: JSON.stringify({ scopes: ['search'], environment: 'SANDBOX' }),
     });
     const fresh = (await created.json()) as { key_id: string; secret: string };
-    const signed = createRequestSigner({ keyId: fresh.key_id, secret: fresh.secret }).sign({
+    const signed = await createRequestSigner({ keyId: fresh.key_id, secret: fresh.secret }).sign({
       method: 'GET',
       path: '/api/partner/v1/domains/search',
       query: canonicalQuery('q=coffee'),

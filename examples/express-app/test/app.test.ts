@@ -107,7 +107,10 @@ it('sells through the mounted BFF and lists the domain once order.settled arrive
   for (let i = 0; i < 2; i++) {
     const delivered = await fetch(`${base}/shop/api/webhooks`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-signature': signWebhookPayload(WEBHOOK_SECRET, event) },
+      headers: {
+        'content-type': 'application/json',
+        'x-service-signature': await signWebhookPayload(WEBHOOK_SECRET, event),
+      },
       body: event,
     });
     expect(delivered.status).toBe(200);

@@ -148,7 +148,7 @@ async function throughput(): Promise<void> {
   const forward = express();
   forward.get('/domains/:name', async (req, res) => {
     const path = `/api/partner/v1/domains/${encodeURIComponent(req.params.name)}`;
-    const signed = signer.sign({
+    const signed = await signer.sign({
       method: 'GET',
       path,
       query: [],

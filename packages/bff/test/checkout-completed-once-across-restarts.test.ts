@@ -10,15 +10,17 @@ import { describe, expect, it } from 'vitest';
 import { SECRET, call, databaseKinds, startTestBff, useDatabaseAndStub } from './helpers.ts';
 
 /** The query of a return the lander signed `secondsAgo` ago for `session`. */
-function signedReturn(session: string, secondsAgo = 0): string {
-  return signCheckoutReturn(SECRET, {
-    checkout_session_id: session,
-    status: 'paid',
-    domain: 'coffeehouse.com',
-    price_cents: 250000,
-    currency: 'USD',
-    ts: Math.floor(Date.now() / 1000) - secondsAgo,
-  }).toString();
+async function signedReturn(session: string, secondsAgo = 0): Promise<string> {
+  return (
+    await signCheckoutReturn(SECRET, {
+      checkout_session_id: session,
+      status: 'paid',
+      domain: 'coffeehouse.com',
+      price_cents: 250000,
+      currency: 'USD',
+      ts: Math.floor(Date.now() / 1000) - secondsAgo,
+    })
+  ).toString();
 }
 
 describe.each(databaseKinds())('onCheckoutCompleted on %s', (kind) => {
@@ -44,7 +46,7 @@ describe.each(databaseKinds())('onCheckoutCompleted on %s', (kind) => {
   it('runs once for a return replayed on another replica', async () => {
     sales.length = 0;
     const [a, b] = [await replica(), await replica()];
-    const query = signedReturn('cs_replicas0001');
+    const query = await signedReturn('cs_replicas0001');
 
     await comeBack(a.url, query);
     await comeBack(b.url, query);
@@ -54,7 +56,7 @@ describe.each(databaseKinds())('onCheckoutCompleted on %s', (kind) => {
 
   it('runs once for a return replayed after a restart', async () => {
     sales.length = 0;
-    const query = signedReturn('cs_restart0001');
+    const query = await signedReturn('cs_restart0001');
     const first = await replica();
     await comeBack(first.url, query);
     await first.close();
@@ -69,9 +71,9 @@ describe.each(databaseKinds())('onCheckoutCompleted on %s', (kind) => {
     sales.length = 0;
     const bff = await replica();
 
-    await comeBack(bff.url, signedReturn('cs_reminted0001', 3600));
-    await comeBack(bff.url, signedReturn('cs_reminted0001', 60));
-    await comeBack(bff.url, signedReturn('cs_reminted0001'));
+    await comeBack(bff.url, await signedReturn('cs_reminted0001', 3600));
+    await comeBack(bff.url, await signedReturn('cs_reminted0001', 60));
+    await comeBack(bff.url, await signedReturn('cs_reminted0001'));
 
     expect(sales.map((s) => s.checkout_session_id)).toEqual(['cs_reminted0001']);
   });
@@ -87,7 +89,7 @@ describe.each(databaseKinds())('onCheckoutCompleted on %s', (kind) => {
       },
     });
     fx.closers.push(() => bff.close());
-    const query = signedReturn('cs_throws0001');
+    const query = await signedReturn('cs_throws0001');
 
     await comeBack(bff.url, query);
     await comeBack(bff.url, query);
@@ -105,9 +107,11 @@ describe.each(databaseKinds())('onCheckoutCompleted on %s', (kind) => {
     sales.length = 0;
     const bff = await replica();
 
-    await comeBack(bff.url, signedReturn('cs_each0001'));
-    await comeBack(bff.url, signedReturn('cs_each0002'));
-    const forged = await call(`${bff.url}/checkout/return?${signedReturn('cs_each0003').replace('sig=', 'sig=0')}`);
+    await comeBack(bff.url, await signedReturn('cs_each0001'));
+    await comeBack(bff.url, await signedReturn('cs_each0002'));
+    const forged = await call(
+      `${bff.url}/checkout/return?${(await signedReturn('cs_each0003')).replace('sig=', 'sig=0')}`,
+    );
 
     expect(forged.status).toBe(400);
     expect(sales.map((s) => s.checkout_session_id)).toEqual(['cs_each0001', 'cs_each0002']);

@@ -145,7 +145,10 @@ describe('the webhook route', () => {
 
     const res = await call(`${bff.url}/webhooks`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-signature': signWebhookPayload(WEBHOOK_SECRET, body) },
+      headers: {
+        'content-type': 'application/json',
+        'x-service-signature': await signWebhookPayload(WEBHOOK_SECRET, body),
+      },
       body,
     });
 

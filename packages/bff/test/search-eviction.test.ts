@@ -17,15 +17,17 @@ const WEBHOOK_SECRET = 'whsec_test_EvictionWebhookSecret01';
 const WAIT = { timeout: 15_000 };
 
 /** The signed query the lander appends to `return_url` after a hosted checkout sold `domain` (at `nowMs`). */
-function checkoutReturnQuery(domain: string, nowMs: number): string {
-  return signCheckoutReturn(SECRET, {
-    checkout_session_id: 'cs_evict0001',
-    status: 'paid',
-    domain,
-    price_cents: 250000,
-    currency: 'USD',
-    ts: Math.floor(nowMs / 1000),
-  }).toString();
+async function checkoutReturnQuery(domain: string, nowMs: number): Promise<string> {
+  return (
+    await signCheckoutReturn(SECRET, {
+      checkout_session_id: 'cs_evict0001',
+      status: 'paid',
+      domain,
+      price_cents: 250000,
+      currency: 'USD',
+      ts: Math.floor(nowMs / 1000),
+    })
+  ).toString();
 }
 
 /** A webhook event saying `domain` was bought. */
@@ -152,13 +154,13 @@ describe.each(databaseKinds())('search cache eviction on %s', (kind) => {
     const bff = await shop();
     await warm(bff.url);
     const forged = await call(
-      `${bff.url}/checkout/return?${checkoutReturnQuery(X, Date.now()).replace('sig=', 'sig=0')}`,
+      `${bff.url}/checkout/return?${(await checkoutReturnQuery(X, Date.now())).replace('sig=', 'sig=0')}`,
     );
     expect(forged.status).toBe(400);
     expect(searchesFor('coffeehouse')).toBe(1);
     expect((await call(`${bff.url}/search?q=coffeehouse`)).json.results[0].available).toBe(true); // a forgery evicts nothing
 
-    const back = await call(`${bff.url}/checkout/return?${checkoutReturnQuery(X, Date.now())}`);
+    const back = await call(`${bff.url}/checkout/return?${await checkoutReturnQuery(X, Date.now())}`);
     expect([back.status, back.json.domain]).toEqual([200, X]);
 
     await expectEvicted(bff.url);
@@ -272,7 +274,7 @@ describe.each(databaseKinds().filter((k) => k === 'postgres'))(
 
     it('a verified checkout return on one replica', async () => {
       const { a, b, clock } = await replicas();
-      expect((await call(`${a.url}/checkout/return?${checkoutReturnQuery(X, Date.now())}`)).status).toBe(200);
+      expect((await call(`${a.url}/checkout/return?${await checkoutReturnQuery(X, Date.now())}`)).status).toBe(200);
       await expectEvictedOnBoth(a, b, clock);
     });
   },

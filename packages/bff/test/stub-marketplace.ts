@@ -282,7 +282,7 @@ export async function startStubMarketplace(options: { undeclaredFields?: boolean
           method: 'POST',
           headers: {
             'content-type': 'application/json',
-            'x-service-signature': signWebhookPayload(options.secret ?? target.secret, body),
+            'x-service-signature': await signWebhookPayload(options.secret ?? target.secret, body),
           },
           body,
         });
@@ -335,7 +335,7 @@ export async function startStubMarketplace(options: { undeclaredFields?: boolean
   /** Records a call to `route` (checking its signature unless `signed` is false), then holds, queues or goes on. */
   const verify =
     (route: StubRoute, signed = true): express.RequestHandler =>
-    (req, res, next) => {
+    async (req, res, next) => {
       const [path = '', query = ''] = req.originalUrl.split('?', 2) as [string, string?];
       const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
       try {
@@ -343,7 +343,7 @@ export async function startStubMarketplace(options: { undeclaredFields?: boolean
           const signature = readSignatureHeaders(req.headers);
           const credential = inventories.get(signature.keyId);
           if (credential === undefined) throw new ProtocolError('invalid_signature', 'Unknown key id.');
-          verifySignature({ key: credential.secret, method: req.method, path, query, body, ...signature });
+          await verifySignature({ key: credential.secret, method: req.method, path, query, body, ...signature });
           res.locals.inventory = credential.inventory;
         }
       } catch (error) {

@@ -104,11 +104,12 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL', () => {
     expect(order.status).toBe(201);
     const event = stub.advance(order.json.order_id, 'order.settled', 'SETTLED');
 
+    const signature = await sign(JSON.stringify(event));
     const deliveries = await Promise.all(
       [a, b, a, b].map((bff) =>
         call(`${bff.url}/webhooks`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', 'x-service-signature': sign(JSON.stringify(event)) },
+          headers: { 'content-type': 'application/json', 'x-service-signature': signature },
           body: JSON.stringify(event),
         }),
       ),
@@ -178,6 +179,6 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL', () => {
   });
 });
 
-function sign(body: string): string {
+function sign(body: string): Promise<string> {
   return signWebhookPayload(WEBHOOK_SECRET, body);
 }

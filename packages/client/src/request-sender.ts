@@ -4,8 +4,6 @@
  * Public API, Public API spec 5.2), sends it with undici, applies the timeout and the retry rules, and turns the answer into a
  * parsed value or a {@link MarketplaceError}.
  */
-import { randomUUID } from 'node:crypto';
-import { setTimeout as delay } from 'node:timers/promises';
 import { headerNames, sha256Hex, type RequestSigner } from '@domainkit/protocol';
 import { request, type Dispatcher } from 'undici';
 import {
@@ -59,8 +57,13 @@ export interface RequestAuth {
  */
 export function hmacAuth(signer: RequestSigner): RequestAuth {
   return {
-    authorize(req) {
-      const signed = signer.sign({ method: req.method, path: req.path, query: req.query, bodySha256: req.bodySha256 });
+    async authorize(req) {
+      const signed = await signer.sign({
+        method: req.method,
+        path: req.path,
+        query: req.query,
+        bodySha256: req.bodySha256,
+      });
       return { headers: signed.headers, query: signed.query };
     },
   };
@@ -197,7 +200,23 @@ export interface CallOptions {
   readonly requestId?: string | undefined;
 }
 
-const defaultSleep: Sleep = (ms, signal) => delay(ms, undefined, signal ? { signal } : undefined);
+/** Waits `ms`, or rejects with the signal's reason as soon as it aborts (timers and `AbortSignal`, no `node:` import). */
+const defaultSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
 type ResponseHeaders = Record<string, string | string[] | undefined>;
 
@@ -272,9 +291,9 @@ export class RequestSender {
       });
     }
     const { path, query, body } = this.#build(endpoint, parsedInput.data as Record<string, unknown>);
-    const bodySha256 = sha256Hex(body);
+    const bodySha256 = await sha256Hex(body);
     const idempotencyKey =
-      options.idempotencyKey ?? (endpoint.idempotencyKey === 'required' ? randomUUID() : undefined);
+      options.idempotencyKey ?? (endpoint.idempotencyKey === 'required' ? crypto.randomUUID() : undefined);
     const safeToRepeat =
       endpoint.safe === true || IDEMPOTENT_METHODS.has(endpoint.method) || idempotencyKey !== undefined;
     const { signal } = options;

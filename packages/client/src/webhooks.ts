@@ -1,8 +1,8 @@
 /**
  * Webhook deliveries for any framework (Partner API spec 5.3, 6): raw bytes and the signature header in, a typed event out.
  *
- * The signature is the lowercase hex HMAC-SHA256 of the raw body with the webhook secret, compared in constant
- * time before anything is parsed. Errors say what went wrong and how to fix it, such as a body that an
+ * The signature is the lowercase hex HMAC-SHA256 of the raw body with the webhook secret, checked in constant
+ * time (Web Crypto's `crypto.subtle.verify`) before anything is parsed; verifying is therefore asynchronous. Errors say what went wrong and how to fix it, such as a body that an
  * `express.json()` middleware already parsed.
  *
  * Known answer (shared with the tests): secret `whsec_test_0123456789abcdef`, body
@@ -11,13 +11,12 @@
  *
  * @example
  * // Express: a raw body parser on this route only, before any JSON parser.
- * app.post('/webhooks', express.raw({ type: 'application/json' }), (req, res) => {
- *   const event = constructEvent(req.body, req.headers['x-service-signature'], process.env.WEBHOOK_SECRET!);
+ * app.post('/webhooks', express.raw({ type: 'application/json' }), async (req, res) => {
+ *   const event = await constructEvent(req.body, req.headers['x-service-signature'], process.env.WEBHOOK_SECRET!);
  *   res.sendStatus(200);
  *   queue(event);
  * });
  */
-import type { KeyObject } from 'node:crypto';
 import {
   DEFAULT_HEADER_PREFIX,
   WebhookSignatureError,
@@ -25,6 +24,7 @@ import {
   eventSchema,
   headerNames,
   verifyWebhookSignature,
+  type HmacKeyInput,
   type MarketplaceEvent,
 } from '@domainkit/protocol';
 import { formatIssues } from './zod-issues.ts';
@@ -54,10 +54,11 @@ function firstValue(value: SignatureHeaderValue): string | undefined {
   return value[0];
 }
 
+/** UTF-8 with U+FFFD for malformed bytes, a leading BOM kept (so a BOM-prefixed body is not JSON, as it is not). */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
 function rawText(rawBody: string | Uint8Array): string {
-  return typeof rawBody === 'string'
-    ? rawBody
-    : Buffer.from(rawBody.buffer, rawBody.byteOffset, rawBody.byteLength).toString('utf8');
+  return typeof rawBody === 'string' ? rawBody : utf8.decode(rawBody);
 }
 
 function checkRaw(rawBody: unknown): asserts rawBody is string | Uint8Array {
@@ -73,8 +74,7 @@ function checkRaw(rawBody: unknown): asserts rawBody is string | Uint8Array {
       'The webhook body was already parsed (received an object, not bytes): verify the raw request body instead. In Express, use `express.raw({ type: "application/json" })` on the webhook route and mount it before `express.json()`.',
     );
   }
-  const head =
-    typeof rawBody === 'string' ? rawBody.slice(0, 15) : Buffer.from(rawBody.subarray(0, 15)).toString('utf8');
+  const head = typeof rawBody === 'string' ? rawBody.slice(0, 15) : utf8.decode(rawBody.subarray(0, 15));
   if (head === '[object Object]') {
     throw new WebhookSignatureError(
       'webhook_body_not_raw',
@@ -109,19 +109,21 @@ function parseEvent(rawBody: string | Uint8Array): MarketplaceEvent {
  * @param rawBody - the request body exactly as received: a Buffer, Uint8Array or string, never a parsed object.
  * @param signatureHeader - the value of the `X-Service-Signature` header (lowercase hex, no `v1=`).
  * @param secret - the webhook secret registered with `PUT /api/partner/webhooks`, or its key from `createHmacKey`.
+ * @returns the event, once the signature is verified (asynchronous: Web Crypto verifies). Every error below is a
+ *   rejection.
  * @throws {WebhookSignatureError} `webhook_body_not_raw` (a parsed or empty body), `webhook_signature_missing`,
  *   `webhook_signature_mismatch` (wrong secret, or bytes changed, for example re-serialised JSON).
  * @throws {WebhookPayloadError} when the verified body is not JSON or not an event.
  * @throws {TypeError} when the secret is empty.
  */
-export function constructEvent(
+export async function constructEvent(
   rawBody: unknown,
   signatureHeader: SignatureHeaderValue,
-  secret: string | KeyObject,
-): MarketplaceEvent {
+  secret: HmacKeyInput,
+): Promise<MarketplaceEvent> {
   const key = typeof secret === 'string' ? createHmacKey(secret) : secret;
   checkRaw(rawBody);
-  verifyWebhookSignature({ secret: key, rawBody, signature: firstValue(signatureHeader) });
+  await verifyWebhookSignature({ secret: await key, rawBody, signature: firstValue(signatureHeader) });
   return parseEvent(rawBody);
 }
 
@@ -134,7 +136,7 @@ export interface WebhookVerifier {
    * found in them, case-insensitively) or the signature header's value.
    * @throws as {@link constructEvent}.
    */
-  constructEvent(rawBody: unknown, headers: WebhookHeaders | SignatureHeaderValue): MarketplaceEvent;
+  constructEvent(rawBody: unknown, headers: WebhookHeaders | SignatureHeaderValue): Promise<MarketplaceEvent>;
 }
 
 /**
@@ -149,14 +151,14 @@ export function createWebhookVerifier(options: { secret: string; headerPrefix?: 
   const lower = signatureHeader.toLowerCase();
   return {
     signatureHeader,
-    constructEvent(rawBody, headers) {
+    async constructEvent(rawBody, headers) {
       let value: SignatureHeaderValue;
       if (headers instanceof Headers) value = headers.get(signatureHeader);
       else if (typeof headers === 'object' && headers !== null && !Array.isArray(headers)) {
         const record = headers as Readonly<Record<string, string | readonly string[] | undefined>>;
         value = record[lower] ?? Object.entries(record).find(([k]) => k.toLowerCase() === lower)?.[1];
       } else value = headers as SignatureHeaderValue;
-      return constructEvent(rawBody, value, key);
+      return constructEvent(rawBody, value, await key);
     },
   };
 }

@@ -44,15 +44,15 @@ function bodyBytes(body: unknown): Buffer {
  * headers, the timestamp window and the `v1=` signature over the path, query and body bytes actually sent.
  * @throws {ProtocolError} when the signature does not verify.
  */
-export function receive(
+export async function receive(
   opts: MockInterceptor.MockResponseCallbackOptions,
   options: { secret?: string; headerPrefix?: string; now?: number } = {},
-): ReceivedRequest {
+): Promise<ReceivedRequest> {
   const headers = lowerHeaders(opts.headers);
   const [path = '', query = ''] = opts.path.split('?', 2) as [string, string?];
   const body = bodyBytes(opts.body);
   const signature = readSignatureHeaders(headers, { headerPrefix: options.headerPrefix, now: options.now });
-  verifySignature({ key: options.secret ?? SECRET, method: opts.method, path, query, body, ...signature });
+  await verifySignature({ key: options.secret ?? SECRET, method: opts.method, path, query, body, ...signature });
   return { method: opts.method, path, query, headers, body, signature };
 }
 
@@ -184,8 +184,8 @@ export function script(
       interceptor.replyWithError(answer);
       continue;
     }
-    interceptor.reply((opts) => {
-      received.push(receive(opts));
+    interceptor.reply(async (opts) => {
+      received.push(await receive(opts));
       return {
         statusCode: answer.status,
         data: typeof answer.body === 'string' ? answer.body : JSON.stringify(answer.body),

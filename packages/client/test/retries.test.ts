@@ -26,8 +26,8 @@ function sequence(
       interceptor.replyWithError(answer);
       continue;
     }
-    interceptor.reply((opts) => {
-      nonces.push(receive(opts).signature.nonce);
+    interceptor.reply(async (opts) => {
+      nonces.push((await receive(opts)).signature.nonce);
       return {
         statusCode: answer.status,
         data: answer.body,

@@ -26,8 +26,8 @@ describe('signed requests', () => {
     let seen: ReceivedRequest | undefined;
     a.get(ORIGIN)
       .intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search'), method: 'GET' })
-      .reply((opts) => {
-        seen = receive(opts);
+      .reply(async (opts) => {
+        seen = await receive(opts);
         return { statusCode: 200, data: JSON.stringify(searchAnswer), responseOptions: { headers: JSON_HEADERS } };
       });
     const { client } = testClient(a);
@@ -55,8 +55,8 @@ describe('signed requests', () => {
     let seen: ReceivedRequest | undefined;
     a.get(ORIGIN)
       .intercept({ path: '/marketplace/api/partner/v1/domains/coffeehouse.com', method: 'GET' })
-      .reply((opts) => {
-        seen = receive(opts);
+      .reply(async (opts) => {
+        seen = await receive(opts);
         return { statusCode: 200, data: JSON.stringify(detailAnswer) };
       });
     const { client } = testClient(a, { baseUrl: `${ORIGIN}/marketplace/` });
@@ -72,8 +72,8 @@ describe('signed requests', () => {
     let seen: ReceivedRequest | undefined;
     a.get(ORIGIN)
       .intercept({ path: '/api/partner/v1/checkout-session', method: 'POST' })
-      .reply((opts) => {
-        seen = receive(opts);
+      .reply(async (opts) => {
+        seen = await receive(opts);
         return { statusCode: 201, data: JSON.stringify(checkoutAnswer) };
       });
     const { client } = testClient(a);
@@ -91,7 +91,7 @@ describe('signed requests', () => {
       return_url: 'https://shop.example/thanks?ü=1',
     });
     // The body hash in the canonical string is of these bytes (verifySignature in receive() rebuilt it from them).
-    expect(sha256Hex(req.body)).not.toBe(sha256Hex(''));
+    expect(await sha256Hex(req.body)).not.toBe(await sha256Hex(''));
     expect(session.checkout_url).toBe(checkoutAnswer.checkout_url);
   });
 
@@ -99,15 +99,15 @@ describe('signed requests', () => {
     const a = agent();
     const pool = a.get(ORIGIN);
     const queries: string[] = [];
-    pool.intercept({ path: '/api/partner/v1/availability?domain=coffeehouse.com' }).reply((opts) => {
-      queries.push(receive(opts).query);
+    pool.intercept({ path: '/api/partner/v1/availability?domain=coffeehouse.com' }).reply(async (opts) => {
+      queries.push((await receive(opts)).query);
       return {
         statusCode: 200,
         data: JSON.stringify({ domain: 'coffeehouse.com', available: false, price_cents: null, currency: null }),
       };
     });
-    pool.intercept({ path: '/api/partner/v1/pricing?domain=coffeehouse.com' }).reply((opts) => {
-      queries.push(receive(opts).query);
+    pool.intercept({ path: '/api/partner/v1/pricing?domain=coffeehouse.com' }).reply(async (opts) => {
+      queries.push((await receive(opts)).query);
       return {
         statusCode: 200,
         data: JSON.stringify({
@@ -134,8 +134,8 @@ describe('signed requests', () => {
     let seen: ReceivedRequest | undefined;
     a.get(ORIGIN)
       .intercept({ path: (p) => p.startsWith('/api/partner/v1/domains/search') })
-      .reply((opts) => {
-        seen = receive(opts, { headerPrefix: 'X-Acme-', now });
+      .reply(async (opts) => {
+        seen = await receive(opts, { headerPrefix: 'X-Acme-', now });
         return { statusCode: 200, data: JSON.stringify(searchAnswer) };
       });
     const { client } = testClient(a, { headerPrefix: 'X-Acme-', now: () => now });

@@ -14,9 +14,9 @@ const BODY =
   '{"id":"evt_0001","type":"order.settled","created_at":"2030-01-01T00:00:00Z","partner_id":"prt_demo","data":{"order":{"public_id":"ord_0001","domain":"coffeehouse.com","status":"SETTLED","sale_price_cents":250000,"currency":"USD"}}}';
 const SIGNATURE = '4add270d92d4138b5208877d101caa1eae20ff4a5f3a9fc610b9279a0f50b1d7';
 
-function thrown(fn: () => unknown): Error & { code?: string } {
+async function thrown(fn: () => unknown): Promise<Error & { code?: string }> {
   try {
-    fn();
+    await fn();
   } catch (error) {
     return error as Error & { code?: string };
   }
@@ -24,8 +24,8 @@ function thrown(fn: () => unknown): Error & { code?: string } {
 }
 
 describe('constructEvent', () => {
-  it('verifies the known-answer vector and returns the typed event', () => {
-    const event = constructEvent(Buffer.from(BODY), SIGNATURE, SECRET);
+  it('verifies the known-answer vector and returns the typed event', async () => {
+    const event = await constructEvent(Buffer.from(BODY), SIGNATURE, SECRET);
 
     expect(event.id).toBe('evt_0001');
     expect(event.type).toBe('order.settled');
@@ -36,8 +36,8 @@ describe('constructEvent', () => {
       sale_price_cents: 250000,
       currency: 'USD',
     });
-    expect(constructEvent(BODY, SIGNATURE.toUpperCase(), SECRET).id).toBe('evt_0001');
-    expect(constructEvent(new Uint8Array(Buffer.from(BODY)), [SIGNATURE], SECRET).id).toBe('evt_0001');
+    expect((await constructEvent(BODY, SIGNATURE.toUpperCase(), SECRET)).id).toBe('evt_0001');
+    expect((await constructEvent(new Uint8Array(Buffer.from(BODY)), [SIGNATURE], SECRET)).id).toBe('evt_0001');
   });
 
   it.each<[string, () => unknown, string, RegExp]>([
@@ -78,20 +78,20 @@ describe('constructEvent', () => {
       'webhook_signature_mismatch',
       /does not match/,
     ],
-  ])('rejects %s', (_name, fn, code, message) => {
-    const error = thrown(fn);
+  ])('rejects %s', async (_name, fn, code, message) => {
+    const error = await thrown(fn);
     expect(error).toBeInstanceOf(WebhookSignatureError);
     expect(error.code).toBe(code);
     expect(error.message).toMatch(message);
     expect(error.message).not.toContain(SECRET);
   });
 
-  it('rejects a correctly signed body that is not an event, naming the field', () => {
+  it('rejects a correctly signed body that is not an event, naming the field', async () => {
     const notJson = 'hello';
     const notEvent = JSON.stringify({ id: 'evt_1', type: 'order.settled', data: {} });
 
-    const a = thrown(() => constructEvent(notJson, signWebhookPayload(SECRET, notJson), SECRET));
-    const b = thrown(() => constructEvent(notEvent, signWebhookPayload(SECRET, notEvent), SECRET));
+    const a = await thrown(async () => constructEvent(notJson, await signWebhookPayload(SECRET, notJson), SECRET));
+    const b = await thrown(async () => constructEvent(notEvent, await signWebhookPayload(SECRET, notEvent), SECRET));
 
     expect(a).toBeInstanceOf(WebhookPayloadError);
     expect(a.message).toBe('The webhook body is signed correctly but is not JSON.');
@@ -101,14 +101,14 @@ describe('constructEvent', () => {
 });
 
 describe('createWebhookVerifier', () => {
-  it('finds the signature in Node or fetch headers, with a custom prefix', () => {
+  it('finds the signature in Node or fetch headers, with a custom prefix', async () => {
     const verifier = createWebhookVerifier({ secret: SECRET, headerPrefix: 'X-Acme-' });
 
     expect(verifier.signatureHeader).toBe('X-Acme-Signature');
-    expect(verifier.constructEvent(BODY, { 'x-acme-signature': SIGNATURE }).id).toBe('evt_0001');
-    expect(verifier.constructEvent(BODY, new Headers({ 'X-Acme-Signature': SIGNATURE })).id).toBe('evt_0001');
-    expect(verifier.constructEvent(BODY, { 'X-Acme-Signature': SIGNATURE }).id).toBe('evt_0001');
-    expect(thrown(() => verifier.constructEvent(BODY, { 'x-service-signature': SIGNATURE })).code).toBe(
+    expect((await verifier.constructEvent(BODY, { 'x-acme-signature': SIGNATURE })).id).toBe('evt_0001');
+    expect((await verifier.constructEvent(BODY, new Headers({ 'X-Acme-Signature': SIGNATURE }))).id).toBe('evt_0001');
+    expect((await verifier.constructEvent(BODY, { 'X-Acme-Signature': SIGNATURE })).id).toBe('evt_0001');
+    expect((await thrown(() => verifier.constructEvent(BODY, { 'x-service-signature': SIGNATURE }))).code).toBe(
       'webhook_signature_missing',
     );
   });
@@ -119,9 +119,9 @@ describe('createWebhookVerifier', () => {
     const server = createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
+      req.on('end', async () => {
         try {
-          received.push(verifier.constructEvent(Buffer.concat(chunks), req.headers).type);
+          received.push((await verifier.constructEvent(Buffer.concat(chunks), req.headers)).type);
           res.writeHead(200).end();
         } catch {
           res.writeHead(400).end();

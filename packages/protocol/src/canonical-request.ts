@@ -8,7 +8,7 @@
  *    UTF-8 with uppercase hex (so `! ' ( ) *` are encoded too, and a space is `%20`);
  * 4. join `key=value` with `&`, no leading `?`.
  */
-import { createHash } from 'node:crypto';
+import { sha256HexOf, utf8Bytes } from './web-crypto.ts';
 
 /** A query given as pairs, as a raw string (with or without `?`), or as URLSearchParams. */
 export type QueryInput =
@@ -68,7 +68,11 @@ function toPairs(query: QueryInput | undefined): Array<[string, string]> {
 }
 
 function compareUtf8(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+  const x = utf8Bytes(a);
+  const y = utf8Bytes(b);
+  const length = Math.min(x.length, y.length);
+  for (let i = 0; i < length; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
+  return x.length - y.length;
 }
 
 /**
@@ -88,12 +92,13 @@ export function canonicalQuery(query?: QueryInput): string {
 }
 
 /**
- * Lowercase hex SHA-256 of the raw body bytes exactly as sent (Partner API spec 5.1 line 6).
+ * Lowercase hex SHA-256 of the raw body bytes exactly as sent (Partner API spec 5.1 line 6), on Web Crypto
+ * (asynchronous: Web Crypto digests are).
  * @param body - the bytes, or a string taken as UTF-8; `undefined` or empty hashes the empty string.
  */
-export function sha256Hex(body?: string | Uint8Array | null): string {
+export async function sha256Hex(body?: string | Uint8Array | null): Promise<string> {
   if (body === undefined || body === null || body.length === 0) return EMPTY_BODY_SHA256;
-  return createHash('sha256').update(body).digest('hex');
+  return sha256HexOf(body);
 }
 
 /** The inputs of the canonical string (Partner API spec 5.1). */
@@ -116,12 +121,13 @@ export interface CanonicalRequestInput {
 
 /**
  * Builds the six-line canonical string of Partner API spec 5.1: METHOD, PATH, QUERY_STRING, TIMESTAMP, NONCE, BODY_SHA256_HEX,
- * joined by `\n` with no trailing newline.
+ * joined by `\n` with no trailing newline. Asynchronous because the body hash is a Web Crypto digest;
+ * pass `bodySha256` to skip it.
  *
  * @throws {TypeError} when the path does not begin with `/` or contains a `?`, or a field contains a newline.
  * @throws {URIError} when a raw query holds a malformed percent-escape.
  */
-export function canonicalString(input: CanonicalRequestInput): string {
+export async function canonicalString(input: CanonicalRequestInput): Promise<string> {
   const { method, path, nonce } = input;
   const timestamp = String(input.timestamp);
   if (!path.startsWith('/'))
@@ -143,6 +149,6 @@ export function canonicalString(input: CanonicalRequestInput): string {
     canonicalQuery(input.query),
     timestamp,
     nonce,
-    input.bodySha256 ?? sha256Hex(input.body),
+    input.bodySha256 ?? (await sha256Hex(input.body)),
   ].join('\n');
 }

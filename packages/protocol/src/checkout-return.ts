@@ -9,8 +9,8 @@
  * The partner's server (the BFF) recomputes the HMAC over the canonical string below and compares in constant
  * time: a visitor who edits any field, or makes the URL up, is not confirmed.
  */
-import { timingSafeEqual, type KeyObject } from 'node:crypto';
-import { hmacHex } from './sign.ts';
+import { hmacHex, hmacKeyOf, type HmacKeyInput } from './sign.ts';
+import { fromHex, hmacSha256Verify } from './web-crypto.ts';
 
 /** The facts a signed checkout return carries. */
 export interface CheckoutReturn {
@@ -35,25 +35,26 @@ export function checkoutReturnString(result: CheckoutReturn): string {
   return FIELDS.map((field) => String(result[field])).join('\n');
 }
 
-/** The query parameters of a signed return (the facts plus `sig`). */
-export function signCheckoutReturn(secret: KeyObject | string, result: CheckoutReturn): URLSearchParams {
+/** The query parameters of a signed return (the facts plus `sig`), signed on Web Crypto. */
+export async function signCheckoutReturn(secret: HmacKeyInput, result: CheckoutReturn): Promise<URLSearchParams> {
   const params = new URLSearchParams(FIELDS.map((field): [string, string] => [field, String(result[field])]));
-  params.set('sig', hmacHex(secret, checkoutReturnString(result)));
+  params.set('sig', await hmacHex(secret, checkoutReturnString(result)));
   return params;
 }
 
 /**
- * Verifies a return's query (`URLSearchParams` or a plain record of strings) with the partner's API secret.
+ * Verifies a return's query (`URLSearchParams` or a plain record of strings) with the partner's API secret, with
+ * `crypto.subtle.verify` (a constant-time comparison).
  *
  * @param nowSeconds - the current Unix time (injectable clock).
  * @returns the verified facts, or `undefined` when a field is missing or malformed, the signature does not match,
  *   or the return is older than {@link CHECKOUT_RETURN_MAX_AGE_SECONDS} (or more than 5 minutes in the future).
  */
-export function verifyCheckoutReturn(
-  secret: KeyObject | string,
+export async function verifyCheckoutReturn(
+  secret: HmacKeyInput,
   query: URLSearchParams | Readonly<Record<string, unknown>>,
   nowSeconds: number,
-): CheckoutReturn | undefined {
+): Promise<CheckoutReturn | undefined> {
   const get = (name: string): string | undefined => {
     const value = query instanceof URLSearchParams ? query.get(name) : query[name];
     return typeof value === 'string' && value.length > 0 && value.length <= 256 ? value : undefined;
@@ -69,8 +70,7 @@ export function verifyCheckoutReturn(
     currency,
     ts: Number(ts),
   };
-  const expected = Buffer.from(hmacHex(secret, checkoutReturnString(result)), 'hex');
-  if (!timingSafeEqual(expected, Buffer.from(sig, 'hex'))) return undefined;
+  if (!(await hmacSha256Verify(await hmacKeyOf(secret), fromHex(sig), checkoutReturnString(result)))) return undefined;
   if (result.ts < nowSeconds - CHECKOUT_RETURN_MAX_AGE_SECONDS || result.ts > nowSeconds + 300) return undefined;
   return result;
 }

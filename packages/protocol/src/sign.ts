@@ -1,34 +1,43 @@
 /**
  * Request signing of Partner API spec 5.1: `X-Service-Signature: v1=<hex HMAC-SHA256(secret, canonical string)>`.
  *
- * The HMAC key is created once per credential as a `KeyObject` (`crypto.createSecretKey`): on Node 24, handing
- * `createHmac` a raw string or Buffer key on every call is several times slower.
+ * Signing runs on Web Crypto (`crypto.subtle`), so it works on Node, Bun, Deno, browsers and Workers alike, and is
+ * therefore asynchronous. The HMAC key is imported once per credential as a `CryptoKey`: importing the raw secret
+ * on every call costs a second Web Crypto round trip.
  */
-import { createHmac, createSecretKey, randomUUID, type KeyObject } from 'node:crypto';
 import { canonicalString, canonicalQuery, type CanonicalRequestInput, type QueryInput } from './canonical-request.ts';
 import { DEFAULT_HEADER_PREFIX, headerNames } from './headers.ts';
+import { hmacSha256, importHmacKey, toHex, type CryptoKey } from './web-crypto.ts';
 
 /** The signature scheme prefix of Partner API spec 5.1 and 9. */
 export const SIGNATURE_SCHEME = 'v1=';
 
+/** An HMAC-SHA256 key from {@link createHmacKey}, or the secret itself (imported on every use: slower). */
+export type HmacKeyInput = CryptoKey | string;
+
 /**
- * Creates the HMAC key for a secret once, to reuse for every signature.
+ * Creates the HMAC-SHA256 key for a secret once, to reuse for every signature: a non-extractable Web Crypto
+ * `CryptoKey` usable for signing and verifying.
  * @param secret - the API secret (`sk_…`) or a webhook secret, taken as UTF-8.
- * @throws {TypeError} when the secret is empty.
+ * @throws {TypeError} (synchronously) when the secret is empty.
  */
-export function createHmacKey(secret: string): KeyObject {
-  if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('secret must be a non-empty string');
-  return createSecretKey(Buffer.from(secret, 'utf8'));
+export function createHmacKey(secret: string): Promise<CryptoKey> {
+  return importHmacKey(secret);
+}
+
+/** The key of an {@link HmacKeyInput}: a secret string is imported here. */
+export async function hmacKeyOf(key: HmacKeyInput): Promise<CryptoKey> {
+  return typeof key === 'string' ? importHmacKey(key) : key;
 }
 
 /**
  * Lowercase hex HMAC-SHA256 of a message (Partner API spec 5.1 "Signature", 5.3).
- * @param key - a key from {@link createHmacKey} (or a secret string, converted on every call: slower).
+ * @param key - a key from {@link createHmacKey} (or a secret string, imported on every call: slower).
+ * @param message - a string (taken as UTF-8) or the bytes.
+ * @throws {TypeError} (a rejection) when the key is an empty secret.
  */
-export function hmacHex(key: KeyObject | string, message: string | Uint8Array): string {
-  return createHmac('sha256', typeof key === 'string' ? createHmacKey(key) : key)
-    .update(message)
-    .digest('hex');
+export async function hmacHex(key: HmacKeyInput, message: string | Uint8Array): Promise<string> {
+  return toHex(await hmacSha256(await hmacKeyOf(key), message));
 }
 
 /** A request to sign: the canonical request fields, with timestamp and nonce generated when omitted. */
@@ -57,9 +66,9 @@ export interface RequestSigner {
   readonly keyId: string;
   /**
    * Signs one attempt. Call it again for every retry: each attempt needs a fresh timestamp and nonce (Partner API spec 5.1).
-   * @throws {TypeError} for a path without a leading `/` or a field with a line break.
+   * @throws {TypeError} (a rejection) for a path without a leading `/` or a field with a line break.
    */
-  sign(request: SignRequestInput): SignedRequest;
+  sign(request: SignRequestInput): Promise<SignedRequest>;
 }
 
 /** Options of {@link createRequestSigner}. */
@@ -72,12 +81,13 @@ export interface RequestSignerOptions {
   readonly headerPrefix?: string;
   /** Clock in milliseconds since the epoch, injectable for tests; default `Date.now`. */
   readonly now?: () => number;
-  /** Nonce source, injectable for tests; default `crypto.randomUUID`. */
+  /** Nonce source, injectable for tests; default Web Crypto's `crypto.randomUUID` (UUID v4). */
   readonly nonce?: () => string;
 }
 
 /**
- * Creates a signer for one credential (Partner API spec 5.1). The HMAC key is derived once, here.
+ * Creates a signer for one credential (Partner API spec 5.1). The HMAC key is imported once, here (its import
+ * finishes before the first signature).
  *
  * @throws {TypeError} when the key id or secret is missing, or the secret looks like a key id (a common cause of
  *   `invalid_signature`: the signature is made with the `sk_…` secret, never with the `pk_…` key id).
@@ -91,17 +101,17 @@ export function createRequestSigner(options: RequestSignerOptions): RequestSigne
     throw new TypeError('secret looks like a key id (pk_…): sign with the API secret (sk_…), never with the key id');
   }
   const names = headerNames(options.headerPrefix ?? DEFAULT_HEADER_PREFIX);
-  const key = createHmacKey(secret);
+  const key = importHmacKey(secret);
   const now = options.now ?? Date.now;
-  const nextNonce = options.nonce ?? randomUUID;
+  const nextNonce = options.nonce ?? (() => crypto.randomUUID());
   return {
     keyId,
-    sign(request) {
+    async sign(request) {
       const timestamp = String(request.timestamp ?? Math.floor(now() / 1000));
       const nonce = request.nonce ?? nextNonce();
       const query = canonicalQuery(request.query);
-      const canonical = canonicalString({ ...request, query, timestamp, nonce });
-      const signature = SIGNATURE_SCHEME + hmacHex(key, canonical);
+      const canonical = await canonicalString({ ...request, query, timestamp, nonce });
+      const signature = SIGNATURE_SCHEME + (await hmacHex(await key, canonical));
       return {
         headers: {
           [names.keyId]: keyId,

@@ -3,12 +3,12 @@
  * compared in constant time. Nonce tracking needs storage and stays with the server: verify the signature first,
  * then record the nonce, so that a failed attempt never consumes its nonce.
  */
-import { timingSafeEqual, type KeyObject } from 'node:crypto';
 import { canonicalString, type QueryInput } from './canonical-request.ts';
 import { ProtocolError } from './errors.ts';
 import { DEFAULT_HEADER_PREFIX, headerNames } from './headers.ts';
 import { TIMESTAMP_TOLERANCE_SECONDS } from './limits.ts';
-import { SIGNATURE_SCHEME, hmacHex } from './sign.ts';
+import { SIGNATURE_SCHEME, hmacKeyOf, type HmacKeyInput } from './sign.ts';
+import { fromHex, hmacSha256Verify } from './web-crypto.ts';
 
 /** Request headers as Node gives them (lowercase names) or any case-insensitive lookup. */
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>> | Headers;
@@ -94,7 +94,7 @@ export function readSignatureHeaders(headers: HeaderBag, options: ReadSignatureH
 /** The received request to check. */
 export interface VerifySignatureInput {
   /** HMAC key of the credential's secret (from `createHmacKey`), or the secret itself. */
-  readonly key: KeyObject | string;
+  readonly key: HmacKeyInput;
   readonly method: string;
   /** The path as received, without the query. */
   readonly path: string;
@@ -109,12 +109,14 @@ export interface VerifySignatureInput {
 }
 
 /**
- * Rebuilds the canonical string and compares the `v1=` signature in constant time (Partner API spec 5.1 "Signature").
+ * Rebuilds the canonical string and checks the `v1=` signature with `crypto.subtle.verify`, which compares in
+ * constant time (Partner API spec 5.1 "Signature").
  *
- * @throws {ProtocolError} `invalid_signature` when the scheme prefix is missing, the hex is malformed, or the
+ * @returns once the signature matches.
+ * @throws {ProtocolError} (a rejection) `invalid_signature` when the scheme prefix is missing, the hex is malformed, or the
  *   signature does not match; `validation_error` never (a malformed query is an `invalid_signature` too).
  */
-export function verifySignature(input: VerifySignatureInput): void {
+export async function verifySignature(input: VerifySignatureInput): Promise<void> {
   if (!input.signature.startsWith(SIGNATURE_SCHEME)) {
     throw new ProtocolError(
       'invalid_signature',
@@ -127,7 +129,7 @@ export function verifySignature(input: VerifySignatureInput): void {
   }
   let canonical: string;
   try {
-    canonical = canonicalString(input);
+    canonical = await canonicalString(input);
   } catch (cause) {
     throw new ProtocolError(
       'invalid_signature',
@@ -135,8 +137,7 @@ export function verifySignature(input: VerifySignatureInput): void {
       { cause },
     );
   }
-  const expected = Buffer.from(hmacHex(input.key, canonical), 'utf8');
-  if (!timingSafeEqual(expected, Buffer.from(given, 'utf8'))) {
+  if (!(await hmacSha256Verify(await hmacKeyOf(input.key), fromHex(given), canonical))) {
     throw new ProtocolError(
       'invalid_signature',
       'Signature mismatch. Check: the sk_ secret (not the key id), the full /api/partner/v1 path, the canonical query order, the raw body bytes, seconds (not ms).',

@@ -74,8 +74,8 @@ describe('canonicalQuery (Partner API spec 5.1 "Canonical query")', () => {
 });
 
 describe('canonicalString (Partner API spec 5.1 "Canonical string")', () => {
-  it('joins exactly six lines with no trailing newline', () => {
-    const s = canonicalString({
+  it('joins exactly six lines with no trailing newline', async () => {
+    const s = await canonicalString({
       method: 'post',
       path: '/api/partner/v1/orders',
       query: 'b=2&a=1',
@@ -89,30 +89,32 @@ describe('canonicalString (Partner API spec 5.1 "Canonical string")', () => {
       'a=1&b=2',
       '1700000000',
       '6f1c3e9a-0000-4000-8000-000000000000',
-      sha256Hex('{"domain":"example.com"}'),
+      await sha256Hex('{"domain":"example.com"}'),
     ]);
     expect(s.endsWith('\n')).toBe(false);
   });
 
-  it('hashes an empty body as the SHA-256 of the empty string', () => {
+  it('hashes an empty body as the SHA-256 of the empty string', async () => {
     expect(EMPTY_BODY_SHA256).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
-    expect(sha256Hex('')).toBe(EMPTY_BODY_SHA256);
-    expect(sha256Hex(undefined)).toBe(EMPTY_BODY_SHA256);
-    expect(sha256Hex(new Uint8Array())).toBe(EMPTY_BODY_SHA256);
-    const s = canonicalString({ method: 'GET', path: '/api/partner/v1/pricing', timestamp: '1', nonce: 'n' });
+    expect(await sha256Hex('')).toBe(EMPTY_BODY_SHA256);
+    expect(await sha256Hex(undefined)).toBe(EMPTY_BODY_SHA256);
+    expect(await sha256Hex(new Uint8Array())).toBe(EMPTY_BODY_SHA256);
+    const s = await canonicalString({ method: 'GET', path: '/api/partner/v1/pricing', timestamp: '1', nonce: 'n' });
     expect(s.split('\n')[5]).toBe(EMPTY_BODY_SHA256);
   });
 
-  it('hashes the bytes as sent, whitespace included', () => {
-    expect(sha256Hex('{"a":1}')).not.toBe(sha256Hex('{ "a": 1 }'));
-    expect(sha256Hex(Buffer.from('é', 'utf8'))).toBe(sha256Hex('é'));
+  it('hashes the bytes as sent, whitespace included', async () => {
+    expect(await sha256Hex('{"a":1}')).not.toBe(await sha256Hex('{ "a": 1 }'));
+    expect(await sha256Hex(Buffer.from('é', 'utf8'))).toBe(await sha256Hex('é'));
   });
 
-  it('refuses a path without a leading slash or with a query', () => {
-    expect(() => canonicalString({ method: 'GET', path: 'api/partner/v1/pricing', timestamp: 1, nonce: 'n' })).toThrow(
-      /begin with "\/"/,
+  it('refuses a path without a leading slash or with a query', async () => {
+    await expect(
+      canonicalString({ method: 'GET', path: 'api/partner/v1/pricing', timestamp: 1, nonce: 'n' }),
+    ).rejects.toThrow(/begin with "\/"/);
+    await expect(canonicalString({ method: 'GET', path: '/x?y=1', timestamp: 1, nonce: 'n' })).rejects.toThrow(/query/);
+    await expect(canonicalString({ method: 'GET', path: '/x', timestamp: 1, nonce: 'a\nb' })).rejects.toThrow(
+      /line break/,
     );
-    expect(() => canonicalString({ method: 'GET', path: '/x?y=1', timestamp: 1, nonce: 'n' })).toThrow(/query/);
-    expect(() => canonicalString({ method: 'GET', path: '/x', timestamp: 1, nonce: 'a\nb' })).toThrow(/line break/);
   });
 });

@@ -13,8 +13,8 @@ const SALE: CheckoutReturn = {
 };
 
 describe('signed checkout return', () => {
-  it('verifies what the marketplace signed, with the same secret', () => {
-    expect(verifyCheckoutReturn(SECRET, signCheckoutReturn(SECRET, SALE), NOW + 60)).toEqual(SALE);
+  it('verifies what the marketplace signed, with the same secret', async () => {
+    expect(await verifyCheckoutReturn(SECRET, await signCheckoutReturn(SECRET, SALE), NOW + 60)).toEqual(SALE);
   });
 
   it.each([
@@ -23,15 +23,15 @@ describe('signed checkout return', () => {
     ['a missing signature', (q: URLSearchParams) => q.delete('sig')],
     ['a made-up signature', (q: URLSearchParams) => q.set('sig', 'a'.repeat(64))],
     ['a cancelled status', (q: URLSearchParams) => q.set('status', 'canceled')],
-  ])('refuses %s', (_name, edit) => {
-    const query = signCheckoutReturn(SECRET, SALE);
+  ])('refuses %s', async (_name, edit) => {
+    const query = await signCheckoutReturn(SECRET, SALE);
     edit(query);
-    expect(verifyCheckoutReturn(SECRET, query, NOW)).toBeUndefined();
+    expect(await verifyCheckoutReturn(SECRET, query, NOW)).toBeUndefined();
   });
 
-  it('refuses another secret, and a result older than a day', () => {
-    const query = signCheckoutReturn(SECRET, SALE);
-    expect(verifyCheckoutReturn('sk_test_another_secret_000000000000', query, NOW)).toBeUndefined();
-    expect(verifyCheckoutReturn(SECRET, query, NOW + 86_401)).toBeUndefined();
+  it('refuses another secret, and a result older than a day', async () => {
+    const query = await signCheckoutReturn(SECRET, SALE);
+    expect(await verifyCheckoutReturn('sk_test_another_secret_000000000000', query, NOW)).toBeUndefined();
+    expect(await verifyCheckoutReturn(SECRET, query, NOW + 86_401)).toBeUndefined();
   });
 });

@@ -26,7 +26,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 /** Builds the four signing headers by hand, so a test can get one part wrong on purpose. */
-function manualHeaders(input: {
+async function manualHeaders(input: {
   keyId?: string;
   secret: string;
   method: string;
@@ -38,20 +38,20 @@ function manualHeaders(input: {
 }) {
   const timestamp = input.timestamp ?? String(Math.floor(t.clock.now() / 1000));
   const nonce = input.nonce ?? randomUUID();
-  const canonical = canonicalString({
+  const canonical = await canonicalString({
     method: input.method,
     path: input.signedPath,
     query: input.signedQuery ?? '',
     timestamp,
     nonce,
-    bodySha256: sha256Hex(input.body ?? ''),
+    bodySha256: await sha256Hex(input.body ?? ''),
   });
   // canonicalString canonicalises the query; for "wrong order" tests the caller passes the line it wants.
   return {
     'X-Service-Key-Id': input.keyId ?? t.sandbox.demo.key_id,
     'X-Service-Timestamp': timestamp,
     'X-Service-Nonce': nonce,
-    'X-Service-Signature': `v1=${hmacHex(input.secret, canonical)}`,
+    'X-Service-Signature': `v1=${await hmacHex(input.secret, canonical)}`,
   };
 }
 
@@ -84,7 +84,7 @@ describe('missing_credentials and missing_signature_headers', () => {
   });
 
   it('answers 401 missing_credentials when only the key id is absent', async () => {
-    const { 'X-Service-Key-Id': _omit, ...rest } = manualHeaders({
+    const { 'X-Service-Key-Id': _omit, ...rest } = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
@@ -95,7 +95,7 @@ describe('missing_credentials and missing_signature_headers', () => {
 
   for (const missing of ['X-Service-Timestamp', 'X-Service-Nonce', 'X-Service-Signature'] as const) {
     it(`answers 401 missing_signature_headers without ${missing}`, async () => {
-      const headers: Record<string, string> = manualHeaders({
+      const headers: Record<string, string> = await manualHeaders({
         secret: t.sandbox.demo.secret,
         method: 'GET',
         signedPath: SEARCH,
@@ -112,7 +112,7 @@ describe('missing_credentials and missing_signature_headers', () => {
 describe('invalid_timestamp', () => {
   it('answers 401 for a timestamp 301 s behind server time', async () => {
     const timestamp = String(Math.floor(t.clock.now() / 1000) - 301);
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
@@ -124,7 +124,7 @@ describe('invalid_timestamp', () => {
 
   it('answers 401 for a timestamp 301 s ahead of server time', async () => {
     const timestamp = String(Math.floor(t.clock.now() / 1000) + 301);
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
@@ -136,7 +136,7 @@ describe('invalid_timestamp', () => {
 
   it('accepts a timestamp 299 s behind (inside the ±300 s window)', async () => {
     const timestamp = String(Math.floor(t.clock.now() / 1000) - 299);
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
@@ -148,7 +148,7 @@ describe('invalid_timestamp', () => {
 
   it('answers 401 for a timestamp in milliseconds, saying so', async () => {
     const timestamp = String(t.clock.now());
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
@@ -161,7 +161,7 @@ describe('invalid_timestamp', () => {
   });
 
   it('answers 401 for a malformed timestamp', async () => {
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
@@ -176,7 +176,7 @@ describe('invalid_signature', () => {
   const secret = () => t.sandbox.demo.secret;
 
   it('answers 401 for an unknown key id, saying the key id is unknown', async () => {
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       keyId: 'pk_test_doesnotexist000000000000',
       secret: secret(),
       method: 'GET',
@@ -189,7 +189,7 @@ describe('invalid_signature', () => {
   });
 
   it('answers 401 when signed with the wrong secret', async () => {
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       secret: 'sk_test_notthesecret',
       method: 'GET',
       signedPath: SEARCH,
@@ -199,7 +199,7 @@ describe('invalid_signature', () => {
   });
 
   it('answers 401 when signed with the key id as the secret', async () => {
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       secret: t.sandbox.demo.key_id,
       method: 'GET',
       signedPath: SEARCH,
@@ -213,14 +213,14 @@ describe('invalid_signature', () => {
     const signedBody = '{"domain": "coffee.com"}';
     const sentBody = '{"domain":"coffee.com"}';
     const headers = {
-      ...manualHeaders({ secret: secret(), method: 'POST', signedPath: path, body: signedBody }),
+      ...(await manualHeaders({ secret: secret(), method: 'POST', signedPath: path, body: signedBody })),
       'content-type': 'application/json',
     };
     expectError(await send(t.sandbox, { method: 'POST', path, headers, body: sentBody }), 401, 'invalid_signature');
   });
 
   it('answers 401 when a shortened path was signed', async () => {
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       secret: secret(),
       method: 'GET',
       signedPath: '/domains/search',
@@ -233,28 +233,38 @@ describe('invalid_signature', () => {
     const timestamp = String(Math.floor(t.clock.now() / 1000));
     const nonce = randomUUID();
     // The canonical query of "q=tea&a=1" is "a=1&q=tea"; this client signed the unsorted line.
-    const wrongLine = ['GET', SEARCH, 'q=tea&a=1', timestamp, nonce, sha256Hex('')].join('\n');
+    const wrongLine = ['GET', SEARCH, 'q=tea&a=1', timestamp, nonce, await sha256Hex('')].join('\n');
     const headers = {
       'X-Service-Key-Id': t.sandbox.demo.key_id,
       'X-Service-Timestamp': timestamp,
       'X-Service-Nonce': nonce,
-      'X-Service-Signature': `v1=${hmacHex(secret(), wrongLine)}`,
+      'X-Service-Signature': `v1=${await hmacHex(secret(), wrongLine)}`,
     };
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=tea&a=1', headers }), 401, 'invalid_signature');
     // Control: the same request signed over the canonical query passes authentication (and then fails validation
     // on the unknown parameter `a`, which proves the signature was accepted).
-    const good = manualHeaders({ secret: secret(), method: 'GET', signedPath: SEARCH, signedQuery: 'q=tea&a=1' });
+    const good = await manualHeaders({ secret: secret(), method: 'GET', signedPath: SEARCH, signedQuery: 'q=tea&a=1' });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=tea&a=1', headers: good }), 400, 'validation_error');
   });
 
   it('answers 401 for a signature without the v1= prefix', async () => {
-    const headers = manualHeaders({ secret: secret(), method: 'GET', signedPath: SEARCH, signedQuery: 'q=coffee' });
+    const headers = await manualHeaders({
+      secret: secret(),
+      method: 'GET',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+    });
     headers['X-Service-Signature'] = headers['X-Service-Signature'].slice(3);
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers }), 401, 'invalid_signature');
   });
 
   it('answers 401 when the method differs from the one signed', async () => {
-    const headers = manualHeaders({ secret: secret(), method: 'POST', signedPath: SEARCH, signedQuery: 'q=coffee' });
+    const headers = await manualHeaders({
+      secret: secret(),
+      method: 'POST',
+      signedPath: SEARCH,
+      signedQuery: 'q=coffee',
+    });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=coffee', headers }), 401, 'invalid_signature');
   });
 });
@@ -272,7 +282,7 @@ describe('replay_detected and nonces', () => {
     const first = await send(t.sandbox, {
       path: SEARCH,
       query: 'q=lake',
-      headers: manualHeaders({
+      headers: await manualHeaders({
         secret: t.sandbox.demo.secret,
         method: 'GET',
         signedPath: SEARCH,
@@ -284,7 +294,7 @@ describe('replay_detected and nonces', () => {
     const second = await send(t.sandbox, {
       path: SEARCH,
       query: 'q=ocean',
-      headers: manualHeaders({
+      headers: await manualHeaders({
         secret: t.sandbox.demo.secret,
         method: 'GET',
         signedPath: SEARCH,
@@ -297,7 +307,7 @@ describe('replay_detected and nonces', () => {
 
   it('does not consume the nonce of a failed attempt', async () => {
     const nonce = randomUUID();
-    const bad = manualHeaders({
+    const bad = await manualHeaders({
       secret: 'sk_test_wrong',
       method: 'GET',
       signedPath: SEARCH,
@@ -305,7 +315,7 @@ describe('replay_detected and nonces', () => {
       nonce,
     });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=forest', headers: bad }), 401, 'invalid_signature');
-    const stale = manualHeaders({
+    const stale = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
@@ -314,7 +324,7 @@ describe('replay_detected and nonces', () => {
       timestamp: String(Math.floor(t.clock.now() / 1000) - 400),
     });
     expectError(await send(t.sandbox, { path: SEARCH, query: 'q=forest', headers: stale }), 401, 'invalid_timestamp');
-    const good = manualHeaders({
+    const good = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
@@ -327,7 +337,7 @@ describe('replay_detected and nonces', () => {
   it('keeps tracking a nonce for the whole window in which its timestamp is valid', async () => {
     // Signed at the far edge of the window (+300 s), then replayed just before that timestamp goes stale.
     const ts = Math.floor(t.clock.now() / 1000) + 300;
-    const headers = manualHeaders({
+    const headers = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
@@ -366,14 +376,14 @@ describe('replay_detected and nonces', () => {
     const created = await adminCreateCredential(t.sandbox, { scopes: ['search'], environment: 'SANDBOX' });
     const other = created.json as { key_id: string; secret: string };
     const nonce = randomUUID();
-    const mine = manualHeaders({
+    const mine = await manualHeaders({
       secret: t.sandbox.demo.secret,
       method: 'GET',
       signedPath: SEARCH,
       signedQuery: 'q=cloud',
       nonce,
     });
-    const theirs = manualHeaders({
+    const theirs = await manualHeaders({
       keyId: other.key_id,
       secret: other.secret,
       method: 'GET',

@@ -193,7 +193,7 @@ export class PartnerTestClient {
   ): Promise<Answer & { sent: { headers: Record<string, string>; query: string; body: string | undefined } }> {
     const method = request.method ?? 'GET';
     const body = request.json !== undefined ? JSON.stringify(request.json) : request.body;
-    const signed = this.signer.sign({
+    const signed = await this.signer.sign({
       method,
       path: request.path,
       query: canonicalQuery(request.query ?? ''),

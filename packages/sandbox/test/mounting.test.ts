@@ -53,7 +53,7 @@ it('authenticates the full mounted path and builds checkout links under the moun
   const full = await client.request({ path: '/market/api/partner/v1/domains/search', query: { q: 'sun' } });
   expect(full.status).toBe(200);
   // Signing the path without the mount prefix is signing a shortened path.
-  const signed = client.signer.sign({ method: 'GET', path: '/api/partner/v1/domains/search', query: 'q=sun' });
+  const signed = await client.signer.sign({ method: 'GET', path: '/api/partner/v1/domains/search', query: 'q=sun' });
   const shortened = await send(target, {
     path: '/market/api/partner/v1/domains/search',
     query: signed.query,

@@ -37,7 +37,7 @@ export interface CheckoutReturnDeps {
 export function checkoutReturnRoute(deps: CheckoutReturnDeps): RequestHandler {
   return async function domainkitBffCheckoutReturn(req, res) {
     const sale = deps.secret
-      ? verifyCheckoutReturn(deps.secret, req.query as Record<string, unknown>, Math.floor(deps.now() / 1000))
+      ? await verifyCheckoutReturn(deps.secret, req.query as Record<string, unknown>, Math.floor(deps.now() / 1000))
       : undefined;
     if (!sale) {
       throw new BffHttpError(

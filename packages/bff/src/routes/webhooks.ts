@@ -59,9 +59,9 @@ export function webhookRoute(deps: WebhookRouteDeps): RequestHandler {
       );
       throw new BffHttpError('internal_error', 'The webhook receiver is misconfigured.');
     }
-    let event: ReturnType<typeof verifier.constructEvent>;
+    let event: Awaited<ReturnType<typeof verifier.constructEvent>>;
     try {
-      event = verifier.constructEvent(req.body, req.headers);
+      event = await verifier.constructEvent(req.body, req.headers);
     } catch (error) {
       if (error instanceof WebhookSignatureError || error instanceof WebhookPayloadError) {
         deps.logger.warn({ route: 'POST /webhooks', code: error.code }, 'webhook delivery refused');

@@ -99,7 +99,7 @@ export function observeAdminRouter(options: {
     const sent = await options.webhookSender.post(
       endpoint.url,
       {
-        [names.signature]: signWebhookPayload(endpoint.secret, payload),
+        [names.signature]: await signWebhookPayload(endpoint.secret, payload),
         [names.eventId]: id,
         [names.deliveryAttempt]: '1',
       },

@@ -17,7 +17,6 @@
  *
  * The scope check follows per route (`authorize`, in authorize.ts). The raw body must already be a Buffer (`express.raw`).
  */
-import type { KeyObject } from 'node:crypto';
 import { createHmacKey, headerNames, readSignatureHeaders, verifySignature } from '@domainkit/protocol';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Clock } from '../clock.ts';
@@ -43,9 +42,12 @@ export interface AuthenticateOptions {
   readonly failureThrottle?: AuthFailureThrottle | undefined;
 }
 
-/** Keeps one HMAC `KeyObject` per credential (creating it per request is several times slower on Node 24). */
-function createKeyCache(): (credential: CredentialRow) => KeyObject {
-  const cache = new Map<string, { secret: string; key: KeyObject }>();
+/** The HMAC key of a credential, as {@link createHmacKey} imports it (Web Crypto, asynchronous). */
+type HmacKey = ReturnType<typeof createHmacKey>;
+
+/** Keeps one HMAC `CryptoKey` per credential (importing the secret on every request is a second Web Crypto call). */
+function createKeyCache(): (credential: CredentialRow) => HmacKey {
+  const cache = new Map<string, { secret: string; key: HmacKey }>();
   return (credential) => {
     const hit = cache.get(credential.key_id);
     if (hit !== undefined && hit.secret === credential.secret) return hit.key;
@@ -95,8 +97,8 @@ export function authenticate(options: AuthenticateOptions): RequestHandler {
     }
     const { path, query } = splitRawUrl(req.originalUrl);
     const body: unknown = req.body;
-    verifySignature({
-      key: keyFor(credential),
+    await verifySignature({
+      key: await keyFor(credential),
       method: req.method,
       path,
       query,

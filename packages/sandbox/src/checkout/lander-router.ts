@@ -119,7 +119,7 @@ export function landerRouter(options: LanderOptions): Router {
     if (!session.return_url) return undefined;
     const credential = await findActiveCredential(db, session.key_id);
     if (!credential) return session.return_url;
-    const params = signCheckoutReturn(credential.secret, {
+    const params = await signCheckoutReturn(credential.secret, {
       checkout_session_id: session.id,
       status: 'paid',
       domain: session.domain,

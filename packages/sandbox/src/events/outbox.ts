@@ -213,11 +213,11 @@ export function startOutbox(options: OutboxOptions): Outbox {
     return () => clearInterval(renew);
   }
 
-  function send(url: string, secret: string, id: string, payload: string, attempt: number) {
+  async function send(url: string, secret: string, id: string, payload: string, attempt: number) {
     return options.sender.post(
       url,
       {
-        [names.signature]: signWebhookPayload(secret, payload),
+        [names.signature]: await signWebhookPayload(secret, payload),
         [names.eventId]: id,
         [names.deliveryAttempt]: String(attempt),
       },
