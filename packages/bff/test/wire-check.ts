@@ -6,6 +6,7 @@
  */
 import {
   widgetCheckoutResponseSchema,
+  widgetCheckoutReturnResponseSchema,
   widgetDomainSchema,
   widgetErrorSchema,
   widgetOrderResponseSchema,
@@ -29,6 +30,7 @@ const WIDGET_ROUTES: readonly WidgetRoute[] = [
   { method: 'GET', path: /\/siblings$/, schema: widgetSiblingsResponseSchema },
   { method: 'GET', path: /\/domains\/[^/]+$/, schema: widgetDomainSchema },
   { method: 'POST', path: /\/checkout$/, schema: widgetCheckoutResponseSchema },
+  { method: 'GET', path: /\/checkout\/return$/, schema: widgetCheckoutReturnResponseSchema },
   { method: 'POST', path: /\/quotes$/, schema: widgetQuoteAnswerSchema },
   { method: 'POST', path: /\/orders$/, schema: widgetOrderResponseSchema },
   { method: 'GET', path: /\/orders\/[^/]+$/, schema: widgetOrderStatusSchema },

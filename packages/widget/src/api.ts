@@ -380,10 +380,14 @@ export async function getOrder(
   );
 }
 
-/** Body of `GET {api}/checkout/return` (200): the hosted-checkout sale the BFF verified. */
+/**
+ * Body of `GET {api}/checkout/return` (200): the hosted-checkout sale the BFF verified. Pinned to protocol's
+ * `widgetCheckoutReturnResponseSchema` by `test-node/wire-types.test-d.ts`.
+ */
 export interface CheckoutResult {
   readonly checkout_session_id: string;
-  readonly status: string;
+  /** Always `paid`: a cancelled checkout returns to `cancel_url`, unsigned. */
+  readonly status: 'paid';
   readonly domain: string;
   readonly price_cents: number;
   readonly currency: string;

@@ -7,6 +7,7 @@
 import type {
   Buyer as ProtocolBuyer,
   WidgetCheckoutResponse,
+  WidgetCheckoutReturnResponse,
   WidgetDomain as ProtocolWidgetDomain,
   WidgetError,
   WidgetErrorCode as ProtocolWidgetErrorCode,
@@ -33,6 +34,7 @@ import type {
   Sibling,
   WidgetErrorCode,
 } from '../src/types.ts';
+import type { CheckoutResult } from '../src/api.ts';
 
 /** The widget reads answers as read-only: protocol's `z.infer` types, every property and array made readonly. */
 type ReadOnlyWire<T> = T extends readonly (infer U)[]
@@ -53,6 +55,10 @@ describe("the widget's wire types equal protocol's widget ↔ BFF API", () => {
 
   it('POST /checkout', () => {
     expectTypeOf<CheckoutSession>().toEqualTypeOf<ReadOnlyWire<WidgetCheckoutResponse>>();
+  });
+
+  it('GET /checkout/return', () => {
+    expectTypeOf<CheckoutResult>().toEqualTypeOf<ReadOnlyWire<WidgetCheckoutReturnResponse>>();
   });
 
   it('error answers', () => {

@@ -98,6 +98,39 @@ export const widgetCheckoutResponseSchema = z.object({
 });
 export type WidgetCheckoutResponse = z.infer<typeof widgetCheckoutResponseSchema>;
 
+/** One field of a signed checkout return as the query carries it: a non-empty string of at most 256 characters. */
+const returnField = z.string().min(1).max(256);
+
+/**
+ * `GET /checkout/return` query: the hosted checkout's signed result, which the lander appends to the session's
+ * `return_url` and the widget forwards as it finds it (`checkout-return.ts`; docs/spec-decisions.md, "Hosted
+ * checkout: the return journey"). Other parameters, such as the shop's own on its return URL, are allowed and
+ * ignored. The BFF answers 400 `validation_error` for a query that does not match, or whose `sig` does not verify.
+ */
+export const widgetCheckoutReturnQuerySchema = z.object({
+  checkout_session_id: returnField,
+  status: z.literal('paid'),
+  domain: returnField,
+  /** What the buyer paid, in minor units of `currency` (decimal digits). */
+  price_cents: z.string().regex(/^\d{1,15}$/, 'must be whole cents'),
+  currency: returnField,
+  /** When the lander signed it (Unix seconds); valid for a day. */
+  ts: z.string().regex(/^\d{1,12}$/, 'must be Unix time in seconds'),
+  /** Lowercase hex HMAC-SHA256 of the six fields with the partner's API secret. */
+  sig: z.string().regex(/^[0-9a-f]{64}$/, 'must be 64 lowercase hex digits'),
+});
+export type WidgetCheckoutReturnQuery = z.input<typeof widgetCheckoutReturnQuerySchema>;
+
+/** `GET /checkout/return` answer (200): the sale the BFF verified (`Cache-Control: no-store`). */
+export const widgetCheckoutReturnResponseSchema = z.object({
+  checkout_session_id: z.string(),
+  status: z.literal('paid'),
+  domain: z.string(),
+  price_cents: centsSchema,
+  currency: currencySchema,
+});
+export type WidgetCheckoutReturnResponse = z.infer<typeof widgetCheckoutReturnResponseSchema>;
+
 /**
  * Every error code of the widget ↔ BFF API, with its HTTP status, when it is answered, and whether the same
  * request may succeed if sent again later (`retry`). The codes are stable: a widget maps each to a string of
