@@ -9,8 +9,7 @@
  * The partner's server (the BFF) recomputes the HMAC over the canonical string below and compares in constant
  * time: a visitor who edits any field, or makes the URL up, is not confirmed.
  */
-import { hmacHex, hmacKeyOf, type HmacKeyInput } from './sign.ts';
-import { fromHex, hmacSha256Verify } from './web-crypto.ts';
+import { hmacHex, hmacHexMatches, type HmacKeyInput } from './sign.ts';
 
 /** The facts a signed checkout return carries. */
 export interface CheckoutReturn {
@@ -70,7 +69,7 @@ export async function verifyCheckoutReturn(
     currency,
     ts: Number(ts),
   };
-  if (!(await hmacSha256Verify(await hmacKeyOf(secret), fromHex(sig), checkoutReturnString(result)))) return undefined;
+  if (!(await hmacHexMatches(secret, sig, checkoutReturnString(result)))) return undefined;
   if (result.ts < nowSeconds - CHECKOUT_RETURN_MAX_AGE_SECONDS || result.ts > nowSeconds + 300) return undefined;
   return result;
 }

@@ -7,7 +7,7 @@
  */
 import { canonicalString, canonicalQuery, type CanonicalRequestInput, type QueryInput } from './canonical-request.ts';
 import { DEFAULT_HEADER_PREFIX, headerNames } from './headers.ts';
-import { hmacSha256, importHmacKey, toHex, type CryptoKey } from './web-crypto.ts';
+import { fromHex, hmacSha256, hmacSha256Verify, importHmacKey, toHex, type CryptoKey } from './web-crypto.ts';
 
 /** The signature scheme prefix of Partner API spec 5.1 and 9. */
 export const SIGNATURE_SCHEME = 'v1=';
@@ -38,6 +38,15 @@ export async function hmacKeyOf(key: HmacKeyInput): Promise<CryptoKey> {
  */
 export async function hmacHex(key: HmacKeyInput, message: string | Uint8Array): Promise<string> {
   return toHex(await hmacSha256(await hmacKeyOf(key), message));
+}
+
+/**
+ * Whether `hex` is the lowercase hex HMAC-SHA256 of `message` under `key`, checked with `crypto.subtle.verify` (a
+ * constant-time comparison). Anything but 64 lowercase hex digits is no match.
+ */
+export async function hmacHexMatches(key: HmacKeyInput, hex: string, message: string | Uint8Array): Promise<boolean> {
+  if (!/^[0-9a-f]{64}$/.test(hex)) return false;
+  return hmacSha256Verify(await hmacKeyOf(key), fromHex(hex), message);
 }
 
 /** A request to sign: the canonical request fields, with timestamp and nonce generated when omitted. */

@@ -7,8 +7,7 @@ import { canonicalString, type QueryInput } from './canonical-request.ts';
 import { ProtocolError } from './errors.ts';
 import { DEFAULT_HEADER_PREFIX, headerNames } from './headers.ts';
 import { TIMESTAMP_TOLERANCE_SECONDS } from './limits.ts';
-import { SIGNATURE_SCHEME, hmacKeyOf, type HmacKeyInput } from './sign.ts';
-import { fromHex, hmacSha256Verify } from './web-crypto.ts';
+import { SIGNATURE_SCHEME, hmacHexMatches, type HmacKeyInput } from './sign.ts';
 
 /** Request headers as Node gives them (lowercase names) or any case-insensitive lookup. */
 export type HeaderBag = Readonly<Record<string, string | readonly string[] | undefined>> | Headers;
@@ -137,7 +136,7 @@ export async function verifySignature(input: VerifySignatureInput): Promise<void
       { cause },
     );
   }
-  if (!(await hmacSha256Verify(await hmacKeyOf(input.key), fromHex(given), canonical))) {
+  if (!(await hmacHexMatches(input.key, given, canonical))) {
     throw new ProtocolError(
       'invalid_signature',
       'Signature mismatch. Check: the sk_ secret (not the key id), the full /api/partner/v1 path, the canonical query order, the raw body bytes, seconds (not ms).',
