@@ -183,8 +183,8 @@ function validateOptions(options: unknown): z.output<typeof optionsSchema> {
  * `transactions`, `payouts`, `brokerage`, `links`, `me`, `analytics`, `events`, `webhooks`. Every cursor list is an
  * async iterable (`for await (const order of client.orders.list({ status: 'SETTLED' }))`).
  *
- * Every attempt is signed afresh (Partner API spec 5.1) by a signer created once (its HMAC key is a KeyObject). Responses are
- * parsed with the protocol's zod schemas; unknown fields are kept. The secret is not kept on the instance: it
+ * Every attempt is signed afresh (Partner API spec 5.1) by a signer created once (its HMAC key is a Web Crypto
+ * `CryptoKey`, imported once). Responses are parsed with the protocol's zod schemas; unknown fields are kept. The secret is not kept on the instance: it
  * appears in no property, `toString`, `util.inspect` or JSON of the client.
  *
  * @example

@@ -109,8 +109,8 @@ export interface RequestSenderOptions {
   /** Authenticates one attempt: {@link hmacAuth} (Partner API) or {@link bearerAuth} (Public API). */
   readonly auth?: RequestAuth | undefined;
   /**
-   * Signs one attempt; created once per credential (its HMAC key is a KeyObject made once). Shorthand for
-   * `auth: hmacAuth(signer)`; one of `auth` and `signer` is required.
+   * Signs one attempt; created once per credential (its HMAC key is a Web Crypto `CryptoKey` imported once).
+   * Shorthand for `auth: hmacAuth(signer)`; one of `auth` and `signer` is required.
    */
   readonly signer?: RequestSigner | undefined;
   /** Header prefix of the signing headers, default `X-Service-` (only used to name them). */
