@@ -18,7 +18,8 @@ const HMAC_SHA256 = { name: 'HMAC', hash: 'SHA-256' } as const;
 /** The bytes of a message: a string is taken as UTF-8, bytes as they are. */
 export function utf8Bytes(message: string | Uint8Array): Uint8Array<ArrayBuffer> {
   if (typeof message === 'string') return encoder.encode(message);
-  // Web Crypto takes an ArrayBuffer-backed view; a view over a SharedArrayBuffer (or a Node Buffer's pool) is copied.
+  // Web Crypto takes an ArrayBuffer-backed view (a Node Buffer is one, used in place); a view over a
+  // SharedArrayBuffer is copied.
   return message.buffer instanceof ArrayBuffer ? (message as Uint8Array<ArrayBuffer>) : new Uint8Array(message);
 }
 
