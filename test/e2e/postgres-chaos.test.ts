@@ -285,6 +285,8 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
     // A purchase as the widget makes it: a quote, then the order with its purchase key; a 503 or an unanswered
     // request is retried (the same key: never a second payment), a 202 is followed until the order is recorded.
     const orderStatuses: number[] = [];
+    /** The `error` of each 503 answer to `POST /orders`. */
+    const refusals: Array<{ code: string; money?: string }> = [];
     /** The last view of each order placed, for the failure message. */
     const views = new Map<string, string>();
     const quoteStatuses: number[] = [];
@@ -309,6 +311,7 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
           headers: { 'idempotency-key': key },
         });
         if (order.status !== 0) orderStatuses.push(order.status);
+        if (order.status === 503) refusals.push(order.json.error);
         if (order.status === 201 || order.status === 202) {
           const { order_id: id, order_token: token } = order.json as { order_id: string; order_token: string };
           while (running) {
@@ -394,6 +397,11 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
     expect(searchStatuses.filter((s) => s !== 200)).toEqual([]);
     expect(orderStatuses.filter((s) => ![201, 202, 503].includes(s))).toEqual([]);
     expect(orderStatuses).toContain(503);
+    // Each says the database is out of reach and what became of the money (taken or not before the cut).
+    for (const refusal of refusals) {
+      expect(refusal.code).toBe('unavailable');
+      expect(['not_charged', 'unknown']).toContain(refusal.money);
+    }
     expect(bought.sort()).toEqual([...domains].sort());
     const res = await fetch(`${sandbox.url}/admin/orders?key_id=${demo.key_id}&limit=100`, {
       headers: { authorization: `Bearer ${demo.admin_token}` },

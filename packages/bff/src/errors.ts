@@ -183,7 +183,8 @@ export function toAnswer(
   error: unknown,
   limits: { bodyLimitKb: number },
 ): { answer: BffHttpError; log: 'none' | 'busy' | 'warn' | 'error' | 'defect' } {
-  if (error instanceof BffHttpError) return { answer: error, log: 'none' };
+  if (error instanceof BffHttpError)
+    return { answer: error, log: error.code === 'unavailable' && isDatabaseUnavailable(error.cause) ? 'warn' : 'none' };
   // "Busy" is an expected outcome when the budget is spent: counted, logged once per interval, never one by one.
   if (error instanceof UpstreamBusyError) return { answer: busyAnswer(error), log: 'busy' };
   if (error instanceof PaymentInputError)

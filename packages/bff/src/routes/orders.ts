@@ -18,7 +18,13 @@ import { buyerSchema, widgetOrderRequestSchema, type WidgetMoney, type WidgetOrd
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { toCents } from '../db/tables.ts';
-import { BffHttpError, busyAnswer, UpstreamBusyError } from '../errors.ts';
+import {
+  BffHttpError,
+  busyAnswer,
+  DATABASE_UNAVAILABLE_MESSAGE,
+  isDatabaseUnavailable,
+  UpstreamBusyError,
+} from '../errors.ts';
 import { PaymentInputError } from '../payments.ts';
 import type { BffDb } from '../db/tables.ts';
 import { intentMoney, intentStatus, placeOrder, type OrderFlowDeps } from '../orders/place-order.ts';
@@ -73,8 +79,9 @@ export function placeOrderRoute(route: PlaceOrderRouteDeps): RequestHandler {
 
 /**
  * `error` with the `money` field every failed `POST /orders` carries: its own when the order flow set one, else
- * `fallback` (`not_charged` when no payment step ran, `unknown` otherwise). Errors that are not answers yet (a
- * defect, a database failure) are left to the error handler.
+ * `fallback` (`not_charged` when no payment step ran, `unknown` otherwise); a database out of reach is 503
+ * `unavailable` with it (the payment may have been taken before the cut). Errors that are not answers yet (a defect)
+ * are left to the error handler.
  */
 function withMoney(error: unknown, fallback: WidgetMoney): unknown {
   const answer =
@@ -82,7 +89,9 @@ function withMoney(error: unknown, fallback: WidgetMoney): unknown {
       ? busyAnswer(error)
       : error instanceof PaymentInputError
         ? new BffHttpError('validation_error', error.message)
-        : error;
+        : isDatabaseUnavailable(error)
+          ? new BffHttpError('unavailable', DATABASE_UNAVAILABLE_MESSAGE, { cause: error })
+          : error;
   if (!(answer instanceof BffHttpError) || answer.extra?.money !== undefined) return answer;
   return new BffHttpError(answer.code, answer.message, {
     retryAfter: answer.retryAfter,
