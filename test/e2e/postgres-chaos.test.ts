@@ -5,7 +5,7 @@
  *
  * 1. every connection of both processes is terminated (`pg_terminate_backend`), three times;
  * 2. the database server "restarts": the proxy closes every connection and refuses new ones, then listens again;
- * 3. the BFF process is restarted (SIGTERM, then started on the same schema), and visitors buy on.
+ * 3. the sandbox and the BFF processes are restarted (SIGTERM, then started on the same schemas), and visitors buy on.
  *
  * The purchases caught by steps 1 and 2 complete before step 3: the test-card adapter knows its charges only in the
  * memory of the process that took them (a real provider answers `retrievePayment` from any process).
@@ -154,6 +154,31 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
   /** Whether the visitors' loops go on (afterAll ends them, should the test fail first). */
   let running = false;
 
+  /** Starts the sandbox on its data folder and schema (again, after a stop). */
+  async function startSandbox(): Promise<void> {
+    const started = await startChild(
+      [
+        SANDBOX_CLI,
+        'start',
+        '--port',
+        '0',
+        '--data-dir',
+        join(dir, 'sandbox'),
+        '--database-url',
+        proxy.url(SANDBOX_APP),
+        '--schema',
+        SANDBOX_SCHEMA,
+      ],
+      { LOG_LEVEL: 'info' },
+      'sandbox listening',
+    );
+    started.child.on('exit', (code, signal) => {
+      if (!stopped.has(started.child))
+        exits.push(`sandbox exited (${code ?? signal}):\n${started.output().slice(-3000)}`);
+    });
+    sandbox = started;
+  }
+
   async function startBff(): Promise<Child> {
     const bff = await startChild(
       [BFF_CLI],
@@ -188,26 +213,7 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
     await proxy.start();
     admin = new pg.Client({ connectionString: databaseUrl });
     await admin.connect();
-    sandbox = await startChild(
-      [
-        SANDBOX_CLI,
-        'start',
-        '--port',
-        '0',
-        '--data-dir',
-        join(dir, 'sandbox'),
-        '--database-url',
-        proxy.url(SANDBOX_APP),
-        '--schema',
-        SANDBOX_SCHEMA,
-      ],
-      { LOG_LEVEL: 'info' },
-      'sandbox listening',
-    );
-    sandbox.child.on('exit', (code, signal) => {
-      if (!stopped.has(sandbox.child))
-        exits.push(`sandbox exited (${code ?? signal}):\n${sandbox.output().slice(-3000)}`);
-    });
+    await startSandbox();
     demo = readDemoCredential(join(dir, 'sandbox'));
     await startBff();
   }, 120_000);
@@ -378,13 +384,16 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
     // adapter keeps its charges in that process's memory (a real provider answers `retrievePayment` from anywhere).
     await completed('before the restart');
 
-    // 3. The BFF process restarts; visitors go on searching and buying.
+    // 3. The sandbox and the BFF processes restart (the BFF on the sandbox's new port); visitors go on.
     const first = bffs[bffs.length - 1]!;
     restarting = true;
-    stopped.add(first.child);
-    first.child.kill('SIGTERM');
-    const [code] = await once(first.child, 'exit');
-    expect(code).toBe(0);
+    for (const child of [first.child, sandbox.child]) {
+      stopped.add(child);
+      child.kill('SIGTERM');
+      const [code] = await once(child, 'exit');
+      expect(code).toBe(0);
+    }
+    await startSandbox();
     await startBff();
     restarting = false;
     purchases.push(Promise.all(domains.slice(5).map((d) => buy(d))));
