@@ -186,6 +186,7 @@ describe('the BFF in front of the sandbox', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: new URLSearchParams({
           pt,
+          email: 'buyer@example.com',
           card_number: '4242 4242 4242 4242',
           card_expiry: '12/34',
           card_cvc: '123',

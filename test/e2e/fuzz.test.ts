@@ -262,7 +262,12 @@ const UNSIGNED: Endpoint[] = [
     headers: { accept: 'application/json, text/event-stream' },
   },
   { method: 'GET', path: '/checkout', params: ['pt', 'token'] },
-  { method: 'POST', path: '/checkout/pay', form: true, fields: ['pt', 'card_number', 'expiry', 'cvc', 'name'] },
+  {
+    method: 'POST',
+    path: '/checkout/pay',
+    form: true,
+    fields: ['pt', 'email', 'card_number', 'expiry', 'cvc', 'name'],
+  },
   { method: 'GET', path: '/r/:code' },
   { method: 'GET', path: '/market', params: ['q', 'page'] },
   { method: 'GET', path: '/market/:domain' },

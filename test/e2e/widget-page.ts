@@ -20,8 +20,16 @@ export function buyButtonOf(page: Page, domain: string): Locator {
   return page.locator(`dk-domain-search [part="option"][data-domain="${domain}"] [part="buy-button"]`);
 }
 
-/** On the sandbox's hosted checkout: pays with a card number and waits for the receipt or the decline. */
-export async function payOnLander(page: Page, cardNumber: string): Promise<'paid' | 'declined'> {
+/**
+ * On the sandbox's hosted checkout: pays with a card number (and `email`, the buyer's address) and waits for the
+ * receipt or the decline.
+ */
+export async function payOnLander(
+  page: Page,
+  cardNumber: string,
+  email = 'buyer@example.com',
+): Promise<'paid' | 'declined'> {
+  await page.locator('input[name="email"]').fill(email);
   await page.locator('input[name="card_number"]').fill(cardNumber);
   await page.locator('button[type="submit"], input[type="submit"]').first().click();
   const outcome = page.getByTestId('lander-success').or(page.getByTestId('lander-declined'));

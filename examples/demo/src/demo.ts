@@ -14,7 +14,7 @@ import express from 'express';
 import { pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 import { createBff, testCardPayments, type BffRouter } from '@domainkit/bff';
-import { startSandbox, type DemoCredential } from '@domainkit/sandbox';
+import { createSandboxAdmin, startSandbox, type DemoCredential } from '@domainkit/sandbox';
 
 /** Options of {@link startDemo}. */
 export interface DemoOptions {
@@ -33,6 +33,9 @@ export interface DemoOptions {
   /** No logs at all. */
   readonly quiet?: boolean;
 }
+
+/** The demo partner's shop (the script-tag page's brand), named on the hosted checkout. */
+export const SHOP_NAME = 'Acme Domains';
 
 /** A running demo stack. */
 export interface Demo {
@@ -112,6 +115,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     dataDir: resolve(dataDir, 'sandbox'),
     logger: logger === false ? false : logger.child({ service: 'sandbox' }),
   });
+  // The shop's name, as its buyers see it on the marketplace's hosted checkout (set in the back office).
+  await createSandboxAdmin({ url: sandbox.url, adminToken: sandbox.demo.admin_token })
+    .credentials.update(sandbox.demo.key_id, { display_name: SHOP_NAME })
+    .catch(async (error: unknown) => {
+      await sandbox.close();
+      throw error;
+    });
   const partner = express();
   partner.disable('x-powered-by');
   // The pages and the widget compressed (brotli when the browser takes it, else gzip), at their best ratio;

@@ -105,7 +105,35 @@ export interface AdminCredential {
   readonly approved: boolean;
   readonly partner_id: string;
   readonly affiliate_id: string | null;
+  /** The shop's name buyers see on the hosted checkout, or null. */
+  readonly display_name: string | null;
   readonly created_at: string;
+}
+
+/** A hosted checkout and the sale that paid it (`GET /admin/checkout-sessions/{id}`). */
+export interface AdminCheckoutSession {
+  readonly checkout_session: {
+    readonly id: string;
+    readonly key_id: string;
+    readonly domain: string;
+    readonly price_cents: number;
+    readonly currency: string;
+    readonly status: 'open' | 'paid';
+    readonly created_at: string;
+    readonly expires_at: string;
+    readonly paid_at: string | null;
+  };
+  /** Null while the checkout is open. */
+  readonly sale: {
+    readonly sale_id: string;
+    readonly domain: string;
+    readonly price_cents: number;
+    readonly currency: string;
+    /** The e-mail the buyer gave on the hosted checkout. */
+    readonly buyer_email: string | null;
+    readonly status: 'COMPLETED' | 'REFUNDED';
+    readonly created_at: string;
+  } | null;
 }
 
 /** The answer of a webhook test ping. */
@@ -324,10 +352,23 @@ export function createSandboxAdmin(options: SandboxAdminOptions = {}) {
 
     credentials: {
       /** `POST /admin/credentials`: a new credential; its `secret` is answered this once. */
-      create: (body: { scopes: Scope[]; environment: Environment; affiliate?: boolean; label?: string }) =>
-        call<AdminCredential & { secret: string }>('POST', '/admin/credentials', body),
+      create: (body: {
+        scopes: Scope[];
+        environment: Environment;
+        affiliate?: boolean;
+        label?: string;
+        display_name?: string;
+      }) => call<AdminCredential & { secret: string }>('POST', '/admin/credentials', body),
+      /** `PATCH /admin/credentials/{key_id}`: names the shop buyers see on the hosted checkout (`null` clears it). */
+      update: (keyId: string, body: { display_name: string | null }) =>
+        call<AdminCredential>('PATCH', `/admin/credentials/${id(keyId)}`, body),
       /** `POST /admin/credentials/{key_id}/approve`: switches a LIVE credential on. */
       approve: (keyId: string) => call<AdminCredential>('POST', `/admin/credentials/${id(keyId)}/approve`, {}),
+    },
+
+    checkoutSessions: {
+      /** `GET /admin/checkout-sessions/{id}`: a hosted checkout and its sale (with the buyer's e-mail), if paid. */
+      get: (sessionId: string) => call<AdminCheckoutSession>('GET', `/admin/checkout-sessions/${id(sessionId)}`),
     },
 
     orders: {

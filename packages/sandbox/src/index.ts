@@ -27,6 +27,7 @@ export {
   type AdminEvent,
   type AdminDelivery,
   type AdminCredential,
+  type AdminCheckoutSession,
   type OrderMove,
   type CaseMove,
   type OrderTrigger,

@@ -14,6 +14,7 @@ import {
   tokenOf,
   type TestSandbox,
   partnerAnswers,
+  type Answer,
 } from './helpers.ts';
 
 const V1 = '/api/partner/v1';
@@ -42,6 +43,12 @@ async function availability(domain: string) {
 
 function testId(html: string, id: string): string | undefined {
   return new RegExp(`data-testid="${id}"[^>]*>([^<]*)<`).exec(html)?.[1];
+}
+
+/** Follows the lander's 303 (Post/Redirect/Get) to the page it names. */
+async function receiptOf(answer: Answer): Promise<Answer> {
+  const location = new URL(answer.headers.get('location')!, 'http://lander.test');
+  return send(t.sandbox, { path: location.pathname, query: location.search.slice(1) });
 }
 
 describe('POST /checkout-session', () => {
@@ -88,7 +95,7 @@ describe('the hosted lander', () => {
     const dollars = `$${(domain.price_cents / 100).toLocaleString('en-US')}.00`;
     expect(testId(page.text, 'lander-price')).toBe(dollars);
     expect(page.text).toContain('name="card_number"');
-    expect(page.text).toMatch(/<button type="submit">Pay<\/button>/);
+    expect(page.text).toContain(`<button type="submit">Pay <bdi>${dollars}</bdi></button>`);
     expect(page.text).not.toMatch(/<script|\sstyle=|\son[a-z]+=/i);
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(csp).toContain("default-src 'none'");
@@ -164,7 +171,8 @@ describe('the hosted lander', () => {
       expect(page.text).toContain(`<html lang="${lang}"${dir}>`);
       expect(page.headers.get('content-language')).toBe(lang);
       expect(page.headers.get('vary')).toMatch(/Accept-Language/i);
-      expect(page.text).toContain(`<button type="submit">${pay}</button>`);
+      // Pay names the amount (Intl, in the page's language).
+      expect(page.text).toMatch(new RegExp(`<button type="submit">${pay} <bdi>[^<]+</bdi></button>`));
       expect(page.text).toContain(`<p class="eyebrow">${eyebrow}</p>`);
       // Card numbers stay left to right in any language.
       expect(page.text).toContain('<code dir="ltr">4242 4242 4242 4242</code>');
@@ -202,16 +210,26 @@ describe('the hosted lander', () => {
     expect(declined.text).toContain('name="card_number"');
     expect((await availability(session.domain)).available).toBe(true);
     const retried = await pay(t.sandbox, { pt, card_number: '4242 4242 4242 4242' });
-    expect(retried.status).toBe(200);
-    expect(testId(retried.text, 'lander-success')).toBe('Payment received');
+    expect(retried.status).toBe(303);
+    expect(testId((await receiptOf(retried)).text, 'lander-success')).toBe('Payment received');
   });
 
   it('sells the domain with the succeeding test card: availability turns false, search shows it sold, the sale is attributed', async () => {
     const domain = freshDomain();
     const session = await createSession(domain.name, { return_url: 'https://partner.example/thanks?order=1' });
-    const paid = await pay(t.sandbox, { pt: tokenOf(session.checkout_url), card_number: TEST_CARDS.succeeds });
+    const answer = await pay(t.sandbox, { pt: tokenOf(session.checkout_url), card_number: TEST_CARDS.succeeds });
+    // Post/Redirect/Get: the receipt has its own URL.
+    expect([answer.status, answer.headers.get('location')]).toEqual([
+      303,
+      `/checkout/receipt?pt=${tokenOf(session.checkout_url)}`,
+    ]);
+    const paid = await receiptOf(answer);
     expect(paid.status).toBe(200);
     expect(testId(paid.text, 'lander-success')).toBe('Payment received');
+    // The receipt's one script is a file from the lander itself (its automatic return); nothing inline.
+    expect(paid.headers.get('content-security-policy')).toMatch(/default-src 'none'.*;script-src 'self'$/);
+    expect(paid.text).toContain('<script src="/checkout/receipt.js" defer></script>');
+    expect(paid.text).not.toMatch(/<script>|\sstyle=|\son[a-z]+=/i);
     expect(testId(paid.text, 'lander-domain')).toBe(domain.name);
     // The partner's own query is kept; the signed result is added (docs/spec-decisions.md, "the return journey").
     expect(paid.text).toMatch(
@@ -240,10 +258,11 @@ describe('the hosted lander', () => {
       environment: 'SANDBOX',
     });
     expect(sales[0]!.affiliate_id).toMatch(/^aff_/);
+    expect(sales[0]!.buyer_email).toBe('buyer@example.com');
 
     const again = await send(t.sandbox, { path: '/checkout', query: `pt=${tokenOf(session.checkout_url)}` });
-    expect(again.status).toBe(200);
-    expect(testId(again.text, 'lander-success')).toBe('Payment received');
+    expect(again.status).toBe(303);
+    expect(testId((await receiptOf(again)).text, 'lander-success')).toBe('Payment received');
   });
 
   it('refuses to take a second payment for a paid session, and never sells a domain twice', async () => {
@@ -251,12 +270,13 @@ describe('the hosted lander', () => {
     const first = await createSession(domain.name);
     const second = await createSession(domain.name);
     expect((await pay(t.sandbox, { pt: tokenOf(first.checkout_url), card_number: TEST_CARDS.succeeds })).status).toBe(
-      200,
+      303,
     );
 
+    // The form sent again (an old tab, a resubmission): the receipt, and no second charge.
     const doublePay = await pay(t.sandbox, { pt: tokenOf(first.checkout_url), card_number: TEST_CARDS.succeeds });
-    expect(doublePay.status).toBe(409);
-    expect(testId(doublePay.text, 'lander-error')).toMatch(/already paid/);
+    expect(doublePay.status).toBe(303);
+    expect(testId((await receiptOf(doublePay)).text, 'lander-success')).toBe('Payment received');
 
     const otherSession = await pay(t.sandbox, { pt: tokenOf(second.checkout_url), card_number: TEST_CARDS.succeeds });
     expect(otherSession.status).toBe(409);
@@ -287,7 +307,7 @@ describe('the hosted lander', () => {
     const results = await Promise.all(
       sessions.map((s) => pay(t.sandbox, { pt: tokenOf(s.checkout_url), card_number: TEST_CARDS.succeeds })),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([200, 409, 409]);
+    expect(results.map((r) => r.status).sort()).toEqual([303, 409, 409]);
     expect(
       await t.sandbox.db.selectFrom('sales').select('id').where('domain', '=', domain.name).execute(),
     ).toHaveLength(1);

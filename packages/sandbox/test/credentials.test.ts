@@ -125,6 +125,7 @@ describe('no secret in any response or log line', () => {
     await send(t.sandbox, { path: '/checkout', query: `pt=${tokenOf(session.json.checkout_url)}` });
     await pay(t.sandbox, { pt: tokenOf(session.json.checkout_url), card_number: TEST_CARDS.declined });
     await pay(t.sandbox, { pt: tokenOf(session.json.checkout_url), card_number: TEST_CARDS.succeeds });
+    await send(t.sandbox, { path: '/checkout/receipt', query: `pt=${tokenOf(session.json.checkout_url)}` });
     const created = await adminCreateCredential(t.sandbox, { scopes: ['search'], environment: 'LIVE' });
     expect(created.status).toBe(201);
     await send(t.sandbox, {
@@ -155,7 +156,7 @@ describe('restarting on the same data folder', () => {
     const session = await client.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain } });
     expect(
       (await pay(t.sandbox, { pt: tokenOf(session.json.checkout_url), card_number: TEST_CARDS.succeeds })).status,
-    ).toBe(200);
+    ).toBe(303);
     const extra = (await adminCreateCredential(t.sandbox, { scopes: ['search'], environment: 'SANDBOX' })).json as {
       key_id: string;
       secret: string;
@@ -188,7 +189,7 @@ describe('restarting on the same data folder', () => {
     expect(Number(domainsAfter.n)).toBe(Number(domainsBefore.n));
     // The lander token of a session issued before the restart still verifies (the signing key persists).
     expect(
-      (await send(t.sandbox, { path: '/checkout', query: `pt=${tokenOf(session.json.checkout_url)}` })).status,
+      (await send(t.sandbox, { path: '/checkout/receipt', query: `pt=${tokenOf(session.json.checkout_url)}` })).status,
     ).toBe(200);
   });
 });

@@ -248,7 +248,7 @@ export async function adminCreateCredential(
   });
 }
 
-/** Submits the lander's card form. */
+/** Submits the lander's card form (with a buyer's e-mail unless `fields` give one); a paid form answers 303. */
 export async function pay(
   sandbox: Target,
   fields: Record<string, string>,
@@ -258,7 +258,13 @@ export async function pay(
     method: 'POST',
     path: '/checkout/pay',
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: new URLSearchParams({ card_expiry: '12/34', card_cvc: '123', card_name: 'Test Buyer', ...fields }).toString(),
+    body: new URLSearchParams({
+      email: 'buyer@example.com',
+      card_expiry: '12/34',
+      card_cvc: '123',
+      card_name: 'Test Buyer',
+      ...fields,
+    }).toString(),
   });
 }
 

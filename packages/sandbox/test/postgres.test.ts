@@ -51,7 +51,7 @@ describe.skipIf(!databaseUrl)('on PostgreSQL', () => {
       pt: tokenOf(session.json.checkout_url),
       card_number: TEST_CARDS.succeeds,
     });
-    expect(paid.status).toBe(200);
+    expect(paid.status).toBe(303);
     const availability = await clientB.request({ path: `${V1}/availability`, query: { domain } });
     expect(availability.json.available).toBe(false);
   });
@@ -75,7 +75,7 @@ describe.skipIf(!databaseUrl)('on PostgreSQL', () => {
         }),
       ),
     );
-    expect(results.filter((r) => r.status === 200)).toHaveLength(1);
+    expect(results.filter((r) => r.status === 303)).toHaveLength(1);
     expect(results.filter((r) => r.status === 409)).toHaveLength(5);
     expect(
       await sandboxes.a.sandbox.db.selectFrom('sales').select('id').where('domain', '=', domain).execute(),

@@ -2,9 +2,14 @@
  * The sandbox's admin API, under `/admin`, guarded by `Authorization: Bearer <admin_token>` (the token is in
  * `credentials.json`). Not part of the marketplace contract: it stands in for the marketplace's back office.
  *
- * - `POST /admin/credentials` `{scopes, environment, affiliate?, label?}` → 201 `{key_id, secret, environment,
- *   scopes, approved, partner_id, affiliate_id}`. The secret is shown this once. LIVE credentials start unapproved.
+ * - `POST /admin/credentials` `{scopes, environment, affiliate?, label?, display_name?}` → 201 `{key_id, secret,
+ *   environment, scopes, approved, partner_id, affiliate_id, display_name}`. The secret is shown this once. LIVE
+ *   credentials start unapproved.
  * - `POST /admin/credentials/{key_id}/approve` → 200 the credential without its secret.
+ * - `PATCH /admin/credentials/{key_id}` `{display_name}` → 200 the credential: the shop's name (1–60 characters,
+ *   `null` clears it) buyers see on the hosted checkout.
+ * - `GET /admin/checkout-sessions/{id}` → 200 `{checkout_session, sale}`: a hosted checkout and the sale that paid
+ *   it (with the buyer's e-mail the checkout collected), `sale` null while open; 404 for an unknown id.
  *
  * - Lifecycle triggers (review, transfer, settlement, refunds, brokerage, referral, faults, deliveries, reset): see
  *   lifecycle-router.ts.
@@ -19,7 +24,8 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { Clock } from '../clock.ts';
 import { environmentSchema, scopeSchema } from '../scopes.ts';
-import { approveCredential, createCredential } from '../credentials/store.ts';
+import { approveCredential, createCredential, nameShop } from '../credentials/store.ts';
+import { findCheckoutSession, findSaleOfSession } from '../checkout/sessions.ts';
 import type { CredentialRow, SandboxDb } from '../db/tables.ts';
 import { ApiError, apiError, parseOrThrow } from '../http/api-error.ts';
 import { jsonErrorHandler, notFoundHandler } from '../http/errors.ts';
@@ -34,6 +40,12 @@ export const createCredentialRequestSchema = z.strictObject({
   environment: environmentSchema,
   affiliate: z.boolean().optional(),
   label: z.string().trim().min(1).max(100).optional(),
+  display_name: z.string().trim().min(1).max(60).optional(),
+});
+
+/** Body of `PATCH /admin/credentials/{key_id}`: the shop's name on the hosted checkout (`null` clears it). */
+export const updateCredentialRequestSchema = z.strictObject({
+  display_name: z.string().trim().min(1).max(60).nullable(),
 });
 
 function digest(value: string): Buffer {
@@ -72,6 +84,7 @@ function publicView(row: CredentialRow) {
     approved: row.approved,
     partner_id: row.partner_id,
     affiliate_id: row.affiliate_id,
+    display_name: row.display_name,
     created_at: row.created_at.toISOString(),
   };
 }
@@ -112,12 +125,49 @@ export function adminRouter(options: {
         scopes: input.scopes,
         affiliate: input.affiliate ?? false,
         label: input.label ?? null,
+        displayName: input.display_name ?? null,
       },
       new Date(clock()),
     );
     logger.info({ key_id: row.key_id, environment: row.environment, scopes: row.scopes }, 'credential created');
     const { key_id, ...rest } = publicView(row);
     res.status(201).json({ key_id, secret: row.secret, ...rest });
+  });
+
+  router.patch('/credentials/:keyId', async (req, res) => {
+    const input = parseOrThrow(updateCredentialRequestSchema, req.body, 'credential update');
+    const row = await nameShop(db, req.params.keyId, input.display_name);
+    if (row === undefined) throw apiError('not_found', 'No credential has this key id.');
+    logger.info({ key_id: row.key_id }, 'credential shop name set');
+    res.json(publicView(row));
+  });
+
+  router.get('/checkout-sessions/:id', async (req, res) => {
+    const session = await findCheckoutSession(db, req.params.id);
+    if (session === undefined) throw apiError('not_found', 'No checkout session has this id.');
+    const sale = await findSaleOfSession(db, session.id);
+    res.json({
+      checkout_session: {
+        id: session.id,
+        key_id: session.key_id,
+        domain: session.domain,
+        price_cents: session.price_cents,
+        currency: session.currency,
+        status: session.status,
+        created_at: session.created_at.toISOString(),
+        expires_at: session.expires_at.toISOString(),
+        paid_at: session.paid_at?.toISOString() ?? null,
+      },
+      sale: sale && {
+        sale_id: sale.id,
+        domain: sale.domain,
+        price_cents: sale.price_cents,
+        currency: sale.currency,
+        buyer_email: sale.buyer_email,
+        status: sale.status,
+        created_at: sale.created_at.toISOString(),
+      },
+    });
   });
 
   router.post('/credentials/:keyId/approve', async (req, res) => {

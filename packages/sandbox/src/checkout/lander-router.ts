@@ -2,13 +2,16 @@
  * The hosted lander (Partner API spec 1 item 3, 2.3): the page a partner sends its buyer to with `checkout_url`.
  *
  * - `GET {mount}?pt=<token>`: the checkout form for the session (400 malformed or forged token, 410 expired,
- *   404 unknown session, 409 domain sold meanwhile; a paid session shows its receipt).
- * - `POST {mount}/pay` (form-urlencoded: `pt`, `card_number`, `card_expiry`, `card_cvc`, `card_name`): charges a
- *   test card. 200 success (domain sold, sale recorded), 402 declined (nothing changes, the visitor may retry),
- *   400 invalid form, 409 already paid or sold meanwhile, 410 expired.
- * - `GET {mount}/lander.css`: the stylesheet.
+ *   404 unknown session, 409 domain sold meanwhile; a paid session: 303 to its receipt).
+ * - `POST {mount}/pay` (form-urlencoded: `pt`, `email`, `card_number`, `card_expiry`, `card_cvc`, `card_name`):
+ *   charges a test card. Paid (now, or before: a form sent again): 303 to the receipt (Post/Redirect/Get, so reload,
+ *   Back and Forward never send the form again); 402 declined (nothing changes, the visitor may retry), 400 invalid
+ *   form, 409 sold meanwhile, 410 expired.
+ * - `GET {mount}/receipt?pt=<token>`: the receipt of a paid session, its return link signed (an open one: 303 to
+ *   the form).
+ * - `GET {mount}/lander.css`, `GET {mount}/receipt.js`: the stylesheet; the receipt's automatic return.
  *
- * Pages carry no script; the app's CSP forbids inline code.
+ * Pages carry no inline script or style (the app's CSP forbids both); the receipt alone loads the script file.
  */
 import type { KeyObject } from 'node:crypto';
 import express, { type ErrorRequestHandler, type Request, type Response, type Router } from 'express';
@@ -19,11 +22,12 @@ import { formProblem, logDefect } from '../http/errors.ts';
 import { classifyClientFault, refuseBodyOverLimit, rejectUnsafeText } from '../http/hardening.ts';
 import { requestState } from '../http/request-context.ts';
 import { findDomain } from '../inventory/catalog.ts';
-import { completeSale, findCheckoutSession } from './sessions.ts';
+import { completeSale, findCheckoutSession, findSaleOfSession } from './sessions.ts';
 import { LANDER_CSS } from './styles.ts';
 import { chargeTestCard, cardFormSchema } from './test-cards.ts';
 import { CheckoutTokenError, verifyCheckoutToken } from './token.ts';
-import { checkoutPage, messagePage, successPage, withQuery, type ViewContext } from './views.ts';
+import { checkoutPage, messagePage, receiptPage, withQuery, type ViewContext } from './views.ts';
+import { RECEIPT_SCRIPT } from './receipt-script.ts';
 import { landerStrings } from './lander-strings.ts';
 import { findActiveCredential } from '../credentials/store.ts';
 import { signCheckoutReturn } from '@domainkit/protocol';
@@ -48,9 +52,22 @@ function send(res: Response, status: number, html: string): void {
     .send(html);
 }
 
-/** The view context of `req`: its mount path and its words (English, French or Arabic by `Accept-Language`). */
-function viewContext(req: Request): ViewContext {
-  return { base: req.baseUrl, t: landerStrings(req) };
+/**
+ * The view context of `req`: its mount path, its words (English, French or Arabic by `Accept-Language`) and the
+ * shop the page names (`shop`, see {@link shopName}).
+ */
+function viewContext(req: Request, shop?: string): ViewContext {
+  return { base: req.baseUrl, t: landerStrings(req), shop };
+}
+
+/** The host of `url` (`shop.example`), or `undefined` when there is no URL or it does not parse. */
+function hostOf(url: string | null): string | undefined {
+  if (!url) return undefined;
+  try {
+    return new URL(url).host || undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Resolves a token to its open or paid session, or answers the error page and returns `undefined`. */
@@ -86,21 +103,11 @@ async function sessionFromToken(
   return session;
 }
 
-function soldMeanwhilePage(req: Request, session: CheckoutSessionRow): string {
-  const ctx = viewContext(req);
+function soldMeanwhilePage(req: Request, session: CheckoutSessionRow, shop: string | undefined): string {
+  const ctx = viewContext(req, shop);
   return messagePage(ctx, {
     title: ctx.t!.soldTitle,
     message: ctx.t!.soldMessage(session.domain),
-    domain: session.domain,
-    returnUrl: session.return_url,
-  });
-}
-
-function alreadyPaidPage(req: Request, session: CheckoutSessionRow): string {
-  const ctx = viewContext(req);
-  return messagePage(ctx, {
-    title: ctx.t!.alreadyPaidTitle,
-    message: ctx.t!.alreadyPaidMessage(session.domain),
     domain: session.domain,
     returnUrl: session.return_url,
   });
@@ -130,20 +137,57 @@ export function landerRouter(options: LanderOptions): Router {
     return withQuery(session.return_url, params);
   }
 
+  /**
+   * The shop the buyer came from, as the page names it: the name the partner gave in the back office
+   * (`display_name`), else the host of its return (or cancel) address; `undefined` when neither is known.
+   */
+  async function shopName(session: CheckoutSessionRow): Promise<string | undefined> {
+    const credential = await findActiveCredential(db, session.key_id);
+    return credential?.display_name ?? hostOf(session.return_url) ?? hostOf(session.cancel_url);
+  }
+
+  /** Post/Redirect/Get: sends the browser to the receipt or the form of `token`'s session (303 See Other). */
+  function seeOther(req: Request, res: Response, to: 'receipt' | 'form', token: string): void {
+    const path = to === 'receipt' ? `${req.baseUrl}/receipt` : req.baseUrl || '/';
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(303, `${path}?${new URLSearchParams({ pt: token })}`);
+  }
+
   router.get('/lander.css', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=3600');
     res.type('css').send(LANDER_CSS);
+  });
+
+  router.get('/receipt.js', (_req, res) => {
+    res.setHeader('Cache-Control', 'public, max-age=3600');
+    res.type('js').send(RECEIPT_SCRIPT);
   });
 
   router.get('/', async (req, res) => {
     const session = await sessionFromToken(options, req, res, req.query.pt);
     if (session === undefined) return;
     const token = req.query.pt as string;
-    if (session.status === 'paid')
-      return send(res, 200, successPage(viewContext(req), { session, returnHref: await signedReturn(session) }));
+    if (session.status === 'paid') return seeOther(req, res, 'receipt', token);
+    const shop = await shopName(session);
     const domain = await findDomain(db, session.environment, session.domain);
-    if (domain === undefined || domain.status !== 'listed') return send(res, 409, soldMeanwhilePage(req, session));
-    send(res, 200, checkoutPage(viewContext(req), { session, token }));
+    if (domain === undefined || domain.status !== 'listed')
+      return send(res, 409, soldMeanwhilePage(req, session, shop));
+    send(res, 200, checkoutPage(viewContext(req, shop), { session, token }));
+  });
+
+  router.get('/receipt', async (req, res) => {
+    const session = await sessionFromToken(options, req, res, req.query.pt);
+    if (session === undefined) return;
+    if (session.status !== 'paid') return seeOther(req, res, 'form', req.query.pt as string);
+    const [shop, sale, returnHref] = await Promise.all([
+      shopName(session),
+      findSaleOfSession(db, session.id),
+      signedReturn(session),
+    ]);
+    // The receipt's own script (the automatic return) is allowed from this server; nothing inline.
+    const policy = res.getHeader('Content-Security-Policy');
+    if (typeof policy === 'string') res.setHeader('Content-Security-Policy', `${policy};script-src 'self'`);
+    send(res, 200, receiptPage(viewContext(req, shop), { session, sale, returnHref }));
   });
 
   router.post(
@@ -155,34 +199,39 @@ export function landerRouter(options: LanderOptions): Router {
       const session = await sessionFromToken(options, req, res, body.pt);
       if (session === undefined) return;
       const token = body.pt as string;
-      if (session.status === 'paid') return send(res, 409, alreadyPaidPage(req, session));
+      // Paid already (the form sent again: a second tab, an old page): the receipt, never a second charge.
+      if (session.status === 'paid') return seeOther(req, res, 'receipt', token);
+      const shop = await shopName(session);
+      const ctx = viewContext(req, shop);
       const domain = await findDomain(db, session.environment, session.domain);
-      if (domain === undefined || domain.status !== 'listed') return send(res, 409, soldMeanwhilePage(req, session));
+      if (domain === undefined || domain.status !== 'listed')
+        return send(res, 409, soldMeanwhilePage(req, session, shop));
 
       const values = {
+        email: typeof body.email === 'string' ? body.email.slice(0, 254) : '',
         card_number: typeof body.card_number === 'string' ? body.card_number.slice(0, 30) : '',
         card_expiry: typeof body.card_expiry === 'string' ? body.card_expiry.slice(0, 10) : '',
         card_name: typeof body.card_name === 'string' ? body.card_name.slice(0, 100) : '',
       };
-      const form = cardFormSchema(clock(), viewContext(req).t!.form).safeParse(body);
+      const form = cardFormSchema(clock(), ctx.t!.form).safeParse(body);
       if (!form.success) {
         const errors = [...new Set(form.error.issues.map((i) => i.message))];
-        return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
+        return send(res, 400, checkoutPage(ctx, { session, token, errors, values }));
       }
       const outcome = chargeTestCard(form.data.card_number);
       if (outcome === 'unknown') {
-        const errors = [viewContext(req).t!.testCardsOnly];
-        return send(res, 400, checkoutPage(viewContext(req), { session, token, errors, values }));
+        const errors = [ctx.t!.testCardsOnly];
+        return send(res, 400, checkoutPage(ctx, { session, token, errors, values }));
       }
       if (outcome === 'declined') {
         logger.info(
           { req_id: requestState(res).requestId, checkout_session: session.id, domain: session.domain },
           'test card declined',
         );
-        return send(res, 402, checkoutPage(viewContext(req), { session, token, declined: true, values }));
+        return send(res, 402, checkoutPage(ctx, { session, token, declined: true, values }));
       }
 
-      const result = await completeSale(db, session.id, new Date(clock()));
+      const result = await completeSale(db, session.id, new Date(clock()), form.data.email);
       switch (result.kind) {
         case 'sold':
           logger.info(
@@ -195,19 +244,11 @@ export function landerRouter(options: LanderOptions): Router {
             },
             'sale recorded',
           );
-          return send(
-            res,
-            200,
-            successPage(viewContext(req), {
-              session: result.session,
-              sale: result.sale,
-              returnHref: await signedReturn(result.session),
-            }),
-          );
+          return seeOther(req, res, 'receipt', token);
         case 'already_paid':
-          return send(res, 409, alreadyPaidPage(req, result.session));
+          return seeOther(req, res, 'receipt', token);
         case 'domain_unavailable':
-          return send(res, 409, soldMeanwhilePage(req, result.session));
+          return send(res, 409, soldMeanwhilePage(req, result.session, shop));
         case 'expired':
           return send(
             res,

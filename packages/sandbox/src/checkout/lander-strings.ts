@@ -27,13 +27,27 @@ export interface LanderStrings {
   readonly cvc: string;
   readonly nameOnCard: string;
   readonly pay: string;
+  /** The Pay button with the amount, e.g. "Pay $2,500.00". */
+  readonly payAmount: (price: string) => string;
+  /** The e-mail field's label and the hint under it (what the address is for). */
+  readonly email: string;
+  readonly emailHint: string;
   /** The test-card hint around the two numbers: `[before, between, after]`. */
   readonly testCards: readonly [string, string, string];
   readonly cancelLink: string;
   readonly returnLink: string;
+  /** The cancel and return links naming the partner's shop. */
+  readonly cancelTo: (shop: string) => string;
+  readonly returnTo: (shop: string) => string;
+  /** The receipt's automatic return (said once the countdown starts), its Stay button, and once stopped. */
+  readonly autoReturn: (shop: string, seconds: number) => string;
+  readonly stay: string;
+  readonly stayed: (shop: string) => string;
+  /** Where the receipt and the transfer instructions go. */
+  readonly receiptTo: (email: string) => string;
   readonly paymentReceived: string;
   readonly paidTitle: (domain: string) => string;
-  /** After `price` paid; the sentence continues with what happens now. */
+  /** Around `price` paid: `[before, after]`. */
   readonly paid: readonly [string, string];
   readonly receipt: string;
   readonly linkExpiredTitle: string;
@@ -45,8 +59,6 @@ export interface LanderStrings {
   readonly notFoundMessage: string;
   readonly soldTitle: string;
   readonly soldMessage: (domain: string) => string;
-  readonly alreadyPaidTitle: string;
-  readonly alreadyPaidMessage: (domain: string) => string;
   readonly formUnreadableTitle: string;
   readonly brokenLinkTitle: string;
   readonly errorTitle: string;
@@ -71,12 +83,21 @@ const en: LanderStrings = {
   cvc: 'CVC',
   nameOnCard: 'Name on card',
   pay: 'Pay',
+  payAmount: (price) => `Pay ${price}`,
+  email: 'Email',
+  emailHint: 'Your receipt and the transfer instructions go to this address.',
   testCards: ['Test cards: ', ' succeeds, ', ' is declined. Any future expiry, any CVC.'],
   cancelLink: 'Cancel and return to the site you came from',
   returnLink: 'Return to the site you came from',
+  cancelTo: (shop) => `Cancel and return to ${shop}`,
+  returnTo: (shop) => `Return to ${shop}`,
+  autoReturn: (shop, seconds) => `Returning you to ${shop} in ${seconds} seconds.`,
+  stay: 'Stay on this page',
+  stayed: (shop) => `Staying on this page. Return to ${shop} when you are ready.`,
+  receiptTo: (email) => `Your receipt and the transfer instructions are on their way to ${email}.`,
   paymentReceived: 'Payment received',
   paidTitle: (domain) => `Payment received: ${domain}`,
-  paid: ['Paid ', '. The domain is yours: transfer instructions follow by email.'],
+  paid: ['Paid ', '. The domain is yours.'],
   receipt: 'Receipt',
   linkExpiredTitle: 'This checkout link has expired',
   linkExpiredMessage: 'Checkout links are valid for 7 days. Ask the site you came from for a new one.',
@@ -85,8 +106,6 @@ const en: LanderStrings = {
   notFoundMessage: 'This checkout session does not exist (any more). Ask the site you came from for a new link.',
   soldTitle: 'This domain is no longer available',
   soldMessage: (domain) => `${domain} was sold to another buyer before this payment. You have not been charged.`,
-  alreadyPaidTitle: 'This checkout is already paid',
-  alreadyPaidMessage: (domain) => `The payment for ${domain} was already received; you have not been charged again.`,
   formUnreadableTitle: 'The payment form could not be read',
   brokenLinkTitle: 'This link is not valid',
   errorTitle: 'Something went wrong',
@@ -110,12 +129,21 @@ const fr: LanderStrings = {
   cvc: 'Cryptogramme',
   nameOnCard: 'Nom sur la carte',
   pay: 'Payer',
+  payAmount: (price) => `Payer ${price}`,
+  email: 'E-mail',
+  emailHint: 'Votre reçu et les instructions de transfert seront envoyés à cette adresse.',
   testCards: ['Cartes de test : ', ' est acceptée, ', ' est refusée. Toute date future, tout cryptogramme.'],
   cancelLink: 'Annuler et revenir sur le site d’origine',
   returnLink: 'Revenir sur le site d’origine',
+  cancelTo: (shop) => `Annuler et revenir sur ${shop}`,
+  returnTo: (shop) => `Revenir sur ${shop}`,
+  autoReturn: (shop, seconds) => `Retour sur ${shop} dans ${seconds} secondes.`,
+  stay: 'Rester sur cette page',
+  stayed: (shop) => `Vous restez sur cette page. Revenez sur ${shop} quand vous le souhaitez.`,
+  receiptTo: (email) => `Votre reçu et les instructions de transfert sont envoyés à ${email}.`,
   paymentReceived: 'Paiement reçu',
   paidTitle: (domain) => `Paiement reçu : ${domain}`,
-  paid: ['Payé ', '. Le domaine est à vous : les instructions de transfert suivent par e-mail.'],
+  paid: ['Payé ', '. Le domaine est à vous.'],
   receipt: 'Reçu',
   linkExpiredTitle: 'Ce lien de paiement a expiré',
   linkExpiredMessage: 'Les liens de paiement sont valables 7 jours. Demandez-en un nouveau au site d’origine.',
@@ -129,9 +157,6 @@ const fr: LanderStrings = {
   notFoundMessage: 'Cette session de paiement n’existe pas (ou plus). Demandez un nouveau lien au site d’origine.',
   soldTitle: 'Ce domaine n’est plus disponible',
   soldMessage: (domain) => `${domain} a été vendu à un autre acheteur avant ce paiement. Rien ne vous a été débité.`,
-  alreadyPaidTitle: 'Ce paiement est déjà effectué',
-  alreadyPaidMessage: (domain) =>
-    `Le paiement de ${domain} a déjà été reçu ; rien ne vous a été débité une seconde fois.`,
   formUnreadableTitle: 'Le formulaire de paiement est illisible',
   brokenLinkTitle: 'Ce lien n’est pas valide',
   errorTitle: 'Une erreur est survenue',
@@ -147,6 +172,8 @@ const fr: LanderStrings = {
     cvcDigits: 'Saisissez le cryptogramme : 3 ou 4 chiffres.',
     name: 'Saisissez le nom sur la carte.',
     nameTooLong: 'Le nom sur la carte fait au plus 100 caractères.',
+    email: 'Saisissez votre adresse e-mail : votre reçu y sera envoyé.',
+    emailInvalid: 'Saisissez une adresse e-mail complète, par exemple nom@exemple.fr.',
   },
 };
 
@@ -164,12 +191,21 @@ const ar: LanderStrings = {
   cvc: 'رمز التحقق',
   nameOnCard: 'الاسم على البطاقة',
   pay: 'ادفع',
+  payAmount: (price) => `ادفع ${price}`,
+  email: 'البريد الإلكتروني',
+  emailHint: 'يُرسل الإيصال وتعليمات النقل إلى هذا العنوان.',
   testCards: ['بطاقات الاختبار: ', ' تنجح، ', ' تُرفض. أي تاريخ انتهاء مستقبلي وأي رمز تحقق.'],
   cancelLink: 'إلغاء والعودة إلى الموقع الذي جئت منه',
   returnLink: 'العودة إلى الموقع الذي جئت منه',
+  cancelTo: (shop) => `إلغاء والعودة إلى ${shop}`,
+  returnTo: (shop) => `العودة إلى ${shop}`,
+  autoReturn: (shop, seconds) => `ستعود إلى ${shop} خلال ${seconds} ثوانٍ.`,
+  stay: 'البقاء في هذه الصفحة',
+  stayed: (shop) => `ستبقى في هذه الصفحة. عُد إلى ${shop} متى شئت.`,
+  receiptTo: (email) => `الإيصال وتعليمات النقل في طريقها إلى ${email}.`,
   paymentReceived: 'تم استلام الدفعة',
   paidTitle: (domain) => `تم استلام الدفعة: ${domain}`,
-  paid: ['دُفع ', '. النطاق لك الآن: ستصلك تعليمات النقل بالبريد الإلكتروني.'],
+  paid: ['دُفع ', '. النطاق لك الآن.'],
   receipt: 'الإيصال',
   linkExpiredTitle: 'انتهت صلاحية رابط الدفع هذا',
   linkExpiredMessage: 'روابط الدفع صالحة لمدة 7 أيام. اطلب رابطًا جديدًا من الموقع الذي جئت منه.',
@@ -183,8 +219,6 @@ const ar: LanderStrings = {
   notFoundMessage: 'جلسة الدفع هذه غير موجودة (أو لم تعد موجودة). اطلب رابطًا جديدًا من الموقع الذي جئت منه.',
   soldTitle: 'هذا النطاق لم يعد متاحًا',
   soldMessage: (domain) => `بيع ${domain} لمشترٍ آخر قبل هذه الدفعة. لم يُخصم منك أي مبلغ.`,
-  alreadyPaidTitle: 'تم دفع هذه العملية مسبقًا',
-  alreadyPaidMessage: (domain) => `استُلمت دفعة ${domain} مسبقًا؛ لم يُخصم منك أي مبلغ مرة أخرى.`,
   formUnreadableTitle: 'تعذّرت قراءة نموذج الدفع',
   brokenLinkTitle: 'هذا الرابط غير صالح',
   errorTitle: 'حدث خطأ ما',
@@ -199,6 +233,8 @@ const ar: LanderStrings = {
     cvcDigits: 'أدخل رمز التحقق: 3 أو 4 أرقام.',
     name: 'أدخل الاسم على البطاقة.',
     nameTooLong: 'الاسم على البطاقة 100 حرف على الأكثر.',
+    email: 'أدخل بريدك الإلكتروني: يُرسل إليه الإيصال.',
+    emailInvalid: 'أدخل عنوان بريد إلكتروني كاملًا، مثل name@example.com.',
   },
 };
 

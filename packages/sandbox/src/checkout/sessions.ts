@@ -50,6 +50,11 @@ export async function findCheckoutSession(db: SandboxDb, id: string): Promise<Ch
   return db.selectFrom('checkout_sessions').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/** The sale that paid checkout session `sessionId`, or `undefined` while it is open. */
+export async function findSaleOfSession(db: SandboxDb, sessionId: string): Promise<SaleRow | undefined> {
+  return db.selectFrom('sales').selectAll().where('checkout_session_id', '=', sessionId).executeTakeFirst();
+}
+
 /** The outcome of {@link completeSale}. */
 export type SaleOutcome =
   | { readonly kind: 'sold'; readonly sale: SaleRow; readonly session: CheckoutSessionRow }
@@ -63,9 +68,15 @@ export type SaleOutcome =
  * still listed (and not reserved by another credential's quote), marks the session paid and records the sale
  * (`payment_model` `non_mor`, with the partner's commission) attributed to the session's credential and its partner
  * and affiliate; a session opened from a referral link records a referral sale instead (referral/links.ts). A session paid already, or a domain sold meanwhile through
- * another session, changes nothing: a domain is never sold twice.
+ * another session, changes nothing: a domain is never sold twice. The sale keeps `buyerEmail`, the address the buyer
+ * gave on the hosted checkout (transfer instructions and the receipt go there).
  */
-export async function completeSale(db: SandboxDb, sessionId: string, now: Date): Promise<SaleOutcome> {
+export async function completeSale(
+  db: SandboxDb,
+  sessionId: string,
+  now: Date,
+  buyerEmail: string | null = null,
+): Promise<SaleOutcome> {
   return db.transaction().execute(async (trx): Promise<SaleOutcome> => {
     const session = await trx
       .selectFrom('checkout_sessions')
@@ -114,6 +125,7 @@ export async function completeSale(db: SandboxDb, sessionId: string, now: Date):
           priceCents: session.price_cents,
           currency: session.currency,
           checkoutSessionId: session.id,
+          buyerEmail,
           now,
         });
         return { kind: 'sold', sale, session: paid };
@@ -139,6 +151,7 @@ export async function completeSale(db: SandboxDb, sessionId: string, now: Date):
         currency: session.currency,
         created_at: now,
         commission_cents: shareOf(session.price_cents, COMMISSION_BPS.non_mor),
+        buyer_email: buyerEmail,
       })
       .returningAll()
       .executeTakeFirstOrThrow();

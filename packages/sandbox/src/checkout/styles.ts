@@ -16,11 +16,13 @@ main { max-width: 30rem; margin: clamp(0rem, 4vw, 3rem) auto; padding: clamp(1re
 .brand { display: flex; flex-wrap: wrap; gap: .5rem; justify-content: space-between; align-items: center; color: var(--muted); font-size: .875rem; margin-bottom: 1.5rem; }
 .badge { background: var(--badge); color: var(--badge-ink); border-radius: 999px; padding: .125rem .625rem; font-weight: 600; }
 .eyebrow { margin: 0; color: var(--muted); font-size: .875rem; }
-h1 { margin: .25rem 0; font-size: 1.75rem; word-break: break-all; }
+/* Headings wrap between words; a word (a long domain) breaks only when it cannot fit a line (body: overflow-wrap). */
+h1 { margin: .25rem 0; font-size: 1.75rem; }
 .price { margin: 0 0 1.5rem; font-size: 1.25rem; font-weight: 600; }
 form { display: grid; gap: .75rem; }
 .row { display: grid; grid-template-columns: repeat(2, minmax(0, 1fr)); gap: .75rem; }
 label { display: grid; gap: .25rem; font-size: .875rem; color: var(--muted); }
+.field-hint { font-size: .8125rem; }
 input { font: inherit; width: 100%; min-width: 0; padding: .625rem .75rem; border: 1px solid var(--line); border-radius: 8px; color: var(--ink); background: var(--field); }
 /* Card digits read left to right on a right-to-left page too. */
 #card_number, #card_expiry, #card_cvc { direction: ltr; }
@@ -30,6 +32,9 @@ input { font: inherit; width: 100%; min-width: 0; padding: .625rem .75rem; borde
 input:focus { outline: 2px solid var(--accent); outline-offset: 1px; }
 button { font: inherit; font-weight: 600; padding: .75rem; border: 0; border-radius: 8px; background: var(--accent); color: var(--on-accent); cursor: pointer; }
 button:hover { filter: brightness(1.08); }
+button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); padding: .5rem .75rem; }
+button:focus-visible, a:focus-visible { outline: 2px solid var(--accent); outline-offset: 2px; }
+[hidden] { display: none !important; }
 .alert { border-radius: 8px; padding: .75rem 1rem; margin: 0 0 1rem; }
 .alert.bad { background: var(--bad-bg); color: var(--bad); border: 1px solid var(--bad-line); }
 .alert.good { background: var(--good-bg); color: var(--good); border: 1px solid var(--good-line); }

@@ -7,7 +7,7 @@
  * | `4242 4242 4242 4242` | succeeds  |
  * | `4000 0000 0000 0002` | declined  |
  *
- * Any future expiry (MM/YY), any 3–4 digit CVC and any name are accepted.
+ * Any future expiry (MM/YY), any 3–4 digit CVC and any name are accepted; the buyer's e-mail address is required.
  */
 import { z } from 'zod';
 
@@ -42,6 +42,9 @@ export interface CardFormMessages {
   readonly cvcDigits: string;
   readonly name: string;
   readonly nameTooLong: string;
+  /** No e-mail address given; one that is not an address. */
+  readonly email: string;
+  readonly emailInvalid: string;
 }
 
 /** The card form's problems in English (the lander's default language). */
@@ -54,6 +57,8 @@ export const ENGLISH_CARD_FORM: CardFormMessages = {
   cvcDigits: 'Enter the CVC: 3 or 4 digits.',
   name: 'Enter the name on the card.',
   nameTooLong: 'The name on the card is at most 100 characters.',
+  email: 'Enter your email address: your receipt goes there.',
+  emailInvalid: 'Enter a whole email address, like name@example.com.',
 };
 
 /** The card form, as posted (field names are the lander's stable `name` attributes); `m` words its problems. */
@@ -79,5 +84,12 @@ export function cardFormSchema(nowMs: number, m: CardFormMessages = ENGLISH_CARD
       .trim()
       .regex(/^\d{3,4}$/, m.cvcDigits),
     card_name: z.string({ error: m.name }).trim().min(1, m.name).max(100, m.nameTooLong),
+    // The buyer's address (RFC 5321 caps a path at 256 octets, 254 for the address itself).
+    email: z
+      .string({ error: m.email })
+      .trim()
+      .min(1, m.email)
+      .max(254, m.emailInvalid)
+      .pipe(z.email({ error: m.emailInvalid })),
   });
 }

@@ -3,8 +3,10 @@
  * no inline style (the page's CSP forbids both); every interpolated value is HTML-escaped.
  *
  * Stable selectors for browser tests: `data-testid="lander-domain"` (the domain), `name="card_number"` (card input),
- * `button[type=submit]` ("Pay"), `data-testid="lander-success"`, `data-testid="lander-declined"`,
- * `data-testid="lander-error"`, `data-testid="lander-return"` (link back to the partner's `return_url`).
+ * `name="email"` (the buyer's e-mail), `button[type=submit]` ("Pay" and the amount), `data-testid="lander-shop"`
+ * (the partner's shop), `data-testid="lander-success"`, `data-testid="lander-declined"`,
+ * `data-testid="lander-error"`, `data-testid="lander-return"` (link back to the partner's `return_url`),
+ * `data-testid="lander-auto-return"` (the receipt's automatic return, announced).
  */
 import type { CheckoutSessionRow, SaleRow } from '../db/tables.ts';
 import { LANDER_STRINGS, type LanderStrings } from './lander-strings.ts';
@@ -49,14 +51,28 @@ export interface ViewContext {
   readonly base: string;
   /** The page's words (from the buyer's `Accept-Language`); default English. */
   readonly t?: LanderStrings;
+  /** The partner's shop as buyers know it (its name in the back office, else its return address's host). */
+  readonly shop?: string | undefined;
 }
+
+/** How many seconds the receipt waits before it returns the buyer to the shop by itself. */
+export const AUTO_RETURN_SECONDS = 10;
 
 /** The strings of `ctx` (English when none were chosen). */
 const wordsOf = (ctx: ViewContext): LanderStrings => ctx.t ?? LANDER_STRINGS.en;
 
-/** A whole page in the context's language; `brand` heads it; `body` is trusted HTML (escape what goes in). */
-export function page(ctx: ViewContext, title: string, body: string, brand = wordsOf(ctx).brand): string {
+/**
+ * A whole page in the context's language, headed by `brand`, else the partner's shop, else the marketplace's
+ * checkout; `body` is trusted HTML (escape what goes in); `script`: the receipt's script file is loaded.
+ */
+export function page(ctx: ViewContext, title: string, body: string, brand?: string, script = false): string {
   const t = wordsOf(ctx);
+  const heading =
+    brand !== undefined
+      ? escapeHtml(brand)
+      : ctx.shop
+        ? `<bdi data-testid="lander-shop">${escapeHtml(ctx.shop)}</bdi>`
+        : escapeHtml(t.brand);
   return `<!doctype html>
 <html lang="${t.lang}"${t.dir === 'rtl' ? ' dir="rtl"' : ''}>
 <head>
@@ -65,10 +81,10 @@ export function page(ctx: ViewContext, title: string, body: string, brand = word
 <meta name="robots" content="noindex">
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${escapeHtml(ctx.base)}/lander.css">
-</head>
+${script ? `<script src="${escapeHtml(ctx.base)}/receipt.js" defer></script>\n` : ''}</head>
 <body>
 <main>
-<div class="brand"><span>${escapeHtml(brand)}</span><span class="badge">${escapeHtml(t.badge)}</span></div>
+<div class="brand"><span>${heading}</span><span class="badge">${escapeHtml(t.badge)}</span></div>
 ${body}
 </main>
 </body>
@@ -81,6 +97,7 @@ export interface CardFormValues {
   readonly card_number?: string;
   readonly card_expiry?: string;
   readonly card_name?: string;
+  readonly email?: string;
 }
 
 /** The checkout form for an open session, optionally with a declined notice or form errors. */
@@ -107,49 +124,70 @@ export function checkoutPage(
       : '',
   ].join('');
   const cancel = session.cancel_url
-    ? `<p class="hint"><a href="${escapeHtml(withQuery(session.cancel_url, { checkout_session_id: session.id, status: 'canceled' }))}" data-testid="lander-cancel">${escapeHtml(t.cancelLink)}</a></p>`
+    ? `<p class="hint"><a href="${escapeHtml(withQuery(session.cancel_url, { checkout_session_id: session.id, status: 'canceled' }))}" data-testid="lander-cancel">${ctx.shop ? sentence(t.cancelTo, ctx.shop) : escapeHtml(t.cancelLink)}</a></p>`
     : '';
+  // No placeholders: an example in a field reads as a value already typed. The test cards are named under the form.
   return page(
     ctx,
     t.buyTitle(session.domain),
     `<p class="eyebrow">${escapeHtml(t.youAreBuying)}</p>
 <h1 data-testid="lander-domain" dir="ltr">${escapeHtml(session.domain)}</h1>
 <p class="price"><bdi data-testid="lander-price">${escapeHtml(price)}</bdi></p>
-${notices}<form method="post" action="${escapeHtml(ctx.base)}/pay" autocomplete="off">
+${notices}<form method="post" action="${escapeHtml(ctx.base)}/pay" autocomplete="off" novalidate>
 <input type="hidden" name="pt" value="${escapeHtml(token)}">
+<label for="email">${escapeHtml(t.email)}
+<input id="email" name="email" type="email" inputmode="email" autocomplete="email" maxlength="254" required aria-describedby="email-hint" value="${escapeHtml(v.email ?? '')}">
+<span class="field-hint" id="email-hint">${escapeHtml(t.emailHint)}</span>
+</label>
 <label for="card_number">${escapeHtml(t.cardNumber)}
-<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" placeholder="4242 4242 4242 4242" maxlength="23" required value="${escapeHtml(v.card_number ?? '')}">
+<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" maxlength="23" required aria-describedby="test-cards" value="${escapeHtml(v.card_number ?? '')}">
 </label>
 <div class="row">
 <label for="card_expiry">${escapeHtml(t.expiry)}
-<input id="card_expiry" name="card_expiry" autocomplete="cc-exp" placeholder="MM/YY" maxlength="7" required value="${escapeHtml(v.card_expiry ?? '12/34')}">
+<input id="card_expiry" name="card_expiry" autocomplete="cc-exp" maxlength="7" required value="${escapeHtml(v.card_expiry ?? '12/34')}">
 </label>
 <label for="card_cvc">${escapeHtml(t.cvc)}
-<input id="card_cvc" name="card_cvc" inputmode="numeric" autocomplete="cc-csc" placeholder="123" maxlength="4" required value="123">
+<input id="card_cvc" name="card_cvc" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required value="123">
 </label>
 </div>
 <label for="card_name">${escapeHtml(t.nameOnCard)}
 <input id="card_name" name="card_name" autocomplete="cc-name" maxlength="100" required value="${escapeHtml(v.card_name ?? 'Test Buyer')}">
 </label>
-<button type="submit">${escapeHtml(t.pay)}</button>
+<button type="submit">${sentence(t.payAmount, price)}</button>
 </form>
-<p class="hint">${escapeHtml(t.testCards[0])}<code dir="ltr">${formatCardNumber(TEST_CARDS.succeeds)}</code>${escapeHtml(t.testCards[1])}<code dir="ltr">${formatCardNumber(TEST_CARDS.declined)}</code>${escapeHtml(t.testCards[2])}</p>
+<p class="hint" id="test-cards">${escapeHtml(t.testCards[0])}<code dir="ltr">${formatCardNumber(TEST_CARDS.succeeds)}</code>${escapeHtml(t.testCards[1])}<code dir="ltr">${formatCardNumber(TEST_CARDS.declined)}</code>${escapeHtml(t.testCards[2])}</p>
 ${cancel}`,
   );
 }
 
-/** The page after a successful payment (also shown when a paid session's link is opened again). */
-export function successPage(
+/**
+ * The receipt (`{mount}/receipt?pt=`, where Pay redirects): the sale, where its receipt goes, and the way back to
+ * the shop with the signed result. With a return address, the receipt's script returns the buyer there after
+ * {@link AUTO_RETURN_SECONDS} seconds: it says so in a status message (announced) and offers to stay (WCAG 2.2.1);
+ * without script the link alone is there.
+ */
+export function receiptPage(
   ctx: ViewContext,
-  input: { session: CheckoutSessionRow; sale?: SaleRow; returnHref?: string | undefined },
+  input: { session: CheckoutSessionRow; sale?: SaleRow | undefined; returnHref?: string | undefined },
 ): string {
-  const { session } = input;
+  const { session, sale } = input;
   const t = wordsOf(ctx);
   const href = input.returnHref ?? session.return_url;
+  const shop = ctx.shop;
   const back = href
-    ? `<p><a href="${escapeHtml(href)}" data-testid="lander-return">${escapeHtml(t.returnLink)}</a></p>`
+    ? `<p><a href="${escapeHtml(href)}" data-testid="lander-return">${shop ? sentence(t.returnTo, shop) : escapeHtml(t.returnLink)}</a></p>`
     : '';
-  const receipt = input.sale ? `<p class="hint">${escapeHtml(t.receipt)} ${bdi(input.sale.id)}</p>` : '';
+  // The countdown's words wait in templates; the script moves them into the status region, so they are announced.
+  const auto =
+    href && shop
+      ? `<p class="auto-return" role="status" data-testid="lander-auto-return" data-href="${escapeHtml(href)}" data-seconds="${AUTO_RETURN_SECONDS}"></p>
+<template id="auto-return-started">${sentence((name) => t.autoReturn(name, AUTO_RETURN_SECONDS), shop)}</template>
+<template id="auto-return-stopped">${sentence(t.stayed, shop)}</template>
+<p><button type="button" class="secondary" id="auto-return-stay" hidden>${escapeHtml(t.stay)}</button></p>
+`
+      : '';
+  const emailed = sale?.buyer_email ? `<p>${sentence(t.receiptTo, sale.buyer_email)}</p>\n` : '';
+  const receipt = sale ? `<p class="hint">${escapeHtml(t.receipt)} ${bdi(sale.id)}</p>\n` : '';
   const price = formatMoney(session.price_cents, session.currency, t.locale);
   return page(
     ctx,
@@ -157,7 +195,9 @@ export function successPage(
     `<p class="alert good" role="status" data-testid="lander-success">${escapeHtml(t.paymentReceived)}</p>
 <h1 data-testid="lander-domain" dir="ltr">${escapeHtml(session.domain)}</h1>
 <p class="price">${escapeHtml(t.paid[0])}${bdi(price)}${escapeHtml(t.paid[1])}</p>
-${receipt}${back}`,
+${emailed}${auto}${back}${receipt}`,
+    undefined,
+    auto !== '',
   );
 }
 
@@ -173,8 +213,9 @@ export function messagePage(
   input: { title: string; message: string; domain?: string; returnUrl?: string | null },
 ): string {
   const domain = input.domain ? `<p data-testid="lander-domain" dir="ltr">${escapeHtml(input.domain)}</p>` : '';
+  const t = wordsOf(ctx);
   const back = input.returnUrl
-    ? `<p><a href="${escapeHtml(input.returnUrl)}" data-testid="lander-return">${escapeHtml(wordsOf(ctx).returnLink)}</a></p>`
+    ? `<p><a href="${escapeHtml(input.returnUrl)}" data-testid="lander-return">${ctx.shop ? sentence(t.returnTo, ctx.shop) : escapeHtml(t.returnLink)}</a></p>`
     : '';
   return page(
     ctx,

@@ -18,6 +18,8 @@ export interface NewCredentialInput {
   /** Approve at creation. Default: SANDBOX credentials are approved, LIVE ones wait for approval. */
   readonly approved?: boolean;
   readonly label?: string | null;
+  /** The shop's name buyers see on the hosted checkout. */
+  readonly displayName?: string | null;
   /** Reuse these values instead of generating them (used when restoring the demo credential from its file). */
   readonly keyId?: string;
   readonly secret?: string;
@@ -52,6 +54,7 @@ export async function createCredential(db: Executor, input: NewCredentialInput, 
       partner_id: input.partnerId ?? randomId('ptr_', 16),
       affiliate_id: input.affiliateId !== undefined ? input.affiliateId : input.affiliate ? randomId('aff_', 16) : null,
       label: input.label ?? null,
+      display_name: input.displayName ?? null,
       created_at: now,
     })
     .returningAll()
@@ -65,6 +68,23 @@ export async function findActiveCredential(db: Executor, keyId: string): Promise
     .selectAll()
     .where('key_id', '=', keyId)
     .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/**
+ * Names the shop of a credential, as buyers see it on the hosted checkout (`null` clears it).
+ * @returns the updated row, or `undefined` when the key id is unknown.
+ */
+export async function nameShop(
+  db: Executor,
+  keyId: string,
+  displayName: string | null,
+): Promise<CredentialRow | undefined> {
+  return db
+    .updateTable('credentials')
+    .set({ display_name: displayName })
+    .where('key_id', '=', keyId)
+    .returningAll()
     .executeTakeFirst();
 }
 

@@ -11,6 +11,7 @@ import * as m0003 from './migrations/0003-events-webhooks.ts';
 import * as m0004 from './migrations/0004-settlement-brokerage-referral.ts';
 import * as m0005 from './migrations/0005-limits-faults-scenarios.ts';
 import * as m0500 from './migrations/0500-public-api.ts';
+import * as m0550 from './migrations/0550-shop-name.ts';
 
 /** Every migration, by name; names sort in the order they must run. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -20,6 +21,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0004_settlement_brokerage_referral': m0004,
   '0005_limits_faults_scenarios': m0005,
   '0500_public_api': m0500,
+  '0550_shop_name': m0550,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

@@ -32,6 +32,8 @@ export interface CredentialTable {
   affiliate_id: string | null;
   /** A free-form note from the admin who created the credential. */
   label: string | null;
+  /** The shop's name a buyer sees on the hosted checkout (migration 0550), or null. */
+  display_name: ColumnType<string | null, string | null | undefined, string | null>;
   created_at: Timestamp;
   revoked_at: Timestamp | null;
 }
