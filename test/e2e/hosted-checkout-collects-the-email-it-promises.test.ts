@@ -47,6 +47,8 @@ describe('the hosted checkout collects the e-mail the kit promises', () => {
     expect(await page.getByLabel('Email').inputValue(), 'what the buyer typed is kept to correct').toBe(
       'ada.example.com',
     );
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid'), 'the field is marked').toBe('true');
+    expect(await page.locator('[aria-invalid]').count(), 'and only that field').toBe(1);
     await expectNoAxeViolations(page, 'the form with its e-mail message (light)');
 
     expect(await payOnLander(page, '4242 4242 4242 4242', 'ada@example.com')).toBe('paid');

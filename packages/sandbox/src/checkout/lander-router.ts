@@ -216,12 +216,13 @@ export function landerRouter(options: LanderOptions): Router {
       const form = cardFormSchema(clock(), ctx.t!.form).safeParse(body);
       if (!form.success) {
         const errors = [...new Set(form.error.issues.map((i) => i.message))];
-        return send(res, 400, checkoutPage(ctx, { session, token, errors, values }));
+        const invalid = form.error.issues.map((i) => String(i.path[0]));
+        return send(res, 400, checkoutPage(ctx, { session, token, errors, invalid, values }));
       }
       const outcome = chargeTestCard(form.data.card_number);
       if (outcome === 'unknown') {
         const errors = [ctx.t!.testCardsOnly];
-        return send(res, 400, checkoutPage(ctx, { session, token, errors, values }));
+        return send(res, 400, checkoutPage(ctx, { session, token, errors, invalid: ['card_number'], values }));
       }
       if (outcome === 'declined') {
         logger.info(

@@ -30,6 +30,7 @@ input { font: inherit; width: 100%; min-width: 0; padding: .625rem .75rem; borde
 /* The domain reads left to right, lined up with a right-to-left page's start like the rest. */
 [dir=rtl] h1[dir=ltr], [dir=rtl] p[dir=ltr] { text-align: right; }
 input:focus { outline: 2px solid var(--accent); outline-offset: 1px; }
+input[aria-invalid=true] { border-color: var(--bad); border-width: 2px; }
 button { font: inherit; font-weight: 600; padding: .75rem; border: 0; border-radius: 8px; background: var(--accent); color: var(--on-accent); cursor: pointer; }
 button:hover { filter: brightness(1.08); }
 button.secondary { background: transparent; color: var(--accent); border: 1px solid var(--accent); padding: .5rem .75rem; }

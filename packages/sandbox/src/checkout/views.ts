@@ -108,12 +108,15 @@ export function checkoutPage(
     token: string;
     declined?: boolean;
     errors?: readonly string[];
+    /** The fields the errors are about (marked `aria-invalid`). */
+    invalid?: readonly string[];
     values?: CardFormValues;
   },
 ): string {
   const { session, token } = input;
   const t = wordsOf(ctx);
   const v = input.values ?? {};
+  const invalid = (field: string) => (input.invalid?.includes(field) ? ' aria-invalid="true"' : '');
   const price = formatMoney(session.price_cents, session.currency, t.locale);
   const notices = [
     input.declined
@@ -136,22 +139,22 @@ export function checkoutPage(
 ${notices}<form method="post" action="${escapeHtml(ctx.base)}/pay" autocomplete="off" novalidate>
 <input type="hidden" name="pt" value="${escapeHtml(token)}">
 <label for="email">${escapeHtml(t.email)}
-<input id="email" name="email" type="email" inputmode="email" autocomplete="email" maxlength="254" required aria-describedby="email-hint" value="${escapeHtml(v.email ?? '')}">
+<input id="email" name="email"${invalid('email')} type="email" inputmode="email" autocomplete="email" maxlength="254" required aria-describedby="email-hint" value="${escapeHtml(v.email ?? '')}">
 <span class="field-hint" id="email-hint">${escapeHtml(t.emailHint)}</span>
 </label>
 <label for="card_number">${escapeHtml(t.cardNumber)}
-<input id="card_number" name="card_number" inputmode="numeric" autocomplete="cc-number" maxlength="23" required aria-describedby="test-cards" value="${escapeHtml(v.card_number ?? '')}">
+<input id="card_number" name="card_number"${invalid('card_number')} inputmode="numeric" autocomplete="cc-number" maxlength="23" required aria-describedby="test-cards" value="${escapeHtml(v.card_number ?? '')}">
 </label>
 <div class="row">
 <label for="card_expiry">${escapeHtml(t.expiry)}
-<input id="card_expiry" name="card_expiry" autocomplete="cc-exp" maxlength="7" required value="${escapeHtml(v.card_expiry ?? '12/34')}">
+<input id="card_expiry" name="card_expiry"${invalid('card_expiry')} autocomplete="cc-exp" maxlength="7" required value="${escapeHtml(v.card_expiry ?? '12/34')}">
 </label>
 <label for="card_cvc">${escapeHtml(t.cvc)}
-<input id="card_cvc" name="card_cvc" inputmode="numeric" autocomplete="cc-csc" maxlength="4" required value="123">
+<input id="card_cvc" name="card_cvc"${invalid('card_cvc')} inputmode="numeric" autocomplete="cc-csc" maxlength="4" required value="123">
 </label>
 </div>
 <label for="card_name">${escapeHtml(t.nameOnCard)}
-<input id="card_name" name="card_name" autocomplete="cc-name" maxlength="100" required value="${escapeHtml(v.card_name ?? 'Test Buyer')}">
+<input id="card_name" name="card_name"${invalid('card_name')} autocomplete="cc-name" maxlength="100" required value="${escapeHtml(v.card_name ?? 'Test Buyer')}">
 </label>
 <button type="submit">${sentence(t.payAmount, price)}</button>
 </form>
