@@ -4,7 +4,11 @@
  * fresh data folder), into `docs/screenshots/`:
  *
  * - `checkout-phone.png`, `checkout-phone-dark.png`, `checkout-phone-ar.png`: the marketplace's hosted checkout on a
- *   390 px phone (light, dark, and in Arabic for a browser that asks for it: right to left).
+ *   390 px phone (light, dark, and in Arabic for a browser that asks for it: right to left); `checkout.png` at
+ *   1280 px; `checkout-email-error-phone.png` (390 px) and `checkout-email-error.png` (1280 px): an e-mail address
+ *   that is not one, and what to fix.
+ * - `receipt-phone-dark.png`, `receipt-phone-ar.png` (390 px), `receipt.png` (1280 px): the receipt after Pay, its
+ *   automatic return to the shop announced, with the Stay button.
  * - `return-confirmed.png` (1280 px), `return-confirmed-phone-dark.png` (390 px, dark): back on the partner page
  *   after paying, the confirmation `<dk-checkout-return>` shows once the BFF verified the sale.
  * - `mor-ordered.png` (1280 px), `mor-ordered-phone-dark.png` (390 px, dark): the React SPA as Merchant of Record,
@@ -24,6 +28,8 @@ import { chromium, type BrowserContext, type Page } from 'playwright-core';
 const out = join(import.meta.dirname, '..', '..', 'docs', 'screenshots');
 /** The test card the sandbox's hosted checkout accepts. */
 const TEST_CARD = '4242 4242 4242 4242';
+/** The buyer's e-mail on the hosted checkout. */
+const EMAIL = 'ada@example.com';
 
 /** Screen sizes: a phone and a laptop. */
 const PHONE = { width: 390, height: 844 };
@@ -85,6 +91,20 @@ async function shootPart(page: Page, selector: string, name: string, pad = 24): 
   console.log(`docs/screenshots/${name}`);
 }
 
+/** On the hosted checkout: fills the e-mail and the card, then presses Pay. */
+async function fillAndPay(page: Page, email: string, pay = true): Promise<void> {
+  await page.locator('input[name="email"]').fill(email);
+  await page.locator('input[name="card_number"]').fill(TEST_CARD);
+  if (pay) await page.locator('button[type="submit"]').first().click();
+}
+
+/** Waits for the receipt's announced automatic return (shot before it returns, 10 s later). */
+async function onReceipt(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () => (document.querySelector('[data-testid="lander-auto-return"]')?.textContent ?? '') !== '',
+  );
+}
+
 /** Saves the page (whole when `fullPage`, else the viewport) as `name`. */
 async function shoot(page: Page, name: string, fullPage = false): Promise<void> {
   await page.screenshot({ path: join(out, name), fullPage, animations: 'disabled', caret: 'initial' });
@@ -134,10 +154,17 @@ try {
     const page = await context.newPage();
     await page.goto(demo.url);
     await buyFirst(page, scheme === 'light' ? 'coffee' : 'garden');
-    await page.locator('input[name="card_number"]').fill(TEST_CARD);
+    await fillAndPay(page, EMAIL, false);
     await shoot(page, scheme === 'light' ? 'checkout-phone.png' : 'checkout-phone-dark.png', true);
+    if (scheme === 'light') {
+      await fillAndPay(page, 'ada.example.com');
+      await page.getByTestId('lander-form-error').waitFor();
+      await shoot(page, 'checkout-email-error-phone.png', true);
+    }
     if (scheme === 'dark') {
       await page.locator('button[type="submit"]').first().click();
+      await onReceipt(page);
+      await shoot(page, 'receipt-phone-dark.png', true);
       await page.getByTestId('lander-return').click();
       await page.waitForFunction(
         () => document.querySelector('dk-checkout-return')?.getAttribute('data-state') === 'confirmed',
@@ -152,8 +179,11 @@ try {
     const page = await context.newPage();
     await page.goto(new URL('?lang=ar', demo.url).href);
     await buyFirst(page, 'coffee');
-    await page.locator('input[name="card_number"]').fill(TEST_CARD);
+    await fillAndPay(page, EMAIL, false);
     await shoot(page, 'checkout-phone-ar.png', true);
+    await page.locator('button[type="submit"]').first().click();
+    await onReceipt(page);
+    await shoot(page, 'receipt-phone-ar.png', true);
     await context.close();
   }
   {
@@ -161,8 +191,14 @@ try {
     const page = await context.newPage();
     await page.goto(demo.url);
     await buyFirst(page, 'studio');
-    await page.locator('input[name="card_number"]').fill(TEST_CARD);
-    await page.locator('button[type="submit"]').first().click();
+    await fillAndPay(page, EMAIL, false);
+    await shoot(page, 'checkout.png');
+    await fillAndPay(page, 'ada.example.com');
+    await page.getByTestId('lander-form-error').waitFor();
+    await shoot(page, 'checkout-email-error.png');
+    await fillAndPay(page, EMAIL);
+    await onReceipt(page);
+    await shoot(page, 'receipt.png');
     await page.getByTestId('lander-return').click();
     await page.waitForFunction(
       () => document.querySelector('dk-checkout-return')?.getAttribute('data-state') === 'confirmed',
