@@ -8,61 +8,40 @@
  * gets the order's status and a fresh view token, never a second payment, on the restarted BFF and on a second BFF
  * process sharing one PostgreSQL (TEST_DATABASE_URL).
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-
-const CLI = join(dirname(createRequire(import.meta.url).resolve('@domainkit/bff')), 'cli.ts');
+import { startCli, type CliProcess } from '../setup/child-process.ts';
 
 let sandbox: RunningSandbox;
 let dir: string;
-const children: ChildProcessWithoutNullStreams[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'domainkit-e2e-crash-'));
   sandbox = await startSandbox({ port: 0, dataDir: join(dir, 'sandbox'), logger: false, databaseUrl: '' });
 });
 afterAll(async () => {
-  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   await sandbox?.close();
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function startBff(
-  extraEnv: Record<string, string> = {},
-): Promise<{ child: ChildProcessWithoutNullStreams; url: string; output: () => string }> {
-  const child = spawn(process.execPath, [CLI], {
-    env: {
-      ...extraEnv,
-      PATH: process.env.PATH ?? '',
-      DOMAINKIT_API_BASE_URL: sandbox.url,
-      DOMAINKIT_KEY_ID: sandbox.demo.key_id,
-      DOMAINKIT_API_SECRET: sandbox.demo.secret,
-      DOMAINKIT_PAYMENTS: 'test_card',
-      DOMAINKIT_DATA_DIR: join(dir, 'bff'),
-      DOMAINKIT_LOG_LEVEL: 'debug',
-      PORT: '0',
-      HOST: '127.0.0.1',
-    },
-    stdio: 'pipe',
+/** Starts `domainkit-bff` in front of the sandbox, selling with test cards on PGlite in the data folder. */
+function startBff(extraEnv: Record<string, string> = {}): Promise<CliProcess> {
+  return startCli('bff', [], {
+    ...extraEnv,
+    DOMAINKIT_API_BASE_URL: sandbox.url,
+    DOMAINKIT_KEY_ID: sandbox.demo.key_id,
+    DOMAINKIT_API_SECRET: sandbox.demo.secret,
+    DOMAINKIT_PAYMENTS: 'test_card',
+    DOMAINKIT_DATA_DIR: join(dir, 'bff'),
+    DOMAINKIT_LOG_LEVEL: 'debug',
+    PORT: '0',
+    HOST: '127.0.0.1',
   });
-  children.push(child);
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  await vi.waitFor(() => expect(output).toContain('"msg":"domainkit BFF listening"'), {
-    timeout: 30_000,
-    interval: 100,
-  });
-  const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"domainkit BFF listening"/.exec(output)![1]!;
-  return { child, url, output: () => output };
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
@@ -104,8 +83,7 @@ it('records a paid order exactly once after the BFF is killed mid-record and res
     interval: 20,
   });
   await new Promise((resolve) => setTimeout(resolve, 300)); // let the record leave the process
-  first.child.kill('SIGKILL');
-  await once(first.child, 'exit');
+  await first.stop('SIGKILL');
   expect(await order).toBeInstanceOf(Error); // the visitor never heard "success"
   await admin('/faults', { method: 'PUT', body: { latency_ms: 0 } });
 
@@ -122,8 +100,7 @@ it('records a paid order exactly once after the BFF is killed mid-record and res
     expect(forDomain).toHaveLength(1);
     expect(forDomain[0]!.quote_id).toBe(quote.quote_id);
   } finally {
-    second.child.kill('SIGTERM');
-    await once(second.child, 'exit');
+    await second.stop('SIGTERM');
   }
 });
 
@@ -171,8 +148,7 @@ async function payAndKill(bff: Awaited<ReturnType<typeof startBff>>, body: strin
     interval: 20,
   });
   await new Promise((resolve) => setTimeout(resolve, 300)); // let the record leave the process
-  bff.child.kill('SIGKILL');
-  await once(bff.child, 'exit');
+  await bff.stop('SIGKILL');
   expect(await lost).toBeInstanceOf(Error); // the answer went down with the process
   await admin('/faults', { method: 'PUT', body: { latency_ms: 0 } });
 }
@@ -217,8 +193,7 @@ it("answers the widget's retry after the crash with the order's status: the buye
     await new Promise((resolve) => setTimeout(resolve, 4_500)); // the first record, held by the sandbox, lands
     expect(await ordersFor(domain)).toHaveLength(1);
   } finally {
-    second.child.kill('SIGTERM');
-    await once(second.child, 'exit');
+    await second.stop('SIGTERM');
   }
 }, 120_000);
 
@@ -251,8 +226,7 @@ it.skipIf(!databaseUrl)(
         await new Promise((resolve) => setTimeout(resolve, 4_500)); // the first record, held by the sandbox, lands
         expect(await ordersFor(domain)).toHaveLength(1);
       } finally {
-        b.child.kill('SIGTERM');
-        await once(b.child, 'exit');
+        await b.stop('SIGTERM');
       }
     } finally {
       const client = new pg.Client({ connectionString: databaseUrl });

@@ -3,15 +3,13 @@
  * every BFF log line of that request and the sandbox's log line of the upstream call; and `GET /metrics`, read with
  * a Prometheus text-format parser, moves as searches and purchases run.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { createRequire } from 'node:module';
-import { dirname } from 'node:path';
 import { Writable } from 'node:stream';
 import { startBff, testCardPayments, type RunningBff } from '@domainkit/bff';
 import { createSandboxAdmin, startSandbox, type RunningSandbox } from '@domainkit/sandbox';
+import { createRequire } from 'node:module';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli, startCli, type CliProcess } from '../setup/child-process.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -196,7 +194,6 @@ describe('GET /metrics', () => {
 });
 
 describe('readiness proves the credential', () => {
-  const CLI = join(dirname(createRequire(import.meta.url).resolve('@domainkit/bff')), 'cli.ts');
   // The standalone server keeps its state in embedded PGlite: a data folder of this file's own.
   let dataDir: string;
   beforeAll(async () => {
@@ -219,23 +216,14 @@ describe('readiness proves the credential', () => {
 
   /** `domainkit-bff --check`: its exit code and output. */
   async function check(vars: Record<string, string>): Promise<{ code: number | null; output: string }> {
-    const child = spawn(process.execPath, [CLI, '--check'], { env: vars, stdio: 'pipe' });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    const [code] = await once(child, 'exit');
-    return { code, output };
+    const child = spawnCli('bff', ['--check'], vars);
+    const code = await child.closed;
+    return { code, output: child.output() };
   }
 
   /** The standalone BFF: its URL and its log lines. */
-  async function standalone(vars: Record<string, string>) {
-    const child = spawn(process.execPath, [CLI], { env: vars, stdio: 'pipe' });
-    let output = '';
-    child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-    await expect.poll(() => output, { timeout: 30_000 }).toContain('"msg":"domainkit BFF listening"');
-    const url = /"url":"(http:\/\/127\.0\.0\.1:\d+)","msg":"domainkit BFF listening"/.exec(output)![1]!;
-    return { child, url, output: () => output };
+  function standalone(vars: Record<string, string>): Promise<CliProcess> {
+    return startCli('bff', [], vars);
   }
 
   it('a wrong secret keeps /readyz at 503 invalid_signature and --check non-zero; the right one makes both pass', async () => {
@@ -253,8 +241,7 @@ describe('readiness proves the credential', () => {
       }
       await expect.poll(() => bad.output()).toMatch(/"level":40.*"reason":"invalid_signature"/);
     } finally {
-      bad.child.kill('SIGTERM');
-      await once(bad.child, 'exit');
+      await bad.stop('SIGTERM');
     }
 
     const right = await check(env(sandbox.demo.secret));
@@ -266,8 +253,7 @@ describe('readiness proves the credential', () => {
       expect(res.status).toBe(200);
       expect(await res.json()).toEqual({ status: 'ready', database: 'pglite' });
     } finally {
-      good.child.kill('SIGTERM');
-      await once(good.child, 'exit');
+      await good.stop('SIGTERM');
     }
   });
 

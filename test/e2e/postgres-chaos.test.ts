@@ -14,21 +14,18 @@
  * memory throughout; purchases answer 201, 202 or 503 and every one completes (the visitor retries with its purchase
  * key, as the widget does); the sandbox holds exactly one order per purchase: none lost, none doubled.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import type { ChildProcessWithoutNullStreams } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import { createConnection, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { readDemoCredential, type DemoCredential } from '@domainkit/sandbox';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startCli, type CliProcess } from '../setup/child-process.ts';
 
-const require = createRequire(import.meta.url);
-const BFF_CLI = join(dirname(require.resolve('@domainkit/bff')), 'cli.ts');
-const SANDBOX_CLI = join(dirname(require.resolve('@domainkit/sandbox')), 'cli.ts');
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const tag = randomBytes(5).toString('hex');
 const BFF_APP = `dk_chaos_bff_${tag}`;
@@ -90,36 +87,6 @@ class DatabaseProxy {
   }
 }
 
-interface Child {
-  readonly child: ChildProcessWithoutNullStreams;
-  readonly url: string;
-  output(): string;
-}
-
-/** Starts `args` with node and resolves with its URL once its log line `listening` names it. */
-async function startChild(args: string[], env: Record<string, string>, listening: string): Promise<Child> {
-  const child = spawn(process.execPath, args, { env: { PATH: process.env.PATH ?? '', ...env }, stdio: 'pipe' });
-  let output = '';
-  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-  let url: string;
-  try {
-    url = await vi.waitFor(
-      () => {
-        if (child.exitCode !== null) throw new Error(`exited (${child.exitCode}) before listening:\n${output}`);
-        const line = output.split('\n').find((l) => l.includes(`"msg":"${listening}"`));
-        expect(line).toBeDefined();
-        return (JSON.parse(line!) as { url: string }).url;
-      },
-      { timeout: 60_000, interval: 100 },
-    );
-  } catch (error) {
-    child.kill('SIGKILL');
-    throw error;
-  }
-  return { child, url, output: () => output };
-}
-
 // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
 type Json = any;
 
@@ -144,10 +111,10 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
   let dir: string;
   let proxy: DatabaseProxy;
   let admin: pg.Client;
-  let sandbox: Child;
+  let sandbox: CliProcess;
   let demo: DemoCredential;
   /** The BFF processes, in start order; the last one is current. */
-  const bffs: Child[] = [];
+  const bffs: CliProcess[] = [];
   /** Processes the test stopped on purpose. */
   const stopped = new Set<ChildProcessWithoutNullStreams>();
   const exits: string[] = [];
@@ -156,9 +123,9 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
 
   /** Starts the sandbox on its data folder and schema (again, after a stop). */
   async function startSandbox(): Promise<void> {
-    const started = await startChild(
+    const started = await startCli(
+      'sandbox',
       [
-        SANDBOX_CLI,
         'start',
         '--port',
         '0',
@@ -170,7 +137,6 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
         SANDBOX_SCHEMA,
       ],
       { LOG_LEVEL: 'info' },
-      'sandbox listening',
     );
     started.child.on('exit', (code, signal) => {
       if (!stopped.has(started.child))
@@ -179,26 +145,22 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
     sandbox = started;
   }
 
-  async function startBff(): Promise<Child> {
-    const bff = await startChild(
-      [BFF_CLI],
-      {
-        DOMAINKIT_API_BASE_URL: sandbox.url,
-        DOMAINKIT_KEY_ID: demo.key_id,
-        DOMAINKIT_API_SECRET: demo.secret,
-        DOMAINKIT_PAYMENTS: 'test_card',
-        DATABASE_URL: proxy.url(BFF_APP),
-        DOMAINKIT_DATABASE_SCHEMA: BFF_SCHEMA,
-        DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE: 'off',
-        DOMAINKIT_SEARCH_BUDGET_PER_MINUTE: '600',
-        DOMAINKIT_SEARCH_BUDGET_BURST: '50',
-        DOMAINKIT_WRITE_BUDGET_PER_MINUTE: '600',
-        DOMAINKIT_WRITE_BUDGET_BURST: '50',
-        PORT: '0',
-        HOST: '127.0.0.1',
-      },
-      'domainkit BFF listening',
-    );
+  async function startBff(): Promise<CliProcess> {
+    const bff = await startCli('bff', [], {
+      DOMAINKIT_API_BASE_URL: sandbox.url,
+      DOMAINKIT_KEY_ID: demo.key_id,
+      DOMAINKIT_API_SECRET: demo.secret,
+      DOMAINKIT_PAYMENTS: 'test_card',
+      DATABASE_URL: proxy.url(BFF_APP),
+      DOMAINKIT_DATABASE_SCHEMA: BFF_SCHEMA,
+      DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE: 'off',
+      DOMAINKIT_SEARCH_BUDGET_PER_MINUTE: '600',
+      DOMAINKIT_SEARCH_BUDGET_BURST: '50',
+      DOMAINKIT_WRITE_BUDGET_PER_MINUTE: '600',
+      DOMAINKIT_WRITE_BUDGET_BURST: '50',
+      PORT: '0',
+      HOST: '127.0.0.1',
+    });
     bff.child.on('exit', (code, signal) => {
       if (!stopped.has(bff.child)) exits.push(`BFF exited (${code ?? signal}):\n${bff.output().slice(-3000)}`);
     });
@@ -387,11 +349,10 @@ describe.skipIf(!databaseUrl)('chaos: PostgreSQL connections cut and the server 
     // 3. The sandbox and the BFF processes restart (the BFF on the sandbox's new port); visitors go on.
     const first = bffs[bffs.length - 1]!;
     restarting = true;
-    for (const child of [first.child, sandbox.child]) {
-      stopped.add(child);
-      child.kill('SIGTERM');
-      const [code] = await once(child, 'exit');
-      expect(code).toBe(0);
+    for (const child of [first, sandbox]) {
+      stopped.add(child.child);
+      await child.stop('SIGTERM');
+      expect(await child.closed).toBe(0);
     }
     await startSandbox();
     await startBff();

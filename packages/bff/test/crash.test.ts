@@ -4,19 +4,18 @@
  * same folder; its recovery pass at start records the order with the same Idempotency-Key, so the marketplace
  * holds exactly one order, whether the first record never arrived or arrived and its answer was lost.
  */
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startCli, type CliProcess } from './cli-process.ts';
+import { startCli, type CliProcess } from '../../../test/setup/child-process.ts';
 import { KEY_ID, SECRET, call, postJson, startStubMarketplace, type StubMarketplace } from './helpers.ts';
 
 const running: CliProcess[] = [];
 const folders: string[] = [];
 let stub: StubMarketplace | undefined;
 afterEach(async () => {
-  for (const child of running.splice(0)) child.stop();
+  await Promise.all(running.splice(0).map((child) => child.stop()));
   await stub?.close();
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
@@ -39,7 +38,7 @@ describe('a BFF killed between payment and record', () => {
       HOST: '127.0.0.1',
     };
 
-    const first = await startCli(env);
+    const first = await startCli('bff', [], env);
     running.push(first);
     const quote = await postJson(`${first.url}/quotes`, { domain: 'coffeehouse.com' });
     expect(quote.status).toBe(201);
@@ -50,12 +49,11 @@ describe('a BFF killed between payment and record', () => {
       payment: { method: 'test_card', card_number: '4242 4242 4242 4242' },
     }).catch((e: unknown) => e);
     await held; // paid, intent stored, record in flight
-    first.process.kill('SIGKILL');
-    await once(first.process, 'exit');
+    await first.stop('SIGKILL');
     expect(await order).toBeInstanceOf(Error); // the visitor got no answer, certainly not a success
     expect(stub.orders.size).toBe(committed ? 1 : 0);
 
-    const second = await startCli(env);
+    const second = await startCli('bff', [], env);
     running.push(second);
     // Its recovery pass at start records the order (the log line comes after the marketplace's answer).
     await vi.waitFor(() => expect(second.output()).toContain('order recorded upstream'), {
@@ -77,8 +75,7 @@ describe('a BFF killed between payment and record', () => {
 
     const health = await call(`${second.url}/readyz`);
     expect(health.json).toEqual({ status: 'ready', database: 'pglite' });
-    second.process.kill('SIGTERM');
-    const [code] = await once(second.process, 'exit');
-    expect(code).toBe(0);
+    await second.stop('SIGTERM');
+    expect(await second.closed).toBe(0);
   });
 });

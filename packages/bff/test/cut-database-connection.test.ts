@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startCli, type CliProcess } from './cli-process.ts';
+import { startCli, type CliProcess } from '../../../test/setup/child-process.ts';
 import { KEY_ID, SECRET, call, startStubMarketplace, type Answer, type StubMarketplace } from './helpers.ts';
 
 const url = process.env.TEST_DATABASE_URL;
@@ -25,7 +25,7 @@ describe.skipIf(!url)('a BFF on PostgreSQL whose connections are cut during a qu
     await admin.connect();
     const withName = new URL(url!);
     withName.searchParams.set('application_name', app);
-    bff = await startCli({
+    bff = await startCli('bff', [], {
       DOMAINKIT_API_BASE_URL: stub.url,
       DOMAINKIT_KEY_ID: KEY_ID,
       DOMAINKIT_API_SECRET: SECRET,
@@ -36,7 +36,7 @@ describe.skipIf(!url)('a BFF on PostgreSQL whose connections are cut during a qu
     });
   });
   afterAll(async () => {
-    bff?.stop();
+    await bff?.stop();
     await stub?.close();
     await admin?.query(`drop schema if exists "${schema}" cascade`);
     await admin?.end();

@@ -2,14 +2,12 @@
  * Configuration from the environment: one error naming every missing or invalid variable (never echoing the
  * secret), defaults for the rest; and the CLI that starts from it and stops on SIGTERM.
  */
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BffConfigError, loadBffConfigFromEnv } from '../src/index.ts';
+import { spawnCli } from '../../../test/setup/child-process.ts';
 import { KEY_ID, SECRET, call, startStubMarketplace } from './helpers.ts';
 
 const complete = {
@@ -199,36 +197,22 @@ describe('loadBffConfigFromEnv', () => {
   });
 });
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
-
-function runCli(env: Record<string, string>) {
-  const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env.PATH ?? '', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return { child, out: () => stdout, err: () => stderr };
-}
-
 describe('the CLI', () => {
   it('refuses to start with a bad environment, naming each variable, without a stack trace', async () => {
-    const { child, out, err } = runCli({ DOMAINKIT_API_SECRET: SECRET, PORT: '-1' });
-    const [code] = await once(child, 'exit');
+    const cli = spawnCli('bff', [], { DOMAINKIT_API_SECRET: SECRET, PORT: '-1' });
+    const code = await cli.closed;
 
     expect(code).toBe(78);
-    for (const name of ['DOMAINKIT_API_BASE_URL', 'DOMAINKIT_KEY_ID', 'PORT']) expect(err()).toContain(name);
-    expect(err()).not.toMatch(/\n\s+at /);
-    expect(err() + out()).not.toContain(SECRET);
+    for (const name of ['DOMAINKIT_API_BASE_URL', 'DOMAINKIT_KEY_ID', 'PORT']) expect(cli.stderr()).toContain(name);
+    expect(cli.stderr()).not.toMatch(/\n\s+at /);
+    expect(cli.output()).not.toContain(SECRET);
   });
 
   it('starts from the environment, serves, and stops cleanly on SIGTERM', async () => {
     const stub = await startStubMarketplace();
     const dataDir = mkdtempSync(join(tmpdir(), 'dk-bff-cli-'));
     onTestFinished(() => rmSync(dataDir, { recursive: true, force: true }));
-    const { child, out, err } = runCli({
+    const cli = spawnCli('bff', [], {
       DOMAINKIT_API_BASE_URL: stub.url,
       DOMAINKIT_KEY_ID: KEY_ID,
       DOMAINKIT_API_SECRET: SECRET,
@@ -237,35 +221,19 @@ describe('the CLI', () => {
       HOST: '127.0.0.1',
     });
     try {
-      // Wait for the "listening" log line (JSON on stdout) without consuming the stream.
-      const url = await new Promise<string | undefined>((resolve) => {
-        const onData = () => {
-          const line = out()
-            .split('\n')
-            .filter((l) => l.startsWith('{') && l.endsWith('}'))
-            .map((l) => JSON.parse(l) as { msg?: string; url?: string })
-            .find((l) => l.msg === 'domainkit BFF listening');
-          if (line) {
-            child.stdout.off('data', onData);
-            resolve(line.url);
-          }
-        };
-        child.stdout.on('data', onData);
-        child.once('exit', () => resolve(undefined));
-      });
+      const url = await cli.logged('domainkit BFF listening');
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
       const res = await call(`${url}/search?q=coffee`);
       expect(res.status).toBe(200);
       expect(res.json.results.length).toBeGreaterThan(0);
 
-      child.kill('SIGTERM');
-      const [code] = await once(child, 'exit');
-      expect(code).toBe(0);
-      expect(err()).toContain('SIGTERM received, closing');
-      expect(out() + err()).not.toContain(SECRET);
+      await cli.stop('SIGTERM');
+      expect(await cli.closed).toBe(0);
+      expect(cli.stderr()).toContain('SIGTERM received, closing');
+      expect(cli.output()).not.toContain(SECRET);
     } finally {
-      if (child.exitCode === null) child.kill('SIGKILL');
+      await cli.stop();
       await stub.close();
     }
   });

@@ -4,32 +4,23 @@
  * clear at start. Now userinfo is refused (the Partner API authenticates by signature; fetch cannot send it anyway)
  * and never printed, and a non-loopback `http://` marketplace is refused in production (exit 78 for the CLI).
  */
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BffOptionsError, createBff } from '../src/index.ts';
-import { startCli, type CliProcess } from './cli-process.ts';
+import { spawnCli, startCli, type CliProcess } from '../../../test/setup/child-process.ts';
 import { KEY_ID, SECRET } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const running: CliProcess[] = [];
 const nodeEnv = process.env.NODE_ENV;
-afterEach(() => {
-  for (const c of running.splice(0)) c.stop();
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((c) => c.stop()));
   process.env.NODE_ENV = nodeEnv;
 });
 
 /** Runs `domainkit-bff --check` with `env`; resolves with its exit code and everything it printed. */
-function check(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [CLI, '--check'],
-      { env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 },
-      (error, stdout, stderr) =>
-        resolve({ code: error === null ? 0 : ((error as { code?: number }).code ?? null), output: stdout + stderr }),
-    );
-  });
+async function check(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  const cli = spawnCli('bff', ['--check'], env);
+  const code = await cli.closed;
+  return { code, output: cli.stdout() + cli.stderr() };
 }
 
 const credential = { DOMAINKIT_KEY_ID: KEY_ID, DOMAINKIT_API_SECRET: SECRET };
@@ -48,7 +39,7 @@ describe('the marketplace URL', () => {
   });
 
   it('is refused over plain http under NODE_ENV=production: the standalone server exits 78', async () => {
-    const outcome = await startCli({
+    const outcome = await startCli('bff', [], {
       ...credential,
       DOMAINKIT_API_BASE_URL: 'http://marketplace.example',
       DOMAINKIT_WEBHOOK_SECRET: 'whsec_test_PlainHttpSecret0001',

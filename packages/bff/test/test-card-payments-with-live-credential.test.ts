@@ -5,16 +5,14 @@
  * set, and under NODE_ENV=production unless a staging shop opts in explicitly
  * (`allowTestCardsInProduction` / `DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION=true`).
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BffOptionsError, createBff, testCardPayments } from '../src/index.ts';
+import { spawnCli, type WatchedProcess } from '../../../test/setup/child-process.ts';
 import { KEY_ID, SECRET, postJson, startStubMarketplace, type StubMarketplace } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const LIVE_KEY_ID = 'pk_live_bff0001';
 const LIVE_SECRET = 'sk_live_BffS3cretNeverInTheBrowser42';
 
@@ -26,12 +24,11 @@ interface Outcome {
   readonly stderr: string;
 }
 
-const children: Array<ReturnType<typeof spawn>> = [];
+const children: WatchedProcess[] = [];
 const folders: string[] = [];
 let stub: StubMarketplace | undefined;
 afterEach(async () => {
-  for (const child of children.splice(0))
-    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  await Promise.all(children.splice(0).map((child) => child.stop()));
   await stub?.close();
   stub = undefined;
   for (const dir of folders.splice(0)) rmSync(dir, { recursive: true, force: true });
@@ -39,29 +36,15 @@ afterEach(async () => {
 });
 
 /** Starts `domainkit-bff` with `env` and resolves once it exits or listens, whichever comes first. */
-function runCli(env: Record<string, string>): Promise<Outcome> {
+async function runCli(env: Record<string, string>): Promise<Outcome> {
   const dataDir = mkdtempSync(join(tmpdir(), 'dk-bff-test-cards-'));
   folders.push(dataDir);
-  const child = spawn(process.execPath, [CLI], {
-    env: { PATH: process.env.PATH ?? '', DOMAINKIT_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawnCli('bff', [], { DOMAINKIT_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', ...env });
   children.push(child);
-  let stdout = '';
-  let stderr = '';
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) => {
-    child.stdout.on('data', (c: Buffer) => {
-      stdout += c.toString();
-      const line = stdout
-        .split('\n')
-        .filter((l) => l.startsWith('{') && l.endsWith('}'))
-        .map((l) => JSON.parse(l) as { msg?: string; url?: string })
-        .find((l) => l.msg === 'domainkit BFF listening');
-      if (line?.url) resolve({ url: line.url, stderr });
-    });
-    child.once('exit', (code) => resolve({ exitCode: code, stderr }));
-  });
+  return child.logged('domainkit BFF listening').then(
+    (url) => ({ url, stderr: child.stderr() }),
+    async () => ({ exitCode: await child.closed, stderr: child.stderr() }),
+  );
 }
 
 /** Tries to buy with the test card through a BFF that started (the old behaviour), so the test shows the harm. */

@@ -2,11 +2,10 @@
  * The admin API's world-moving triggers through the command line (`domainkit-sandbox trigger …`, `faults`,
  * `deliveries`, `referral`, `set-price`, `reset`), run as a child process against a running sandbox.
  */
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../../../test/setup/child-process.ts';
 import { generateInventory } from '../src/index.ts';
 import {
   admin,
@@ -20,7 +19,6 @@ import {
   waitFor,
 } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const V1 = '/api/partner/v1';
 let t: TestSandbox;
 let client: PartnerTestClient;
@@ -37,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(() => t?.stop());
 
-function cli(
+async function cli(
   args: string[],
   options: { target?: boolean } = {},
   // biome-ignore lint/suspicious/noExplicitAny: a parsed JSON answer; tests read any path of it and a wrong path fails the assertion
@@ -54,22 +52,16 @@ function cli(
     delete env.SANDBOX_ADMIN_TOKEN;
     delete env.SANDBOX_DATA_DIR;
   }
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  return new Promise((resolve) =>
-    child.on('close', (code) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
-    }),
-  );
+  const child = spawnCli('sandbox', args, env);
+  const code = await child.closed;
+  const [stdout, stderr] = [child.stdout(), child.stderr()];
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr, json };
 }
 
 async function order(d: { name: string; price_cents: number }) {
@@ -213,16 +205,12 @@ describe('finding the sandbox', () => {
     };
     const before = await cli(['fixture', 'order', 'EXTERNALLY_PAID']);
     const after = before.json.events.at(-1).id as string;
-    const child = spawn(process.execPath, [CLI, 'events', '--follow', '--after-id', after], {
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+    const child = spawnCli('sandbox', ['events', '--follow', '--after-id', after], env);
     try {
       const made = await cli(['fixture', 'order', 'TRANSFER_IN_PROGRESS']);
       const lines = await waitFor('two followed events', () => {
-        const parsed = stdout
+        const parsed = child
+          .stdout()
           .split('\n')
           .filter(Boolean)
           .map((l) => JSON.parse(l) as { type: string; data: { order: { public_id: string } } });
@@ -233,7 +221,7 @@ describe('finding the sandbox', () => {
         ['order.transfer_started', made.json.order.public_id],
       ]);
     } finally {
-      child.kill('SIGTERM');
+      await child.stop('SIGTERM');
     }
   });
 
@@ -243,13 +231,11 @@ describe('finding the sandbox', () => {
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
     delete env.DATABASE_URL;
     delete env.SANDBOX_URL;
-    const child = spawn(
-      process.execPath,
-      [CLI, 'start', '--port', '0', '--data-dir', join(dir, 'data'), '--ready-file', readyFile],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    const child = spawnCli(
+      'sandbox',
+      ['start', '--port', '0', '--data-dir', join(dir, 'data'), '--ready-file', readyFile],
+      env,
     );
-    let stdout = '';
-    child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
     try {
       const waited = await cli(['wait', '--data-dir', join(dir, 'data'), '--timeout', '120'], { target: false });
       expect(waited.code).toBe(0);
@@ -257,11 +243,10 @@ describe('finding the sandbox', () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       expect(readFileSync(readyFile, 'utf8').trim()).toBe(url);
-      expect(stdout).toMatch(/"msg":"starting: opening the database/);
-      expect(stdout).toContain('"msg":"sandbox listening"');
+      expect(child.stdout()).toMatch(/"msg":"starting: opening the database/);
+      expect(child.stdout()).toContain('"msg":"sandbox listening"');
     } finally {
-      child.kill('SIGTERM');
-      await new Promise((r) => child.once('close', r));
+      await child.stop('SIGTERM');
       removeDir(dir);
     }
   }, 180_000);

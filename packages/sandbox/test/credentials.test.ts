@@ -2,11 +2,11 @@
  * The demo credential and the data folder: created once, reused on restart with data persisting, obtainable by a
  * CI job through the CLI; and the secrets it holds never appear in a response or a log line.
  */
-import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnCli } from '../../../test/setup/child-process.ts';
 import {
   generateInventory,
   readDemoCredential,
@@ -27,7 +27,6 @@ import {
   type TestSandbox,
 } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const V1 = '/api/partner/v1';
 const dataDir = tempDir();
 let t: TestSandbox;
@@ -43,22 +42,15 @@ afterAll(async () => {
 });
 
 /** Runs the CLI with a clean environment (never a DATABASE_URL from the outside). */
-function runCli(args: string[], onStdout?: (text: string, child: ReturnType<typeof spawn>) => void) {
+async function runCli(args: string[], onStdout?: (text: string, child: ChildProcess) => void) {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
   delete env.SANDBOX_PORT;
   delete env.SANDBOX_DATA_DIR;
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    onStdout?.(stdout, child);
-  });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
+  const cli = spawnCli('sandbox', args, env);
+  if (onStdout !== undefined) cli.child.stdout.on('data', () => onStdout(cli.stdout(), cli.child));
+  const code = await cli.closed;
+  return { code, stdout: cli.stdout(), stderr: cli.stderr() };
 }
 
 describe('the demo credential', () => {

@@ -4,25 +4,22 @@
  * child process on a fresh schema of TEST_DATABASE_URL (skipped without it); an admin request waits on a table the
  * test holds locked, and every connection of the sandbox is then terminated while that query is in flight.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCli, type CliProcess } from '../../../test/setup/child-process.ts';
 import { readDemoCredential, type DemoCredential } from '../src/index.ts';
 import { admin, removeDir, send, tempDir, waitFor, type Answer } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const url = process.env.TEST_DATABASE_URL;
 const schema = `dk_sb_cut_${randomBytes(6).toString('hex')}`;
 const app = `dk_sb_cut_${randomBytes(6).toString('hex')}`;
 
 describe.skipIf(!url)('a sandbox on PostgreSQL whose connections are cut during a query', () => {
   const dataDir = tempDir('dk-sandbox-cut-');
-  let child: ChildProcess;
+  let child: CliProcess;
   let target: { url: string; demo: DemoCredential };
   let pgAdmin: pg.Client;
-  let output = '';
 
   beforeAll(async () => {
     pgAdmin = new pg.Client({ connectionString: url });
@@ -30,20 +27,15 @@ describe.skipIf(!url)('a sandbox on PostgreSQL whose connections are cut during 
     const withName = new URL(url!);
     withName.searchParams.set('application_name', app);
     const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? '', LOG_LEVEL: 'info' };
-    child = spawn(
-      process.execPath,
-      [CLI, 'start', '--port', '0', '--data-dir', dataDir, '--database-url', withName.href, '--schema', schema],
-      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    child = await startCli(
+      'sandbox',
+      ['start', '--port', '0', '--data-dir', dataDir, '--database-url', withName.href, '--schema', schema],
+      env,
     );
-    child.stdout!.on('data', (c: Buffer) => (output += c.toString()));
-    child.stderr!.on('data', (c: Buffer) => (output += c.toString()));
-    const listening = await waitFor('the sandbox to listen', () =>
-      output.split('\n').find((l) => l.includes('"sandbox listening"')),
-    );
-    target = { url: (JSON.parse(listening) as { url: string }).url, demo: readDemoCredential(dataDir) };
+    target = { url: child.url, demo: readDemoCredential(dataDir) };
   });
   afterAll(async () => {
-    if (child?.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await child?.stop();
     await pgAdmin?.query(`drop schema if exists "${schema}" cascade`);
     await pgAdmin?.end();
     removeDir(dataDir);
@@ -78,7 +70,7 @@ describe.skipIf(!url)('a sandbox on PostgreSQL whose connections are cut during 
     } finally {
       await locker.end();
     }
-    expect(child.exitCode).toBeNull();
+    expect(child.exited()).toBe(false);
     expect((await admin(target, 'GET', '/orders')).status).toBe(200);
     expect((await send(target, { path: '/healthz' })).status).toBe(200);
   });

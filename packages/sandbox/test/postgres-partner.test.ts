@@ -3,10 +3,9 @@
  * afterwards: this test process runs one sandbox, a child process (the CLI) the other. What must hold across them:
  * rate limits (item 4 of the issue), idempotency under concurrency (item 2), and one ordered event history.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startCli, type CliProcess } from '../../../test/setup/child-process.ts';
 import { generateInventory } from '../src/index.ts';
 import {
   dropSchema,
@@ -18,7 +17,6 @@ import {
   type TestSandbox,
 } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const V1 = '/api/partner/v1';
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const schema = `dk_sandbox_partner_${randomBytes(6).toString('hex')}`;
@@ -28,7 +26,7 @@ const pool = generateInventory({ environment: 'SANDBOX' })
 
 describe.skipIf(!databaseUrl)('two sandbox processes on one PostgreSQL', () => {
   let a: TestSandbox;
-  let child: ChildProcess;
+  let child: CliProcess;
   let childUrl: string;
   let childDir: string;
 
@@ -37,27 +35,15 @@ describe.skipIf(!databaseUrl)('two sandbox processes on one PostgreSQL', () => {
     a = await startTestSandbox({ databaseUrl: databaseUrl!, schema, deliverWebhooks: false });
     const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn' };
     delete env.DATABASE_URL;
-    child = spawn(
-      process.execPath,
-      [CLI, 'start', '--port', '0', '--data-dir', childDir, '--database-url', databaseUrl!, '--schema', schema],
-      { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'pipe'] },
+    child = await startCli(
+      'sandbox',
+      ['start', '--port', '0', '--data-dir', childDir, '--database-url', databaseUrl!, '--schema', schema],
+      { ...env, LOG_LEVEL: 'info' },
     );
-    childUrl = await new Promise<string>((resolve, reject) => {
-      let out = '';
-      child.stdout!.on('data', (chunk: Buffer) => {
-        out += chunk.toString();
-        const line = out.split('\n').find((l) => l.includes('"sandbox listening"'));
-        if (line) resolve((JSON.parse(line) as { url: string }).url);
-      });
-      child.on('exit', (code) => reject(new Error(`child sandbox exited (${code})`)));
-    });
+    childUrl = child.url;
   });
   afterAll(async () => {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((resolve) => child.on('exit', resolve));
-      child.kill('SIGTERM');
-      await exited;
-    }
+    await child?.stop('SIGTERM');
     await a?.stop();
     if (childDir) removeDir(childDir);
     if (databaseUrl) await dropSchema(databaseUrl, schema);

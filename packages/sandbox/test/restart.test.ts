@@ -3,55 +3,31 @@
  * pending, then starting it again, delivers every pending event. The sandbox runs as a child process (the CLI), on
  * the embedded database and, when TEST_DATABASE_URL is set, on PostgreSQL.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { verifyWebhookSignature } from '@domainkit/protocol';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { startCli, type CliProcess } from '../../../test/setup/child-process.ts';
 import { generateInventory, readDemoCredential } from '../src/index.ts';
 import { admin, dropSchema, PartnerTestClient, removeDir, tempDir, waitFor, WebhookReceiver } from './helpers.ts';
 
-const CLI = fileURLToPath(new URL('../src/cli.ts', import.meta.url));
 const V1 = '/api/partner/v1';
 const WEBHOOK_SECRET = 'whsec_restart_test_secret_00001';
 const databaseUrl = process.env.TEST_DATABASE_URL;
 const pool = generateInventory({ environment: 'SANDBOX' })
   .filter((d) => d.words.length === 2)
   .slice(1000);
-const children = new Set<ChildProcess>();
-
-afterAll(() => {
-  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL');
-});
-
-/** Starts the CLI and resolves with its URL once it listens. */
-function startCli(args: string[]): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
+/** Starts the CLI and resolves once it listens (SIGKILLed at the end of the file if still running). */
+function startSandboxCli(args: string[]): Promise<CliProcess> {
   const env: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [CLI, 'start', '--port', '0', ...args], {
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.add(child);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    let err = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const line = out.split('\n').find((l) => l.includes('"sandbox listening"'));
-      if (line) resolve({ child, url: (JSON.parse(line) as { url: string }).url, exited });
-    });
-    child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`sandbox exited (${code}) before listening: ${err.slice(0, 2000)}`)));
-  });
+  return startCli('sandbox', ['start', '--port', '0', ...args], env);
 }
 
 async function killedWhileDeliveriesPending(args: string[], dataDir: string): Promise<void> {
   const receiver = await new WebhookReceiver().start();
   receiver.respond = () => ({ status: 503 }); // the partner's endpoint is down
   try {
-    const first = await startCli(args);
+    const first = await startSandboxCli(args);
     const demo = readDemoCredential(dataDir);
     const target = { url: first.url, demo };
     const client = new PartnerTestClient(target, demo);
@@ -86,13 +62,13 @@ async function killedWhileDeliveriesPending(args: string[], dataDir: string): Pr
       };
       return deliveries.length === 4 && deliveries.every((d) => d.status === 'pending' && d.attempts >= 1);
     });
-    first.child.kill('SIGKILL');
-    expect(await first.exited).toBeNull();
+    await first.stop('SIGKILL');
+    expect(await first.closed).toBeNull();
     expect(receiver.accepted()).toHaveLength(0);
 
     // The endpoint recovers; a new sandbox process on the same state delivers everything that was pending.
     receiver.respond = () => ({ status: 200 });
-    const second = await startCli(args);
+    const second = await startSandboxCli(args);
     await waitFor(
       'every pending event delivered after the restart',
       () => events.every((e) => receiver.accepted().some((d) => d.json.id === e.id)),
@@ -115,8 +91,8 @@ async function killedWhileDeliveriesPending(args: string[], dataDir: string): Pr
     });
     expect(deliveries.map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered', 'delivered']);
     for (const d of deliveries) expect(d.attempt_log.at(-1)!.outcome).toBe('delivered');
-    second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    await second.stop('SIGTERM');
+    expect(await second.closed).toBe(0);
   } finally {
     await receiver.stop();
   }
