@@ -107,9 +107,11 @@ export function formProblem(err: unknown): { status: number; message: string } |
  */
 export function logDefect(logger: Logger, err: unknown, req: Request, requestId: string): void {
   const e = err as { code?: unknown; message?: unknown; column?: unknown; constraint?: unknown };
+  const route = `${req.method} ${splitRawUrl(req.originalUrl).path.slice(0, 200)}`;
   logger.error(
     {
       defect: true,
+      route,
       sqlstate: e.code,
       db_message: e.message,
       column: e.column,
@@ -122,7 +124,7 @@ export function logDefect(logger: Logger, err: unknown, req: Request, requestId:
   if (defects.hasSubscribers) {
     const report: DefectReport = {
       component: 'sandbox',
-      route: `${req.method} ${splitRawUrl(req.originalUrl).path.slice(0, 200)}`,
+      route,
       sqlstate: typeof e.code === 'string' ? e.code : undefined,
       message: String(e.message),
     };
