@@ -43,33 +43,44 @@ const running = new Set<WatchedProcess>();
 
 /**
  * The DefectReport of one line of a child's output, or `undefined` when it reports no defect: a JSON log line with
- * `defect: true` (the sandbox's `logDefect`, the BFF's error handler), or a pino-pretty line carrying `defect: true`.
+ * `defect: true` (the sandbox's `logDefect`, the BFF's error handler; both CLIs log JSON lines when not on a
+ * terminal). The message quotes the whole line.
  */
 export function defectOfLine(line: string, component: DefectReport['component']): DefectReport | undefined {
   const text = line.trim();
-  // biome-ignore lint/suspicious/noExplicitAny: a parsed log line; only its known fields are read
-  let entry: any;
+  if (!text.startsWith('{') || !text.includes('"defect":true')) return undefined;
+  let entry: { defect?: unknown; route?: unknown; method?: unknown; sqlstate?: unknown; db_message?: unknown };
   try {
-    entry = text.startsWith('{') ? JSON.parse(text) : undefined;
+    entry = JSON.parse(text);
   } catch {
-    entry = undefined;
+    return undefined;
   }
-  if (entry === undefined ? !/\bdefect: true\b/.test(text) : entry?.defect !== true) return undefined;
-  const route = typeof entry?.route === 'string' ? entry.route : String(entry?.method ?? '(route not logged)');
-  const sqlstate = typeof entry?.sqlstate === 'string' ? entry.sqlstate : undefined;
-  return { component, route, sqlstate, message: `${entry?.db_message ?? ''} [child process log line: ${text}]` };
+  if (entry.defect !== true) return undefined;
+  return {
+    component,
+    route: typeof entry.route === 'string' ? entry.route : String(entry.method ?? '(route not logged)'),
+    sqlstate: typeof entry.sqlstate === 'string' ? entry.sqlstate : undefined,
+    message: `${String(entry.db_message ?? '')} [child process log line: ${text}]`,
+  };
 }
 
 /**
  * Starts `command args` as a child process with exactly `env` (plus PATH when it has none) and watches its output
- * for defects (module comment). `component` names the server it runs, for the failure message.
+ * for defects (module comment). `component` names the server it runs, for the failure message; `cwd` is its working
+ * folder; `group: true` starts it in a process group of its own, which `stop` signals whole (a bin run through a
+ * shell or npx, whose server is a grandchild).
  */
 export function startProcess(
   command: string,
   args: readonly string[],
-  options: { env: NodeJS.ProcessEnv; component: DefectReport['component'] },
+  options: { env: NodeJS.ProcessEnv; component: DefectReport['component']; cwd?: string; group?: boolean },
 ): WatchedProcess {
-  const child = spawn(command, args, { env: { PATH: process.env.PATH ?? '', ...options.env }, stdio: 'pipe' });
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH ?? '', ...options.env },
+    cwd: options.cwd,
+    detached: options.group === true,
+    stdio: 'pipe',
+  });
   child.stdin.end();
   let stdout = '';
   let stderr = '';
@@ -131,7 +142,13 @@ export function startProcess(
       });
     },
     async stop(signal = 'SIGKILL') {
-      if (!exited()) child.kill(signal);
+      if (options.group === true && child.pid !== undefined) {
+        try {
+          process.kill(-child.pid, signal); // the group outlives its leader when a grandchild still runs
+        } catch {
+          // the group is gone already
+        }
+      } else if (!exited()) child.kill(signal);
       await closed;
     },
   };
