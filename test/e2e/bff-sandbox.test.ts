@@ -24,6 +24,7 @@ import type { MarketplaceEvent } from '@domainkit/protocol';
 import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { payByForm } from './widget-page.ts';
 
 const WEBHOOK_SECRET = `whsec_e2e_${randomBytes(16).toString('hex')}`;
 const CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
@@ -179,21 +180,8 @@ describe('the BFF in front of the sandbox', () => {
       const html = await lander.text();
       expect(lander.status).toBe(200);
       expect(html).toContain(domain);
-      const action = /<form method="post" action="([^"]+)"/.exec(html)![1]!.replace(/&amp;/g, '&');
-      const pt = /name="pt" value="([^"]+)"/.exec(html)![1]!;
-      const paid = await fetch(new URL(action, checkoutUrl), {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          pt,
-          email: 'buyer@example.com',
-          card_number: '4242 4242 4242 4242',
-          card_expiry: '12/34',
-          card_cvc: '123',
-          card_name: 'Test Buyer',
-        }),
-        redirect: 'manual',
-      });
+      expect(html).toContain(`action="${checkoutUrl.pathname}/pay"`);
+      const paid = await payByForm(checkoutUrl);
       const done =
         paid.status >= 300 && paid.status < 400
           ? await fetch(new URL(paid.headers.get('location')!, checkoutUrl))

@@ -10,27 +10,11 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
-import { payOnLander } from './widget-page.ts';
+import { openCheckout, payByForm, payOnLander } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-lander-prg-');
 /** The shop's name as the demo's partner set it in the marketplace's back office. */
 const SHOP = 'Acme Domains';
-
-/** Opens a checkout session through the demo's BFF for an available `word` result not in `taken`; its URL. */
-async function openCheckout(word: string, taken: Set<string>): Promise<string> {
-  const search = (await (await fetch(new URL(`/dk/search?q=${word}`, stack.demo.url))).json()) as {
-    results: Array<{ domain: string; available: boolean }>;
-  };
-  const domain = search.results.find((result) => result.available && !taken.has(result.domain))!.domain;
-  taken.add(domain);
-  const session = await fetch(new URL('/dk/checkout', stack.demo.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: new URL(stack.demo.url).origin },
-    body: JSON.stringify({ domain }),
-  });
-  expect(session.status).toBe(201);
-  return ((await session.json()) as { checkout_url: string }).checkout_url;
-}
 
 /** A page in a fresh context: a 390 px phone unless `options` say otherwise. */
 async function visitor(options: BrowserContextOptions = {}): Promise<Page> {
@@ -47,35 +31,16 @@ async function confirmation(page: Page): Promise<string | null> {
   return host.getAttribute('data-state');
 }
 
-/** Pays the checkout at `url` with the succeeding test card, as its form would (no browser). */
-async function payByForm(url: string): Promise<void> {
-  const pt = new URL(url).searchParams.get('pt')!;
-  const paid = await fetch(new URL('/checkout/pay', url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      pt,
-      email: 'buyer@example.com',
-      card_number: '4242 4242 4242 4242',
-      card_expiry: '12/34',
-      card_cvc: '123',
-      card_name: 'Test Buyer',
-    }),
-    redirect: 'manual',
-  });
-  expect(paid.status).toBe(303);
-}
-
 const taken = new Set<string>();
-/** Open for the whole file; paid in the browser by the Pay test; paid beforehand. */
+/** Checkouts: open for the whole file; paid in the browser by the Pay case; paid before the first case. */
 let openUrl: string;
 let paidUrl: string;
 let receiptUrl: string;
 beforeAll(async () => {
-  openUrl = await openCheckout('coffee', taken);
-  paidUrl = await openCheckout('coffee', taken);
-  receiptUrl = await openCheckout('coffee', taken);
-  await payByForm(receiptUrl);
+  openUrl = await openCheckout(stack.demo.url, 'coffee', taken);
+  paidUrl = await openCheckout(stack.demo.url, 'coffee', taken);
+  receiptUrl = await openCheckout(stack.demo.url, 'coffee', taken);
+  expect((await payByForm(receiptUrl)).status).toBe(303);
 });
 
 describe('the hosted checkout, a payment page', () => {
@@ -116,7 +81,7 @@ describe('the hosted checkout, a payment page', () => {
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);
           // A word drawn on two lines has two boxes.
-          if (new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size > 1) words.push(match[0]);
+          if (new Set(Array.from(range.getClientRects(), (box) => Math.round(box.top))).size > 1) words.push(match[0]);
         }
         return { words };
       });

@@ -10,7 +10,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
-import { payOnLander, searchFor } from './widget-page.ts';
+import { openCheckout, payOnLander, searchFor } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-lander-email-');
 
@@ -56,9 +56,8 @@ describe('the hosted checkout collects the e-mail the kit promises', () => {
       'Your receipt and the transfer instructions are on their way to ada@example.com.',
     );
     // Kept by the marketplace on the sale: the back office reads it with the checkout session.
-    const sessionId = new URL(await page.getByTestId('lander-return').getAttribute('href')!).searchParams.get(
-      'checkout_session_id',
-    )!;
+    const back = (await page.getByTestId('lander-return').getAttribute('href')) ?? '';
+    const sessionId = new URL(back).searchParams.get('checkout_session_id') ?? '';
     const admin = createSandboxAdmin({ url: stack.demo.sandboxUrl, adminToken: stack.demo.credential.admin_token });
     const { checkout_session, sale } = await admin.checkoutSessions.get(sessionId);
     expect([checkout_session.status, sale?.buyer_email]).toEqual(['paid', 'ada@example.com']);
@@ -66,16 +65,7 @@ describe('the hosted checkout collects the e-mail the kit promises', () => {
   });
 
   it('words the e-mail field and its message in French and Arabic; axe-core: 0 violations, dark and RTL', async () => {
-    const search = (await (await fetch(new URL('/dk/search?q=garden', stack.demo.url))).json()) as {
-      results: Array<{ domain: string; available: boolean }>;
-    };
-    const domain = search.results.find((result) => result.available)!.domain;
-    const session = await fetch(new URL('/dk/checkout', stack.demo.url), {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: new URL(stack.demo.url).origin },
-      body: JSON.stringify({ domain }),
-    });
-    const checkoutUrl = ((await session.json()) as { checkout_url: string }).checkout_url;
+    const checkoutUrl = await openCheckout(stack.demo.url, 'garden');
     for (const [locale, label, message, options] of [
       ['fr-FR', 'E-mail', 'Saisissez une adresse e-mail complète, par exemple nom@exemple.fr.', {}],
       [

@@ -1,22 +1,13 @@
 import Color from 'colorjs.io';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useDemoStack } from './demo-stack.ts';
+import { openCheckout } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-lander-');
 let checkoutUrl: string;
 
 beforeAll(async () => {
-  const search = (await (await fetch(new URL('/dk/search?q=coffee', stack.demo.url))).json()) as {
-    results: Array<{ domain: string; available: boolean }>;
-  };
-  const domain = search.results.find((result) => result.available)!.domain;
-  const session = await fetch(new URL('/dk/checkout', stack.demo.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: new URL(stack.demo.url).origin },
-    body: JSON.stringify({ domain }),
-  });
-  expect(session.status).toBe(201);
-  checkoutUrl = ((await session.json()) as { checkout_url: string }).checkout_url;
+  checkoutUrl = await openCheckout(stack.demo.url, 'coffee');
 });
 
 describe('the hosted checkout', () => {

@@ -36,3 +36,42 @@ export async function payOnLander(
   await outcome.first().waitFor();
   return (await page.getByTestId('lander-success').count()) > 0 ? 'paid' : 'declined';
 }
+
+/**
+ * Opens a checkout session through the demo's BFF (`POST /dk/checkout`, from the page's origin) for the first
+ * available result of `word` that is not in `taken` (which gains it); resolves with its `checkout_url`.
+ */
+export async function openCheckout(demoUrl: string, word: string, taken = new Set<string>()): Promise<string> {
+  const search = (await (await fetch(new URL(`/dk/search?q=${word}`, demoUrl))).json()) as {
+    results: Array<{ domain: string; available: boolean }>;
+  };
+  const domain = search.results.find((result) => result.available && !taken.has(result.domain))!.domain;
+  taken.add(domain);
+  const session = await fetch(new URL('/dk/checkout', demoUrl), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: new URL(demoUrl).origin },
+    body: JSON.stringify({ domain }),
+  });
+  expect(session.status).toBe(201);
+  return ((await session.json()) as { checkout_url: string }).checkout_url;
+}
+
+/**
+ * Sends the hosted checkout's form for `checkoutUrl` as a browser would (no browser): the succeeding test card and
+ * `buyer@example.com`. Resolves with the answer, redirects not followed (a paid form answers 303 to the receipt).
+ */
+export function payByForm(checkoutUrl: string | URL): Promise<Response> {
+  return fetch(new URL('checkout/pay', new URL('./', checkoutUrl)), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      pt: new URL(checkoutUrl).searchParams.get('pt')!,
+      email: 'buyer@example.com',
+      card_number: '4242 4242 4242 4242',
+      card_expiry: '12/34',
+      card_cvc: '123',
+      card_name: 'Test Buyer',
+    }),
+    redirect: 'manual',
+  });
+}
