@@ -12,13 +12,14 @@
  *
  * The widget's `dist/` must be built first (`pnpm test` does); the other packages are built here.
  */
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startProcess, type WatchedProcess } from '../setup/child-process.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
@@ -26,7 +27,7 @@ const PACKAGES = ['protocol', 'client', 'bff', 'sandbox', 'widget'] as const;
 
 let project: string;
 const timings: Record<string, number> = {};
-const children: ChildProcess[] = [];
+const children: WatchedProcess[] = [];
 
 /** Runs a command in the consumer project; resolves with its stdout, rejects with its output on failure. */
 async function inProject(command: string, args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
@@ -43,30 +44,33 @@ async function inProject(command: string, args: string[], env: NodeJS.ProcessEnv
   }
 }
 
-/** Starts a long-running command in the project; resolves once `ready(output)` returns a value. */
+/**
+ * Starts a long-running server of `component` in the project, in a process group of its own (npx runs the bin through
+ * a shell), watched for defects; resolves once `ready(output)` returns a value.
+ */
 function startInProject<T>(
+  component: 'bff' | 'sandbox',
   command: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   ready: (output: string) => T | undefined,
 ): Promise<T> {
-  // Its own process group, so stopping it also stops what it started (npx runs the bin through a shell).
-  const child = spawn(command, args, {
-    cwd: project,
+  const child = startProcess(command, args, {
     env: { ...process.env, ...env, NODE_OPTIONS: '' },
-    detached: true,
+    component,
+    cwd: project,
+    group: true,
   });
   children.push(child);
-  let output = '';
   return new Promise((resolve, reject) => {
-    const check = (chunk: Buffer) => {
-      output += chunk.toString();
-      const value = ready(output);
+    const check = () => {
+      const value = ready(child.output());
       if (value !== undefined) resolve(value);
     };
-    child.stdout.on('data', check);
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.on('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited (${code}):\n${output}`)));
+    child.child.stdout.on('data', check);
+    void child.closed.then((code) =>
+      reject(new Error(`${command} ${args.join(' ')} exited (${code}):\n${child.output()}`)),
+    );
   });
 }
 
@@ -124,17 +128,7 @@ describe('the packages installed from their tarballs, outside the workspace', ()
   }, 900_000);
 
   afterAll(async () => {
-    for (const child of children) {
-      if (child.exitCode !== null || child.pid === undefined) continue;
-      try {
-        process.kill(-child.pid, 'SIGTERM');
-      } catch {
-        // the group is gone already
-      }
-    }
-    await Promise.all(
-      children.map((child) => (child.exitCode === null ? new Promise((r) => child.once('exit', r)) : undefined)),
-    );
+    await Promise.all(children.map((child) => child.stop('SIGTERM')));
     if (project) await rm(project, { recursive: true, force: true });
     console.log(`packaging test timings (ms): ${JSON.stringify(timings)}`);
   }, 30_000);
@@ -173,6 +167,7 @@ describe('the packages installed from their tarballs, outside the workspace', ()
     const sandboxUrl = await timed('sandbox start', async () => {
       // The installed bin itself (what npx runs): npm exec would put it in a process group of its own.
       const sandbox = startInProject(
+        'sandbox',
         join(project, 'node_modules/.bin/domainkit-sandbox'),
         ['start', '--port', '0', '--data-dir', dataDir, '--ready-file', readyFile],
         { LOG_LEVEL: 'warn' },
@@ -195,7 +190,7 @@ describe('the packages installed from their tarballs, outside the workspace', ()
     };
 
     const bffUrl = await timed('express app start', () =>
-      startInProject('node', ['src/server.ts'], env, (output) => {
+      startInProject('bff', 'node', ['src/server.ts'], env, (output) => {
         const port = /listening .*"port":(\d+)/.exec(output)?.[1];
         return port ? `http://127.0.0.1:${port}/dk` : undefined;
       }),
