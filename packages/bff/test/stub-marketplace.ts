@@ -234,6 +234,9 @@ export async function startStubMarketplace(options: { undeclaredFields?: boolean
   const events: StubEvent[] = [];
   const deliveries: StubDelivery[] = [];
   const inFlightDeliveries = new Set<Promise<unknown>>();
+  // Automatic deliveries go out one at a time, in the order the events were emitted, as the sandbox's outbox sends
+  // them; tests of out-of-order arrival deliver by hand.
+  let deliveryChain: Promise<unknown> = Promise.resolve();
   const heldResponses = new Set<express.Response>();
   let eventClock = Date.UTC(2030, 0, 1);
   // This stub's own copy of each credential's inventory, so a reprice stays within it.
@@ -326,7 +329,8 @@ export async function startStubMarketplace(options: { undeclaredFields?: boolean
     };
     events.push(event);
     if (stub.autoDeliver && stub.webhook !== undefined) {
-      const p = stub.deliver(event).finally(() => inFlightDeliveries.delete(p));
+      const p = deliveryChain.then(() => stub.deliver(event)).finally(() => inFlightDeliveries.delete(p));
+      deliveryChain = p;
       inFlightDeliveries.add(p);
     }
     return event;
