@@ -275,8 +275,14 @@ const UNSIGNED: Endpoint[] = [
 ];
 
 const ADMIN: Endpoint[] = [
-  { method: 'POST', path: '/admin/credentials', fields: ['scopes', 'environment', 'affiliate', 'label'] },
+  {
+    method: 'POST',
+    path: '/admin/credentials',
+    fields: ['scopes', 'environment', 'affiliate', 'label', 'display_name'],
+  },
   { method: 'POST', path: '/admin/credentials/:id/approve' },
+  { method: 'PATCH', path: '/admin/credentials/:id', fields: ['display_name'] },
+  { method: 'GET', path: '/admin/checkout-sessions/:id' },
   { method: 'POST', path: '/admin/domains/:name/price', fields: ['price_cents', 'environment'] },
   { method: 'POST', path: '/admin/orders/:id/:trigger', fields: ['reason'] },
   { method: 'POST', path: '/admin/links/:id/clicks', fields: ['count'] },

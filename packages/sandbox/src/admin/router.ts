@@ -158,15 +158,17 @@ export function adminRouter(options: {
         expires_at: session.expires_at.toISOString(),
         paid_at: session.paid_at?.toISOString() ?? null,
       },
-      sale: sale && {
-        sale_id: sale.id,
-        domain: sale.domain,
-        price_cents: sale.price_cents,
-        currency: sale.currency,
-        buyer_email: sale.buyer_email,
-        status: sale.status,
-        created_at: sale.created_at.toISOString(),
-      },
+      sale: sale
+        ? {
+            sale_id: sale.id,
+            domain: sale.domain,
+            price_cents: sale.price_cents,
+            currency: sale.currency,
+            buyer_email: sale.buyer_email,
+            status: sale.status,
+            created_at: sale.created_at.toISOString(),
+          }
+        : null,
     });
   });
 
