@@ -74,7 +74,7 @@ describe('settlement, transactions and payouts', () => {
     const session = await client.request({ method: 'POST', path: `${V1}/checkout-session`, json: { domain: d4.name } });
     expect(
       (await pay(t.sandbox, { pt: tokenOf(session.json.checkout_url), card_number: TEST_CARDS.succeeds })).status,
-    ).toBe(200);
+    ).toBe(303);
 
     t.clock.advance(3600);
     const run = await admin(t.sandbox, 'POST', '/settlements/run', { key_id: credential.key_id });
@@ -340,7 +340,11 @@ describe('referral and reporting', () => {
     const checkout = new URL(buy.headers.get('location')!, t.sandbox.url);
     expect(
       (await pay(t.sandbox, { pt: checkout.searchParams.get('pt')!, card_number: TEST_CARDS.succeeds })).status,
-    ).toBe(200);
+    ).toBe(303);
+    // Bought on the marketplace's own storefront: the hosted checkout names no partner shop, named or not.
+    await admin(t.sandbox, 'PATCH', `/credentials/${credential.key_id}`, { display_name: 'Acme Domains' });
+    const receipt = await send(t.sandbox, { path: '/checkout/receipt', query: checkout.search.slice(1) });
+    expect(receipt.text).toContain('<div class="brand"><span>Marketplace checkout</span>');
 
     const links = linkListSchema.parse((await client.request({ path: `${V1}/links` })).json);
     expect(links.links).toEqual([expect.objectContaining({ link_id: link.link_id, clicks: 1, sales: 1 })]);
@@ -366,7 +370,8 @@ describe('referral and reporting', () => {
     const sales = referralSaleListSchema.parse((await client.request({ path: `${V1}/me/sales` })).json);
     expect(sales.sales.map((s) => [s.domain, s.amount_cents, s.commission_cents, s.buyer.email])).toEqual([
       [other.name, other.price_cents, other.price_cents / 20, 'j***@example.com'],
-      [d.name, d.price_cents, d.price_cents / 20, null],
+      // Bought on the hosted checkout, which asks the buyer's e-mail: masked like any referral sale's.
+      [d.name, d.price_cents, d.price_cents / 20, 'b***@example.com'],
     ]);
     const firstSale = sales.sales[1]!.sale_id;
     const refunded = await admin(t.sandbox, 'POST', `/sales/${firstSale}/refund`);

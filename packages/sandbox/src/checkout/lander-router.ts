@@ -139,9 +139,11 @@ export function landerRouter(options: LanderOptions): Router {
 
   /**
    * The shop the buyer came from, as the page names it: the name the partner gave in the back office
-   * (`display_name`), else the host of its return (or cancel) address; `undefined` when neither is known.
+   * (`display_name`), else the host of its return (or cancel) address; `undefined` when neither is known, and for a
+   * checkout the marketplace's own storefront opened for a referral link (the buyer is on the marketplace).
    */
   async function shopName(session: CheckoutSessionRow): Promise<string | undefined> {
+    if (session.link_id !== null) return undefined;
     const credential = await findActiveCredential(db, session.key_id);
     return credential?.display_name ?? hostOf(session.return_url) ?? hostOf(session.cancel_url);
   }
