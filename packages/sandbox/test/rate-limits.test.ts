@@ -31,16 +31,24 @@ describe('the documented budgets', () => {
 describe('search: 60 per minute per credential', () => {
   it('answers the 61st request 429 with Retry-After, and succeeds once that many seconds have passed', async () => {
     const { client } = await newPartner(t.sandbox, t.clock);
+    // The test clock runs on from real time, so the window opens somewhere during the first request: bracket it.
+    let windowOpened: { from: number; to: number } | undefined;
     for (let i = 0; i < 60; i++) {
+      const from = t.clock.now();
       const ok = await client.request({ path: `${V1}/domains/search`, query: { q: 'sun' } });
+      windowOpened ??= { from, to: t.clock.now() };
       expect(ok.status).toBe(200);
       expect(ok.headers.get('x-ratelimit-remaining')).toBe(String(59 - i));
     }
     t.clock.advance(20);
+    const sentFrom = t.clock.now();
     const limited = await client.request({ path: `${V1}/domains/search`, query: { q: 'sun' } });
+    const sentTo = t.clock.now();
     expect({ status: limited.status, code: limited.json.error.code }).toEqual({ status: 429, code: 'rate_limited' });
     const retryAfter = Number(limited.headers.get('retry-after'));
-    expect(retryAfter).toBeGreaterThanOrEqual(39);
+    // Whole seconds until the window that opened with the first request closes (60 s later), rounded up.
+    expect(retryAfter).toBeGreaterThanOrEqual(Math.ceil((windowOpened!.from + 60_000 - sentTo) / 1000));
+    expect(retryAfter).toBeLessThanOrEqual(Math.ceil((windowOpened!.to + 60_000 - sentFrom) / 1000));
     expect(retryAfter).toBeLessThanOrEqual(40);
     expect(limited.json.error.retry_after).toBe(retryAfter);
 
