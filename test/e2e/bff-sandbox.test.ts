@@ -72,7 +72,7 @@ async function startShop(): Promise<Shop> {
         seen.push({
           id: event.id,
           type: event.type,
-          order: event.data.order?.public_id,
+          order: event.type === 'brokerage.case_completed' ? undefined : event.data.order.public_id,
           applied: context.applied,
           status: context.order?.status,
         });
