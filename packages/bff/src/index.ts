@@ -70,5 +70,5 @@ export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './orders/
 export { PROCESSING_STATUS } from './orders/place-order.ts';
 export type { RecoveryReport } from './orders/recovery.ts';
 export type { CatchUpReport } from './events/catch-up.ts';
-export { ORDER_TOKEN_HEADER } from './routes/orders.ts';
+export { ORDER_TOKEN_HEADER } from './purchase/order-routes.ts';
 export { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './visitor-limits.ts';

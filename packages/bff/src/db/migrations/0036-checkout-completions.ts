@@ -1,6 +1,6 @@
 /**
  * Migration 0036: each hosted-checkout session whose completion the partner's `onCheckoutCompleted` hook was told
- * of, per credential (routes/checkout-return.ts). The row is written before the hook runs, so a signed return
+ * of, per credential (checkout/return-route.ts). The row is written before the hook runs, so a signed return
  * replayed after a restart, on another replica, or signed again later for the same session never runs it twice.
  */
 import type { Kysely } from 'kysely';

@@ -13,7 +13,7 @@ import { BffHttpError } from '../errors.ts';
 import type { LearnedPrice } from '../domain-changes.ts';
 import type { MarketplaceApi } from '../marketplace-api.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema, upstreamSaysGone } from './context.ts';
+import { noQuerySchema, upstreamSaysGone } from '../routes/context.ts';
 
 /** What the checkout route uses. */
 export interface CheckoutRouteDeps {

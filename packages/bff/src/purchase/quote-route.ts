@@ -16,7 +16,7 @@ import type { RequestHandler } from 'express';
 import { purchaseInFlight, type OrderFlowDeps } from '../orders/place-order.ts';
 import { requestQuote, type QuoteDeps } from '../quotes/quote.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema, purchaseKeyOf } from './context.ts';
+import { noQuerySchema, purchaseKeyOf } from '../routes/context.ts';
 
 const HELP = {
   domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' },

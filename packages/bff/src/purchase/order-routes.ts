@@ -31,7 +31,7 @@ import { intentMoney, intentStatus, placeOrder, type OrderFlowDeps } from '../or
 import { findIntentForView, viewTokenMatches } from '../orders/store.ts';
 import { setDeadlineAnswer } from '../deadline.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema, purchaseKeyOf } from './context.ts';
+import { noQuerySchema, purchaseKeyOf } from '../routes/context.ts';
 
 /** The order-view token header. */
 export const ORDER_TOKEN_HEADER = 'X-Order-Token';

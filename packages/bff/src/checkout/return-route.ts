@@ -13,7 +13,7 @@
 import { verifyCheckoutReturn, type CheckoutReturn } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { claimCheckoutCompletion, recordCheckoutHookError } from '../checkout/completions.ts';
+import { claimCheckoutCompletion, recordCheckoutHookError } from './completions.ts';
 import type { BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
 import { errorFields, redactText } from '../logger.ts';
