@@ -1,0 +1,103 @@
+/**
+ * Route dispatch of the BFF: exact paths plus `:name` parameters (`/orders/:id`), matched case-insensitively with
+ * an optional trailing slash (as Express routes match). A known path with another method is 405
+ * `method_not_allowed` naming the right one in `Allow`; `HEAD` is served by the `GET` route.
+ */
+import { BffHttpError } from '../errors.ts';
+import type { RouteHandler } from './request.ts';
+
+/** Which visitor limit a route counts against (visitor-limits.ts); none for webhooks and probes. */
+export type VisitorLimitClass = 'search' | 'siblings' | 'write';
+
+/** One route of the BFF: its handlers by method and the checks that run before them. */
+export interface RouteSpec {
+  /** The path pattern below the base path: `/search`, `/orders/:id`. */
+  readonly path: string;
+  readonly GET?: RouteHandler | undefined;
+  readonly POST?: RouteHandler | undefined;
+  /** The visitor limit counted before the handler runs; none when undefined. */
+  readonly limit?: VisitorLimitClass | undefined;
+  /** A write from a browser: cross-site requests are refused first (403 `forbidden`; security.ts). */
+  readonly sameSiteWrite?: boolean | undefined;
+  /** Answered within the visitor deadline (option `requestDeadlineSeconds`); default true. */
+  readonly deadline?: boolean | undefined;
+}
+
+/** A route that matched a path, with its decoded parameters. */
+export interface RouteMatch {
+  readonly spec: RouteSpec;
+  readonly params: Readonly<Record<string, string>>;
+}
+
+interface Compiled {
+  readonly spec: RouteSpec;
+  readonly segments: readonly string[];
+}
+
+/** The methods a route answers, for `Allow`. */
+export function allowedMethods(spec: RouteSpec): string {
+  return [spec.GET && 'GET', spec.POST && 'POST'].filter(Boolean).join(', ');
+}
+
+/** The handler of `method` on a matched route (`HEAD` → `GET`), or undefined (then 405). */
+export function handlerFor(spec: RouteSpec, method: string): RouteHandler | undefined {
+  if (method === 'GET' || method === 'HEAD') return spec.GET;
+  if (method === 'POST') return spec.POST;
+  return undefined;
+}
+
+/** 405 `method_not_allowed` for `method` on a route; its answer carries `Allow` (error-answer.ts). */
+export function methodNotAllowed(method: string, spec: RouteSpec): BffHttpError {
+  const allow = allowedMethods(spec);
+  return Object.assign(new BffHttpError('method_not_allowed', `${method} is not supported here: use ${allow}.`), {
+    headers: { Allow: allow },
+  });
+}
+
+/**
+ * The BFF's route table, compiled once.
+ * @example new Routes([{ path: '/orders/:id', GET: orderStatus, limit: 'search' }]).match('/orders/or_1')
+ */
+export class Routes {
+  readonly #exact = new Map<string, RouteSpec>();
+  readonly #patterns: Compiled[] = [];
+
+  constructor(specs: readonly RouteSpec[]) {
+    for (const spec of specs) {
+      if (spec.path.includes('/:'))
+        this.#patterns.push({ spec, segments: spec.path.toLowerCase().split('/').slice(1) });
+      else this.#exact.set(spec.path.toLowerCase(), spec);
+    }
+  }
+
+  /** Every route's pattern. */
+  get paths(): string[] {
+    return [...this.#exact.values(), ...this.#patterns.map((p) => p.spec)].map((s) => s.path);
+  }
+
+  /**
+   * The route serving `path` (below the base path, percent-encoded as received), or undefined.
+   * @throws {URIError} for a malformed percent-escape in a parameter (answered 400 `validation_error`).
+   */
+  match(path: string): RouteMatch | undefined {
+    const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+    const exact = this.#exact.get(trimmed.toLowerCase());
+    if (exact !== undefined) return { spec: exact, params: {} };
+    const segments = trimmed.split('/').slice(1);
+    for (const { spec, segments: pattern } of this.#patterns) {
+      if (pattern.length !== segments.length) continue;
+      const params: Record<string, string> = {};
+      let ok = true;
+      for (let i = 0; i < pattern.length && ok; i++) {
+        const p = pattern[i]!;
+        const s = segments[i]!;
+        if (p.startsWith(':')) {
+          if (s === '') ok = false;
+          else params[spec.path.split('/')[i + 1]!.slice(1)] = decodeURIComponent(s);
+        } else ok = p === s.toLowerCase();
+      }
+      if (ok) return { spec, params };
+    }
+    return undefined;
+  }
+}
