@@ -6,7 +6,8 @@
  *   imports the other; nothing imports the BFF, the sandbox or the widget.
  * - The widget imports nothing of ours at run time: type-only imports are erased by the compiler.
  * - protocol and the client import no Node builtin (`node:*`), not even a type: signing runs on Web Crypto, so
- *   both load on Node, Bun, Deno, browsers and Workers. (The client's transport is undici, a dependency.)
+ *   both load on Node, Bun, Deno, browsers and Workers. (The client sends with undici on Node, loaded on first
+ *   use, and with the platform's fetch elsewhere: packages/client/src/transport.ts.)
  * - No cycles: between modules at run time, and between the folders of a package.
  *
  * Tests are left out: a test may import across packages (a BFF test runs the sandbox).

@@ -1,5 +1,5 @@
 /**
- * @domainkit/client: the typed Partner API client on undici (Partner API spec 4.1, 5.1, 5.3, 7): every endpoint, each attempt
+ * @domainkit/client: the typed Partner API client (Partner API spec 4.1, 5.1, 5.3, 7), on undici on Node and on the platform fetch on workerd, Bun and Deno: every endpoint, each attempt
  * signed afresh, retries with back-off, one Idempotency-Key per logical order, cursor lists as async iterables,
  * responses parsed with the protocol's zod schemas, and webhook verification for any framework.
  */

@@ -25,6 +25,7 @@ import {
   searchDomainsEndpoint,
 } from './resources/discovery.ts';
 import { createResources, type PartnerResources } from './resources/index.ts';
+import { runtimeProduct } from './transport.ts';
 import { formatIssuePath } from './zod-issues.ts';
 
 /** This package's version, sent in the default User-Agent. */
@@ -56,7 +57,7 @@ export interface PartnerClientOptions {
   readonly maxRetryDelayMs?: number | undefined;
   /** Upper bound of the first back-off delay, doubled on each retry (full jitter); default 500. */
   readonly initialRetryDelayMs?: number | undefined;
-  /** User-Agent header; default `domainkit-client/<version> node/<version>`. */
+  /** User-Agent header; default `domainkit-client/<version> <runtime>/<version>` (`node/24.1.0`, `bun/…`, `deno/…`, `workerd`). */
   readonly userAgent?: string | undefined;
   /** Clock in ms since the epoch, for the signing timestamp; default `Date.now`. For tests. */
   readonly now?: (() => number) | undefined;
@@ -243,7 +244,7 @@ export class PartnerClient {
       maxRetries: o.maxRetries ?? 2,
       initialRetryDelayMs: o.initialRetryDelayMs ?? 500,
       maxRetryDelayMs: o.maxRetryDelayMs ?? 8_000,
-      userAgent: o.userAgent ?? `domainkit-client/${CLIENT_VERSION} node/${process.versions.node}`,
+      userAgent: o.userAgent ?? `domainkit-client/${CLIENT_VERSION} ${runtimeProduct()}`,
       now,
       sleep: o.sleep,
       random: o.random,

@@ -1,11 +1,11 @@
 /**
  * The one place that talks to the marketplace: builds the request from an {@link Endpoint}, authenticates each
  * attempt through a {@link RequestAuth} (an HMAC signature for the Partner API, Partner API spec 5.1; a Bearer token for the
- * Public API, Public API spec 5.2), sends it with undici, applies the timeout and the retry rules, and turns the answer into a
+ * Public API, Public API spec 5.2), sends it (`transport.ts`: undici on Node, `fetch` elsewhere), applies the timeout and the retry rules, and turns the answer into a
  * parsed value or a {@link MarketplaceError}.
  */
 import { headerNames, sha256Hex, type RequestSigner } from '@domainkit/protocol';
-import { request, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import {
   MarketplaceConnectionError,
   type MarketplaceError,
@@ -16,6 +16,7 @@ import {
 import type { UpstreamBudget } from './budget.ts';
 import { endpointLabel, type Endpoint, type RateClass } from './endpoint.ts';
 import { IDEMPOTENT_METHODS, backoffDelayMs, retryRuleFor } from './retry.ts';
+import { sendAttempt } from './transport.ts';
 import { formatIssues } from './zod-issues.ts';
 import type { z } from 'zod';
 
@@ -115,7 +116,10 @@ export interface RequestSenderOptions {
   readonly signer?: RequestSigner | undefined;
   /** Header prefix of the signing headers, default `X-Service-` (only used to name them). */
   readonly headerPrefix?: string | undefined;
-  /** undici dispatcher (Agent, MockAgent, ProxyAgent...); default undici's global dispatcher. */
+  /**
+   * undici dispatcher (Agent, MockAgent, ProxyAgent...); default undici's global dispatcher on Node, the platform
+   * `fetch` on workerd, Bun and Deno.
+   */
   readonly dispatcher?: Dispatcher | undefined;
   /** Limit for one attempt, headers and body included. */
   readonly timeoutMs: number;
@@ -241,7 +245,8 @@ function isInvalidToken(error: MarketplaceError, answer: { status: number; heade
 /**
  * Sends Partner API requests for one credential.
  *
- * Owns transport (undici `request`, injectable dispatcher), per-attempt timeouts, retries (see `RETRY_RULES`) and
+ * Owns transport (undici `request` on Node or with an injected dispatcher, the platform `fetch` on workerd, Bun and
+ * Deno: `transport.ts`), per-attempt timeouts, retries (see `RETRY_RULES`) and
  * the Idempotency-Key. Each attempt is signed afresh, with a new timestamp and nonce; the JSON body is serialised
  * once and the same bytes are hashed and sent.
  */
@@ -430,15 +435,15 @@ export class RequestSender {
     const timeout = AbortSignal.timeout(o.timeoutMs);
     const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
     try {
-      const res = await request(url, {
-        method: req.method as Dispatcher.HttpMethod,
+      const res = await sendAttempt({
+        url,
+        method: req.method,
         headers,
-        body: req.body ?? null,
+        body: req.body,
         signal,
         dispatcher: o.dispatcher,
       });
-      const bodyText = await res.body.text();
-      return { kind: 'answer', status: res.statusCode, headers: res.headers, bodyText, renew: signed.renew };
+      return { kind: 'answer', status: res.status, headers: res.headers, bodyText: res.bodyText, renew: signed.renew };
     } catch (cause) {
       if (req.signal?.aborted) throw req.signal.reason;
       const reason = timeout.aborted

@@ -16,7 +16,7 @@
  * ```
  */
 import * as oauth from 'oauth4webapi';
-import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { AccessTokenSource } from '../request-sender.ts';
 
 /** A token set, with the access token's expiry as an absolute time. */
@@ -144,8 +144,11 @@ export class PublicSignIn {
       ...(insecure ? { [oauth.allowInsecureRequests]: true } : {}),
       ...(dispatcher
         ? {
-            [oauth.customFetch]: ((url: string, init: RequestInit) =>
-              undiciFetch(url, { ...(init as object), dispatcher })) as unknown as typeof fetch,
+            // undici is loaded only when a dispatcher is given: without one, the platform's fetch is used.
+            [oauth.customFetch]: (async (url: string, init: RequestInit) => {
+              const { fetch: undiciFetch } = await import('undici');
+              return undiciFetch(url, { ...(init as object), dispatcher });
+            }) as unknown as typeof fetch,
           }
         : {}),
     };

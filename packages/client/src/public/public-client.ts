@@ -22,6 +22,7 @@ import { MarketplaceValidationError } from '../errors.ts';
 import { CLIENT_VERSION } from '../partner-client.ts';
 import { RequestSender, bearerAuth, type AccessTokenSource, type Sleep } from '../request-sender.ts';
 import { PageIterator } from '../pagination.ts';
+import { runtimeProduct } from '../transport.ts';
 import {
   publicApiIndexLenientSchema,
   publicBatchCatalogueLenientSchema,
@@ -77,7 +78,7 @@ export interface PublicClientOptions {
   readonly now?: (() => number) | undefined;
   /** Jitter source in [0, 1); default `Math.random`. */
   readonly random?: (() => number) | undefined;
-  /** `User-Agent`; default `domainkit-client/<version> node/<version>`. */
+  /** `User-Agent`; default `domainkit-client/<version> <runtime>/<version>` (`node/24.1.0`, `bun/…`, `deno/…`, `workerd`). */
   readonly userAgent?: string | undefined;
 }
 
@@ -154,7 +155,7 @@ export class PublicClient {
       maxRetries: options.maxRetries ?? 2,
       initialRetryDelayMs: options.initialRetryDelayMs ?? 250,
       maxRetryDelayMs: (options.maxRetryAfterSeconds ?? 60) * 1000,
-      userAgent: options.userAgent ?? `domainkit-client/${CLIENT_VERSION} node/${process.versions.node}`,
+      userAgent: options.userAgent ?? `domainkit-client/${CLIENT_VERSION} ${runtimeProduct()}`,
       now: options.now ?? Date.now,
       sleep: options.sleep,
       random: options.random,
