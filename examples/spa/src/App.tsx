@@ -3,7 +3,7 @@
  * SPA uses the two elements through their React components (`@domainkit/widget/react`): properties and typed
  * `onDk*` event props, a payment form in the search's `payment` slot for MoR order mode, and a live log of every widget event.
  */
-import type { DkDomainSearch, DkMode, OrderDetails } from '@domainkit/widget';
+import type { DkBuyButton, DkDomainSearch, DkMode, OrderDetails } from '@domainkit/widget';
 import { BuyButton, DomainSearch } from '@domainkit/widget/react';
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 
@@ -17,12 +17,66 @@ interface LogEntry {
 /** The demo's test card: the demo BFF's test-card adapter accepts it (see the BFF's order routes). */
 const TEST_CARD = '4242 4242 4242 4242';
 
+/**
+ * The SPA's payment form (MoR mode), slotted into the element whose price is locked: collects the buyer and the
+ * (test) card, then asks that element to place the order.
+ */
+function PaymentForm() {
+  const [paying, setPaying] = useState(false);
+
+  async function pay(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const details: OrderDetails = {
+      buyer: { email: String(data.get('email')), name: String(data.get('name') || '') || undefined },
+      payment: { method: 'test_card', card_number: String(data.get('card_number')) },
+    };
+    // The element the form is slotted into holds the locked price.
+    const element = form.closest<DkDomainSearch | DkBuyButton>('dk-domain-search, dk-buy-button');
+    setPaying(true);
+    try {
+      await element?.placeOrder(details);
+    } finally {
+      setPaying(false);
+    }
+  }
+
+  return (
+    <form slot="payment" className="payment" onSubmit={pay}>
+      <label>
+        Email <input name="email" type="email" autoComplete="email" required defaultValue="ada@example.com" />
+      </label>
+      <label>
+        Name <input name="name" autoComplete="name" defaultValue="Ada Lovelace" />
+      </label>
+      <label>
+        Card number{' '}
+        {/* Card digits read left to right on a right-to-left page too (else the groups come out reversed). */}
+        <input
+          name="card_number"
+          autoComplete="cc-number"
+          inputMode="numeric"
+          dir="ltr"
+          required
+          defaultValue={TEST_CARD}
+        />
+      </label>
+      <button type="submit" disabled={paying}>
+        {paying ? 'Paying…' : 'Pay now'}
+      </button>
+    </form>
+  );
+}
+
+/** Which element the payment form is in: the one that locked a price last (the search, until the featured button does). */
+type Payer = 'search' | 'featured';
+
 export function App() {
   const [mode, setMode] = useState<DkMode>('checkout');
   const [theme, setTheme] = useState<'light' | 'dark'>('light');
   const [log, setLog] = useState<LogEntry[]>([]);
-  const [paying, setPaying] = useState(false);
-  const search = useRef<DkDomainSearch>(null);
+  const [payer, setPayer] = useState<Payer>('search');
   const ids = useRef(0);
 
   /** Records any dk-* event in the log (newest first). */
@@ -31,21 +85,11 @@ export function App() {
     setLog((entries) => [entry, ...entries].slice(0, 50));
   }, []);
 
-  /** The payment form: collects the buyer and the (test) card, then asks the widget to place the order. */
-  async function pay(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const data = new FormData(event.currentTarget);
-    const details: OrderDetails = {
-      buyer: { email: String(data.get('email')), name: String(data.get('name') || '') || undefined },
-      payment: { method: 'test_card', card_number: String(data.get('card_number')) },
-    };
-    setPaying(true);
-    try {
-      await search.current?.placeOrder(details);
-    } finally {
-      setPaying(false);
-    }
-  }
+  /** A price was locked: the payment form moves into that element's `payment` slot. */
+  const quoted = (by: Payer) => (event: Event & { detail?: unknown }) => {
+    record(event);
+    setPayer(by);
+  };
 
   return (
     <div className={`page ${theme}`}>
@@ -80,7 +124,6 @@ export function App() {
           </fieldset>
 
           <DomainSearch
-            ref={search}
             api="/dk"
             mode={mode}
             theme={theme}
@@ -90,34 +133,12 @@ export function App() {
             onDkResults={record}
             onDkSelect={record}
             onDkCheckoutStart={record}
-            onDkQuote={record}
+            onDkQuote={quoted('search')}
             onDkOrderCreated={record}
             onDkError={record}
           >
             <span slot="label">Search domains</span>
-            <form slot="payment" className="payment" onSubmit={pay}>
-              <label>
-                Email <input name="email" type="email" autoComplete="email" required defaultValue="ada@example.com" />
-              </label>
-              <label>
-                Name <input name="name" autoComplete="name" defaultValue="Ada Lovelace" />
-              </label>
-              <label>
-                Card number{' '}
-                {/* Card digits read left to right on a right-to-left page too (else the groups come out reversed). */}
-                <input
-                  name="card_number"
-                  autoComplete="cc-number"
-                  inputMode="numeric"
-                  dir="ltr"
-                  required
-                  defaultValue={TEST_CARD}
-                />
-              </label>
-              <button type="submit" disabled={paying}>
-                {paying ? 'Paying…' : 'Pay now'}
-              </button>
-            </form>
+            {payer === 'search' && <PaymentForm />}
           </DomainSearch>
         </section>
 
@@ -130,10 +151,12 @@ export function App() {
             mode={mode}
             theme={theme}
             onDkCheckoutStart={record}
-            onDkQuote={record}
+            onDkQuote={quoted('featured')}
+            onDkOrderCreated={record}
             onDkError={record}
           >
             Buy coffeehouse.com
+            {payer === 'featured' && <PaymentForm />}
           </BuyButton>
         </section>
 
