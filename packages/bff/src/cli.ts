@@ -15,7 +15,7 @@
  */
 import { parseArgs } from 'node:util';
 import { CLIENT_VERSION, PartnerClient } from '@domainkit/client';
-import { checkCredential } from './credential-check.ts';
+import { checkCredential } from './upstream/credential-check.ts';
 import { BffConfigError, loadBffConfigFromEnv } from './env.ts';
 import { redactText } from './logger.ts';
 import { BFF_VERSION } from './version.ts';

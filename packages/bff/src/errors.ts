@@ -14,7 +14,7 @@ import {
   type WidgetErrorCode,
 } from '@domainkit/protocol';
 import type { RateClass } from '@domainkit/client';
-import { PaymentInputError } from './payments.ts';
+import { PaymentInputError } from './purchase/payments.ts';
 import type { ErrorRequestHandler, Response } from 'express';
 import { redactDeep, redactText } from './logger.ts';
 import type { Logger } from 'pino';

@@ -25,7 +25,7 @@ export {
   type CacheSource,
   type LoadMode,
   type SearchCacheSettings,
-} from './search-cache.ts';
+} from './search/search-cache.ts';
 export { JSON_BODY_LIMIT_BYTES } from './security.ts';
 export { redactPaths } from './logger.ts';
 export {
@@ -52,8 +52,8 @@ export {
   type PaymentResult,
   type TestCardCharge,
   type TestCardPayment,
-} from './payments.ts';
-export { RECORD_DEADLINE_MS, type FailedOrderReport, type MoneyOutcome } from './orders/place-order.ts';
+} from './purchase/payments.ts';
+export { RECORD_DEADLINE_MS, type FailedOrderReport, type MoneyOutcome } from './purchase/place-order.ts';
 export {
   createUpstreamBudget,
   MemoryBucketStore,
@@ -64,11 +64,11 @@ export {
   type BudgetLimits,
   type BucketStore,
   type BffUpstreamBudget,
-} from './budget.ts';
-export type { EventHandler, EventHandlerMap, EventHandlerType, EventContext } from './events/inbox.ts';
-export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './orders/status.ts';
-export { PROCESSING_STATUS } from './orders/place-order.ts';
-export type { RecoveryReport } from './orders/recovery.ts';
-export type { CatchUpReport } from './events/catch-up.ts';
+} from './upstream/budget.ts';
+export type { EventHandler, EventHandlerMap, EventHandlerType, EventContext } from './webhooks/inbox.ts';
+export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './purchase/status.ts';
+export { PROCESSING_STATUS } from './purchase/place-order.ts';
+export type { RecoveryReport } from './purchase/recovery.ts';
+export type { CatchUpReport } from './webhooks/catch-up.ts';
 export { ORDER_TOKEN_HEADER } from './purchase/order-routes.ts';
 export { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './visitor-limits.ts';

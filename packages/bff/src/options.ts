@@ -7,14 +7,14 @@ import type { Dispatcher } from '@domainkit/client';
 import type { CheckoutReturn } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import { z } from 'zod';
-import type { BudgetLimits } from './budget.ts';
+import type { BudgetLimits } from './upstream/budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
-import { type EventHandler, type EventHandlerMap, HANDLER_TYPES } from './events/inbox.ts';
-import type { MarketplaceApi } from './marketplace-api.ts';
-import type { FailedOrderReport } from './orders/place-order.ts';
-import { isTwoPhase, testPaymentsRefusal, type PaymentAdapter } from './payments.ts';
+import { type EventHandler, type EventHandlerMap, HANDLER_TYPES } from './webhooks/inbox.ts';
+import type { MarketplaceApi } from './upstream/marketplace-api.ts';
+import type { FailedOrderReport } from './purchase/place-order.ts';
+import { isTwoPhase, testPaymentsRefusal, type PaymentAdapter } from './purchase/payments.ts';
 
-export type { MarketplaceApi } from './marketplace-api.ts';
+export type { MarketplaceApi } from './upstream/marketplace-api.ts';
 
 /** The Partner API credential and transport the BFF signs its upstream requests with (Partner API spec 5.1). */
 export interface MarketplaceOptions {
@@ -734,7 +734,7 @@ export function plainHttpServiceUrlProblem(baseUrl: unknown, nodeEnv: string | u
   return 'must be https:// when NODE_ENV is "production": over plain http the signed requests and the webhook secret cross the network in clear (http:// is accepted only to a loopback address)';
 }
 
-/** Why a test payment adapter is refused here (payments.ts `testPaymentsRefusal`), as an options problem. */
+/** Why a test payment adapter is refused here (purchase/payments.ts `testPaymentsRefusal`), as an options problem. */
 function testPaymentsProblem(value: Record<string, unknown>): string | undefined {
   const payments = value.payments as PaymentAdapter | undefined;
   const client = value.client as { keyId?: unknown } | undefined;

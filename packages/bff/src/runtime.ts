@@ -1,32 +1,32 @@
 /**
  * What a BFF router runs beside its routes, assembled from named parts: the database handle (`db/handle.ts`), the
  * upstream budget and client (`upstream.ts`), the domain-change signal (`domain-changes.ts`), and the background
- * work: the job scheduler (`background/jobs.ts`), the inbox worker with catch-up (`background/inbox-worker.ts`),
- * order recovery (`background/order-recovery.ts`) and webhook registration (`background/webhook-registration.ts`).
+ * work: the job scheduler (`background/jobs.ts`), the inbox worker with catch-up (`webhooks/inbox-worker.ts`),
+ * order recovery (`purchase/order-recovery.ts`) and webhook registration (`webhooks/registration.ts`).
  * It owns no SQL and no default: every setting comes from {@link ResolvedBffOptions}. One runtime per `createBff`
  * call; `close()` stops it.
  */
 import type { Logger } from 'pino';
-import { InboxWorker } from './background/inbox-worker.ts';
+import { InboxWorker } from './webhooks/inbox-worker.ts';
 import { JobScheduler } from './background/jobs.ts';
-import { OrderRecovery } from './background/order-recovery.ts';
-import { WebhookRegistration } from './background/webhook-registration.ts';
-import type { BffUpstreamBudget } from './budget.ts';
+import { OrderRecovery } from './purchase/order-recovery.ts';
+import { WebhookRegistration } from './webhooks/registration.ts';
+import type { BffUpstreamBudget } from './upstream/budget.ts';
 import { DatabaseHandle } from './db/handle.ts';
-import { DomainChanges } from './domain-changes.ts';
+import { DomainChanges } from './upstream/domain-changes.ts';
 import { BffHttpError } from './errors.ts';
-import type { CatchUpReport } from './events/catch-up.ts';
-import { EventHandlers, type EventHandler, type EventHandlerType } from './events/inbox.ts';
-import { inboxBacklog } from './events/inbox-store.ts';
-import { CredentialCheck } from './credential-check.ts';
+import type { CatchUpReport } from './webhooks/catch-up.ts';
+import { EventHandlers, type EventHandler, type EventHandlerType } from './webhooks/inbox.ts';
+import { inboxBacklog } from './webhooks/inbox-store.ts';
+import { CredentialCheck } from './upstream/credential-check.ts';
 import { errorFields } from './logger.ts';
-import type { MarketplaceApi } from './marketplace-api.ts';
+import type { MarketplaceApi } from './upstream/marketplace-api.ts';
 import { BffMetrics } from './metrics.ts';
-import { countIntentsByState } from './orders/store.ts';
-import type { OrderFlowDeps } from './orders/place-order.ts';
-import type { RecoveryReport } from './orders/recovery.ts';
+import { countIntentsByState } from './purchase/order-store.ts';
+import type { OrderFlowDeps } from './purchase/place-order.ts';
+import type { RecoveryReport } from './purchase/recovery.ts';
 import type { ResolvedBffOptions } from './resolved-options.ts';
-import { createUpstream } from './upstream.ts';
+import { createUpstream } from './upstream/upstream.ts';
 
 export { BFF_VERSION } from './version.ts';
 

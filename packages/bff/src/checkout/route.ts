@@ -10,8 +10,8 @@ import { MarketplaceResponseError } from '@domainkit/client';
 import { widgetCheckoutRequestSchema, type WidgetCheckoutResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { BffHttpError } from '../errors.ts';
-import type { LearnedPrice } from '../domain-changes.ts';
-import type { MarketplaceApi } from '../marketplace-api.ts';
+import type { LearnedPrice } from '../upstream/domain-changes.ts';
+import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, upstreamSaysGone } from '../routes/context.ts';
 

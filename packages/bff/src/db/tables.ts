@@ -26,7 +26,7 @@ export interface QuoteTable {
   created_at: Timestamp;
 }
 
-/** What happened to an order intent so far; see `orders/store.ts` for the transitions. */
+/** What happened to an order intent so far; see `purchase/order-store.ts` for the transitions. */
 export type IntentState = 'created' | 'paid' | 'recorded' | 'declined' | 'rejected' | 'abandoned';
 
 /** See {@link OrderIntentTable.payment_phase}. */
@@ -98,7 +98,7 @@ export interface OrderTable {
   status: string;
   sale_price_cents: Cents;
   currency: string;
-  /** Rank of `status` (see `orders/status.ts`). */
+  /** Rank of `status` (see `purchase/status.ts`). */
   status_rank: number;
   /** `created_at` of the last event applied; an older event never moves the order back. */
   last_event_at: Timestamp | null;
@@ -143,7 +143,7 @@ export interface BucketTable {
   blocked_until_ms: number;
 }
 
-/** An upstream send still counting against its rate class (migration 0023, budget.ts). */
+/** An upstream send still counting against its rate class (migration 0023, upstream/budget.ts). */
 export interface BudgetSendTable {
   /** The bucket's name (`{key id}:{class}`). */
   name: string;

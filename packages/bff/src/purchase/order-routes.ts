@@ -25,10 +25,10 @@ import {
   isDatabaseUnavailable,
   UpstreamBusyError,
 } from '../errors.ts';
-import { PaymentInputError } from '../payments.ts';
+import { PaymentInputError } from './payments.ts';
 import type { BffDb } from '../db/tables.ts';
-import { intentMoney, intentStatus, placeOrder, type OrderFlowDeps } from '../orders/place-order.ts';
-import { findIntentForView, viewTokenMatches } from '../orders/store.ts';
+import { intentMoney, intentStatus, placeOrder, type OrderFlowDeps } from './place-order.ts';
+import { findIntentForView, viewTokenMatches } from './order-store.ts';
 import { setDeadlineAnswer } from '../deadline.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, purchaseKeyOf } from '../routes/context.ts';

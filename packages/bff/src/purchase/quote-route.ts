@@ -1,7 +1,7 @@
 /**
  * `POST /quotes` with the JSON body `{"domain"}` → 201 `{"quote_id", "domain", "price_cents", "currency",
  * "expires_at"}` (MoR, Partner API spec 2.2, 4.1): locks the buy-now price upstream for 10 minutes and stores the
- * quote (`quotes/quote.ts`), the only source of the price `POST /orders` charges. Errors: 404 `not_found`, 409
+ * quote (`quote.ts`), the only source of the price `POST /orders` charges. Errors: 404 `not_found`, 409
  * `conflict` (sold or reserved), 503 `busy`; a 404 or 409 drops the cached searches listing the domain.
  *
  * A request carrying the visitor's purchase key (`Idempotency-Key`, as on `POST /orders`) and, as `quote_id`, the
@@ -13,8 +13,8 @@
  */
 import { widgetQuoteRequestSchema, type WidgetQuoteResponse } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
-import { purchaseInFlight, type OrderFlowDeps } from '../orders/place-order.ts';
-import { requestQuote, type QuoteDeps } from '../quotes/quote.ts';
+import { purchaseInFlight, type OrderFlowDeps } from './place-order.ts';
+import { requestQuote, type QuoteDeps } from './quote.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, purchaseKeyOf } from '../routes/context.ts';
 

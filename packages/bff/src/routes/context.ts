@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { BffHttpError } from '../errors.ts';
 import { parseInput } from '../validate.ts';
 
-export { upstreamSaysGone } from '../domain-changes.ts';
+export { upstreamSaysGone } from '../upstream/domain-changes.ts';
 
 /** A domain as the widget shows it: only what it needs, never upstream extras. */
 export function toWidgetDomain(

@@ -6,8 +6,8 @@
 import { domainNameSchema, type WidgetDomain } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
 import { z } from 'zod';
-import type { LearnedPrice } from '../domain-changes.ts';
-import type { MarketplaceApi } from '../marketplace-api.ts';
+import type { LearnedPrice } from '../upstream/domain-changes.ts';
+import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
 import { parseInput } from '../validate.ts';
 import { noQuerySchema, toWidgetDomain, upstreamSaysGone } from './context.ts';
 

@@ -8,7 +8,7 @@
  * `forbidden: scope embed missing`, `unreachable` before any success, …).
  */
 import type { RequestHandler } from 'express';
-import type { CredentialStatus } from '../credential-check.ts';
+import type { CredentialStatus } from '../upstream/credential-check.ts';
 import { BffHttpError } from '../errors.ts';
 
 /** The liveness handler. */

@@ -8,8 +8,8 @@
 import { widgetSearchQuerySchema, type DomainSearchResponse, type WidgetSearchResponse } from '@domainkit/protocol';
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
-import type { MarketplaceApi } from '../marketplace-api.ts';
-import { normaliseQuery, type SearchCache } from '../search-cache.ts';
+import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
+import { normaliseQuery, type SearchCache } from '../search/search-cache.ts';
 import { type BffMetrics, cacheResultOf } from '../metrics.ts';
 import { logAnswered, noteRequest } from '../request-context.ts';
 import type { SearchAnswer, SearchService } from '../search/search-service.ts';

@@ -10,7 +10,7 @@
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import { sql } from 'kysely';
 import { toCents, type BffDb } from '../db/tables.ts';
-import type { MarketplaceEnvironment } from '../environment.ts';
+import type { MarketplaceEnvironment } from '../upstream/environment.ts';
 import { MAX_LISTING_TERMS, nameTerms, type SeenListing } from './listing-index.ts';
 
 /** Whose cache a {@link SqlAnswerStore} is: the credential's public key id and its environment (environment.ts). */

@@ -20,8 +20,8 @@
  */
 import type { DomainSearchResponse } from '@domainkit/protocol';
 import type { Logger } from 'pino';
-import { type BffUpstreamBudget, UpstreamBusyError } from '../budget.ts';
-import type { LearnedPrice } from '../domain-changes.ts';
+import { type BffUpstreamBudget, UpstreamBusyError } from '../upstream/budget.ts';
+import type { LearnedPrice } from '../upstream/domain-changes.ts';
 import type { ChangeCursor, SqlAnswerStore } from './answer-store.ts';
 import { DemandQueue, type DemandQueueStats } from './demand-queue.ts';
 import { ListingIndex, nameTerms, queryWords, type SeenListing } from './listing-index.ts';

@@ -10,8 +10,8 @@ import type { Logger } from 'pino';
 import type { BffMetrics } from '../metrics.ts';
 import type { BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
-import { eventDomains } from '../events/inbox.ts';
-import { storeEvents } from '../events/inbox-store.ts';
+import { eventDomains } from './inbox.ts';
+import { storeEvents } from './inbox-store.ts';
 import { refuseBodyOverLimit } from '../security.ts';
 
 /** The `Retry-After` (seconds) of a delivery that could not be stored (503). */

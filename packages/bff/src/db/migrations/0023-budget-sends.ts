@@ -1,5 +1,5 @@
 /**
- * Migration 0023: the log of upstream sends (budget.ts): each send counts against its rate class until a window
+ * Migration 0023: the log of upstream sends (upstream/budget.ts): each send counts against its rate class until a window
  * after its answer, so no 60-second window of the marketplace's arrivals holds more than the limit (Partner API
  * spec 8), whatever the delays; shared by processes on PostgreSQL, kept across restarts on PGlite.
  */

@@ -4,9 +4,9 @@
  * quote margin is left, so the order record still reaches the marketplace before the quote expires.
  */
 import type { BffDb } from '../db/tables.ts';
-import type { MarketplaceApi } from '../marketplace-api.ts';
-import { type LearnedPrice, upstreamSaysGone } from '../domain-changes.ts';
-import { insertQuote, type StoredQuote, type UpstreamQuote } from './store.ts';
+import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
+import { type LearnedPrice, upstreamSaysGone } from '../upstream/domain-changes.ts';
+import { insertQuote, type StoredQuote, type UpstreamQuote } from './quote-store.ts';
 
 /** What asking for a quote needs. */
 export interface QuoteDeps {

@@ -1,5 +1,5 @@
 /**
- * Order intents and orders in the BFF database (quotes are in `quotes/store.ts`).
+ * Order intents and orders in the BFF database (quotes are in `quote-store.ts`).
  *
  * An intent moves `created` (stored with its Idempotency-Key before the buyer is charged) → `paid` (payment
  * confirmed; the exact upstream body fixed) → `recorded` (the marketplace has the order). Side exits: `declined`
@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { sql, type ExpressionBuilder, type Selectable, type Transaction } from 'kysely';
-import type { StoredQuote } from '../quotes/store.ts';
+import type { StoredQuote } from './quote-store.ts';
 import { movesForward, statusRank } from './status.ts';
 import {
   toCents,

@@ -5,13 +5,13 @@
  */
 import { CLIENT_VERSION, PartnerClient } from '@domainkit/client';
 import { createUpstreamBudget, MemoryBucketStore, SqlBucketStore, type BffUpstreamBudget } from './budget.ts';
-import type { BffDb } from './db/tables.ts';
+import type { BffDb } from '../db/tables.ts';
 import type { MarketplaceApi } from './marketplace-api.ts';
-import { BffOptionsError } from './options.ts';
-import type { ResolvedBffOptions } from './resolved-options.ts';
-import type { BffMetrics } from './metrics.ts';
-import { currentRequestId, noteRequest } from './request-context.ts';
-import { BFF_VERSION } from './version.ts';
+import { BffOptionsError } from '../options.ts';
+import type { ResolvedBffOptions } from '../resolved-options.ts';
+import type { BffMetrics } from '../metrics.ts';
+import { currentRequestId, noteRequest } from '../request-context.ts';
+import { BFF_VERSION } from '../version.ts';
 
 /**
  * Creates the upstream budget and, unless one was passed in, the Partner API client.

@@ -16,8 +16,8 @@ import { randomUUID } from 'node:crypto';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { BudgetRequest, RateClass, RateLimitedNotice, UpstreamBudget } from '@domainkit/client';
 import { sql } from 'kysely';
-import type { BffDb } from './db/tables.ts';
-import { UpstreamBusyError } from './errors.ts';
+import type { BffDb } from '../db/tables.ts';
+import { UpstreamBusyError } from '../errors.ts';
 
 export { UpstreamBusyError };
 

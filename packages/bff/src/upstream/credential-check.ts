@@ -16,7 +16,7 @@
  */
 import { MarketplaceConnectionError, MarketplaceError } from '@domainkit/client';
 import type { Logger } from 'pino';
-import type { MarketplaceApi } from './options.ts';
+import type { MarketplaceApi } from '../options.ts';
 
 /** The name probed: never listed (RFC 2606 reserves `.invalid`). */
 export const PROBE_DOMAIN = 'domainkit-readiness-probe.invalid';

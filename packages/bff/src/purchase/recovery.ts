@@ -6,8 +6,15 @@
  */
 import type { Buyer } from '@domainkit/protocol';
 import { upstreamLogFields } from '../errors.ts';
-import { isTwoPhase } from '../payments.ts';
-import { markClosed, markPaid, claimForRecovery, countUnfinished, releaseForRetry, type Intent } from './store.ts';
+import { isTwoPhase } from './payments.ts';
+import {
+  markClosed,
+  markPaid,
+  claimForRecovery,
+  countUnfinished,
+  releaseForRetry,
+  type Intent,
+} from './order-store.ts';
 import {
   captureIntent,
   orderRequestBody,

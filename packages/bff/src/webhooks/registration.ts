@@ -3,7 +3,7 @@
  * router registers it with its secret at start, and again at each catch-up until one registration succeeded.
  */
 import type { Logger } from 'pino';
-import type { MarketplaceApi } from '../marketplace-api.ts';
+import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
 import type { WebhookOptions } from '../options.ts';
 
 /** The registration state of one router. */

@@ -6,7 +6,7 @@
 import type { MarketplaceEvent } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import type { BffDb } from '../db/tables.ts';
-import type { MarketplaceApi } from '../marketplace-api.ts';
+import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
 import { advanceEventsCursor, readEventsCursor } from './cursor-store.ts';
 import { eventDomains } from './inbox.ts';
 import { storeEvents } from './inbox-store.ts';

@@ -24,21 +24,21 @@ import {
   type WidgetOrderResponse,
 } from '@domainkit/protocol';
 import type { Logger } from 'pino';
-import { UpstreamBusyError, type BffUpstreamBudget } from '../budget.ts';
+import { UpstreamBusyError, type BffUpstreamBudget } from '../upstream/budget.ts';
 import { toCents, type BffDb } from '../db/tables.ts';
 import { redactText } from '../logger.ts';
-import type { LearnedPrice } from '../domain-changes.ts';
+import type { LearnedPrice } from '../upstream/domain-changes.ts';
 import { BffHttpError } from '../errors.ts';
-import type { MarketplaceApi } from '../marketplace-api.ts';
+import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
 import {
   isTwoPhase,
   PaymentCaptureError,
   type PaymentAdapter,
   type PaymentReference,
   type PaymentResult,
-} from '../payments.ts';
-import { quoteIsPayable } from '../quotes/quote.ts';
-import { findQuote } from '../quotes/store.ts';
+} from './payments.ts';
+import { quoteIsPayable } from './quote.ts';
+import { findQuote } from './quote-store.ts';
 import {
   createIntent,
   findIntentByPurchaseKey,
@@ -57,7 +57,7 @@ import {
   releasePurchaseKey,
   type Intent,
   type UpstreamOrder,
-} from './store.ts';
+} from './order-store.ts';
 
 /** Timings of the MoR order flow and its recovery pass (ms). */
 export interface OrderTimings {

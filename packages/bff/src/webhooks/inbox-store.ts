@@ -5,7 +5,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { MarketplaceEvent } from '@domainkit/protocol';
 import type { BffDb, EventSource, EventTable } from '../db/tables.ts';
-import { applyOrderEvent, findOrder, type EventOrder, type StoredOrder } from '../orders/store.ts';
+import { applyOrderEvent, findOrder, type EventOrder, type StoredOrder } from '../purchase/order-store.ts';
 
 /** An inbox row as read. */
 export type InboxRow = Selectable<EventTable>;
@@ -77,7 +77,7 @@ export async function claimNextEvent(
 }
 
 /**
- * Applies an event's order to the stored order (see `orders/status.ts` `movesForward`), in one transaction with
+ * Applies an event's order to the stored order (see `purchase/status.ts` `movesForward`), in one transaction with
  * noting on the inbox row, the first time, whether it moved the order.
  * @returns whether this application moved the order, and the order as stored after it.
  */

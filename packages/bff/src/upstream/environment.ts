@@ -4,7 +4,10 @@
  * (`pk_live_…` for LIVE, `pk_test_…` for SANDBOX; spec 5.1 `X-Service-Key-Id`).
  */
 
-import { isLiveKeyId } from './payments.ts';
+/** True when a key id names a LIVE credential (Partner API spec 5.1: the environment prefix of the key id, `pk_live_`). */
+export function isLiveKeyId(keyId: string): boolean {
+  return keyId.startsWith('pk_live_');
+}
 
 /** `sandbox` or `live`. */
 export type MarketplaceEnvironment = 'sandbox' | 'live';

@@ -1,15 +1,15 @@
 /**
- * The inbox worker of one router: handles the due inbox events (`events/inbox.ts`) whenever a webhook stored one
+ * The inbox worker of one router: handles the due inbox events (`inbox.ts`) whenever a webhook stored one
  * or catch-up fetched some, coalescing calls that arrive during a run, and sets a timer for the next event whose
- * retry is due. Catch-up (`events/catch-up.ts`) feeds it from `GET /events` (Partner API spec 4.1, 6 rule 4).
+ * retry is due. Catch-up (`catch-up.ts`) feeds it from `GET /events` (Partner API spec 4.1, 6 rule 4).
  */
 import type { Logger } from 'pino';
 import type { DatabaseHandle } from '../db/handle.ts';
-import { catchUpEvents, type CatchUpReport } from '../events/catch-up.ts';
-import { processInbox, type EventHandlers, type InboxTimings } from '../events/inbox.ts';
-import { nextPendingEventAt } from '../events/inbox-store.ts';
-import type { MarketplaceApi } from '../marketplace-api.ts';
-import type { JobScheduler } from './jobs.ts';
+import { catchUpEvents, type CatchUpReport } from './catch-up.ts';
+import { processInbox, type EventHandlers, type InboxTimings } from './inbox.ts';
+import { nextPendingEventAt } from './inbox-store.ts';
+import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
+import type { JobScheduler } from '../background/jobs.ts';
 
 /** What the worker needs. */
 export interface InboxWorkerDeps {

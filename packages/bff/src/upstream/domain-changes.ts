@@ -8,7 +8,7 @@
  */
 import { MarketplaceError } from '@domainkit/client';
 import type { Logger } from 'pino';
-import { errorFields } from './logger.ts';
+import { errorFields } from '../logger.ts';
 
 /**
  * Whether an upstream error says a domain is no longer for sale: 409 `conflict` (sold or reserved) or 404

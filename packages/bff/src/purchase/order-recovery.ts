@@ -1,10 +1,10 @@
 /**
- * The order recovery job: runs the recovery pass (`orders/recovery.ts`) over the credential's unfinished order
+ * The order recovery job: runs the recovery pass (`recovery.ts`) over the credential's unfinished order
  * intents. On embedded PGlite (one process), a lease on an intent created before this router started belongs to a
  * dead process, so such intents are taken whatever their lease.
  */
-import type { OrderFlowDeps } from '../orders/place-order.ts';
-import { recoverIntents, type RecoveryReport } from '../orders/recovery.ts';
+import type { OrderFlowDeps } from './place-order.ts';
+import { recoverIntents, type RecoveryReport } from './recovery.ts';
 
 /** Runs recovery passes for one router. */
 export class OrderRecovery {

@@ -7,6 +7,7 @@
  * recorded), so a buyer never pays for an order the marketplace did not record.
  */
 import { createHash } from 'node:crypto';
+import { isLiveKeyId } from '../upstream/environment.ts';
 
 /** What the BFF asks the provider to charge. */
 export interface PaymentRequest {
@@ -110,11 +111,6 @@ export interface PaymentAdapter {
   retrievePayment?(request: { readonly intentId: string }): Promise<PaymentResult | undefined>;
   /** Gives taken money back (one-phase adapters, when the marketplace refused the order for good). */
   refundPayment?(request: PaymentReference): Promise<void>;
-}
-
-/** True when a key id names a LIVE credential (Partner API spec 5.1: the environment prefix of the key id, `pk_live_`). */
-export function isLiveKeyId(keyId: string): boolean {
-  return keyId.startsWith('pk_live_');
 }
 
 /**
