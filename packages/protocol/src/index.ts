@@ -21,4 +21,5 @@ export * from './schemas/orders.ts';
 export * from './schemas/events.ts';
 export * from './schemas/reporting.ts';
 export * from './schemas/public/index.ts';
+export * from './operations.ts';
 export { buildPartnerApiDocument } from './openapi/partner-api.ts';

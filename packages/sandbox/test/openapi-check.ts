@@ -114,7 +114,7 @@ ajv.addSchema(document, 'partner-api');
 /** JSON Pointer escaping of one segment. */
 const pointer = (segment: string) => segment.replaceAll('~', '~0').replaceAll('/', '~1');
 
-/** The documented path template of a request path under `/api/partner`, e.g. `/v1/orders/{publicId}`. */
+/** The documented path template of a request path under `/api/partner`, e.g. `/v1/orders/{public_id}`. */
 function templateOf(path: string): string | undefined {
   const relative = path.replace(/^\/api\/partner/, '');
   for (const template of Object.keys(document.paths)) {

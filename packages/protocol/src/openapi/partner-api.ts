@@ -1,6 +1,6 @@
 /**
- * The Partner API as an OpenAPI 3.1 document, generated from this package's zod schemas (zod's JSON Schema output,
- * draft 2020-12, the dialect of OpenAPI 3.1): every operation of Partner API spec 4.1 with its query, body and answer, the HMAC
+ * The Partner API as an OpenAPI 3.1 document, generated from the operation table (`PARTNER_API_OPERATIONS`) and its
+ * zod schemas (zod's JSON Schema output, draft 2020-12, the dialect of OpenAPI 3.1): every operation of Partner API spec 4.1 with its query, body and answer, the HMAC
  * request signing of Partner API spec 5.1 (the four signing headers as security schemes, the canonical string in prose), every
  * error code of Partner API spec 7 with its status, the rate-limit headers (Partner API spec 8) and the webhook events of Partner API spec 6 under
  * `webhooks` with their signature header (Partner API spec 5.3).
@@ -12,427 +12,15 @@ import { z } from 'zod';
 import { ERROR_CODES, type ErrorCode, errorBodySchema } from '../errors.ts';
 import { DEFAULT_HEADER_PREFIX, headerNames } from '../headers.ts';
 import { RATE_CLASSES, RATE_LIMITS, type RateClass, TIMESTAMP_TOLERANCE_SECONDS } from '../limits.ts';
-import { checkoutSessionRequestSchema, checkoutSessionSchema } from '../schemas/checkout.ts';
-import {
-  availabilitySchema,
-  domainDetailSchema,
-  domainParamsSchema,
-  domainSearchParamsSchema,
-  domainSearchResponseSchema,
-  pricingSchema,
-} from '../schemas/discovery.ts';
-import {
-  EVENT_TYPES,
-  eventListSchema,
-  listEventsParamsSchema,
-  marketplaceEventSchema,
-  webhookRegistrationRequestSchema,
-  webhookRegistrationSchema,
-} from '../schemas/events.ts';
-import { cursorSchema, pageLimitSchema } from '../schemas/lists.ts';
-import {
-  createOrderRequestSchema,
-  listOrdersParamsSchema,
-  orderListSchema,
-  orderSchema,
-  quoteRequestSchema,
-  quoteSchema,
-  refundRequestSchema,
-  refundSchema,
-} from '../schemas/orders.ts';
-import {
-  analyticsSchema,
-  brokerageCaseListParamsSchema,
-  brokerageCaseListSchema,
-  brokerageCaseSchema,
-  brokerageEligibilitySchema,
-  clicksReportSchema,
-  commissionListSchema,
-  createBrokerageCaseRequestSchema,
-  createLinkRequestSchema,
-  dateWindowParamsSchema,
-  linkListSchema,
-  linkSchema,
-  listTransactionsParamsSchema,
-  payoutListSchema,
-  referralSaleListSchema,
-  settlementListSchema,
-  transactionListSchema,
-} from '../schemas/reporting.ts';
+import { EVENT_TYPES, marketplaceEventSchema } from '../schemas/events.ts';
+import { PARTNER_API_OPERATIONS, type PartnerOperation, type PartnerOperationTag } from '../operations.ts';
 
 type Json = Record<string, unknown>;
 
-/** One operation of the Partner API. */
-interface Operation {
-  readonly method: 'get' | 'post' | 'put';
-  /** Path under the server URL, e.g. `/v1/domains/search`. */
-  readonly path: string;
-  readonly operationId: string;
-  readonly summary: string;
-  readonly tag: string;
-  /** The credential scope the operation needs (a `forbidden` answer otherwise). */
-  readonly scope: string;
-  readonly rateClass: RateClass;
-  readonly query?: z.ZodObject;
-  readonly pathParams?: Readonly<Record<string, { description: string; schema: z.ZodType }>>;
-  readonly body?: z.ZodType;
-  readonly status: 200 | 201;
-  readonly answer: z.ZodType;
-  /** Error codes beyond the ones every signed request may meet. */
-  readonly errors: readonly ErrorCode[];
-  /** Whether the operation takes an `Idempotency-Key` (its replays then carry `Idempotent-Replayed: true`). */
-  readonly idempotencyKey?: 'required' | 'optional';
-}
+/** An operation of the table with its `operationId`. */
+type Operation = PartnerOperation & { readonly operationId: string };
 
-const domainPath = { name: { description: 'The domain name, e.g. `coffeehouse.com`.', schema: z.string() } };
-const windowParams = dateWindowParamsSchema.pick({ from: true, to: true });
-const pageParams = z.strictObject({ cursor: cursorSchema.optional(), limit: pageLimitSchema });
-
-/** Every operation (Partner API spec 4.1), in the spec's order. */
-const OPERATIONS: readonly Operation[] = [
-  {
-    method: 'get',
-    path: '/v1/domains/search',
-    operationId: 'searchDomains',
-    summary: 'Search listed domains',
-    tag: 'Discovery',
-    scope: 'search',
-    rateClass: 'search',
-    query: domainSearchParamsSchema,
-    status: 200,
-    answer: domainSearchResponseSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/domains/{name}',
-    operationId: 'getDomain',
-    summary: 'Get one listed domain',
-    tag: 'Discovery',
-    scope: 'search',
-    rateClass: 'search',
-    pathParams: domainPath,
-    status: 200,
-    answer: domainDetailSchema,
-    errors: ['validation_error', 'not_found'],
-  },
-  {
-    method: 'get',
-    path: '/v1/availability',
-    operationId: 'getAvailability',
-    summary: 'Check whether a domain can be bought',
-    tag: 'Discovery',
-    scope: 'search',
-    rateClass: 'search',
-    query: domainParamsSchema,
-    status: 200,
-    answer: availabilitySchema,
-    errors: ['validation_error', 'not_found'],
-  },
-  {
-    method: 'get',
-    path: '/v1/pricing',
-    operationId: 'getPricing',
-    summary: 'Get the buy-now and floor price of a domain',
-    tag: 'Discovery',
-    scope: 'search',
-    rateClass: 'search',
-    query: domainParamsSchema,
-    status: 200,
-    answer: pricingSchema,
-    errors: ['validation_error', 'not_found'],
-  },
-  {
-    method: 'post',
-    path: '/v1/checkout-session',
-    operationId: 'createCheckoutSession',
-    summary: 'Create a hosted checkout session',
-    tag: 'Checkout',
-    scope: 'embed',
-    rateClass: 'write',
-    body: checkoutSessionRequestSchema,
-    status: 201,
-    answer: checkoutSessionSchema,
-    errors: ['validation_error', 'not_found', 'conflict'],
-  },
-  {
-    method: 'post',
-    path: '/v1/quotes',
-    operationId: 'createQuote',
-    summary: 'Lock a price for 10 minutes (Merchant of Record)',
-    tag: 'Merchant of Record',
-    scope: 'buy',
-    rateClass: 'write',
-    body: quoteRequestSchema,
-    status: 201,
-    answer: quoteSchema,
-    errors: ['validation_error', 'not_found', 'conflict'],
-  },
-  {
-    method: 'post',
-    path: '/v1/orders',
-    operationId: 'createOrder',
-    summary: 'Record an order the partner was paid for (Merchant of Record)',
-    tag: 'Merchant of Record',
-    scope: 'buy',
-    rateClass: 'write',
-    body: createOrderRequestSchema,
-    status: 201,
-    answer: orderSchema,
-    errors: ['validation_error', 'missing_idempotency_key', 'not_found', 'conflict', 'price_mismatch', 'quote_expired'],
-    idempotencyKey: 'required',
-  },
-  {
-    method: 'get',
-    path: '/v1/orders',
-    operationId: 'listOrders',
-    summary: 'List orders',
-    tag: 'Merchant of Record',
-    scope: 'buy',
-    rateClass: 'read',
-    query: listOrdersParamsSchema,
-    status: 200,
-    answer: orderListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/orders/{publicId}',
-    operationId: 'getOrder',
-    summary: 'Get one order with its timeline',
-    tag: 'Merchant of Record',
-    scope: 'buy',
-    rateClass: 'read',
-    pathParams: { publicId: { description: 'The order id (`public_id`).', schema: z.string() } },
-    status: 200,
-    answer: orderSchema,
-    errors: ['validation_error', 'not_found'],
-  },
-  {
-    method: 'post',
-    path: '/v1/refunds',
-    operationId: 'createRefund',
-    summary: 'Refund an order',
-    tag: 'Merchant of Record',
-    scope: 'buy',
-    rateClass: 'write',
-    body: refundRequestSchema,
-    status: 201,
-    answer: refundSchema,
-    errors: ['validation_error', 'not_found', 'conflict'],
-    idempotencyKey: 'optional',
-  },
-  {
-    method: 'put',
-    path: '/webhooks',
-    operationId: 'registerWebhook',
-    summary: 'Register the webhook URL and secret',
-    tag: 'Events',
-    scope: 'webhook',
-    rateClass: 'manage',
-    body: webhookRegistrationRequestSchema,
-    status: 200,
-    answer: webhookRegistrationSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/events',
-    operationId: 'listEvents',
-    summary: 'List events after a cursor (catch-up)',
-    tag: 'Events',
-    scope: 'webhook',
-    rateClass: 'read',
-    query: listEventsParamsSchema,
-    status: 200,
-    answer: eventListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/settlements',
-    operationId: 'listSettlements',
-    summary: 'List settlements',
-    tag: 'Reporting',
-    scope: 'buy',
-    rateClass: 'reporting',
-    query: dateWindowParamsSchema,
-    status: 200,
-    answer: settlementListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/transactions',
-    operationId: 'listTransactions',
-    summary: 'List transactions',
-    tag: 'Reporting',
-    scope: 'report',
-    rateClass: 'reporting',
-    query: listTransactionsParamsSchema,
-    status: 200,
-    answer: transactionListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/payouts',
-    operationId: 'listPayouts',
-    summary: 'List payouts to the partner',
-    tag: 'Reporting',
-    scope: 'report',
-    rateClass: 'reporting',
-    query: dateWindowParamsSchema,
-    status: 200,
-    answer: payoutListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/brokerage/eligibility',
-    operationId: 'getBrokerageEligibility',
-    summary: 'Whether a domain can be brokered',
-    tag: 'Brokerage',
-    scope: 'broker',
-    rateClass: 'read',
-    query: domainParamsSchema,
-    status: 200,
-    answer: brokerageEligibilitySchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'post',
-    path: '/v1/brokerage',
-    operationId: 'createBrokerageCase',
-    summary: 'Open a brokerage case',
-    tag: 'Brokerage',
-    scope: 'broker',
-    rateClass: 'manage',
-    body: createBrokerageCaseRequestSchema,
-    status: 201,
-    answer: brokerageCaseSchema,
-    errors: ['validation_error', 'conflict'],
-  },
-  {
-    method: 'get',
-    path: '/v1/brokerage/{caseId}',
-    operationId: 'getBrokerageCase',
-    summary: 'Get one brokerage case',
-    tag: 'Brokerage',
-    scope: 'broker',
-    rateClass: 'read',
-    pathParams: { caseId: { description: 'The case id.', schema: z.string() } },
-    status: 200,
-    answer: brokerageCaseSchema,
-    errors: ['validation_error', 'not_found'],
-  },
-  {
-    method: 'get',
-    path: '/v1/brokerage',
-    operationId: 'listBrokerageCases',
-    summary: 'List brokerage cases',
-    tag: 'Brokerage',
-    scope: 'report',
-    rateClass: 'reporting',
-    query: brokerageCaseListParamsSchema,
-    status: 200,
-    answer: brokerageCaseListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'post',
-    path: '/v1/links',
-    operationId: 'createLink',
-    summary: 'Create a tracked referral link',
-    tag: 'Referral',
-    scope: 'refer',
-    rateClass: 'manage',
-    body: createLinkRequestSchema,
-    status: 201,
-    answer: linkSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/links',
-    operationId: 'listLinks',
-    summary: 'List referral links',
-    tag: 'Referral',
-    scope: 'refer',
-    rateClass: 'read',
-    query: pageParams,
-    status: 200,
-    answer: linkListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/me/clicks',
-    operationId: 'getClicks',
-    summary: 'Clicks on referral links',
-    tag: 'Referral',
-    scope: 'report',
-    rateClass: 'reporting',
-    query: windowParams,
-    status: 200,
-    answer: clicksReportSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/me/sales',
-    operationId: 'listReferralSales',
-    summary: 'Sales through referral links',
-    tag: 'Referral',
-    scope: 'report',
-    rateClass: 'reporting',
-    query: dateWindowParamsSchema,
-    status: 200,
-    answer: referralSaleListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/me/commissions',
-    operationId: 'listCommissions',
-    summary: 'Referral commissions',
-    tag: 'Referral',
-    scope: 'report',
-    rateClass: 'reporting',
-    query: dateWindowParamsSchema,
-    status: 200,
-    answer: commissionListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/me/payouts',
-    operationId: 'listReferralPayouts',
-    summary: 'Payouts of referral commissions',
-    tag: 'Referral',
-    scope: 'report',
-    rateClass: 'reporting',
-    query: dateWindowParamsSchema,
-    status: 200,
-    answer: payoutListSchema,
-    errors: ['validation_error'],
-  },
-  {
-    method: 'get',
-    path: '/v1/analytics',
-    operationId: 'getAnalytics',
-    summary: 'Referral analytics: clicks, sales, GMV, commission',
-    tag: 'Referral',
-    scope: 'report',
-    rateClass: 'reporting',
-    query: windowParams,
-    status: 200,
-    answer: analyticsSchema,
-    errors: ['validation_error'],
-  },
-];
-
-const TAGS: Readonly<Record<string, string>> = {
+const TAGS: Readonly<Record<PartnerOperationTag, string>> = {
   Discovery: 'Search and inspect listed domains (Partner API spec 4.1 "Discovery").',
   Checkout: 'Hosted checkout sessions: the marketplace takes the payment (Partner API spec 2.3).',
   'Merchant of Record': 'Quotes, orders and refunds when the partner takes the payment (Partner API spec 2.1, 2.2).',
@@ -526,18 +114,38 @@ function rateDescription(rateClass: RateClass): string {
   return `Rate class \`${rateClass}\`: ${RATE_LIMITS[rateClass].limit} requests per minute per credential (Partner API spec 8).`;
 }
 
-function operationObject(op: Operation, names: ReturnType<typeof headerNames>): Json {
+/**
+ * The parameters and body of an operation's input: the fields named by a `{placeholder}` of the path are path
+ * parameters; the others are the query of a GET, or the JSON body of a POST or PUT.
+ */
+function inputParts(op: Operation): { parameters: Json[]; body?: Json } {
+  const pathNames = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+  if (pathNames.length === 0 && op.method !== 'GET') return { parameters: [], body: jsonSchema(op.input, 'input') };
+  if (!(op.input instanceof z.ZodObject)) throw new TypeError(`${op.operationId}: the input must be an object schema`);
   const parameters: Json[] = [];
-  for (const [name, param] of Object.entries(op.pathParams ?? {})) {
+  const shape = op.input.shape as Record<string, z.ZodType>;
+  for (const name of pathNames) {
+    const field = shape[name];
+    if (field === undefined) throw new TypeError(`${op.operationId}: the input has no field {${name}} of the path`);
+    const { description, ...schema } = jsonSchema(field, 'input');
     parameters.push({
       name,
       in: 'path',
       required: true,
-      description: param.description,
-      schema: jsonSchema(param.schema, 'input'),
+      ...(typeof description === 'string' ? { description } : {}),
+      schema,
     });
   }
-  if (op.query) parameters.push(...queryParameters(op.query));
+  const rest =
+    pathNames.length === 0
+      ? op.input
+      : op.input.omit(Object.fromEntries(pathNames.map((name) => [name, true])) as never);
+  if (op.method === 'GET') return { parameters: [...parameters, ...queryParameters(rest)] };
+  return { parameters, body: jsonSchema(rest, 'input') };
+}
+
+function operationObject(op: Operation, names: ReturnType<typeof headerNames>): Json {
+  const { parameters, body } = inputParts(op);
   if (op.idempotencyKey) {
     parameters.push({
       name: names.idempotencyKey,
@@ -569,7 +177,7 @@ function operationObject(op: Operation, names: ReturnType<typeof headerNames>): 
     description: `Scope \`${op.scope}\`. ${rateDescription(op.rateClass)}`,
     tags: [op.tag],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(op.body ? { requestBody: { required: true, content: content(jsonSchema(op.body, 'input')) } } : {}),
+    ...(body ? { requestBody: { required: true, content: content(body) } } : {}),
     responses,
   };
 }
@@ -631,8 +239,10 @@ export function buildPartnerApiDocument(
   };
   const paths: Record<string, Json> = {};
   const schemas: Record<string, Json> = { ErrorBody: jsonSchema(errorBodySchema, 'output') };
-  for (const op of OPERATIONS) {
-    paths[op.path] = { ...(paths[op.path] ?? {}), [op.method]: operationObject(op, names) };
+  for (const [operationId, entry] of Object.entries(PARTNER_API_OPERATIONS)) {
+    const op: Operation = { ...(entry as PartnerOperation), operationId };
+    const method = op.method.toLowerCase();
+    paths[op.path] = { ...(paths[op.path] ?? {}), [method]: operationObject(op, names) };
     schemas[schemaName(op)] = jsonSchema(op.answer, 'output');
   }
   const errorTable = Object.entries(ERROR_CODES)

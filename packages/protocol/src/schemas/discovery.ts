@@ -62,3 +62,8 @@ export const domainSearchParamsSchema = z.strictObject({ q: searchQuerySchema })
 
 /** Query of `GET /availability` and `GET /pricing`. */
 export const domainParamsSchema = z.strictObject({ domain: domainNameSchema });
+
+/** Path of `GET /domains/{name}`. */
+export const domainPathParamsSchema = z.strictObject({
+  name: domainNameSchema.describe('The domain name, e.g. `coffeehouse.com`.'),
+});

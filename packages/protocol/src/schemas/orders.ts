@@ -113,6 +113,16 @@ export const timelineEntrySchema = z.looseObject({
 });
 export type TimelineEntry = z.infer<typeof timelineEntrySchema>;
 
+/** Path of `GET /orders/{public_id}`. */
+export const orderParamsSchema = z.strictObject({
+  public_id: z
+    .string()
+    .trim()
+    .min(1, 'public_id is required (the order id, such as "ord_…")')
+    .max(100)
+    .describe('The order id (`public_id`).'),
+});
+
 /** An order (Partner API spec 2.1), with its timeline on `GET /orders/{public_id}`. */
 export const orderSchema = z.looseObject({
   public_id: z.string(),

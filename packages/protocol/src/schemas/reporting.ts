@@ -134,7 +134,7 @@ export const brokerageCaseListParamsSchema = z.strictObject({
 
 /** Path of `GET /brokerage/{case_id}`. */
 export const brokerageCaseParamsSchema = z.strictObject({
-  case_id: z.string().trim().min(1, 'case_id is required').max(100),
+  case_id: z.string().trim().min(1, 'case_id is required').max(100).describe('The case id.'),
 });
 
 /** Answer of `GET /brokerage/eligibility`. */
