@@ -2,7 +2,7 @@
  * Declarative descriptions of Partner API endpoints (Partner API spec 4.1): method, path, input and response schemas.
  * Resources only describe endpoints; the {@link RequestSender} does the rest (stripe-node's layout).
  */
-import type { RateClass } from '@domainkit/protocol';
+import type { PartnerOperation, RateClass } from '@domainkit/protocol';
 import type { z } from 'zod';
 
 export type { RateClass };
@@ -58,4 +58,27 @@ export function defineEndpoint<TInput extends z.ZodType, TResponse extends z.Zod
   endpoint: Endpoint<TInput, TResponse>,
 ): Endpoint<TInput, TResponse> {
   return Object.freeze({ ...endpoint });
+}
+
+/**
+ * The client's endpoint for an operation of protocol's Partner API table (`PARTNER_API_OPERATIONS`): its method,
+ * path (under `/api/partner`), input, answer, rate class and Idempotency-Key rule, all taken from the table.
+ * @param name - the client method's name, for error messages (`orders.create`).
+ * @param response - a schema to parse the answer with instead of the operation's own (a more tolerant one).
+ */
+export function partnerEndpoint<
+  TInput extends z.ZodType,
+  TAnswer extends z.ZodType,
+  TResponse extends z.ZodType = TAnswer,
+>(name: string, operation: PartnerOperation<TInput, TAnswer>, response?: TResponse): Endpoint<TInput, TResponse> {
+  return defineEndpoint({
+    name,
+    method: operation.method,
+    path: `/api/partner${operation.path}`,
+    input: operation.input,
+    response: (response ?? operation.answer) as unknown as TResponse,
+    // An optional key is sent when the caller gives one; only a required key is made up by the client.
+    ...(operation.idempotencyKey === 'required' ? { idempotencyKey: 'required' as const } : {}),
+    rateClass: operation.rateClass,
+  });
 }

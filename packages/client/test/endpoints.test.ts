@@ -3,15 +3,19 @@
  * registration has no /v1), the query or JSON body actually sent and signed, and the answer parsed with its
  * protocol schema, unknown fields kept.
  */
+import { PARTNER_API_OPERATIONS } from '@domainkit/protocol';
 import { describe, expect, it } from 'vitest';
 import { MarketplaceResponseError, type PartnerClient } from '../src/index.ts';
 import {
   ORIGIN,
+  checkoutAnswer,
+  detailAnswer,
   eventAnswer,
   mockAgentPerTest,
   orderAnswer,
   quoteAnswer,
   script,
+  searchAnswer,
   testClient,
   type ReceivedRequest,
 } from './helpers.ts';
@@ -94,6 +98,51 @@ const first = async <T>(iterable: AsyncIterable<T>): Promise<T[]> => {
 };
 
 const cases: Case[] = [
+  {
+    name: 'searchDomains',
+    method: 'GET',
+    path: `${V1}/domains/search`,
+    query: 'q=coffee',
+    answer: searchAnswer,
+    call: (c) => c.searchDomains(' coffee '),
+    expected: searchAnswer,
+  },
+  {
+    name: 'getDomain',
+    method: 'GET',
+    path: `${V1}/domains/coffeehouse.com`,
+    answer: detailAnswer,
+    call: (c) => c.getDomain('CoffeeHouse.com'),
+    expected: detailAnswer,
+  },
+  {
+    name: 'getAvailability',
+    method: 'GET',
+    path: `${V1}/availability`,
+    query: 'domain=unlisted.com',
+    answer: { domain: 'unlisted.com', available: false, price_cents: null, currency: null },
+    call: (c) => c.getAvailability('unlisted.com'),
+    expected: { domain: 'unlisted.com', available: false, price_cents: null, currency: null },
+  },
+  {
+    name: 'getPricing',
+    method: 'GET',
+    path: `${V1}/pricing`,
+    query: 'domain=coffeehouse.com',
+    answer: { domain: 'coffeehouse.com', price_cents: 250000, floor_price_cents: 200000, currency: 'USD' },
+    call: (c) => c.getPricing('coffeehouse.com'),
+    expected: { domain: 'coffeehouse.com', price_cents: 250000, floor_price_cents: 200000, currency: 'USD' },
+  },
+  {
+    name: 'createCheckoutSession',
+    method: 'POST',
+    path: `${V1}/checkout-session`,
+    body: { domain: 'coffeehouse.com', return_url: 'https://shop.example/thanks' },
+    status: 201,
+    answer: checkoutAnswer,
+    call: (c) => c.createCheckoutSession({ domain: 'coffeehouse.com', return_url: 'https://shop.example/thanks' }),
+    expected: checkoutAnswer,
+  },
   {
     name: 'quotes.create',
     method: 'POST',
@@ -225,6 +274,15 @@ const cases: Case[] = [
     expected: [brokerageCase],
   },
   {
+    name: 'brokerage.list with a status filter',
+    method: 'GET',
+    path: `${V1}/brokerage`,
+    query: 'limit=50&status=OPEN',
+    answer: { cases: [brokerageCase], next_cursor: null },
+    call: (c) => first(c.brokerage.list({ status: 'OPEN' })),
+    expected: [brokerageCase],
+  },
+  {
     name: 'links.create',
     method: 'POST',
     path: `${V1}/links`,
@@ -310,6 +368,16 @@ const cases: Case[] = [
 ];
 
 describe('every endpoint', () => {
+  // Protocol's operation table is the Partner API: an operation no client method calls is a gap in the client.
+  it.each(Object.entries(PARTNER_API_OPERATIONS))('%s is called by a client method', (operationId, operation) => {
+    const template = new RegExp(`^/api/partner${operation.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+    const calls = cases.filter((c) => c.method === operation.method && template.test(c.path));
+    expect(
+      calls.map((c) => c.name),
+      `no case calls ${operationId} (${operation.method} ${operation.path})`,
+    ).not.toEqual([]);
+  });
+
   it.each(cases)('$name: $method $path', async (c) => {
     const a = agent();
     const received: ReceivedRequest[] = [];
