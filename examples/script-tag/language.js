@@ -2,7 +2,8 @@
  * The example page's language switch (English, French, Arabic): sets the page's `lang` and `dir`, its own words,
  * and the widget's strings, from the language sets served beside the widget (`domainkit-fr.min.js`,
  * `domainkit-ar.min.js`; resolved against the widget's own URL, so they come from the same release). Prices
- * follow `lang` by themselves. The choice is kept in the address (`?lang=ar`), so a link or a reload keeps it.
+ * follow `lang` by themselves. The choice is kept in the address (`?lang=ar`), so a link or a reload keeps it, and
+ * so is the hosted checkout's way back (the widget's `return-path` and `cancel-path`).
  */
 
 /** The page's `lang`, `dir` and own words per language (the widget's words come from its language sets). */
@@ -103,6 +104,13 @@ async function switchTo(code) {
     el.setAttribute('placeholder', page[el.dataset.i18nPlaceholder]);
   for (const el of document.querySelectorAll('dk-domain-search, dk-buy-button, dk-checkout-return'))
     el.strings = strings;
+  // The hosted checkout speaks the page's language (the widget sends it); it returns the buyer to this page in it
+  // (with its result added to the query, which this script keeps).
+  const back = code === 'en' ? null : `${location.pathname}?lang=${code}`;
+  for (const el of document.querySelectorAll('dk-domain-search, dk-buy-button'))
+    for (const name of ['return-path', 'cancel-path'])
+      if (back) el.setAttribute(name, back);
+      else el.removeAttribute(name);
   for (const button of document.querySelectorAll('[data-lang]'))
     button.setAttribute('aria-pressed', String(button.dataset.lang === code));
   const url = new URL(location.href);

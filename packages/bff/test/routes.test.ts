@@ -76,6 +76,24 @@ describe('POST /checkout', () => {
   });
 });
 
+describe("POST /checkout: the page's language", () => {
+  it("passes the page's language tag on to the checkout session (the hosted checkout speaks it)", async () => {
+    const res = await postJson(`${suite.bff.url}/checkout`, { domain: 'coffeehouse.com', locale: 'ar-EG' });
+    expect(res.status).toBe(201);
+    expect(JSON.parse(suite.stub.callsTo('checkout').at(-1)!.body)).toMatchObject({ locale: 'ar-EG' });
+  });
+
+  it('refuses what is not a language tag with 400 validation_error naming `locale`, before any upstream call', async () => {
+    const before = suite.stub.callsTo('checkout').length;
+    for (const locale of ['en_US', 'x', `en-${'a'.repeat(40)}`, 42]) {
+      const res = await postJson(`${suite.bff.url}/checkout`, { domain: 'coffeehouse.com', locale });
+      expect([res.status, res.json.error.code], String(locale)).toEqual([400, 'validation_error']);
+      expect(res.json.error.message).toMatch(/locale/);
+    }
+    expect(suite.stub.callsTo('checkout')).toHaveLength(before);
+  });
+});
+
 describe('POST /checkout: where the widget asks the buyer to come back (return-path, cancel-path)', () => {
   const checkout = (body: object, origin?: string) =>
     postJson(`${suite.bff.url}/checkout`, { domain: 'coffeehouse.com', ...body }, origin ? { origin } : {});

@@ -276,7 +276,9 @@ export async function fetchSiblings(api: string, query: string, options: Request
 export async function createCheckoutSession(
   api: string,
   domain: string,
-  options: RequestOptions & { readonly back?: { readonly return_url?: string; readonly cancel_url?: string } } = {},
+  options: RequestOptions & {
+    readonly back?: { readonly return_url?: string; readonly cancel_url?: string; readonly locale?: string };
+  } = {},
 ): Promise<CheckoutSession> {
   const sent = { domain, ...options.back };
   const body = check<CheckoutSession>(await request(endpoint(api, '/checkout'), options, sent), {

@@ -98,7 +98,11 @@ describe('keyboard', () => {
     await press(search, 'Enter');
     expect((await selected).detail.domain).to.equal('coffeebeans.io');
     const post = await stub.call(1);
-    expect([post.url.pathname, post.json]).to.deep.equal(['/dk/checkout', { domain: 'coffeebeans.io' }]);
+    // The element's locale goes with it: the hosted checkout speaks the page's language.
+    expect([post.url.pathname, post.json]).to.deep.equal([
+      '/dk/checkout',
+      { domain: 'coffeebeans.io', locale: 'en-US' },
+    ]);
     post.respond(201, { checkout_url: 'https://market.example/checkout?pt=k1', expires_at: null });
     await untilPurchase(search, 'pending'); // stays busy while the page unloads
     await settle(search);

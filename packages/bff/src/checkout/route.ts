@@ -1,5 +1,5 @@
 /**
- * `POST /checkout` with the JSON body `{"domain", "return_url"?, "cancel_url"?}` → 201 `{"checkout_url",
+ * `POST /checkout` with the JSON body `{"domain", "return_url"?, "cancel_url"?, "locale"?}` → 201 `{"checkout_url",
  * "expires_at", "price_cents", "currency"}` (the session's price; non-MoR, Partner API spec 2.3, 4.1): creates a checkout session upstream. The return and cancel URLs are
  * the partner's configured ones, or ones the widget names (its `return-path` / `cancel-path` attributes): an
  * absolute URL on one of the partner's return origins, or a path such as `/thanks`, resolved against the page's
@@ -44,6 +44,7 @@ const HELP = {
     example: '/cart',
     optional: true,
   },
+  locale: { label: '`locale`', hint: "the page's language tag", example: 'fr-FR', optional: true },
 };
 
 /**
@@ -109,6 +110,8 @@ export function checkoutRoute(ctx: CheckoutRouteDeps): RequestHandler {
         domain: input.domain,
         ...(returnUrl !== undefined && { return_url: returnUrl }),
         ...(cancelUrl !== undefined && { cancel_url: cancelUrl }),
+        // The page's language: the hosted checkout speaks it (else the buyer's browser decides).
+        ...(input.locale !== undefined && { locale: input.locale }),
       });
     } catch (error) {
       // Sold, reserved or unlisted: cached searches must stop offering it.

@@ -3,13 +3,25 @@
  * request body; domainkit sends `domain` with optional return and cancel URLs (docs/spec-decisions.md).
  */
 import { z } from 'zod';
-import { centsSchema, currencySchema, domainNameSchema, httpUrlSchema, timestampSchema } from './common.ts';
+import {
+  centsSchema,
+  currencySchema,
+  domainNameSchema,
+  httpUrlSchema,
+  languageTagSchema,
+  timestampSchema,
+} from './common.ts';
 
-/** Body of `POST /checkout-session`. */
+/**
+ * Body of `POST /checkout-session`. `locale`: the language of the page the buyer came from (BCP 47); the hosted
+ * checkout and its receipt speak it when they can, else the browser's `Accept-Language` decides
+ * (docs/spec-decisions.md, "The hosted lander").
+ */
 export const checkoutSessionRequestSchema = z.strictObject({
   domain: domainNameSchema,
   return_url: httpUrlSchema.optional(),
   cancel_url: httpUrlSchema.optional(),
+  locale: languageTagSchema.optional(),
 });
 export type CheckoutSessionRequest = z.input<typeof checkoutSessionRequestSchema>;
 

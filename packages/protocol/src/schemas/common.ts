@@ -31,6 +31,16 @@ export const currencySchema = z.string().regex(/^[A-Z]{3}$/, 'must be a three-le
 export const timestampSchema = boundedTimestampSchema;
 
 /** An absolute http(s) URL whose host is a valid DNS name or IP literal (the input policy, input-policy.ts). */
+/**
+ * A language tag (BCP 47, RFC 5646), as a page's `lang` attribute carries it: `ar`, `fr-FR`, `zh-Hant-TW`. At most 35
+ * characters (RFC 5646 section 4.4.1's minimum a tag must be kept to); the syntax is checked loosely (letters and
+ * digits in subtags of 1–8 joined by `-`), the meaning not at all: a tag nobody knows falls back to the default.
+ */
+export const languageTagSchema = z
+  .string()
+  .max(35)
+  .regex(/^[A-Za-z]{2,8}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag (BCP 47) such as "ar" or "fr-FR"');
+
 export const httpUrlSchema = z
   .url({ protocol: /^https?$/, error: 'must be an absolute http(s) URL' })
   .superRefine((value, ctx) => {

@@ -3,7 +3,14 @@
  * the partner's BFF and what they get back. The widget imports these as types only.
  */
 import { z } from 'zod';
-import { centsSchema, currencySchema, domainNameSchema, httpUrlSchema, timestampSchema } from './common.ts';
+import {
+  centsSchema,
+  currencySchema,
+  domainNameSchema,
+  httpUrlSchema,
+  languageTagSchema,
+  timestampSchema,
+} from './common.ts';
 import { searchQuerySchema } from './discovery.ts';
 import { buyerSchema } from './orders.ts';
 
@@ -78,11 +85,13 @@ export const returnPathSchema = z
  * `POST /checkout` body: the domain, and optionally where the hosted checkout returns the buyer: an absolute URL on
  * one of the partner's return origins, or a path (resolved against the page's origin, when that origin is one of
  * them). Anything else is refused with 400 `return_url_not_allowed`; prices always come from the server side.
+ * `locale`: the page's language (the element's `locale`, else the nearest `lang`), passed on to the checkout session.
  */
 export const widgetCheckoutRequestSchema = z.strictObject({
   domain: domainNameSchema,
   return_url: z.union([returnPathSchema, httpUrlSchema]).optional(),
   cancel_url: z.union([returnPathSchema, httpUrlSchema]).optional(),
+  locale: languageTagSchema.optional(),
 });
 export type WidgetCheckoutRequest = z.input<typeof widgetCheckoutRequestSchema>;
 

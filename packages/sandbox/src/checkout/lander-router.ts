@@ -53,11 +53,11 @@ function send(res: Response, status: number, html: string): void {
 }
 
 /**
- * The view context of `req`: its mount path, its words (English, French or Arabic by `Accept-Language`) and the
- * shop the page names (`shop`, see {@link shopName}).
+ * The view context of `req`: its mount path, its words (English, French or Arabic: the language of the page the
+ * `session` was opened from, else by `Accept-Language`) and the shop the page names (`shop`, see {@link shopName}).
  */
-function viewContext(req: Request, shop?: string): ViewContext {
-  return { base: req.baseUrl, t: landerStrings(req), shop };
+function viewContext(req: Request, shop?: string, session?: CheckoutSessionRow): ViewContext {
+  return { base: req.baseUrl, t: landerStrings(req, session?.locale), shop };
 }
 
 /** The host of `url` (`shop.example`), or `undefined` when there is no URL or it does not parse. */
@@ -104,7 +104,7 @@ async function sessionFromToken(
 }
 
 function soldMeanwhilePage(req: Request, session: CheckoutSessionRow, shop: string | undefined): string {
-  const ctx = viewContext(req, shop);
+  const ctx = viewContext(req, shop, session);
   return messagePage(ctx, {
     title: ctx.t!.soldTitle,
     message: ctx.t!.soldMessage(session.domain),
@@ -174,7 +174,7 @@ export function landerRouter(options: LanderOptions): Router {
     const domain = await findDomain(db, session.environment, session.domain);
     if (domain === undefined || domain.status !== 'listed')
       return send(res, 409, soldMeanwhilePage(req, session, shop));
-    send(res, 200, checkoutPage(viewContext(req, shop), { session, token }));
+    send(res, 200, checkoutPage(viewContext(req, shop, session), { session, token }));
   });
 
   router.get('/receipt', async (req, res) => {
@@ -189,7 +189,7 @@ export function landerRouter(options: LanderOptions): Router {
     // The receipt's own script (the automatic return) is allowed from this server; nothing inline.
     const policy = res.getHeader('Content-Security-Policy');
     if (typeof policy === 'string') res.setHeader('Content-Security-Policy', `${policy};script-src 'self'`);
-    send(res, 200, receiptPage(viewContext(req, shop), { session, sale, returnHref }));
+    send(res, 200, receiptPage(viewContext(req, shop, session), { session, sale, returnHref }));
   });
 
   router.post(
@@ -204,7 +204,7 @@ export function landerRouter(options: LanderOptions): Router {
       // Paid already (the form sent again: a second tab, an old page): the receipt, never a second charge.
       if (session.status === 'paid') return seeOther(req, res, 'receipt', token);
       const shop = await shopName(session);
-      const ctx = viewContext(req, shop);
+      const ctx = viewContext(req, shop, session);
       const domain = await findDomain(db, session.environment, session.domain);
       if (domain === undefined || domain.status !== 'listed')
         return send(res, 409, soldMeanwhilePage(req, session, shop));

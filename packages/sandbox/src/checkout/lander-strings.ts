@@ -242,10 +242,13 @@ const ar: LanderStrings = {
 export const LANDER_STRINGS: Readonly<Record<LanderLanguage, LanderStrings>> = { en, fr, ar };
 
 /**
- * The strings for `req`: the best of English, French and Arabic for its `Accept-Language` (quality values honoured;
- * no header, or none of the three, gives English).
+ * The strings for `req`: the language of the partner page the session was opened from (`locale`, a BCP 47 tag whose
+ * primary language is English, French or Arabic), else the best of the three for the request's `Accept-Language`
+ * (quality values honoured; no header, or none of the three, gives English).
  */
-export function landerStrings(req: Request): LanderStrings {
+export function landerStrings(req: Request, locale?: string | null): LanderStrings {
+  const page = locale?.split('-')[0]?.toLowerCase();
+  if (page && page in LANDER_STRINGS) return LANDER_STRINGS[page as LanderLanguage];
   const best = req.acceptsLanguages('en', 'fr', 'ar');
   return LANDER_STRINGS[(best || 'en') as LanderLanguage] ?? en;
 }

@@ -22,6 +22,8 @@ export async function createCheckoutSession(
     cancelUrl?: string | undefined;
     now: Date;
     linkId?: string | undefined;
+    /** The partner page's language (BCP 47), spoken by the lander when it can. */
+    locale?: string | undefined;
   },
 ): Promise<CheckoutSessionRow> {
   const { credential, domain, now } = input;
@@ -40,6 +42,7 @@ export async function createCheckoutSession(
       created_at: now,
       expires_at: new Date(now.getTime() + CHECKOUT_SESSION_TTL_SECONDS * 1000),
       link_id: input.linkId ?? null,
+      locale: input.locale ?? null,
     })
     .returningAll()
     .executeTakeFirstOrThrow();

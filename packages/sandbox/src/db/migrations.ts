@@ -12,6 +12,7 @@ import * as m0004 from './migrations/0004-settlement-brokerage-referral.ts';
 import * as m0005 from './migrations/0005-limits-faults-scenarios.ts';
 import * as m0500 from './migrations/0500-public-api.ts';
 import * as m0550 from './migrations/0550-shop-name.ts';
+import * as m0560 from './migrations/0560-checkout-locale.ts';
 
 /** Every migration, by name; names sort in the order they must run. */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
@@ -22,6 +23,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0005_limits_faults_scenarios': m0005,
   '0500_public_api': m0500,
   '0550_shop_name': m0550,
+  '0560_checkout_locale': m0560,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...MIGRATIONS }) };

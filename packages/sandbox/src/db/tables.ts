@@ -86,6 +86,8 @@ export interface CheckoutSessionTable {
   paid_at: Timestamp | null;
   /** The referral link that brought the buyer (the marketplace storefront's buy button), or null. */
   link_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The language of the partner page the buyer came from (BCP 47), which the lander speaks when it can; or null. */
+  locale: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A completed sale, attributed to the partner credential that brought the buyer. */

@@ -50,6 +50,7 @@ export function checkoutSessionRouter(options: CheckoutSessionRouteOptions): Rou
       domain,
       returnUrl: input.return_url,
       cancelUrl: input.cancel_url,
+      locale: input.locale,
       now: new Date(clock()),
     });
     const token = signCheckoutToken(tokenKey, session.id, unixSeconds(session.expires_at.getTime()));

@@ -25,6 +25,20 @@ describe('<dk-buy-button>', () => {
     stub = fresh;
   });
 
+  it("sends the page's language (the nearest lang) with the session; leaves out one that is not a language tag", async () => {
+    const cases: Array<[string, object]> = [
+      ['ar-EG', { domain: 'coffeehouse.com', locale: 'ar-EG' }],
+      ['en_US', { domain: 'coffeehouse.com' }],
+    ];
+    for (const [i, [lang, sent]] of cases.entries()) {
+      const { button } = await buyButton({ domain: 'coffeehouse.com', api: '/dk', lang });
+      button.click();
+      const post = await stub.call(i);
+      expect(post.json, lang).to.deep.equal(sent);
+      post.respond(201, SESSION);
+    }
+  });
+
   it('creates a checkout session for its domain, stays busy meanwhile, then navigates to checkout_url', async () => {
     const { el, button, visited } = await buyButton({ domain: 'coffeehouse.com', api: '/dk' });
     expect(button.getAttribute('aria-disabled')).to.equal('false');

@@ -37,14 +37,20 @@ export async function buy(p: PurchaseController, signal: AbortSignal): Promise<v
 /**
  * Where the hosted checkout sends the buyer back, from the host's `return-path` (after paying) and `cancel-path`
  * (after cancelling) attributes: a path on the page's site such as `/thanks`, or an absolute URL on it. Unset: the
- * BFF's configured `returnUrl` / `cancelUrl`.
+ * BFF's configured `returnUrl` / `cancelUrl`. And the page's language (`locale`: the host's `locale`, else the
+ * nearest `lang`), which the hosted checkout speaks; left out when it is not a language tag (BCP 47).
  */
-function back(host: object): { return_url?: string; cancel_url?: string } {
-  const read = (name: string): string | undefined =>
-    (host as Partial<Element>).getAttribute?.(name)?.trim() || undefined;
+function back(host: object): { return_url?: string; cancel_url?: string; locale?: string } {
+  const el = host as Partial<Element> & { locale?: string };
+  const read = (name: string): string | undefined => el.getAttribute?.(name)?.trim() || undefined;
   const returnUrl = read('return-path');
   const cancelUrl = read('cancel-path');
-  return { ...(returnUrl && { return_url: returnUrl }), ...(cancelUrl && { cancel_url: cancelUrl }) };
+  const locale = el.locale || el.closest?.('[lang]')?.getAttribute('lang') || '';
+  return {
+    ...(returnUrl && { return_url: returnUrl }),
+    ...(cancelUrl && { cancel_url: cancelUrl }),
+    ...(/^[a-z]{2,8}(-[a-z\d]{1,8})*$/i.test(locale) && locale.length <= 35 && { locale }),
+  };
 }
 
 /** The English defaults of `<dk-checkout-return>`'s strings (see `DkStrings`). */
