@@ -9,6 +9,9 @@
  *   both load on Node, Bun, Deno, browsers and Workers. (The client sends with undici on Node, loaded on first
  *   use, and with the platform's fetch elsewhere: packages/client/src/transport.ts.)
  * - No cycles: between modules at run time, and between the folders of a package.
+ * - The BFF is built by feature (search, siblings, checkout, purchase, webhooks) over shared layers (http, upstream,
+ *   db). A feature is reached from outside its folder only through its entry, `index.ts`; a shared layer imports no
+ *   feature.
  *
  * Tests are left out: a test may import across packages (a BFF test runs the sandbox).
  */
@@ -57,6 +60,28 @@ module.exports = {
       severity: 'error',
       from: { path: '^packages/(protocol|client)/src/' },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'bff-feature-only-through-its-entry',
+      comment:
+        'A BFF feature folder is reached from outside only through its index.ts: another feature, the shared layers and the composition at the top never import its internals.',
+      severity: 'error',
+      from: { path: '^packages/bff/src/([^/]+)' },
+      to: {
+        path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks)/',
+        pathNot: [
+          '^packages/bff/src/$1/',
+          '^packages/bff/src/(search|siblings|checkout|purchase|webhooks)/index\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'bff-shared-layers-import-no-feature',
+      comment:
+        'The shared layers of the BFF (http/, upstream/, db/) serve every feature, so none of them imports a feature (search, siblings, checkout, purchase, webhooks).',
+      severity: 'error',
+      from: { path: '^packages/bff/src/(http|upstream|db)/' },
+      to: { path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks)/' },
     },
     {
       name: 'no-circular',

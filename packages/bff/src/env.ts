@@ -42,7 +42,7 @@ import { createLogger, redactText, type LogFormat } from './logger.ts';
 import type { z } from 'zod';
 import { DEFAULT_BFF_DATA_DIR, describeDatabaseUrl } from './db/database.ts';
 import { httpUrl, originSchema, plainHttpServiceUrlProblem, serviceUrl } from './options.ts';
-import { testCardPayments, testPaymentsRefusal } from './purchase/payments.ts';
+import { testCardPayments, testPaymentsRefusal } from './purchase/index.ts';
 import { readTrustProxy, type TrustProxySetting } from './proxy-trust.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type BffServerOptions } from './server.ts';
 

@@ -14,10 +14,17 @@ import {
   type WidgetErrorCode,
 } from '@domainkit/protocol';
 import type { RateClass } from '@domainkit/client';
-import { PaymentInputError } from './purchase/payments.ts';
 import type { ErrorRequestHandler, Response } from 'express';
 import { redactDeep, redactText } from './logger.ts';
 import type { Logger } from 'pino';
+
+/** Raised by a payment adapter's `parsePayment` (purchase/payments.ts) for a payload the visitor must fix; answered 400 with the message. */
+export class PaymentInputError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PaymentInputError';
+  }
+}
 
 /**
  * Raised when the upstream budget has no token for a call within its wait limit; the visitor is answered 503

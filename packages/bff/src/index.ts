@@ -25,7 +25,7 @@ export {
   type CacheSource,
   type LoadMode,
   type SearchCacheSettings,
-} from './search/search-cache.ts';
+} from './search/index.ts';
 export { JSON_BODY_LIMIT_BYTES } from './security.ts';
 export { redactPaths } from './logger.ts';
 export {
@@ -52,8 +52,16 @@ export {
   type PaymentResult,
   type TestCardCharge,
   type TestCardPayment,
-} from './purchase/payments.ts';
-export { RECORD_DEADLINE_MS, type FailedOrderReport, type MoneyOutcome } from './purchase/place-order.ts';
+  RECORD_DEADLINE_MS,
+  type FailedOrderReport,
+  type MoneyOutcome,
+  ORDER_STATUS_RANK,
+  FINAL_ORDER_STATUSES,
+  movesForward,
+  PROCESSING_STATUS,
+  type RecoveryReport,
+  ORDER_TOKEN_HEADER,
+} from './purchase/index.ts';
 export {
   createUpstreamBudget,
   MemoryBucketStore,
@@ -65,10 +73,5 @@ export {
   type BucketStore,
   type BffUpstreamBudget,
 } from './upstream/budget.ts';
-export type { EventHandler, EventHandlerMap, EventHandlerType, EventContext } from './webhooks/inbox.ts';
-export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './purchase/status.ts';
-export { PROCESSING_STATUS } from './purchase/place-order.ts';
-export type { RecoveryReport } from './purchase/recovery.ts';
-export type { CatchUpReport } from './webhooks/catch-up.ts';
-export { ORDER_TOKEN_HEADER } from './purchase/order-routes.ts';
+export type { EventHandler, EventHandlerMap, EventHandlerType, EventContext, CatchUpReport } from './webhooks/index.ts';
 export { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './visitor-limits.ts';

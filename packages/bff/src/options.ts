@@ -9,10 +9,9 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { BudgetLimits } from './upstream/budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
-import { type EventHandler, type EventHandlerMap, HANDLER_TYPES } from './webhooks/inbox.ts';
+import { type EventHandler, type EventHandlerMap, HANDLER_TYPES } from './webhooks/index.ts';
 import type { MarketplaceApi } from './upstream/marketplace-api.ts';
-import type { FailedOrderReport } from './purchase/place-order.ts';
-import { isTwoPhase, testPaymentsRefusal, type PaymentAdapter } from './purchase/payments.ts';
+import { type FailedOrderReport, isTwoPhase, testPaymentsRefusal, type PaymentAdapter } from './purchase/index.ts';
 
 export type { MarketplaceApi } from './upstream/marketplace-api.ts';
 

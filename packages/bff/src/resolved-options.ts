@@ -8,8 +8,8 @@ import type { Logger } from 'pino';
 import { DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './upstream/budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
 import type { DatabaseSource } from './db/handle.ts';
-import type { EventHandler, EventHandlerType, InboxTimings } from './webhooks/inbox.ts';
-import type { FailedOrderReport, OrderTimings } from './purchase/place-order.ts';
+import type { EventHandler, EventHandlerType, InboxTimings } from './webhooks/index.ts';
+import type { FailedOrderReport, OrderTimings, PaymentAdapter } from './purchase/index.ts';
 import type {
   BffOptions,
   MarketplaceApi,
@@ -18,7 +18,6 @@ import type {
   VisitorLimitOptions,
   WebhookOptions,
 } from './options.ts';
-import type { PaymentAdapter } from './purchase/payments.ts';
 import {
   DEFAULT_VISITOR_SEARCHES_PER_MINUTE,
   DEFAULT_VISITOR_WRITES_PER_MINUTE,

@@ -10,30 +10,30 @@ import { requestDeadline } from './deadline.ts';
 import type { LearnedPrice } from './upstream/domain-changes.ts';
 import { environmentOf } from './upstream/environment.ts';
 import { errorHandler } from './errors.ts';
-import type { CatchUpReport } from './webhooks/catch-up.ts';
-import type { EventHandler, EventHandlerType } from './webhooks/inbox.ts';
+import {
+  type CatchUpReport,
+  type EventHandler,
+  type EventHandlerType,
+  WEBHOOK_BODY_LIMIT_BYTES,
+  rawBody,
+  webhookRoute,
+} from './webhooks/index.ts';
 import { bffLogger } from './logger.ts';
 import type { CredentialStatus, ProbeOptions } from './upstream/credential-check.ts';
 import { BffMetrics } from './metrics.ts';
 import { answerRequestId, contextualLogger, requestContext } from './request-context.ts';
 import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
-import type { RecoveryReport } from './purchase/recovery.ts';
-import { checkoutRoute } from './checkout/route.ts';
-import { checkoutReturnRoute } from './checkout/return-route.ts';
+import { type RecoveryReport, orderStatusRoute, placeOrderRoute, quoteRoute } from './purchase/index.ts';
+import { checkoutRoute, checkoutReturnRoute } from './checkout/index.ts';
 import { methodNotAllowed } from './routes/context.ts';
 import { domainRoute } from './routes/domain.ts';
 import { healthRoute, readyRoute } from './routes/health.ts';
-import { orderStatusRoute, placeOrderRoute } from './purchase/order-routes.ts';
-import { quoteRoute } from './purchase/quote-route.ts';
 import { proxyTrust } from './proxy-trust.ts';
 import { processCacheSearchRoute, searchHitRoute, searchRoute } from './routes/search.ts';
 import { siblingsRoute } from './routes/siblings.ts';
-import { WEBHOOK_BODY_LIMIT_BYTES, rawBody, webhookRoute } from './webhooks/route.ts';
 import { resolveBffOptions } from './resolved-options.ts';
 import { BFF_VERSION, BffRuntime } from './runtime.ts';
-import { SearchCache } from './search/search-cache.ts';
-import { SqlAnswerStore } from './search/answer-store.ts';
-import { SearchService, type SearchStats } from './search/search-service.ts';
+import { SearchCache, SqlAnswerStore, SearchService, type SearchStats } from './search/index.ts';
 import {
   JSON_BODY_LIMIT_BYTES,
   applyNoStore,

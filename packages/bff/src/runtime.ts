@@ -7,24 +7,25 @@
  * call; `close()` stops it.
  */
 import type { Logger } from 'pino';
-import { InboxWorker } from './webhooks/inbox-worker.ts';
+import {
+  InboxWorker,
+  WebhookRegistration,
+  type CatchUpReport,
+  EventHandlers,
+  type EventHandler,
+  type EventHandlerType,
+  inboxBacklog,
+} from './webhooks/index.ts';
 import { JobScheduler } from './background/jobs.ts';
-import { OrderRecovery } from './purchase/order-recovery.ts';
-import { WebhookRegistration } from './webhooks/registration.ts';
+import { OrderRecovery, countIntentsByState, type OrderFlowDeps, type RecoveryReport } from './purchase/index.ts';
 import type { BffUpstreamBudget } from './upstream/budget.ts';
 import { DatabaseHandle } from './db/handle.ts';
 import { DomainChanges } from './upstream/domain-changes.ts';
 import { BffHttpError } from './errors.ts';
-import type { CatchUpReport } from './webhooks/catch-up.ts';
-import { EventHandlers, type EventHandler, type EventHandlerType } from './webhooks/inbox.ts';
-import { inboxBacklog } from './webhooks/inbox-store.ts';
 import { CredentialCheck } from './upstream/credential-check.ts';
 import { errorFields } from './logger.ts';
 import type { MarketplaceApi } from './upstream/marketplace-api.ts';
 import { BffMetrics } from './metrics.ts';
-import { countIntentsByState } from './purchase/order-store.ts';
-import type { OrderFlowDeps } from './purchase/place-order.ts';
-import type { RecoveryReport } from './purchase/recovery.ts';
 import type { ResolvedBffOptions } from './resolved-options.ts';
 import { createUpstream } from './upstream/upstream.ts';
 

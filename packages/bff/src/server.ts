@@ -11,7 +11,7 @@ import { bffLogger } from './logger.ts';
 import { BffOptionsError, type BffOptions } from './options.ts';
 import { readTrustProxy, type TrustProxySetting } from './proxy-trust.ts';
 import { createBff, type BffRouter } from './router.ts';
-import { WEBHOOK_BODY_LIMIT_BYTES } from './webhooks/route.ts';
+import { WEBHOOK_BODY_LIMIT_BYTES } from './webhooks/index.ts';
 import { JSON_BODY_LIMIT_BYTES, SERVER_TIMEOUTS_MS, declaredBodyLimit, noStore, securityHeaders } from './security.ts';
 
 /** Default port of the standalone server. */

@@ -7,6 +7,7 @@
  * recorded), so a buyer never pays for an order the marketplace did not record.
  */
 import { createHash } from 'node:crypto';
+import { PaymentInputError } from '../errors.ts';
 import { isLiveKeyId } from '../upstream/environment.ts';
 
 /** What the BFF asks the provider to charge. */
@@ -50,13 +51,7 @@ export interface PaymentReference {
   readonly currency: string;
 }
 
-/** Raised by {@link PaymentAdapter.parsePayment} for a payload the visitor must fix; answered 400 with the message. */
-export class PaymentInputError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'PaymentInputError';
-  }
-}
+export { PaymentInputError } from '../errors.ts';
 
 /**
  * Raised by {@link PaymentAdapter.capturePayment} when the provider refuses to capture an authorization for good

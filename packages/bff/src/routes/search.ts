@@ -9,10 +9,10 @@ import { widgetSearchQuerySchema, type DomainSearchResponse, type WidgetSearchRe
 import type { Request, RequestHandler, Response } from 'express';
 import type { Logger } from 'pino';
 import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
-import { normaliseQuery, type SearchCache } from '../search/search-cache.ts';
+import { normaliseQuery, type SearchCache } from '../search/index.ts';
 import { type BffMetrics, cacheResultOf } from '../metrics.ts';
 import { logAnswered, noteRequest } from '../request-context.ts';
-import type { SearchAnswer, SearchService } from '../search/search-service.ts';
+import type { SearchAnswer, SearchService } from '../search/index.ts';
 import { parseInput, SEARCH_QUERY_HELP } from '../validate.ts';
 import { toWidgetDomain } from './context.ts';
 

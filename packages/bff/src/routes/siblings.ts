@@ -17,7 +17,7 @@ import {
   type WidgetSiblingsResponse,
 } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
-import { normaliseQuery, type SearchCache } from '../search/search-cache.ts';
+import { normaliseQuery, type SearchCache } from '../search/index.ts';
 import { type BffMetrics, cacheResultOf } from '../metrics.ts';
 import { noteRequest } from '../request-context.ts';
 import { parseInput, SEARCH_QUERY_HELP } from '../validate.ts';

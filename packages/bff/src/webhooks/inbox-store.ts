@@ -5,7 +5,7 @@
 import { sql, type Selectable } from 'kysely';
 import type { MarketplaceEvent } from '@domainkit/protocol';
 import type { BffDb, EventSource, EventTable } from '../db/tables.ts';
-import { applyOrderEvent, findOrder, type EventOrder, type StoredOrder } from '../purchase/order-store.ts';
+import { applyOrderEvent, findOrder, type EventOrder, type StoredOrder } from '../purchase/index.ts';
 
 /** An inbox row as read. */
 export type InboxRow = Selectable<EventTable>;

@@ -18,7 +18,7 @@ import {
 } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import type { BffDb, EventSource } from '../db/tables.ts';
-import type { StoredOrder } from '../purchase/order-store.ts';
+import type { StoredOrder } from '../purchase/index.ts';
 import { applyEventToOrder, claimNextEvent, markEventDone, markEventFailed } from './inbox-store.ts';
 
 /** What a handler is told beside the event. */
