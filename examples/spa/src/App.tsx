@@ -4,7 +4,7 @@
  * `onDk*` event props, a payment form in the search's `payment` slot for MoR order mode, and a live log of every widget event.
  */
 import type { DkBuyButton, DkDomainSearch, DkMode, OrderDetails } from '@domainkit/widget';
-import { BuyButton, DomainSearch } from '@domainkit/widget/react';
+import { BuyButton, CheckoutReturn, DomainSearch } from '@domainkit/widget/react';
 import { useCallback, useRef, useState, type FormEvent } from 'react';
 
 /** One line of the event log. */
@@ -13,6 +13,12 @@ interface LogEntry {
   readonly type: string;
   readonly detail: string;
 }
+
+/**
+ * Where the hosted checkout returns the buyer (after paying or cancelling): this app, wherever it is served (the demo
+ * serves it at `/spa/`; the BFF's own return URL is the other demo brand's page).
+ */
+const RETURN_PATH = new URL('./', document.baseURI).pathname;
 
 /** The demo's test card: the demo BFF's test-card adapter accepts it (see the BFF's order routes). */
 const TEST_CARD = '4242 4242 4242 4242';
@@ -103,6 +109,8 @@ export function App() {
 
       <main>
         <section className="hero" aria-labelledby="title">
+          {/* Back from the hosted checkout (to this app: RETURN_PATH): the sale, once the BFF verified it. */}
+          <CheckoutReturn api="/dk" theme={theme} />
           <h1 id="title">Name your next project</h1>
           <fieldset className="controls">
             <legend>Widget options</legend>
@@ -125,6 +133,8 @@ export function App() {
 
           <DomainSearch
             api="/dk"
+            return-path={RETURN_PATH}
+            cancel-path={RETURN_PATH}
             mode={mode}
             theme={theme}
             size="large"
@@ -147,6 +157,8 @@ export function App() {
           <p>A single Buy button for one domain, in the same buying flow.</p>
           <BuyButton
             api="/dk"
+            return-path={RETURN_PATH}
+            cancel-path={RETURN_PATH}
             domain="coffeehouse.com"
             mode={mode}
             theme={theme}

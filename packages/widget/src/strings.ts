@@ -73,7 +73,10 @@ export interface DkStrings {
   readonly checkoutConfirmed: (domain: string, price: string) => string;
   /** `<dk-checkout-return>`: the page's checkout result could not be verified (nothing is confirmed). */
   readonly checkoutUnconfirmed: string;
-  /** `<dk-checkout-return>`: the buyer cancelled the hosted checkout. */
+  /**
+   * `<dk-checkout-return>`: the buyer cancelled the hosted checkout. True on any page the checkout returns to (a
+   * search box comes back empty, a product page has none): say nothing of what the page shows.
+   */
   readonly checkoutCanceled: string;
   /** MoR: the quote's headline, e.g. "coffeehouse.com for $2,500". */
   readonly quoteTitle: (domain: string, price: string) => string;

@@ -59,7 +59,7 @@ export const ar: DkStrings = {
   checkoutConfirmed: (domain, price) =>
     `شكرًا لك! أصبح ${domain} ملكك: تم دفع ${price}. ستصلك تعليمات النقل عبر البريد الإلكتروني.`,
   checkoutUnconfirmed: 'تعذّر تأكيد عملية شراء من هذا الرابط. إذا كنت قد دفعت، فستجد التفاصيل في رسالة الإيصال.',
-  checkoutCanceled: 'أُلغي الدفع: لم يُخصم أي مبلغ. بحثك ما زال هنا.',
+  checkoutCanceled: 'أُلغي الدفع: لم يُخصم أي مبلغ.',
   quoteTitle: (domain, price) => `${domain} مقابل ${price}`,
   lockedFor: (time) => `السعر محجوز لمدة ${time}`,
   quoteExpired: 'انتهت مدة حجز السعر.',

@@ -38,7 +38,7 @@ export const fr: DkStrings = {
     `Merci ! ${domain} est à vous : ${price} payés. Les instructions de transfert suivent par e-mail.`,
   checkoutUnconfirmed:
     'Aucun achat n’a pu être confirmé depuis ce lien. Si vous avez payé, votre reçu par e-mail contient les détails.',
-  checkoutCanceled: 'Paiement annulé : rien n’a été débité. Votre recherche est toujours là.',
+  checkoutCanceled: 'Paiement annulé : rien n’a été débité.',
   quoteTitle: (domain, price) => `${domain} pour ${price}`,
   lockedFor: (time) => `Prix garanti pendant ${time}`,
   quoteExpired: 'La garantie de prix a expiré.',

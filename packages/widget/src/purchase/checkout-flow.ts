@@ -60,7 +60,7 @@ export const returnStrings: Pick<DkStrings, DkReturnStringKey> = {
     `Thank you! ${domain} is yours: ${price} paid. Transfer instructions follow by email.`,
   checkoutUnconfirmed:
     'We could not confirm a purchase from this link. If you paid, your receipt email has the details.',
-  checkoutCanceled: 'Checkout cancelled: nothing was charged. Your search is still here.',
+  checkoutCanceled: 'Checkout cancelled: nothing was charged.',
 };
 
 /**

@@ -1,7 +1,7 @@
 'use client';
 
 /**
- * `@domainkit/widget/react`: `<dk-domain-search>` and `<dk-buy-button>` as React components, generated with
+ * `@domainkit/widget/react`: `<dk-domain-search>`, `<dk-buy-button>` and `<dk-checkout-return>` as React components, generated with
  * `@lit/react`. Properties are passed as properties (objects such as `strings` or `clock` included) and every
  * `dk-*` event is a typed camel-case prop: `onDkSelect`, `onDkResults`, `onDkError`…
  *
@@ -12,12 +12,13 @@
  * <BuyButton api="/dk" domain="coffeehouse.com" onDkCheckoutStart={(event) => event.detail.checkoutUrl} />
  * ```
  *
- * Importing this module defines both elements. React 19 (or 18) is a peer dependency. The raw tags keep their
+ * Importing this module defines the three elements. React 19 (or 18) is a peer dependency. The raw tags keep their
  * JSX typings too (`ondk-select`…, see `../jsx/react.ts`).
  */
 import { createComponent, type EventName } from '@lit/react';
 import * as React from 'react';
 import { DkBuyButton } from '../buy-button/buy-button.ts';
+import { DkCheckoutReturn } from '../checkout-return/checkout-return.ts';
 import { DkDomainSearch } from '../domain-search/domain-search.ts';
 import type { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
 import type { DkErrorEvent } from '../events/dk-error.ts';
@@ -58,10 +59,23 @@ export const BuyButton = createComponent({
   displayName: 'BuyButton',
 });
 
+/**
+ * `<dk-checkout-return>` as a React component: on the page the hosted checkout returns to, confirms the sale once the
+ * BFF verified it, or says the checkout was cancelled (`<CheckoutReturn api="/dk" />`).
+ */
+export const CheckoutReturn = createComponent({
+  tagName: 'dk-checkout-return',
+  elementClass: DkCheckoutReturn,
+  react: React,
+  displayName: 'CheckoutReturn',
+});
+
 /** Props of {@link DomainSearch}. */
 export type DomainSearchProps = React.ComponentProps<typeof DomainSearch>;
 /** Props of {@link BuyButton}. */
 export type BuyButtonProps = React.ComponentProps<typeof BuyButton>;
+/** Props of {@link CheckoutReturn}. */
+export type CheckoutReturnProps = React.ComponentProps<typeof CheckoutReturn>;
 
 /** The raw tags' JSX typings (this re-export also brings their `JSX.IntrinsicElements` entries into the app). */
 export type { DkBuyButtonTag, DkDomainSearchTag } from '../jsx/react.ts';
