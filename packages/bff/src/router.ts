@@ -10,14 +10,7 @@ import { requestDeadline } from './deadline.ts';
 import type { LearnedPrice } from './upstream/domain-changes.ts';
 import { environmentOf } from './upstream/environment.ts';
 import { errorHandler } from './errors.ts';
-import {
-  type CatchUpReport,
-  type EventHandler,
-  type EventHandlerType,
-  WEBHOOK_BODY_LIMIT_BYTES,
-  rawBody,
-  webhookRoute,
-} from './webhooks/index.ts';
+import { type CatchUpReport, type EventHandler, type EventHandlerType, webhookRoute } from './webhooks/index.ts';
 import { bffLogger } from './logger.ts';
 import type { CredentialStatus, ProbeOptions } from './upstream/credential-check.ts';
 import { BffMetrics } from './metrics.ts';
@@ -31,6 +24,7 @@ import { healthRoute, readyRoute } from './routes/health.ts';
 import { proxyTrust } from './proxy-trust.ts';
 import { processCacheSearchRoute, searchHitRoute, searchRoute } from './routes/search.ts';
 import { siblingsRoute } from './routes/siblings.ts';
+import { expressRoute } from './express-route.ts';
 import { resolveBffOptions } from './resolved-options.ts';
 import { BFF_VERSION, BffRuntime } from './runtime.ts';
 import { SearchCache, SqlAnswerStore, SearchService, type SearchStats } from './search/index.ts';
@@ -38,11 +32,8 @@ import {
   JSON_BODY_LIMIT_BYTES,
   applyNoStore,
   cors,
-  declaredBodyLimit,
   refuseCrossSiteWrites,
-  jsonBody,
   noStore,
-  requireJson,
   securityHeaders,
 } from './security.ts';
 import { SqlVisitorHitStore, visitorLimiters } from './visitor-limits.ts';
@@ -290,6 +281,8 @@ export function createBff(options: BffOptions): BffRouter {
   );
   router.use(visitorPaths, requestDeadline(o.requestDeadlineMs, logger));
   const sameSite = refuseCrossSiteWrites(o.allowedOrigins, proxies.ownOrigin);
+  // The web-standard routes (checkout/, purchase/, webhooks/) read their own bodies (http/body.ts).
+  const bridge = { logger, clientAddress: proxies.clientAddress, ownOrigin: proxies.ownOrigin };
   // The busiest route first: a visitor's search passes no other route's path match.
   const searchHandler =
     processCache === undefined
@@ -320,27 +313,23 @@ export function createBff(options: BffOptions): BffRouter {
     .route('/checkout/return')
     .get(
       limits.search,
-      checkoutReturnRoute({
-        secret: o.marketplace?.secret,
-        keyId: o.keyId,
-        db: dbOf,
-        now: o.now,
-        onCheckoutCompleted: o.onCheckoutCompleted,
-        logger,
-        domainChanged,
-      }),
+      expressRoute(
+        checkoutReturnRoute({
+          secret: o.marketplace?.secret,
+          keyId: o.keyId,
+          db: dbOf,
+          now: o.now,
+          onCheckoutCompleted: o.onCheckoutCompleted,
+          logger,
+          domainChanged,
+        }),
+        bridge,
+      ),
     )
     .all(methodNotAllowed('GET'));
   router
     .route('/checkout')
-    .post(
-      sameSite,
-      limits.write,
-      declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
-      requireJson,
-      jsonBody(),
-      checkoutRoute(checkout),
-    )
+    .post(sameSite, limits.write, expressRoute(checkoutRoute(checkout), bridge))
     .all(methodNotAllowed('POST'));
   if (mor) {
     router
@@ -348,37 +337,30 @@ export function createBff(options: BffOptions): BffRouter {
       .post(
         sameSite,
         limits.write,
-        declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
-        requireJson,
-        jsonBody(),
-        quoteRoute({
-          db: dbOf,
-          client,
-          now: o.now,
-          domainChanged,
-          priceLearned,
-          orderFlow: () => runtime.orderFlow(),
-        }),
+        expressRoute(
+          quoteRoute({
+            db: dbOf,
+            client,
+            now: o.now,
+            domainChanged,
+            priceLearned,
+            orderFlow: () => runtime.orderFlow(),
+          }),
+          bridge,
+        ),
       )
       .all(methodNotAllowed('POST'));
     router
       .route('/orders')
-      .post(
-        sameSite,
-        limits.write,
-        declaredBodyLimit(JSON_BODY_LIMIT_BYTES),
-        requireJson,
-        jsonBody(),
-        placeOrderRoute({ orderFlow: () => runtime.orderFlow() }),
-      )
+      .post(sameSite, limits.write, expressRoute(placeOrderRoute({ orderFlow: () => runtime.orderFlow() }), bridge))
       .all(methodNotAllowed('POST'));
     router
       .route('/orders/:id')
-      .get(limits.search, orderStatusRoute({ db: dbOf }))
+      .get(limits.search, expressRoute(orderStatusRoute({ db: dbOf }), bridge))
       .all(methodNotAllowed('GET'));
   }
   if (webhook !== undefined) {
-    // The raw body parser is this route's own, so the signature is checked on the exact bytes received.
+    // The route reads its own raw body, so the signature is checked on the exact bytes received.
     const receiver = webhookRoute({
       secret: webhook.secret,
       headerPrefix: o.headerPrefix,
@@ -388,11 +370,11 @@ export function createBff(options: BffOptions): BffRouter {
       logger,
       metrics,
       domainChanged,
-      eventsStored: () => void inbox.kick(),
+      eventsStored: () => inbox.kick(),
     });
     router
       .route('/webhooks')
-      .post(declaredBodyLimit(WEBHOOK_BODY_LIMIT_BYTES), rawBody(), receiver)
+      .post(expressRoute(receiver, bridge, true))
       .all(methodNotAllowed('POST'));
   }
   router.use(paths, errorHandler(logger, { bodyLimitKb: JSON_BODY_LIMIT_BYTES / 1024 }));

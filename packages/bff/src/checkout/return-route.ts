@@ -11,11 +11,11 @@
  * offered the domain just bought.
  */
 import { verifyCheckoutReturn, type CheckoutReturn } from '@domainkit/protocol';
-import type { RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import { claimCheckoutCompletion, recordCheckoutHookError } from './completions.ts';
 import type { BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
+import { type BffRequest, json, type RouteHandler } from '../http/index.ts';
 import { errorFields, redactText } from '../logger.ts';
 
 /** What the route uses. */
@@ -33,11 +33,11 @@ export interface CheckoutReturnDeps {
   readonly domainChanged: (domain: string) => void;
 }
 
-/** The handler. */
-export function checkoutReturnRoute(deps: CheckoutReturnDeps): RequestHandler {
-  return async function domainkitBffCheckoutReturn(req, res) {
+/** The route (`GET /checkout/return`). */
+export function checkoutReturnRoute(deps: CheckoutReturnDeps): RouteHandler {
+  return async function domainkitBffCheckoutReturn(req: BffRequest): Promise<Response> {
     const sale = deps.secret
-      ? await verifyCheckoutReturn(deps.secret, req.query as Record<string, unknown>, Math.floor(deps.now() / 1000))
+      ? await verifyCheckoutReturn(deps.secret, req.query, Math.floor(deps.now() / 1000))
       : undefined;
     if (!sale) {
       throw new BffHttpError(
@@ -49,8 +49,9 @@ export function checkoutReturnRoute(deps: CheckoutReturnDeps): RequestHandler {
     deps.domainChanged(sale.domain);
     if (deps.onCheckoutCompleted) await reportOnce(deps, deps.onCheckoutCompleted, sale);
     const { checkout_session_id, domain, price_cents, currency } = sale;
-    res.setHeader('Cache-Control', 'no-store');
-    res.status(200).json({ checkout_session_id, status: 'paid', domain, price_cents, currency });
+    return json({ checkout_session_id, status: 'paid', domain, price_cents, currency }, 200, {
+      'Cache-Control': 'no-store',
+    });
   };
 }
 

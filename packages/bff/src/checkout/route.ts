@@ -8,8 +8,8 @@
  */
 import { MarketplaceResponseError } from '@domainkit/client';
 import { widgetCheckoutRequestSchema, type WidgetCheckoutResponse } from '@domainkit/protocol';
-import type { RequestHandler } from 'express';
 import { BffHttpError } from '../errors.ts';
+import { type BffRequest, JSON_BODY_LIMIT_BYTES, json, readJson, type RouteHandler } from '../http/index.ts';
 import type { LearnedPrice } from '../upstream/domain-changes.ts';
 import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
 import { parseInput } from '../validate.ts';
@@ -96,12 +96,14 @@ export function returnTarget(
   return url.href;
 }
 
-/** The checkout route handler (after the JSON body checks). */
-export function checkoutRoute(ctx: CheckoutRouteDeps): RequestHandler {
-  return async function domainkitBffCheckout(req, res) {
+/** The checkout route (`POST /checkout`; the cross-site and visitor-limit checks run before it). */
+export function checkoutRoute(ctx: CheckoutRouteDeps): RouteHandler {
+  return async function domainkitBffCheckout(req: BffRequest): Promise<Response> {
+    // The body checks first (415, 413, 400 for unreadable JSON), then the query, then the fields.
+    const sent = await readJson(req, JSON_BODY_LIMIT_BYTES);
     parseInput(noQuerySchema, req.query, 'query');
-    const input = parseInput(widgetCheckoutRequestSchema, req.body, 'body', HELP);
-    const pageOrigin = req.get('origin');
+    const input = parseInput(widgetCheckoutRequestSchema, sent, 'body', HELP);
+    const pageOrigin = req.header('origin');
     const returnUrl = returnTarget(ctx, 'return_url', input.return_url, pageOrigin, ctx.returnUrl) ?? ctx.returnUrl;
     const cancelUrl = returnTarget(ctx, 'cancel_url', input.cancel_url, pageOrigin, ctx.cancelUrl) ?? ctx.cancelUrl;
     let session: Awaited<ReturnType<CheckoutRouteDeps['client']['createCheckoutSession']>>;
@@ -139,6 +141,6 @@ export function checkoutRoute(ctx: CheckoutRouteDeps): RequestHandler {
       price_cents: session.price_cents,
       currency: session.currency,
     };
-    res.status(201).json(body);
+    return json(body, 201);
   };
 }

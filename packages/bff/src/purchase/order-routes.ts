@@ -15,7 +15,6 @@
  *   an order's existence is not revealed).
  */
 import { buyerSchema, widgetOrderRequestSchema, type WidgetMoney, type WidgetOrderStatus } from '@domainkit/protocol';
-import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { toCents } from '../db/tables.ts';
 import {
@@ -29,9 +28,10 @@ import { PaymentInputError } from './payments.ts';
 import type { BffDb } from '../db/tables.ts';
 import { intentMoney, intentStatus, placeOrder, type OrderFlowDeps } from './place-order.ts';
 import { findIntentForView, viewTokenMatches } from './order-store.ts';
-import { setDeadlineAnswer } from '../deadline.ts';
+import { type BffRequest, JSON_BODY_LIMIT_BYTES, json, readJson, type RouteHandler } from '../http/index.ts';
+import { noQuerySchema } from '../routes/context.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema, purchaseKeyOf } from '../routes/context.ts';
+import { purchaseKeyOf } from './purchase-key.ts';
 
 /** The order-view token header. */
 export const ORDER_TOKEN_HEADER = 'X-Order-Token';
@@ -47,16 +47,18 @@ export interface PlaceOrderRouteDeps {
   /** What the order flow needs. @throws {BffHttpError} 503 `unavailable` when the database is not available. */
   readonly orderFlow: () => Promise<OrderFlowDeps>;
 }
-/** The order placement handler (after the JSON body checks). */
-export function placeOrderRoute(route: PlaceOrderRouteDeps): RequestHandler {
-  return async function domainkitBffPlaceOrder(req, res) {
+/** The order placement route (`POST /orders`; the cross-site and visitor-limit checks run before it). */
+export function placeOrderRoute(route: PlaceOrderRouteDeps): RouteHandler {
+  return async function domainkitBffPlaceOrder(req: BffRequest): Promise<Response> {
+    // The body checks first (415, 413, 400 for unreadable JSON): their answers carry no `money` field.
+    const sent = await readJson(req, JSON_BODY_LIMIT_BYTES);
     // Whether a payment step may have run: before the intent is stored, nothing can have been charged.
     let started = false;
     let answer: Awaited<ReturnType<typeof placeOrder>>;
     try {
       parseInput(noQuerySchema, req.query, 'query');
       const purchaseKey = purchaseKeyOf(req);
-      const input = parseInput(widgetOrderRequestSchema, req.body, 'body', HELP);
+      const input = parseInput(widgetOrderRequestSchema, sent, 'body', HELP);
       const deps = await route.orderFlow();
       const payment = deps.payments.parsePayment ? deps.payments.parsePayment(input.payment) : input.payment;
       answer = await placeOrder(deps, {
@@ -67,13 +69,13 @@ export function placeOrderRoute(route: PlaceOrderRouteDeps): RequestHandler {
         onStarted: (processing) => {
           started = true;
           // Past the request's deadline the visitor gets the purchase's status; the purchase goes on.
-          setDeadlineAnswer(res, () => ({ status: 202, body: processing }));
+          req.onDeadline(() => ({ status: 202, body: processing }));
         },
       });
     } catch (error) {
       throw withMoney(error, started ? 'unknown' : 'not_charged');
     }
-    res.status(answer.status).json(answer.body);
+    return json(answer.body, answer.status);
   };
 }
 
@@ -115,14 +117,14 @@ export interface OrderStatusRouteDeps {
   readonly db: () => Promise<BffDb>;
 }
 
-/** The order view handler. */
-export function orderStatusRoute(deps: OrderStatusRouteDeps): RequestHandler {
-  return async function domainkitBffOrderStatus(req, res) {
+/** The order view route (`GET /orders/:id`). */
+export function orderStatusRoute(deps: OrderStatusRouteDeps): RouteHandler {
+  return async function domainkitBffOrderStatus(req: BffRequest): Promise<Response> {
     parseInput(noQuerySchema, req.query, 'query');
     const { id } = parseInput(paramsSchema, { id: req.params.id }, 'path', {
       id: { label: 'The order id in the path', hint: 'the order_id from POST /orders', example: 'ord_…' },
     });
-    const token = req.get(ORDER_TOKEN_HEADER);
+    const token = req.header(ORDER_TOKEN_HEADER);
     const db = await deps.db();
     const found = await findIntentForView(db, id);
     if (found === undefined || !(await viewTokenMatches(db, found.intent, token)))
@@ -138,6 +140,6 @@ export function orderStatusRoute(deps: OrderStatusRouteDeps): RequestHandler {
     };
     const money = order === undefined ? intentMoney(intent) : undefined;
     if (money !== undefined) body.money = money;
-    res.json(body);
+    return json(body, 200);
   };
 }

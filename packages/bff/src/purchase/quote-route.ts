@@ -12,11 +12,12 @@
  * as any quote request (docs/spec-decisions.md "Purchase keys and deadlines").
  */
 import { widgetQuoteRequestSchema, type WidgetQuoteResponse } from '@domainkit/protocol';
-import type { RequestHandler } from 'express';
+import { type BffRequest, JSON_BODY_LIMIT_BYTES, json, readJson, type RouteHandler } from '../http/index.ts';
 import { purchaseInFlight, type OrderFlowDeps } from './place-order.ts';
 import { requestQuote, type QuoteDeps } from './quote.ts';
+import { noQuerySchema } from '../routes/context.ts';
 import { parseInput } from '../validate.ts';
-import { noQuerySchema, purchaseKeyOf } from '../routes/context.ts';
+import { purchaseKeyOf } from './purchase-key.ts';
 
 const HELP = {
   domain: { label: '`domain`', hint: 'the domain name to buy', example: 'coffeehouse.com' },
@@ -34,18 +35,17 @@ export interface QuoteRouteDeps extends QuoteDeps {
   readonly orderFlow: () => Promise<OrderFlowDeps>;
 }
 
-/** The quote route handler (after the JSON body checks). */
-export function quoteRoute(deps: QuoteRouteDeps): RequestHandler {
-  return async function domainkitBffQuote(req, res) {
+/** The quote route (`POST /quotes`; the cross-site and visitor-limit checks run before it). */
+export function quoteRoute(deps: QuoteRouteDeps): RouteHandler {
+  return async function domainkitBffQuote(req: BffRequest): Promise<Response> {
+    // The body checks first (415, 413, 400 for unreadable JSON), then the query, the key and the fields.
+    const sent = await readJson(req, JSON_BODY_LIMIT_BYTES);
     parseInput(noQuerySchema, req.query, 'query');
     const purchaseKey = purchaseKeyOf(req);
-    const { domain, quote_id } = parseInput(widgetQuoteRequestSchema, req.body, 'body', HELP);
+    const { domain, quote_id } = parseInput(widgetQuoteRequestSchema, sent, 'body', HELP);
     if (purchaseKey !== undefined && quote_id !== undefined) {
       const order = await purchaseInFlight(await deps.orderFlow(), { key: purchaseKey, quoteId: quote_id, domain });
-      if (order !== undefined) {
-        res.status(200).json(order);
-        return;
-      }
+      if (order !== undefined) return json(order, 200);
     }
     const quote = await requestQuote(deps, domain);
     const body: WidgetQuoteResponse = {
@@ -55,6 +55,6 @@ export function quoteRoute(deps: QuoteRouteDeps): RequestHandler {
       currency: quote.currency,
       expires_at: quote.expires_at,
     };
-    res.status(201).json(body);
+    return json(body, 201);
   };
 }

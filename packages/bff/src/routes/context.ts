@@ -3,10 +3,9 @@
  * it) holding only what it uses; the router builds them.
  */
 import type { Domain, WidgetDomain } from '@domainkit/protocol';
-import type { Request, RequestHandler } from 'express';
+import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import { BffHttpError } from '../errors.ts';
-import { parseInput } from '../validate.ts';
 
 export { upstreamSaysGone } from '../upstream/domain-changes.ts';
 
@@ -31,27 +30,4 @@ export function methodNotAllowed(allow: string): RequestHandler {
     res.setHeader('Allow', allow);
     next(new BffHttpError('method_not_allowed', `${req.method} is not supported here: use ${allow}.`));
   };
-}
-
-/** The purchase-key header of `POST /quotes` and `POST /orders` (the IETF `Idempotency-Key` header's name). */
-export const PURCHASE_KEY_HEADER = 'Idempotency-Key';
-const purchaseKeySchema = z.object({
-  key: z
-    .string()
-    .regex(
-      /^[A-Za-z0-9_-]{16,128}$/,
-      'must be 16 to 128 letters, digits, "-" or "_": a new random key (such as a UUID) per purchase attempt',
-    )
-    .optional(),
-});
-
-/**
- * The visitor's purchase key (the widget's one random key per purchase attempt, docs/spec-decisions.md "Purchase
- * keys and deadlines"), or undefined when the request carries none.
- * @throws {BffHttpError} 400 `validation_error` for a malformed key.
- */
-export function purchaseKeyOf(req: Request): string | undefined {
-  return parseInput(purchaseKeySchema, { key: req.get(PURCHASE_KEY_HEADER) }, 'header', {
-    key: { label: `The ${PURCHASE_KEY_HEADER} header`, hint: 'the purchase key', example: '' },
-  }).key;
 }

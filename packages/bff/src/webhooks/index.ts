@@ -16,4 +16,4 @@ export { inboxBacklog } from './inbox-store.ts';
 export type { CatchUpReport } from './catch-up.ts';
 export { InboxWorker } from './inbox-worker.ts';
 export { WebhookRegistration } from './registration.ts';
-export { WEBHOOK_BODY_LIMIT_BYTES, rawBody, webhookRoute } from './route.ts';
+export { WEBHOOK_BODY_LIMIT_BYTES, webhookRoute } from './route.ts';

@@ -1,32 +1,25 @@
 /**
- * `POST /webhooks`: deliveries from the marketplace (Partner API spec 5.3, 6). The signature is verified on the raw bytes
- * (this route reads its own body: no JSON parser runs first), the event is stored in the inbox under its id, and
- * 200 is answered at once; the partner's handlers run afterwards. A bad signature is 400 (the marketplace retries,
- * catch-up fills any gap); a body already consumed by the partner's own JSON parser is a 500 that says so in the log.
+ * `POST /webhooks`: deliveries from the marketplace (Partner API spec 5.3, 6). The signature is verified on the exact
+ * bytes received, on every runtime (this route reads its own body with `readRawBody`: no JSON parser runs first; a
+ * body over {@link WEBHOOK_BODY_LIMIT_BYTES} is refused 413 as soon as its bytes pass the limit), the event is stored
+ * in the inbox under its id, and 200 is answered at once; the partner's handlers run afterwards (`eventsStored`,
+ * kept alive with the host's `waitUntil` where it has one). A bad signature is 400 (the marketplace retries, catch-up
+ * fills any gap); a body already consumed by the partner's own JSON parser is a 500 that says so in the log.
  */
 import { WebhookPayloadError, WebhookSignatureError, createWebhookVerifier } from '@domainkit/client';
-import express, { type RequestHandler } from 'express';
 import type { Logger } from 'pino';
 import type { BffMetrics } from '../metrics.ts';
 import type { BffDb } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
 import { eventDomains } from './inbox.ts';
 import { storeEvents } from './inbox-store.ts';
-import { refuseBodyOverLimit } from '../security.ts';
+import { type BffRequest, json, readRawBody, refuseDeclaredOverLimit, type RouteHandler } from '../http/index.ts';
 
 /** The `Retry-After` (seconds) of a delivery that could not be stored (503). */
 export const WEBHOOK_RETRY_AFTER_SECONDS = 30;
 
 /** Largest webhook body accepted (an event is under 2 kB). */
 export const WEBHOOK_BODY_LIMIT_BYTES = 256 * 1024;
-
-/** Reads the raw body as bytes, whatever its content type. */
-export function rawBody(): RequestHandler {
-  return refuseBodyOverLimit(
-    express.raw({ type: () => true, limit: WEBHOOK_BODY_LIMIT_BYTES }),
-    WEBHOOK_BODY_LIMIT_BYTES,
-  );
-}
 
 /** What the webhook route uses. */
 export interface WebhookRouteDeps {
@@ -44,24 +37,31 @@ export interface WebhookRouteDeps {
   readonly metrics?: Pick<BffMetrics, 'webhookVerificationFailed'> | undefined;
   /** Told each domain an event names (drops cached searches). */
   readonly domainChanged: (domain: string) => void;
-  /** Told an event was stored: the inbox worker handles it after the answer. */
-  readonly eventsStored: () => void;
+  /**
+   * Told an event was stored: the inbox worker handles it after the answer. Resolves when that work is done (the
+   * route hands it to the host's `waitUntil`, so a serverless function lives until then).
+   */
+  readonly eventsStored: () => Promise<unknown>;
 }
 
-/** The webhook receiver. */
-export function webhookRoute(deps: WebhookRouteDeps): RequestHandler {
+/** The webhook receiver (`POST /webhooks`). */
+export function webhookRoute(deps: WebhookRouteDeps): RouteHandler {
   const verifier = createWebhookVerifier({ secret: deps.secret, headerPrefix: deps.headerPrefix });
-  return async function domainkitBffWebhook(req, res) {
-    if (!Buffer.isBuffer(req.body)) {
+  return async function domainkitBffWebhook(req: BffRequest): Promise<Response> {
+    refuseDeclaredOverLimit(req.request, WEBHOOK_BODY_LIMIT_BYTES);
+    // A host whose own parser read the body first (express.json() mounted before the BFF) hands over a used body:
+    // the exact bytes are gone, so no signature can be checked.
+    if (req.request.bodyUsed) {
       deps.logger.error(
         { route: 'POST /webhooks' },
         'the webhook body was already parsed by another middleware: mount the domainkit BFF before express.json() (or exclude its path), so the signature can be checked on the raw bytes',
       );
       throw new BffHttpError('internal_error', 'The webhook receiver is misconfigured.');
     }
+    const body = await readRawBody(req, WEBHOOK_BODY_LIMIT_BYTES);
     let event: Awaited<ReturnType<typeof verifier.constructEvent>>;
     try {
-      event = await verifier.constructEvent(req.body, req.headers);
+      event = await verifier.constructEvent(body, req.request.headers);
     } catch (error) {
       if (error instanceof WebhookSignatureError || error instanceof WebhookPayloadError) {
         deps.logger.warn({ route: 'POST /webhooks', code: error.code }, 'webhook delivery refused');
@@ -89,8 +89,10 @@ export function webhookRoute(deps: WebhookRouteDeps): RequestHandler {
       });
     }
     for (const domain of eventDomains([event])) deps.domainChanged(domain);
-    res.status(200).json({ received: true });
     deps.logger.debug({ event: event.id, type: event.type, duplicate: stored === 0 }, 'webhook event stored');
-    deps.eventsStored();
+    // The partner's handlers run after the answer; a host with `waitUntil` keeps the function alive for them.
+    const handled = deps.eventsStored();
+    req.waitUntil?.(handled);
+    return json({ received: true }, 200);
   };
 }
