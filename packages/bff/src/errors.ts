@@ -14,6 +14,7 @@ import {
   type WidgetErrorCode,
 } from '@domainkit/protocol';
 import type { RateClass } from '@domainkit/client';
+import { unrefTimer } from './platform.ts';
 import type { ErrorRequestHandler, Response } from 'express';
 import { redactDeep, redactText } from './logger.ts';
 import type { Logger } from 'pino';
@@ -287,7 +288,7 @@ export const BUSY_LOG_INTERVAL_SECONDS = 60;
  */
 export function busyLog(logger: Logger): () => void {
   let count = 0;
-  let timer: NodeJS.Timeout | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   return () => {
     count++;
     if (timer !== undefined) return;
@@ -296,7 +297,7 @@ export function busyLog(logger: Logger): () => void {
       count = 0;
       timer = undefined;
     }, BUSY_LOG_INTERVAL_SECONDS * 1000);
-    timer.unref();
+    unrefTimer(timer);
   };
 }
 

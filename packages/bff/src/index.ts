@@ -74,4 +74,5 @@ export {
   type BffUpstreamBudget,
 } from './upstream/budget.ts';
 export type { EventHandler, EventHandlerMap, EventHandlerType, EventContext, CatchUpReport } from './webhooks/index.ts';
+export type { BackgroundReport } from './scheduled-round.ts';
 export { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './visitor-limits.ts';

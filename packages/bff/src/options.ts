@@ -100,6 +100,13 @@ export interface BackgroundOptions {
   readonly leaseSeconds?: number | undefined;
   /** Run the start tasks (registration, recovery, catch-up) and the timers; default true. */
   readonly enabled?: boolean | undefined;
+  /**
+   * How background work runs. `timers` (default on Node, Bun and Deno, where the process lives between requests):
+   * start tasks when the BFF starts, then timers. `scheduled` (default on Cloudflare workerd; choose it on any
+   * serverless host): no timer is ever set; the host's cron calls the handler's `scheduled()` (recovery pass,
+   * catch-up, due inbox events), and a stored webhook's events are handled under the request's `waitUntil`.
+   */
+  readonly mode?: 'timers' | 'scheduled' | undefined;
 }
 
 /** Options of {@link createBff}. */
@@ -340,18 +347,24 @@ const databaseSchema = z.union(
       (v) => typeof v === 'object' && v !== null && 'db' in v && isFunction((v as { close?: unknown }).close),
       'a database handle from openBffDatabase()',
     ),
-    z.strictObject({
-      url: z
-        .string()
-        .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL')
-        .optional(),
-      schema: z
-        .string()
-        .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be lowercase letters, digits and "_"')
-        .optional(),
-      dataDir: z.string().min(1).optional(),
-      memory: z.boolean().optional(),
-    }),
+    z
+      .strictObject({
+        url: z
+          .string()
+          .refine((v) => /^postgres(ql)?:\/\//.test(v), 'must be a postgres:// URL')
+          .optional(),
+        schema: z
+          .string()
+          .regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be lowercase letters, digits and "_"')
+          .optional(),
+        dataDir: z.string().min(1).optional(),
+        memory: z.boolean().optional(),
+        perRequest: z.boolean({ error: 'must be true or false (PostgreSQL: one connection per request)' }).optional(),
+      })
+      .refine((d) => d.perRequest !== true || d.url !== undefined, {
+        error: 'perRequest applies to PostgreSQL (a url) only',
+        path: ['perRequest'],
+      }),
   ],
   {
     error:
@@ -485,6 +498,7 @@ const optionsSchema = z.strictObject({
       catchUpIntervalSeconds: seconds('0 catches up only at start').optional(),
       leaseSeconds: z.number().positive().optional(),
       enabled: z.boolean().optional(),
+      mode: z.enum(['timers', 'scheduled'], { error: 'must be "timers" or "scheduled"' }).optional(),
     })
     .optional(),
   siblings: z.boolean({ error: 'must be true or false (false turns GET /siblings off)' }).optional(),
@@ -619,8 +633,8 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
     webhook: ['secret', 'publicUrl'],
     upstreamBudget: ['search', 'write', 'maxWaitMs', 'searchMaxWaitMs'],
     visitorLimits: ['searchesPerMinute', 'writesPerMinute', 'keyGenerator'],
-    background: ['recoveryIntervalSeconds', 'catchUpIntervalSeconds', 'leaseSeconds', 'enabled'],
-    database: ['url', 'schema', 'dataDir', 'memory'],
+    background: ['recoveryIntervalSeconds', 'catchUpIntervalSeconds', 'leaseSeconds', 'enabled', 'mode'],
+    database: ['url', 'schema', 'dataDir', 'memory', 'perRequest'],
     metrics: ['token'],
   };
   return nested[String(path[0])] ?? [];

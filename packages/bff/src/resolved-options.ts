@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './upstream/budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
 import type { DatabaseSource } from './db/handle.ts';
+import { isWorkerd } from './platform.ts';
 import type { EventHandler, EventHandlerType, InboxTimings } from './webhooks/index.ts';
 import type { FailedOrderReport, OrderTimings, PaymentAdapter } from './purchase/index.ts';
 import type {
@@ -87,6 +88,8 @@ export interface ResolvedDatabase {
 export interface ResolvedBackground {
   /** Run the start tasks and the timers; option `background.enabled`, default true. */
   readonly enabled: boolean;
+  /** `timers` (start tasks and timers) or `scheduled` (no timer: the host calls `scheduled()`); default `scheduled` on workerd, else `timers`. */
+  readonly mode: 'timers' | 'scheduled';
   /** Between recovery passes (0: only at start); option `background.recoveryIntervalSeconds`, default 30 s. */
   readonly recoveryIntervalMs: number;
   /** Between catch-ups (0: only at start); option `background.catchUpIntervalSeconds`, default 60 s. */
@@ -290,6 +293,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     },
     background: {
       enabled: o.background?.enabled !== false,
+      mode: o.background?.mode ?? (isWorkerd() ? 'scheduled' : 'timers'),
       recoveryIntervalMs: seconds(o.background?.recoveryIntervalSeconds, 10),
       catchUpIntervalMs: seconds(o.background?.catchUpIntervalSeconds, 60),
       closeGraceMs: 10_000,

@@ -10,6 +10,7 @@ import { requestDeadline } from './deadline.ts';
 import type { LearnedPrice } from './upstream/domain-changes.ts';
 import { environmentOf } from './upstream/environment.ts';
 import { errorHandler } from './errors.ts';
+import type { BackgroundReport } from './scheduled-round.ts';
 import { type CatchUpReport, type EventHandler, type EventHandlerType, webhookRoute } from './webhooks/index.ts';
 import { bffLogger } from './logger.ts';
 import type { CredentialStatus, ProbeOptions } from './upstream/credential-check.ts';
@@ -72,6 +73,11 @@ export interface BffRouter extends Router {
   catchUp(): Promise<CatchUpReport>;
   /** Handles the due inbox events now. */
   processInbox(): Promise<void>;
+  /**
+   * One round of background work (webhook registration while pending, a recovery pass, a catch-up, the due inbox
+   * events), for a cron when `background.mode` is `'scheduled'`; see `scheduled-round.ts`. Never rejects.
+   */
+  scheduled(): Promise<BackgroundReport>;
   /** Resolves when no background work is running. */
   idle(): Promise<void>;
   /**
@@ -144,6 +150,8 @@ export function createBff(options: BffOptions): BffRouter {
   const logger = contextualLogger(baseLogger);
   const metrics = new BffMetrics();
   const runtime = new BffRuntime(o, logger, metrics);
+  // The Express router starts at once, as it always has (a failure to open is logged by the runtime).
+  runtime.start().catch(() => {});
   const { client, database, domainChanges, inbox } = runtime;
   const domainChanged = (domain: string) => domainChanges.changed(domain);
   const priceLearned = (price: LearnedPrice) => domainChanges.priced(price);
@@ -400,6 +408,7 @@ export function createBff(options: BffOptions): BffRouter {
     checkCredential: (options?: ProbeOptions) => runtime.credential.refresh(options),
     credentialChecked: o.readiness.checkCredential,
     catchUp: () => runtime.catchUp(),
+    scheduled: () => runtime.scheduled(),
     processInbox: async () => {
       await inbox.kick();
       await runtime.jobs.idle();

@@ -5,6 +5,13 @@
  * order recovery (`purchase/order-recovery.ts`) and webhook registration (`webhooks/registration.ts`).
  * It owns no SQL and no default: every setting comes from {@link ResolvedBffOptions}. One runtime per `createBff`
  * call; `close()` stops it.
+ *
+ * Nothing opens or starts when the runtime is created: {@link BffRuntime.start} opens the database and, with
+ * `background.mode: 'timers'`, runs the start tasks and sets the timers (the Express adapter calls it at once; the
+ * web handler on its first request). With `'scheduled'` no timer is ever set: the host calls
+ * {@link BffRuntime.scheduled} from its cron, and a stored webhook's events are handled under the request's
+ * `waitUntil` ({@link BffRuntime.eventsStored}). {@link BffRuntime.withRequest} gives each request (and each round)
+ * its database scope: on Cloudflare workerd, a connection of its own, closed once its work is done.
  */
 import type { Logger } from 'pino';
 import {
@@ -19,13 +26,15 @@ import {
 import { JobScheduler } from './background/jobs.ts';
 import { OrderRecovery, countIntentsByState, type OrderFlowDeps, type RecoveryReport } from './purchase/index.ts';
 import type { BffUpstreamBudget } from './upstream/budget.ts';
-import { DatabaseHandle } from './db/handle.ts';
+import { runBackgroundRound, type BackgroundReport } from './scheduled-round.ts';
+import { DatabaseHandle, type WaitUntil } from './db/handle.ts';
 import { DomainChanges } from './upstream/domain-changes.ts';
 import { BffHttpError } from './errors.ts';
 import { CredentialCheck } from './upstream/credential-check.ts';
 import { errorFields } from './logger.ts';
 import type { MarketplaceApi } from './upstream/marketplace-api.ts';
 import { BffMetrics } from './metrics.ts';
+import { nodeEnv } from './platform.ts';
 import type { ResolvedBffOptions } from './resolved-options.ts';
 import { createUpstream } from './upstream/upstream.ts';
 
@@ -49,6 +58,7 @@ export class BffRuntime {
   readonly webhookRegistration: WebhookRegistration;
   readonly #options: ResolvedBffOptions;
   #closing: Promise<void> | undefined;
+  #started: Promise<void> | undefined;
   readonly #closeListeners: Array<() => void> = [];
 
   /**
@@ -61,7 +71,7 @@ export class BffRuntime {
     const startedAt = new Date(options.now());
     this.database = new DatabaseHandle(options.database);
     this.domainChanges = new DomainChanges(logger);
-    this.jobs = new JobScheduler(logger);
+    this.jobs = new JobScheduler(logger, { timers: options.background.mode === 'timers' });
     const { client, budget } = createUpstream(options, () => this.database.db(), metrics);
     this.client = client;
     this.budget = budget;
@@ -111,22 +121,96 @@ export class BffRuntime {
     this.webhookRegistration = new WebhookRegistration(client, options.webhook, logger);
 
     // A LIVE credential, or production without the staging opt-in, was refused at creation (options.ts).
-    if (options.payments?.test === true && process.env.NODE_ENV === 'production') {
+    if (options.payments?.test === true && nodeEnv() === 'production') {
       logger.warn(
         'test cards are accepted in production (allowTestCardsInProduction): no money is collected; for a staging shop on a SANDBOX credential only',
       );
     }
-    if (this.database.configured) {
-      this.database.ready.then(
-        () => this.#start(),
-        (error: unknown) => logger.error({ ...errorFields(error) }, 'the BFF database could not be opened'),
-      );
-    }
   }
 
-  /** Resolves when the database is open and migrated (at once when none is used); rejects when it cannot open. */
+  /**
+   * Resolves when the database is open and migrated (at once when none is used), opening it now if nothing did;
+   * rejects when it cannot open.
+   */
   get ready(): Promise<void> {
     return this.database.ready;
+  }
+
+  /**
+   * Opens the database and, with `background.mode: 'timers'` (and `background.enabled`), runs the start tasks
+   * (webhook registration, a recovery pass, a catch-up) and sets the timers. Idempotent: later calls return the
+   * first call's promise. Resolves once the database is open (the start tasks run on in the background); rejects
+   * when it cannot open (logged once), and a later call tries again.
+   */
+  start(): Promise<void> {
+    this.#started ??= this.database.open().then(
+      () => this.#startBackground(),
+      (error: unknown) => {
+        this.#started = undefined;
+        this.logger.error({ ...errorFields(error) }, 'the BFF database could not be opened');
+        throw error;
+      },
+    );
+    return this.#started;
+  }
+
+  /**
+   * Runs `work` (one request, or one background round) in its own database scope (see
+   * {@link DatabaseHandle.withRequest}: on Cloudflare workerd a connection of its own, closed once the work and
+   * what it handed to `waitUntil` are done).
+   * @param context.waitUntil - the host's, when it has one (Workers `ctx.waitUntil`, Vercel `waitUntil`).
+   * @param work - receives the `waitUntil` to give routes: it keeps the request's connection open for the work too.
+   */
+  withRequest<T>(
+    context: { readonly waitUntil?: WaitUntil | undefined } | undefined,
+    work: (waitUntil: WaitUntil) => Promise<T>,
+  ): Promise<T> {
+    return this.database.withRequest(context?.waitUntil, work);
+  }
+
+  /**
+   * Told that a webhook stored events: handles them after the answer. With timers the inbox worker runs on its
+   * own; the promise is also handed to `waitUntil` when given (serverless hosts and Workers end the work with the
+   * response otherwise).
+   */
+  eventsStored(waitUntil?: WaitUntil): void {
+    const run = this.inbox.kick();
+    waitUntil?.(run);
+  }
+
+  /**
+   * One round of background work for a platform cron (Workers `scheduled`, a Vercel cron route): webhook
+   * registration while pending, a recovery pass (MoR), a catch-up with `GET /events` and the due inbox events
+   * (webhooks). Runs whatever `background.mode` is, in a database scope of its own. Never rejects: a failing part is
+   * logged and named in the report's `failed`, and the others still run.
+   * @param context.waitUntil - the host's, to keep closing the round's connection alive (Workers `ctx.waitUntil`).
+   */
+  scheduled(context?: { readonly waitUntil?: WaitUntil | undefined }): Promise<BackgroundReport> {
+    const mor = this.#options.payments !== undefined;
+    const webhooks = this.#options.webhook !== undefined;
+    const { jobs, webhookRegistration, logger } = this;
+    return this.withRequest(context, async () => {
+      try {
+        await this.start();
+      } catch (error) {
+        return { failed: [{ task: 'database', message: (error as Error).message }] };
+      }
+      return jobs.track('scheduled', () =>
+        runBackgroundRound({
+          logger,
+          registerWebhook: webhooks && webhookRegistration.pending ? () => webhookRegistration.register() : undefined,
+          recover: mor ? () => this.recover() : undefined,
+          catchUp: webhooks ? () => this.catchUp() : undefined,
+          processInbox: webhooks
+            ? async () => {
+                await this.inbox.kick();
+                const db = await this.database.db();
+                return (await inboxBacklog(db, this.#options.keyId, new Date(this.#options.now()))).pending;
+              }
+            : undefined,
+        }),
+      ) as Promise<BackgroundReport>;
+    });
   }
 
   /**
@@ -172,9 +256,10 @@ export class BffRuntime {
   }
 
   /** The start tasks (registration, recovery, catch-up) and the timers, once the database is open. */
-  #start(): void {
+  #startBackground(): void {
     const background = this.#options.background;
-    if (!background.enabled || this.#closing !== undefined) return;
+    if (!this.database.configured || !background.enabled || background.mode !== 'timers') return;
+    if (this.#closing !== undefined) return;
     const { jobs, webhookRegistration } = this;
     const mor = this.#options.payments !== undefined;
     const webhooks = this.#options.webhook !== undefined;

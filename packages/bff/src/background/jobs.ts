@@ -1,21 +1,26 @@
 /**
  * The BFF's job scheduler: background tasks tracked until they settle (so tests and graceful stops can wait for
  * them), one-shot and repeating timers that never keep the process alive, and one abort signal for work in
- * flight when the BFF closes.
+ * flight when the BFF closes. With timers off (`background.mode: 'scheduled'`: serverless hosts and Workers, where
+ * nothing runs between requests) no timer is ever set: the work runs when the host calls `scheduled()`.
  */
 import type { Logger } from 'pino';
 import { errorFields } from '../logger.ts';
+import { unrefTimer } from '../platform.ts';
 
 /** Runs and tracks the background work of one router. */
 export class JobScheduler {
   readonly #logger: Logger;
   readonly #tasks = new Set<Promise<unknown>>();
-  readonly #timers = new Set<NodeJS.Timeout>();
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
   readonly #abort = new AbortController();
+  readonly #useTimers: boolean;
   #stopping = false;
 
-  constructor(logger: Logger) {
+  /** @param options.timers - false: {@link after} and {@link every} set no timer (default true). */
+  constructor(logger: Logger, options: { readonly timers?: boolean } = {}) {
     this.#logger = logger;
+    this.#useTimers = options.timers !== false;
   }
 
   /** Aborted when the scheduler stops, after the grace period: long work in flight should give up. */
@@ -48,18 +53,21 @@ export class JobScheduler {
     while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks]);
   }
 
-  /** Calls `run` once after `ms` (not when stopping). */
+  /** Calls `run` once after `ms` (not when stopping, nor with timers off). */
   after(ms: number, run: () => void): void {
-    if (this.#stopping) return;
+    if (this.#stopping || !this.#useTimers) return;
     const t = setTimeout(() => {
       this.#timers.delete(t);
       run();
     }, ms);
-    t.unref();
+    unrefTimer(t);
     this.#timers.add(t);
   }
 
-  /** Runs `task` (tracked) every `intervalMs` after the previous run settled; nothing when `intervalMs` ≤ 0. */
+  /**
+   * Runs `task` (tracked) every `intervalMs` after the previous run settled; nothing when `intervalMs` ≤ 0 or with
+   * timers off.
+   */
   every(intervalMs: number, name: string, task: () => Promise<unknown>): void {
     if (intervalMs <= 0) return;
     const loop = () =>
@@ -77,7 +85,7 @@ export class JobScheduler {
     this.#stopping = true;
     for (const t of this.#timers) clearTimeout(t);
     this.#timers.clear();
-    const timeout = new Promise<void>((resolve) => setTimeout(resolve, graceMs).unref());
+    const timeout = new Promise<void>((resolve) => unrefTimer(setTimeout(resolve, graceMs)));
     await Promise.race([this.idle(), timeout]);
     this.#abort.abort();
   }

@@ -2,14 +2,14 @@
  * The BFF's database (docs/architecture.md "Storage"): embedded PGlite in `{dataDir}/pgdata` by default, or a PostgreSQL server
  * (a `pg` pool) when a connection URL is given, in a chosen schema. Either way the tables are migrated to the
  * latest version with Kysely's `Migrator` before the handle is returned.
+ *
+ * `pg` is the one PostgreSQL driver on every runtime: Node, Bun and Deno give it their `node:net` sockets, and on
+ * Cloudflare workerd (`nodejs_compat`) it connects through `cloudflare:sockets` (its optional `pg-cloudflare`).
+ * PGlite and the file system are loaded only when PGlite is opened (`pglite.ts`), so this module loads on runtimes
+ * without a file system.
  */
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
-import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Migrator, type MigrationProvider } from 'kysely/migration';
-import { PGliteDialect } from 'kysely-pglite-dialect';
-import { preparePrivateDataDir, restrictToOwner } from './private-folder.ts';
 import pg from 'pg';
 import * as m0001 from './migrations/0001-initial.ts';
 import * as m0002 from './migrations/0002-two-phase-payments.ts';
@@ -83,6 +83,13 @@ export interface BffDatabaseOptions {
   readonly dataDir?: string | undefined;
   /** Embedded PGlite in memory: nothing survives the process (tests, throwaway demos). */
   readonly memory?: boolean | undefined;
+  /**
+   * PostgreSQL only: open one connection for each request (and each `scheduled()` round) and close it once that
+   * request's work is done, instead of one pool for the process. Cloudflare Workers need it: a socket opened while
+   * serving one request cannot be used by another. Migrations still run once per process (isolate), before the
+   * first query. Default: true on Cloudflare workerd, false elsewhere.
+   */
+  readonly perRequest?: boolean | undefined;
 }
 
 /** Default data folder of embedded PGlite, relative to the working directory. */
@@ -143,7 +150,8 @@ export async function openBffDatabase(options: BffDatabaseOptions = {}): Promise
   if (options.url) return openPostgres(options.url, schema);
   if (schema !== 'public')
     throw new TypeError('the database schema option applies to PostgreSQL (a url) only; PGlite uses "public"');
-  return openPglite(options.memory ? undefined : (options.dataDir ?? DEFAULT_BFF_DATA_DIR));
+  const { openPglite } = await import('./pglite.ts');
+  return openPglite(options.memory ? undefined : (options.dataDir ?? DEFAULT_BFF_DATA_DIR), migrateBffDatabase);
 }
 
 /** `postgres://user@host:port/db` without the password, for messages. */
@@ -156,22 +164,36 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
-async function openPostgres(url: string, schema: string): Promise<BffDatabase> {
-  const pool = new pg.Pool({ connectionString: url, max: 10, options: `-c search_path=${schema}` });
+/**
+ * Opens a PostgreSQL pool of at most `max` connections (default 10) and, unless `migrate` is false, brings the
+ * schema to the latest migration first.
+ * @throws {Error} naming host and database (never the password) when the server cannot be reached or a migration
+ *   fails.
+ */
+export async function openPostgres(
+  url: string,
+  schema: string,
+  options: { readonly max?: number; readonly migrate?: boolean } = {},
+): Promise<BffDatabase> {
+  const pool = new pg.Pool({ connectionString: url, max: options.max ?? 10, options: `-c search_path=${schema}` });
   listenForConnectionErrors(pool, () => {});
   const db = new Kysely<BffTables>({ dialect: new PostgresDialect({ pool }) });
   try {
-    // Processes starting together take turns: creating a schema or the migration tables concurrently races.
-    await db.connection().execute(async (conn) => {
-      const lock = `domainkit-bff:${schema}`;
-      await sql`select pg_advisory_lock(hashtext(${lock}))`.execute(conn);
-      try {
-        await sql`create schema if not exists ${sql.id(schema)}`.execute(conn);
-        await migrateBffDatabase(conn, schema);
-      } finally {
-        await sql`select pg_advisory_unlock(hashtext(${lock}))`.execute(conn);
-      }
-    });
+    if (options.migrate === false) {
+      await pingDatabase(db);
+    } else {
+      // Processes starting together take turns: creating a schema or the migration tables concurrently races.
+      await db.connection().execute(async (conn) => {
+        const lock = `domainkit-bff:${schema}`;
+        await sql`select pg_advisory_lock(hashtext(${lock}))`.execute(conn);
+        try {
+          await sql`create schema if not exists ${sql.id(schema)}`.execute(conn);
+          await migrateBffDatabase(conn, schema);
+        } finally {
+          await sql`select pg_advisory_unlock(hashtext(${lock}))`.execute(conn);
+        }
+      });
+    }
   } catch (cause) {
     await db.destroy();
     throw new Error(
@@ -195,78 +217,6 @@ async function openPostgres(url: string, schema: string): Promise<BffDatabase> {
 function listenForConnectionErrors(pool: pg.Pool, onError: (error: Error) => void): void {
   pool.on('connect', (client) => client.on('error', onError));
   pool.on('error', () => {}); // an idle client's failure, already told by the client's own listener
-}
-
-async function openPglite(dataDir: string | undefined): Promise<BffDatabase> {
-  let releaseLock = () => {};
-  let pgdata: string | undefined;
-  if (dataDir !== undefined) {
-    pgdata = preparePrivateDataDir(dataDir);
-    releaseLock = lockDataDir(dataDir);
-  }
-  let db: Kysely<BffTables> | undefined;
-  try {
-    const pglite = await PGlite.create(pgdata);
-    // A new database's files are created under the process umask: make them private too.
-    if (pgdata !== undefined) restrictToOwner(pgdata);
-    db = new Kysely<BffTables>({ dialect: new PGliteDialect(pglite) });
-    await migrateBffDatabase(db, 'public');
-  } catch (cause) {
-    await db?.destroy();
-    releaseLock();
-    throw cause;
-  }
-  const opened = db;
-  let closed: Promise<void> | undefined;
-  return {
-    db: opened,
-    kind: 'pglite',
-    schema: 'public',
-    close: () =>
-      (closed ??= (async () => {
-        try {
-          await opened.destroy();
-        } finally {
-          releaseLock();
-        }
-      })()),
-  };
-}
-
-function processIsAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Takes the data folder's lock file (`bff.pid`), replacing a stale one left by a process that no longer runs
- * (for example one killed with SIGKILL).
- * @throws {Error} when a live process holds the lock.
- */
-function lockDataDir(dataDir: string): () => void {
-  const lockPath = join(dataDir, 'bff.pid');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lockPath, { force: true });
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      const holder = Number.parseInt(readFileSync(lockPath, 'utf8'), 10);
-      if (Number.isInteger(holder) && holder > 0 && processIsAlive(holder)) {
-        throw new Error(
-          `the BFF data folder ${dataDir} is in use by process ${holder}${holder === process.pid ? ' (this process)' : ''}: stop that BFF, choose another data folder, or use PostgreSQL (DATABASE_URL) to run several processes`,
-        );
-      }
-      rmSync(lockPath, { force: true });
-    }
-  }
-  throw new Error(`could not lock the BFF data folder ${dataDir}`);
 }
 
 /** Empties every BFF table (tests, between cases sharing one database). */

@@ -1,9 +1,18 @@
 /**
- * The database of one `createBff` router: opened once, in the background, when an enabled feature needs one
- * (MoR, webhooks, an explicit `database`); closed by the router only when the router opened it.
+ * The database of one BFF: opened on first use (or by {@link DatabaseHandle.open}), never when the BFF is created,
+ * when an enabled feature needs one (MoR, webhooks, an explicit `database`); closed by the BFF only when the BFF
+ * opened it.
+ *
+ * Two ways to hold PostgreSQL: one pool for the process (Node, Bun, Deno), or one connection per request
+ * (`database.perRequest`, the default on Cloudflare workerd, where a socket opened while serving one request cannot
+ * be used by another). Per request, the connection is opened on the request's first query, kept in an
+ * `AsyncLocalStorage` scope entered by {@link DatabaseHandle.withRequest}, and closed once the request's answer and
+ * the work it handed to `waitUntil` are done. Migrations run once per process (isolate), before the first query.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { BffHttpError } from '../errors.ts';
-import { openBffDatabase, pingDatabase, type BffDatabase, type BffDatabaseOptions } from './database.ts';
+import { isWorkerd } from '../platform.ts';
+import { openBffDatabase, openPostgres, pingDatabase, type BffDatabase, type BffDatabaseOptions } from './database.ts';
 import type { BffDb } from './tables.ts';
 
 /** Where the BFF's state lives. */
@@ -16,48 +25,153 @@ export interface DatabaseSource {
   readonly owned: boolean;
 }
 
+/** Keeps work that outlives a response running (Workers `ctx.waitUntil`, Vercel `waitUntil`). */
+export type WaitUntil = (promise: Promise<unknown>) => void;
+
+/** One request's connection (per-request mode) and the work it handed to `waitUntil`. */
+interface RequestScope {
+  database: Promise<BffDatabase> | undefined;
+  readonly pending: Array<Promise<unknown>>;
+}
+
 const UNAVAILABLE = 'The order service is not available right now; try again shortly.';
 
-/** The router's database: its kind, readiness, and the open handle for the stores. */
+/** The BFF's database: its kind, readiness, and the open handle for the stores. */
 export class DatabaseHandle {
   /** `pglite`, `postgres`, or `none` (no feature needing a database is enabled). */
   readonly kind: 'pglite' | 'postgres' | 'none';
-  /** Resolves when the database is open and migrated (at once when none is used); rejects when it cannot open. */
-  readonly ready: Promise<void>;
-  readonly #database: Promise<BffDatabase> | undefined;
-  readonly #owned: boolean;
+  /** True when PostgreSQL is held one connection per request ({@link withRequest}) instead of one pool. */
+  readonly perRequest: boolean;
+  readonly #source: DatabaseSource;
+  readonly #scopes = new AsyncLocalStorage<RequestScope>();
+  /** The shared database (pool or PGlite, or the caller's handle), once opening started. */
+  #shared: Promise<BffDatabase> | undefined;
+  #opened: Promise<void> | undefined;
+  /** Per-request mode: the migrations of this process, once started (reset when they failed). */
+  #migrated: Promise<void> | undefined;
   #closed = false;
 
   constructor(resolved: DatabaseSource) {
     this.kind = resolved.kind;
-    this.#owned = resolved.owned;
-    const source = resolved.source;
-    if (resolved.kind === 'none' || source === undefined) {
-      this.#database = undefined;
-      this.ready = Promise.resolve();
-    } else {
-      this.#database = resolved.owned
-        ? openBffDatabase(source as BffDatabaseOptions)
-        : Promise.resolve(source as BffDatabase);
-      this.ready = this.#database.then(() => undefined);
-    }
+    this.#source = resolved;
+    const options = resolved.owned ? (resolved.source as BffDatabaseOptions | undefined) : undefined;
+    this.perRequest = resolved.kind === 'postgres' && options !== undefined && (options.perRequest ?? isWorkerd());
   }
 
   /** Whether a database is configured at all. */
   get configured(): boolean {
-    return this.#database !== undefined;
+    return this.kind !== 'none' && this.#source.source !== undefined;
   }
 
   /**
-   * The open database.
+   * Opens (or, per request, migrates) the database unless already done. Resolves when it is open and migrated
+   * (at once when none is configured); rejects when it cannot open (a later call tries again per request only).
+   */
+  open(): Promise<void> {
+    if (!this.configured) return Promise.resolve();
+    if (this.#closed && this.#shared === undefined && this.#migrated === undefined)
+      return Promise.reject(new BffHttpError('unavailable', UNAVAILABLE));
+    if (this.perRequest) return this.#migrate();
+    // One promise for every caller: a failure is handled once (the runtime logs it), not once per reader.
+    this.#opened ??= this.#openShared().then(() => undefined);
+    return this.#opened;
+  }
+
+  /** Resolves when the database is open and migrated, opening it now if nothing did yet (see {@link open}). */
+  get ready(): Promise<void> {
+    return this.open();
+  }
+
+  #openShared(): Promise<BffDatabase> {
+    this.#shared ??= this.#source.owned
+      ? openBffDatabase(this.#source.source as BffDatabaseOptions)
+      : Promise.resolve(this.#source.source as BffDatabase);
+    return this.#shared;
+  }
+
+  /** Per request: runs the migrations once per process on a connection of their own. */
+  #migrate(): Promise<void> {
+    this.#migrated ??= (async () => {
+      const { url, schema } = this.#source.source as BffDatabaseOptions;
+      const database = await openPostgres(url!, schema ?? 'public', { max: 1 });
+      await database.close();
+    })().catch((error: unknown) => {
+      this.#migrated = undefined;
+      throw error;
+    });
+    return this.#migrated;
+  }
+
+  /**
+   * The open database: per request, this request's connection (opened now on its first query).
    * @throws {BffHttpError} 503 `unavailable` when none is configured, it failed to open, or the BFF is closed.
    */
   async db(): Promise<BffDb> {
-    if (this.#database === undefined || this.#closed) throw new BffHttpError('unavailable', UNAVAILABLE);
+    if (!this.configured || this.#closed) throw new BffHttpError('unavailable', UNAVAILABLE);
     try {
-      return (await this.#database).db;
+      if (!this.perRequest) return (await this.#openShared()).db;
+      return (await this.#requestDatabase()).db;
     } catch (cause) {
       throw new BffHttpError('unavailable', UNAVAILABLE, { cause });
+    }
+  }
+
+  async #requestDatabase(): Promise<BffDatabase> {
+    const scope = this.#scopes.getStore();
+    if (scope === undefined) {
+      // Outside a request (a timer on a long-lived process): one pool, opened once, as without perRequest.
+      await this.#migrate();
+      const { url, schema } = this.#source.source as BffDatabaseOptions;
+      this.#shared ??= openPostgres(url!, schema ?? 'public', { migrate: false });
+      return this.#shared;
+    }
+    scope.database ??= (async () => {
+      await this.#migrate();
+      const { url, schema } = this.#source.source as BffDatabaseOptions;
+      return openPostgres(url!, schema ?? 'public', { max: 1, migrate: false });
+    })();
+    return scope.database;
+  }
+
+  /**
+   * Runs `work` (serving one request, or one `scheduled()` round) in its own database scope. Per request, the
+   * connection it opens is closed once `work` settled and every promise handed to the returned scope's
+   * `waitUntil` settled too; that closing is itself handed to `waitUntil` (when given) so the host keeps the
+   * isolate alive for it. Without per-request mode, `work` simply runs.
+   * @param waitUntil - the host's (Workers `ctx.waitUntil`); without one the closing runs on its own.
+   * @param work - receives `keep`: hands a promise to the host's `waitUntil` and keeps the scope's connection open
+   *   until it settles.
+   */
+  async withRequest<T>(
+    waitUntil: WaitUntil | undefined,
+    work: (keep: (promise: Promise<unknown>) => void) => Promise<T>,
+  ): Promise<T> {
+    if (!this.perRequest) {
+      return work((promise) => {
+        if (waitUntil !== undefined) waitUntil(promise.catch(() => {}));
+      });
+    }
+    const scope: RequestScope = { database: undefined, pending: [] };
+    const keep = (promise: Promise<unknown>) => {
+      const settled = promise.catch(() => {});
+      scope.pending.push(settled);
+      waitUntil?.(settled);
+    };
+    try {
+      return await this.#scopes.run(scope, () => work(keep));
+    } finally {
+      const closing = (async () => {
+        // Work handed on may add more work (an inbox run kicking another): wait until nothing is left.
+        for (let seen = 0; seen < scope.pending.length; ) {
+          const batch = scope.pending.slice(seen);
+          seen += batch.length;
+          await Promise.all(batch);
+        }
+        const database = await scope.database?.catch(() => undefined);
+        await database?.close();
+      })();
+      if (waitUntil !== undefined) waitUntil(closing);
+      else void closing;
     }
   }
 
@@ -74,9 +188,9 @@ export class DatabaseHandle {
   /** Refuses further use, and closes the database when this handle opened it. Idempotent. */
   async close(): Promise<void> {
     this.#closed = true;
-    if (this.#database === undefined || !this.#owned) return;
+    if (this.#shared === undefined || !this.#source.owned) return;
     try {
-      await (await this.#database).close();
+      await (await this.#shared).close();
     } catch {
       // It never opened: nothing to close.
     }

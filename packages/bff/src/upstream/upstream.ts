@@ -10,6 +10,7 @@ import type { MarketplaceApi } from './marketplace-api.ts';
 import { BffOptionsError } from '../options.ts';
 import type { ResolvedBffOptions } from '../resolved-options.ts';
 import type { BffMetrics } from '../metrics.ts';
+import { runtimeProduct } from '../platform.ts';
 import { currentRequestId, noteRequest } from '../request-context.ts';
 import { BFF_VERSION } from '../version.ts';
 
@@ -49,7 +50,7 @@ function createPartnerClient(o: ResolvedBffOptions, budget: BffUpstreamBudget, m
       initialRetryDelayMs: o.upstream.initialRetryDelayMs,
       // A visitor is waiting: a Retry-After over 2 s is answered "busy" at once instead of hanging the request.
       maxRetryDelayMs: o.upstream.maxRetryDelayMs,
-      userAgent: `domainkit-bff/${BFF_VERSION} domainkit-client/${CLIENT_VERSION} node/${process.versions.node}`,
+      userAgent: `domainkit-bff/${BFF_VERSION} domainkit-client/${CLIENT_VERSION} ${runtimeProduct()}`,
       // The signing timestamp always uses the real clock (Partner API spec 5.1 ±300 s); `now` is the BFF's own
       // clock only.
       budget,
