@@ -1,6 +1,10 @@
 /**
  * Logging: pino, JSON lines. The BFF logs through a child logger that redacts secrets, signatures and auth
  * headers wherever they might appear; it also never puts headers or credentials in a log call to begin with.
+ *
+ * Bundled for Cloudflare Workers, pino resolves to its browser build, which has no output streams and ignores
+ * `redact`: there the BFF's own logger writes one JSON line per entry to `console.log` (Workers Logs collects it),
+ * with the same fields redacted by {@link redactFields} before it is written.
  */
 import { DEFAULT_HEADER_PREFIX, headerNames } from '@domainkit/protocol';
 import { pino, type Logger } from 'pino';
@@ -20,6 +24,12 @@ export function defaultLogFormat(stdout: { isTTY?: boolean } = process.stdout): 
  */
 export function createLogger(options: { level?: string; format?: LogFormat; name?: string } = {}): Logger {
   const base = { name: options.name ?? 'domainkit-bff', level: options.level ?? 'info' };
+  if (isBrowserPino()) {
+    return pino({
+      ...base,
+      browser: { asObject: true, write: (entry: object) => console.log(JSON.stringify(redactFields(entry))) },
+    });
+  }
   if ((options.format ?? defaultLogFormat()) === 'json') return pino(base);
   return pino(
     base,
@@ -27,10 +37,18 @@ export function createLogger(options: { level?: string; format?: LogFormat; name
   );
 }
 
-/** Paths pino replaces with `[redacted]` (one and two levels deep, and in request headers). */
-export function redactPaths(headerPrefix: string = DEFAULT_HEADER_PREFIX): string[] {
+/** True where the bundler chose pino's browser build (it has no `destination`): Cloudflare Workers bundles. */
+function isBrowserPino(): boolean {
+  return typeof (pino as unknown as { destination?: unknown }).destination !== 'function';
+}
+
+/** Fields whose values are never logged, at any of the first three levels. */
+const REDACTED_FIELDS = ['secret', 'apiSecret', 'order_token', 'token_hash', 'card_number', 'idempotency_key'];
+
+/** Request headers whose values are never logged (lowercase). */
+function redactedHeaders(headerPrefix: string): string[] {
   const names = headerNames(headerPrefix);
-  const headers = [
+  return [
     'authorization',
     'cookie',
     'set-cookie',
@@ -39,7 +57,36 @@ export function redactPaths(headerPrefix: string = DEFAULT_HEADER_PREFIX): strin
     names.signature.toLowerCase(),
     names.nonce.toLowerCase(),
   ];
-  const fields = ['secret', 'apiSecret', 'order_token', 'token_hash', 'card_number', 'idempotency_key'];
+}
+
+/**
+ * A log entry with the values of {@link redactPaths}' fields and headers replaced by `[redacted]` (a copy; the
+ * entry is not changed): what pino's `redact` does, for pino's browser build, which has none.
+ */
+export function redactFields(entry: object, headerPrefix: string = DEFAULT_HEADER_PREFIX): object {
+  const fields = new Set(REDACTED_FIELDS);
+  const headers = new Set(redactedHeaders(headerPrefix));
+  const walk = (value: unknown, depth: number): unknown => {
+    if (typeof value !== 'object' || value === null || depth > 3) return value;
+    if (Array.isArray(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (fields.has(key)) out[key] = '[redacted]';
+      else if (key === 'headers' && typeof v === 'object' && v !== null && !Array.isArray(v))
+        out[key] = Object.fromEntries(
+          Object.entries(v).map(([h, hv]) => [h, headers.has(h.toLowerCase()) ? '[redacted]' : hv]),
+        );
+      else out[key] = walk(v, depth + 1);
+    }
+    return out;
+  };
+  return walk(entry, 0) as object;
+}
+
+/** Paths pino replaces with `[redacted]` (one and two levels deep, and in request headers). */
+export function redactPaths(headerPrefix: string = DEFAULT_HEADER_PREFIX): string[] {
+  const headers = redactedHeaders(headerPrefix);
+  const fields = REDACTED_FIELDS;
   return [
     ...fields.flatMap((f) => [f, `*.${f}`, `*.*.${f}`]),
     ...headers.flatMap((h) => [`headers["${h}"]`, `*.headers["${h}"]`, `*.*.headers["${h}"]`]),
