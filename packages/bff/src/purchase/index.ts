@@ -17,14 +17,9 @@ export {
   type TestCardCharge,
   type TestCardPayment,
 } from './payments.ts';
-export {
-  RECORD_DEADLINE_MS,
-  PROCESSING_STATUS,
-  type FailedOrderReport,
-  type MoneyOutcome,
-  type OrderFlowDeps,
-  type OrderTimings,
-} from './place-order.ts';
+export { RECORD_DEADLINE_MS, type OrderFlowDeps, type OrderTimings } from './deps.ts';
+export type { FailedOrderReport, MoneyOutcome } from './settle.ts';
+export { PROCESSING_STATUS } from './views.ts';
 export { ORDER_STATUS_RANK, FINAL_ORDER_STATUSES, movesForward } from './status.ts';
 export { applyOrderEvent, findOrder, countIntentsByState, type EventOrder, type StoredOrder } from './order-store.ts';
 export type { RecoveryReport } from './recovery.ts';

@@ -3,7 +3,7 @@
  * intents. On embedded PGlite (one process), a lease on an intent created before this router started belongs to a
  * dead process, so such intents are taken whatever their lease.
  */
-import type { OrderFlowDeps } from './place-order.ts';
+import type { OrderFlowDeps } from './deps.ts';
 import { recoverIntents, type RecoveryReport } from './recovery.ts';
 
 /** Runs recovery passes for one router. */

@@ -26,7 +26,9 @@ import {
 } from '../errors.ts';
 import { PaymentInputError } from './payments.ts';
 import type { BffDb } from '../db/tables.ts';
-import { intentMoney, intentStatus, placeOrder, type OrderFlowDeps } from './place-order.ts';
+import type { OrderFlowDeps } from './deps.ts';
+import { placeOrder } from './flow.ts';
+import { intentMoney, intentStatus } from './views.ts';
 import { findIntentForView, viewTokenMatches } from './order-store.ts';
 import { type BffRequest, JSON_BODY_LIMIT_BYTES, json, readJson, type RouteHandler } from '../http/index.ts';
 import { noQuerySchema } from '../routes/context.ts';

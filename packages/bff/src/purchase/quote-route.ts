@@ -13,7 +13,8 @@
  */
 import { widgetQuoteRequestSchema, type WidgetQuoteResponse } from '@domainkit/protocol';
 import { type BffRequest, JSON_BODY_LIMIT_BYTES, json, readJson, type RouteHandler } from '../http/index.ts';
-import { purchaseInFlight, type OrderFlowDeps } from './place-order.ts';
+import type { OrderFlowDeps } from './deps.ts';
+import { purchaseInFlight } from './views.ts';
 import { requestQuote, type QuoteDeps } from './quote.ts';
 import { noQuerySchema } from '../routes/context.ts';
 import { parseInput } from '../validate.ts';

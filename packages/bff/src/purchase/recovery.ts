@@ -15,14 +15,8 @@ import {
   releaseForRetry,
   type Intent,
 } from './order-store.ts';
-import {
-  captureIntent,
-  orderRequestBody,
-  recordIntent,
-  reportFailure,
-  unwindPayment,
-  type OrderFlowDeps,
-} from './place-order.ts';
+import type { OrderFlowDeps } from './deps.ts';
+import { captureIntent, orderRequestBody, recordIntent, reportFailure, unwindPayment } from './settle.ts';
 
 /** What one pass did. */
 export interface RecoveryReport {
