@@ -11,14 +11,14 @@ import type { LearnedPrice } from './upstream/domain-changes.ts';
 import { environmentOf } from './upstream/environment.ts';
 import { errorHandler } from './errors.ts';
 import type { BackgroundReport } from './scheduled-round.ts';
-import { type CatchUpReport, type EventHandler, type EventHandlerType, webhookRoute } from './webhooks/index.ts';
+import { type CatchUpReport, type EventHandler, type EventHandlerType, webhooksFeature } from './webhooks/index.ts';
 import { bffLogger } from './logger.ts';
 import type { CredentialStatus, ProbeOptions } from './upstream/credential-check.ts';
 import { BffMetrics } from './metrics.ts';
 import { answerRequestId, contextualLogger, requestContext } from './request-context.ts';
 import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
-import { type RecoveryReport, orderStatusRoute, placeOrderRoute, quoteRoute } from './purchase/index.ts';
-import { checkoutRoute, checkoutReturnRoute } from './checkout/index.ts';
+import { type RecoveryReport, purchaseFeature } from './purchase/index.ts';
+import { checkoutFeature } from './checkout/index.ts';
 import { methodNotAllowed } from './routes/context.ts';
 import { domainRoute } from './routes/domain.ts';
 import { healthRoute, readyRoute } from './routes/health.ts';
@@ -309,44 +309,25 @@ export function createBff(options: BffOptions): BffRouter {
     .route('/domains/:name')
     .get(limits.search, domainRoute({ client, maxWaitMs: o.budgetMaxWaitMs, domainChanged, priceLearned }))
     .all(methodNotAllowed('GET'));
-  const checkout = {
-    client,
-    returnUrl: o.returnUrl,
-    cancelUrl: o.cancelUrl,
-    checkoutReturnOrigins: o.checkoutReturnOrigins,
-    domainChanged,
-    priceLearned,
-  };
-  router
-    .route('/checkout/return')
-    .get(
-      limits.search,
-      expressRoute(
-        checkoutReturnRoute({
-          secret: o.marketplace?.secret,
-          keyId: o.keyId,
-          db: dbOf,
-          now: o.now,
-          onCheckoutCompleted: o.onCheckoutCompleted,
-          logger,
-          domainChanged,
-        }),
-        bridge,
-      ),
-    )
-    .all(methodNotAllowed('GET'));
-  router
-    .route('/checkout')
-    .post(sameSite, limits.write, expressRoute(checkoutRoute(checkout), bridge))
-    .all(methodNotAllowed('POST'));
-  if (mor) {
-    router
-      .route('/quotes')
-      .post(
-        sameSite,
-        limits.write,
-        expressRoute(
-          quoteRoute({
+  // The web-standard features (checkout/, purchase/, webhooks/): each route mounted with the checks its spec names.
+  const features = [
+    checkoutFeature({
+      client,
+      returnUrl: o.returnUrl,
+      cancelUrl: o.cancelUrl,
+      checkoutReturnOrigins: o.checkoutReturnOrigins,
+      secret: o.marketplace?.secret,
+      keyId: o.keyId,
+      db: dbOf,
+      now: o.now,
+      onCheckoutCompleted: o.onCheckoutCompleted,
+      logger,
+      domainChanged,
+      priceLearned,
+    }),
+    ...(mor
+      ? [
+          purchaseFeature({
             db: dbOf,
             client,
             now: o.now,
@@ -354,36 +335,35 @@ export function createBff(options: BffOptions): BffRouter {
             priceLearned,
             orderFlow: () => runtime.orderFlow(),
           }),
-          bridge,
-        ),
-      )
-      .all(methodNotAllowed('POST'));
-    router
-      .route('/orders')
-      .post(sameSite, limits.write, expressRoute(placeOrderRoute({ orderFlow: () => runtime.orderFlow() }), bridge))
-      .all(methodNotAllowed('POST'));
-    router
-      .route('/orders/:id')
-      .get(limits.search, expressRoute(orderStatusRoute({ db: dbOf }), bridge))
-      .all(methodNotAllowed('GET'));
-  }
-  if (webhook !== undefined) {
-    // The route reads its own raw body, so the signature is checked on the exact bytes received.
-    const receiver = webhookRoute({
-      secret: webhook.secret,
-      headerPrefix: o.headerPrefix,
-      db: dbOf,
-      keyId: o.keyId,
-      now: o.now,
-      logger,
-      metrics,
-      domainChanged,
-      eventsStored: () => inbox.kick(),
-    });
-    router
-      .route('/webhooks')
-      .post(expressRoute(receiver, bridge, true))
-      .all(methodNotAllowed('POST'));
+        ]
+      : []),
+    ...(webhook === undefined
+      ? []
+      : [
+          webhooksFeature({
+            secret: webhook.secret,
+            headerPrefix: o.headerPrefix,
+            db: dbOf,
+            keyId: o.keyId,
+            now: o.now,
+            logger,
+            metrics,
+            domainChanged,
+            eventsStored: () => inbox.kick(),
+          }),
+        ]),
+  ];
+  for (const spec of features.flatMap((feature) => feature.routes)) {
+    const checks = [
+      ...(spec.sameSiteWrite ? [sameSite] : []),
+      ...(spec.limit === undefined ? [] : [limits[spec.limit]]),
+    ];
+    const route = router.route(spec.path);
+    // The webhook receiver checks a signature on the exact bytes: a body parsed before cannot stand in for them.
+    const raw = spec.path === '/webhooks';
+    if (spec.GET) route.get(...checks, expressRoute(spec.GET, bridge, raw));
+    if (spec.POST) route.post(...checks, expressRoute(spec.POST, bridge, raw));
+    route.all(methodNotAllowed(spec.POST ? 'POST' : 'GET'));
   }
   router.use(paths, errorHandler(logger, { bodyLimitKb: JSON_BODY_LIMIT_BYTES / 1024 }));
 
