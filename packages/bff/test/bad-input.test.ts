@@ -94,7 +94,7 @@ const cases: Case[] = [
       }),
     400,
     'validation_error',
-    /^Unknown field `price_cents` in the body: only `domain`, `return_url`, `cancel_url` are accepted\.$/,
+    /^Unknown field `price_cents` in the body: only `domain`, `return_url`, `cancel_url`, `locale` are accepted\.$/,
   ],
   [
     'missing domain',
