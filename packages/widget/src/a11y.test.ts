@@ -168,6 +168,13 @@ const SEARCH_STATES: Array<[string, Step]> = [
       await untilPurchase(search, 'pending');
       await expectNoAxeViolations(search, 'pending purchase');
       (await stub.call(1)).respond(409, { error: { code: 'conflict', message: 'This domain was just sold.' } });
+      // Sold, or held by another buyer's lock? The widget asks: sold.
+      (await stub.call(2)).respond(200, {
+        domain: RESULTS[0]!.domain,
+        available: false,
+        price_cents: null,
+        currency: null,
+      });
       await untilPurchase(search, 'idle');
     },
   ],

@@ -245,6 +245,18 @@ export async function searchDomains(api: string, query: string, options: Request
 }
 
 /**
+ * `GET {api}/domains/:name` (widget ↔ BFF API): one domain's availability and price now. The purchase flows ask it
+ * after a `conflict`, to tell a domain sold (`available: false`) from one another buyer's price lock holds.
+ *
+ * @throws DkApiError (see `request`; 404 `not_found` when the domain is not listed), `invalid_response`.
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function getDomain(api: string, domain: string, options: RequestOptions = {}): Promise<WidgetDomain> {
+  const answer = await request(endpoint(api, `/domains/${encodeURIComponent(domain)}`), options);
+  return check<WidgetDomain>(answer, { domain: 's', available: 'b', price_cents: 'c?', currency: '$?' });
+}
+
+/**
  * `GET {api}/siblings?q=` (widget ↔ BFF API): the query's label under other TLDs, at most 8, most popular first.
  *
  * @throws DkApiError (see `request`; a BFF with siblings turned off answers 404), `invalid_response` when the body

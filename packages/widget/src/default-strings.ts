@@ -2,9 +2,16 @@
 import { siblingStrings } from './domain-search/siblings.ts';
 import { returnStrings } from './purchase/checkout-flow.ts';
 import { orderStrings } from './purchase/order-strings.ts';
+import { purchaseStrings } from './purchase/purchase-strings.ts';
 import { baseStrings, type DkStrings } from './strings.ts';
 
 export type { DkStrings };
 
 /** The English defaults of every string (see {@link DkStrings}). */
-export const defaultStrings: DkStrings = { ...baseStrings, ...siblingStrings, ...orderStrings, ...returnStrings };
+export const defaultStrings: DkStrings = {
+  ...baseStrings,
+  ...siblingStrings,
+  ...orderStrings,
+  ...returnStrings,
+  ...purchaseStrings,
+};

@@ -103,11 +103,11 @@ export class DkElement extends LitElement implements PurchaseHost {
   };
 
   /**
-   * The strings in use: the defaults with {@link strings} over them (the order flow's defaults join once the
-   * order flow is loaded, which is before any of them is shown).
+   * The strings in use: the defaults with {@link strings} over them (a buying flow's defaults join once the flow is
+   * loaded, which is before any of them is shown).
    */
   get texts(): DkStrings {
-    return { ...baseStrings, ...this.purchase.flow?.orderStrings, ...this.strings } as DkStrings;
+    return { ...baseStrings, ...this.purchase.words, ...this.strings } as DkStrings;
   }
 
   /** The locale of prices. */

@@ -59,6 +59,14 @@ export interface DkStrings {
   readonly notFound: string;
   /** `conflict` (when buying): the domain was sold or reserved meanwhile. */
   readonly conflict: string;
+  /**
+   * `domain_reserved` (when buying): the marketplace refused the purchase (`conflict`) but still lists the domain:
+   * another buyer's price lock holds it (Partner API spec 2.2: 10 minutes). Never "sold". Shown with the `reserved`
+   * badge in place of "Available" and no Buy button.
+   */
+  readonly domainReserved: string;
+  /** Badge of a domain another buyer's price lock holds (in place of `available`). */
+  readonly reserved: string;
   /** `rate_limited`, and `busy` outside the search's own countdown (a Buy): try again in a moment. */
   readonly rateLimited: string;
   /**
@@ -143,6 +151,9 @@ export type DkReturnStringKey = 'checkoutChecking' | 'checkoutConfirmed' | 'chec
 /** The strings of the siblings list (they are loaded with it, see `domain-search/siblings.ts`). */
 export type DkSiblingStringKey = 'siblingsTitle' | 'siblingRegistration' | 'siblingListing';
 
+/** The strings of a refused purchase, in both buying flows (they are loaded with them, see `purchase/purchase-strings.ts`). */
+export type DkPurchaseStringKey = 'domainReserved' | 'reserved';
+
 /** The strings of the MoR order flow (they are loaded with it, see `purchase/order-strings.ts`). */
 export type DkOrderStringKey =
   | 'quoteTitle'
@@ -174,7 +185,10 @@ export type DkOrderStringKey =
  * The English defaults of everything but the order flow's and the siblings list's strings (which load with
  * them; the package's `defaultStrings` export has all).
  */
-export const baseStrings: Omit<DkStrings, DkOrderStringKey | DkSiblingStringKey | DkReturnStringKey> = {
+export const baseStrings: Omit<
+  DkStrings,
+  DkOrderStringKey | DkSiblingStringKey | DkReturnStringKey | DkPurchaseStringKey
+> = {
   searchLabel: 'Find your domain',
   searchPlaceholder: 'Try “coffee” or “studio”',
   resultsLabel: 'Matching domains',

@@ -64,7 +64,8 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * @csspart option - One result row (role `row`), with `data-domain` and `aria-selected` when active.
  * @csspart name - The domain name of a row.
  * @csspart match - The part of a name matching the query (`<mark>`).
- * @csspart availability - The availability badge of a row; also `available` or `unavailable`.
+ * @csspart availability - The availability badge of a row; also `available`, `unavailable` or `reserved` (another
+ *   buyer's price lock holds it: the row has no Buy button then).
  * @csspart price - The formatted price of a row.
  * @csspart buy-button - The Buy `<button>` of an available row.
  * @csspart buy-error - Why buying a row failed.

@@ -34,13 +34,18 @@ export interface RowsView {
 export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): TemplateResult[] {
   const { strings: s, purchase: p } = v;
   return v.results.map((result, i) => {
-    const { domain, available, price_cents: cents, currency } = result;
+    const { domain, price_cents: cents, currency } = result;
     const mine = p.domain === domain;
+    // Refused just now: sold (the marketplace says so) or held by another buyer's price lock; never "Available · Buy"
+    // beside the reason.
+    const refused = mine && p.error ? p.error.code : '';
+    const reserved = refused === 'domain_reserved';
+    const available = result.available && !reserved && refused !== 'conflict';
     return html`
       <div part="option" role="row" data-domain=${domain} aria-selected=${i === v.active} @click=${() => p.busy || v.choose(result, i)}>
         <div id=${`cell-${i}`} role="gridcell" class="cell row">
           <bdi part="name" class="name">${highlight(domain, v.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</bdi>
-          <span part=${available ? 'availability available' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : s.unavailable}</span>
+          <span part=${available ? 'availability available' : reserved ? 'availability reserved' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : reserved ? s.reserved : s.unavailable}</span>
           ${cents !== null && currency !== null ? html`<bdi part="price" class="price">${formatPrice(cents, currency, v.locale)}</bdi>` : nothing}
           ${
             available

@@ -31,6 +31,9 @@ export const fr: DkStrings = {
   validationError: 'Vérifiez ce que vous avez saisi.',
   notFound: 'Ce domaine n’est pas à vendre.',
   conflict: 'Ce domaine vient d’être vendu.',
+  domainReserved:
+    'Un autre acheteur est en train d’acheter ce domaine. S’il y renonce, il sera de nouveau en vente d’ici 10 minutes.',
+  reserved: 'Réservé',
   rateLimited: 'Service occupé. Réessayez dans un instant.',
   unknownError: 'Une erreur s’est produite. Réessayez plus tard.',
   checkoutChecking: 'Confirmation de votre achat…',

@@ -8,6 +8,8 @@ import { createCheckoutSession, verifyCheckoutReturn } from '../api.ts';
 import { formatPrice, isolate } from '../format.ts';
 import type { DkReturnStringKey, DkStrings } from '../strings.ts';
 import { DkCheckoutStartEvent } from '../events/dk-checkout-start.ts';
+import { purchaseStrings } from './purchase-strings.ts';
+import { readRefusal } from './refusal.ts';
 import type { LitKit, PurchaseController } from './purchase-controller.ts';
 
 /**
@@ -15,12 +17,18 @@ import type { LitKit, PurchaseController } from './purchase-controller.ts';
  * there. In the same tab the purchase stays `pending` while the page unloads, so a second click cannot start a
  * second session.
  *
- * @throws DkApiError when the session could not be created (the caller shows it).
+ * @throws DkApiError when the session could not be created (the caller shows it): `domain_reserved` for a domain
+ *   another buyer's price lock holds (see `refusal.ts`).
  */
 export async function buy(p: PurchaseController, signal: AbortSignal): Promise<void> {
   const host = p.host;
   const domain = p.domain;
-  const session = await createCheckoutSession(host.api, domain, { signal, back: back(host) });
+  p.words = purchaseStrings;
+  const session = await createCheckoutSession(host.api, domain, { signal, back: back(host) }).catch(
+    async (error: unknown) => {
+      throw await readRefusal(host.api, domain, error, signal);
+    },
+  );
   if (signal.aborted) return;
   const { checkout_url: checkoutUrl, price_cents: priceCents, currency } = session;
   // The session's price, when the BFF gave it: a search row listing the domain shows it.

@@ -20,6 +20,8 @@ import { errorMessage, type DkStrings } from '../strings.ts';
 import type { OrderDetails, WidgetMoney, WidgetOrderResponse, WidgetOrderStatus } from '../types.ts';
 
 import { orderStrings } from './order-strings.ts';
+import { purchaseStrings } from './purchase-strings.ts';
+import { readRefusal } from './refusal.ts';
 import type { Nothing, PurchaseController, PurchasePhase } from './purchase-controller.ts';
 
 /** How often and how many times the order status is refreshed after the order was placed. */
@@ -34,6 +36,7 @@ const PROCESSING_POLLS = 12;
 /** Order mode's Buy: the first quote of `p.domain`; the element renders the order panel from now on. Never rejects. */
 export function buy(p: PurchaseController): Promise<void> {
   p.flow = orderFlow;
+  p.words = { ...orderStrings, ...purchaseStrings };
   return requestQuote(p);
 }
 
@@ -91,7 +94,9 @@ export async function requestQuote(p: PurchaseController): Promise<void> {
     tick(p);
     // Focus follows the panel: into it when a quote appears (the payment form comes next).
     if (fresh) void moveFocus(p, () => p.host.renderRoot.querySelector<HTMLElement>('[part~="order"]'));
-  } catch (error) {
+  } catch (caught) {
+    // A domain another buyer's lock holds is said as such, never "sold".
+    const error = await readRefusal(p.host.api, p.domain, caught, signal);
     const failed = p.fail(error, !p.quote ? 'idle' : before === 'mismatch' ? 'mismatch' : 'expired');
     if (failed) quoteFailures.add(failed);
   }

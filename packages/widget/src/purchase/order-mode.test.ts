@@ -575,9 +575,29 @@ describe('order mode (MoR)', () => {
     const { el } = await orderButton();
     part<HTMLButtonElement>(el, '[part="buy-button"]').click();
     (await stub.call(0)).respond(409, { error: { code: 'conflict', message: 'This domain was just sold.' } });
+    // Sold, or held by another buyer's lock? The widget asks the domain's availability: sold.
+    const check = await stub.call(1);
+    expect([check.method, check.url.pathname]).to.deep.equal(['GET', '/dk/domains/coffeehouse.com']);
+    check.respond(200, { domain: 'coffeehouse.com', available: false, price_cents: null, currency: null });
     await untilPurchase(el, 'idle');
     expect(text(part(el, '[part="error"]'))).to.equal('This domain was just sold.');
     expect(part(el, '[part="buy-button"]').hidden).to.equal(false);
+  });
+
+  it('says a refused quote of a domain still listed is reserved by another buyer, never sold', async () => {
+    const { el } = await orderButton();
+    part<HTMLButtonElement>(el, '[part="buy-button"]').click();
+    (await stub.call(0)).respond(409, { error: { code: 'conflict', message: 'reserved by another quote' } });
+    (await stub.call(1)).respond(200, {
+      domain: 'coffeehouse.com',
+      available: true,
+      price_cents: 400000,
+      currency: 'USD',
+    });
+    await untilPurchase(el, 'idle');
+    expect(text(part(el, '[part="error"]'))).to.equal(
+      'Another buyer is completing a purchase of this domain. If they stop, it is for sale again within 10 minutes.',
+    );
   });
 
   it('Cancel drops the quote and brings the Buy button back', async () => {

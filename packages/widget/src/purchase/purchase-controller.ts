@@ -20,6 +20,7 @@ import { DkController, type DkHost } from '../controller.ts';
 import { lazy } from '../lazy.ts';
 import type { DkOrderCreatedDetail } from '../events/dk-order-created.ts';
 import type { WidgetOrderResponse, OrderDetails, WidgetOrderStatus, WidgetQuoteResponse } from '../types.ts';
+import type { DkStrings } from '../strings.ts';
 import type { orderFlow } from './order-flow.ts';
 
 /** Buying flow: `checkout` (hosted checkout, non-MoR) or `order` (the partner is Merchant of Record). */
@@ -86,6 +87,8 @@ export class PurchaseController extends DkController<PurchasePhase> {
   newPrice = 0;
   /** Order mode: the order flow, once a quote was asked for (it renders the order panel). */
   declare flow: OrderFlow | undefined;
+  /** The English defaults of the strings of the flow in use, once it is loaded (the host's `texts` include them). */
+  declare words: Partial<DkStrings> | undefined;
   /** Order mode: the placed order's token (`X-Order-Token`), never shown. */
   orderToken = '';
   /** Order mode: the buyer and payment of the last `placeOrder`, kept to confirm a changed price with. */
