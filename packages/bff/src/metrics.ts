@@ -25,7 +25,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AttemptReport } from '@domainkit/client';
 import type { RequestHandler } from 'express';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { Counter, Histogram, Registry } from 'prom-client';
+
+/** The prom-client module (`import * as prom from 'prom-client'`). */
+export type PromClient = typeof import('prom-client');
 
 /** A bucket's state as the budget sees it now. */
 export interface BudgetSnapshot {
@@ -74,137 +77,181 @@ export function cacheResultOf(source: string): CacheResult {
       : (source as 'stale' | 'coalesced' | 'stale_if_error');
 }
 
-/** The metrics of one BFF (see the module table). */
-export class BffMetrics {
-  /** The prom-client registry holding every BFF metric. */
+/** The prom-client registry and the recorded metrics of one BFF. */
+interface Recorders {
   readonly registry: Registry;
-  readonly #sources: MetricsSources = {};
-  readonly #upstream: Counter<'class' | 'status'>;
-  readonly #upstreamDuration: Histogram<'class'>;
-  readonly #pauses: Counter<'class'>;
-  readonly #cache: Counter<'cache' | 'result'>;
+  readonly upstream: Counter<'class' | 'status'>;
+  readonly upstreamDuration: Histogram<'class'>;
+  readonly pauses: Counter<'class'>;
+  readonly cache: Counter<'cache' | 'result'>;
   /** The counter of each (cache, source) pair, bound once (a lookup per request skips hashing its labels). */
-  readonly #cacheChildren = new Map<string, { inc(): void }>();
-  readonly #refusals: Counter<'status' | 'route'>;
-  readonly #webhookFailures: Counter;
+  readonly cacheChildren: Map<string, { inc(): void }>;
+  readonly refusals: Counter<'status' | 'route'>;
+  readonly webhookFailures: Counter;
+}
 
-  /** @param registry - a prom-client registry to register in (default a new one). */
-  constructor(registry: Registry = new Registry()) {
-    this.registry = registry;
-    const registers = [registry];
-    this.#upstream = new Counter({
-      name: 'domainkit_bff_upstream_requests_total',
-      help: 'Partner API attempts by rate class (Partner API spec 8) and HTTP status (0: no answer).',
-      labelNames: ['class', 'status'],
-      registers,
-    });
-    this.#upstreamDuration = new Histogram({
-      name: 'domainkit_bff_upstream_request_duration_seconds',
-      help: 'Duration of Partner API attempts.',
-      labelNames: ['class'],
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-      registers,
-    });
-    const sources = this.#sources;
-    new Gauge({
-      name: 'domainkit_bff_budget_tokens',
-      help: 'Tokens left in the upstream budget bucket of each rate class.',
-      labelNames: ['class'],
-      registers,
-      async collect() {
-        this.reset();
-        for (const b of (await sources.budget?.()) ?? []) this.set({ class: b.rateClass }, b.tokens);
-      },
-    });
-    new Gauge({
-      name: 'domainkit_bff_budget_paused_seconds',
-      help: "Seconds left of a pause of the upstream budget ordered by a 429's Retry-After (0: not paused).",
-      labelNames: ['class'],
-      registers,
-      async collect() {
-        this.reset();
-        for (const b of (await sources.budget?.()) ?? []) this.set({ class: b.rateClass }, b.pausedMs / 1000);
-      },
-    });
-    this.#pauses = new Counter({
-      name: 'domainkit_bff_budget_pauses_total',
-      help: 'Upstream 429 answers that paused the budget of a rate class.',
-      labelNames: ['class'],
-      registers,
-    });
-    this.#cache = new Counter({
-      name: 'domainkit_bff_cache_lookups_total',
-      help: 'Search and siblings cache lookups by result (hit, miss, stale, coalesced, stale_if_error).',
-      labelNames: ['cache', 'result'],
-      registers,
-    });
-    this.#refusals = new Counter({
-      name: 'domainkit_bff_visitor_refusals_total',
-      help: 'Visitor requests answered 503 (busy: upstream budget spent) or 429 (visitor limits).',
-      labelNames: ['status', 'route'],
-      registers,
-    });
-    let store: Promise<StoreSnapshot | undefined> | undefined;
-    // One database read per scrape, shared by the gauges below.
-    const snapshot = () => {
-      store ??= (sources.store?.() ?? Promise.resolve(undefined)).finally(() =>
-        setImmediate(() => {
-          store = undefined;
-        }),
-      );
-      return store;
-    };
-    new Gauge({
-      name: 'domainkit_bff_purchase_intents',
-      help: 'MoR order intents of this credential by state.',
-      labelNames: ['state'],
-      registers,
-      async collect() {
-        this.reset();
-        const s = await snapshot();
-        for (const [state, n] of Object.entries(s?.intents ?? {})) this.set({ state }, n);
-      },
-    });
-    new Gauge({
-      name: 'domainkit_bff_recovery_backlog',
-      help: 'Order intents created or paid but not yet recorded upstream.',
-      registers,
-      async collect() {
-        this.set((await snapshot())?.recoveryBacklog ?? 0);
-      },
-    });
-    this.#webhookFailures = new Counter({
-      name: 'domainkit_bff_webhook_verification_failures_total',
-      help: 'Webhook deliveries refused because their signature did not verify.',
-      registers,
-    });
-    new Gauge({
-      name: 'domainkit_bff_inbox_pending',
-      help: 'Webhook and catch-up events stored but not yet handled.',
-      registers,
-      async collect() {
-        this.set((await snapshot())?.inboxPending ?? 0);
-      },
-    });
-    new Gauge({
-      name: 'domainkit_bff_degraded',
-      help: 'Whether /readyz answers degraded (the marketplace down or unreachable after a first success), by reason.',
-      labelNames: ['reason'],
-      registers,
-      collect() {
-        this.reset();
-        const reason = sources.degraded?.();
-        this.set({ reason: reason ?? 'none' }, reason === undefined ? 0 : 1);
-      },
-    });
-    new Gauge({
-      name: 'domainkit_bff_inbox_lag_seconds',
-      help: 'Age of the oldest event not yet handled (0 when none).',
-      registers,
-      async collect() {
-        this.set((await snapshot())?.inboxLagSeconds ?? 0);
-      },
-    });
+/** Registers every BFF metric (the module table) in a new registry; the gauges read from `sources` when scraped. */
+function createRecorders(prom: PromClient, sources: MetricsSources): Recorders {
+  const registry = new prom.Registry();
+  const registers = [registry];
+  const { Counter, Gauge, Histogram } = prom;
+  const upstream = new Counter({
+    name: 'domainkit_bff_upstream_requests_total',
+    help: 'Partner API attempts by rate class (Partner API spec 8) and HTTP status (0: no answer).',
+    labelNames: ['class', 'status'],
+    registers,
+  });
+  const upstreamDuration = new Histogram({
+    name: 'domainkit_bff_upstream_request_duration_seconds',
+    help: 'Duration of Partner API attempts.',
+    labelNames: ['class'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers,
+  });
+  new Gauge({
+    name: 'domainkit_bff_budget_tokens',
+    help: 'Tokens left in the upstream budget bucket of each rate class.',
+    labelNames: ['class'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const b of (await sources.budget?.()) ?? []) this.set({ class: b.rateClass }, b.tokens);
+    },
+  });
+  new Gauge({
+    name: 'domainkit_bff_budget_paused_seconds',
+    help: "Seconds left of a pause of the upstream budget ordered by a 429's Retry-After (0: not paused).",
+    labelNames: ['class'],
+    registers,
+    async collect() {
+      this.reset();
+      for (const b of (await sources.budget?.()) ?? []) this.set({ class: b.rateClass }, b.pausedMs / 1000);
+    },
+  });
+  const pauses = new Counter({
+    name: 'domainkit_bff_budget_pauses_total',
+    help: 'Upstream 429 answers that paused the budget of a rate class.',
+    labelNames: ['class'],
+    registers,
+  });
+  const cache = new Counter({
+    name: 'domainkit_bff_cache_lookups_total',
+    help: 'Search and siblings cache lookups by result (hit, miss, stale, coalesced, stale_if_error).',
+    labelNames: ['cache', 'result'],
+    registers,
+  });
+  const refusals = new Counter({
+    name: 'domainkit_bff_visitor_refusals_total',
+    help: 'Visitor requests answered 503 (busy: upstream budget spent) or 429 (visitor limits).',
+    labelNames: ['status', 'route'],
+    registers,
+  });
+  let store: Promise<StoreSnapshot | undefined> | undefined;
+  // One database read per scrape, shared by the gauges below.
+  const snapshot = () => {
+    store ??= (sources.store?.() ?? Promise.resolve(undefined)).finally(() =>
+      setImmediate(() => {
+        store = undefined;
+      }),
+    );
+    return store;
+  };
+  new Gauge({
+    name: 'domainkit_bff_purchase_intents',
+    help: 'MoR order intents of this credential by state.',
+    labelNames: ['state'],
+    registers,
+    async collect() {
+      this.reset();
+      const s = await snapshot();
+      for (const [state, n] of Object.entries(s?.intents ?? {})) this.set({ state }, n);
+    },
+  });
+  new Gauge({
+    name: 'domainkit_bff_recovery_backlog',
+    help: 'Order intents created or paid but not yet recorded upstream.',
+    registers,
+    async collect() {
+      this.set((await snapshot())?.recoveryBacklog ?? 0);
+    },
+  });
+  const webhookFailures = new Counter({
+    name: 'domainkit_bff_webhook_verification_failures_total',
+    help: 'Webhook deliveries refused because their signature did not verify.',
+    registers,
+  });
+  new Gauge({
+    name: 'domainkit_bff_inbox_pending',
+    help: 'Webhook and catch-up events stored but not yet handled.',
+    registers,
+    async collect() {
+      this.set((await snapshot())?.inboxPending ?? 0);
+    },
+  });
+  new Gauge({
+    name: 'domainkit_bff_degraded',
+    help: 'Whether /readyz answers degraded (the marketplace down or unreachable after a first success), by reason.',
+    labelNames: ['reason'],
+    registers,
+    collect() {
+      this.reset();
+      const reason = sources.degraded?.();
+      this.set({ reason: reason ?? 'none' }, reason === undefined ? 0 : 1);
+    },
+  });
+  new Gauge({
+    name: 'domainkit_bff_inbox_lag_seconds',
+    help: 'Age of the oldest event not yet handled (0 when none).',
+    registers,
+    async collect() {
+      this.set((await snapshot())?.inboxLagSeconds ?? 0);
+    },
+  });
+  return {
+    registry,
+    upstream,
+    upstreamDuration,
+    pauses,
+    cache,
+    cacheChildren: new Map(),
+    refusals,
+    webhookFailures,
+  };
+}
+
+/**
+ * The metrics of one BFF (see the module table). prom-client is loaded only where metrics are wanted: the Express
+ * router passes it in (its `bff.metrics.handler()` may be mounted anywhere); the web handler calls {@link load}
+ * when the `metrics` option is on. Until then every record is a no-op.
+ */
+export class BffMetrics {
+  readonly #sources: MetricsSources = {};
+  #recorders: Recorders | undefined;
+
+  /** @param prom - prom-client, to record from now on; without it nothing is recorded until {@link load}. */
+  constructor(prom?: PromClient) {
+    if (prom !== undefined) this.#recorders = createRecorders(prom, this.#sources);
+  }
+
+  /** Loads prom-client (a dynamic import) and records from now on; at once when it already does. */
+  async load(): Promise<void> {
+    if (this.#recorders !== undefined) return;
+    const prom = await import('prom-client');
+    this.#recorders ??= createRecorders(prom, this.#sources);
+  }
+
+  /** Whether metrics are recorded (prom-client loaded). */
+  get recording(): boolean {
+    return this.#recorders !== undefined;
+  }
+
+  /**
+   * The prom-client registry holding every BFF metric.
+   * @throws {Error} when prom-client was not loaded (see {@link load}).
+   */
+  get registry(): Registry {
+    if (this.#recorders === undefined) throw new Error('BFF metrics are off: prom-client was not loaded');
+    return this.#recorders.registry;
   }
 
   /** Sets where the scraped gauges read from. */
@@ -214,34 +261,38 @@ export class BffMetrics {
 
   /** Records one Partner API attempt (the client's `onAttempt`). */
   upstreamAttempt(report: AttemptReport): void {
-    this.#upstream.inc({ class: report.rateClass, status: String(report.status) });
-    this.#upstreamDuration.observe({ class: report.rateClass }, report.durationMs / 1000);
+    const r = this.#recorders;
+    if (r === undefined) return;
+    r.upstream.inc({ class: report.rateClass, status: String(report.status) });
+    r.upstreamDuration.observe({ class: report.rateClass }, report.durationMs / 1000);
   }
 
   /** Records a 429 that paused the budget of a class. */
   budgetPaused(rateClass: string): void {
-    this.#pauses.inc({ class: rateClass });
+    this.#recorders?.pauses.inc({ class: rateClass });
   }
 
   /** Records a cache lookup (`cache`: `search` or `siblings`; `source`: the cache's `CacheSource`). */
   cacheLookup(cache: string, source: string): void {
+    const r = this.#recorders;
+    if (r === undefined) return;
     const key = `${cache}\u0000${source}`;
-    let counter = this.#cacheChildren.get(key);
+    let counter = r.cacheChildren.get(key);
     if (counter === undefined) {
-      counter = this.#cache.labels({ cache, result: cacheResultOf(source) });
-      this.#cacheChildren.set(key, counter);
+      counter = r.cache.labels({ cache, result: cacheResultOf(source) });
+      r.cacheChildren.set(key, counter);
     }
     counter.inc();
   }
 
   /** Records a visitor answer; only 503 and 429 are counted. */
   visitorAnswered(status: number, route: string): void {
-    if (status === 503 || status === 429) this.#refusals.inc({ status: String(status), route });
+    if (status === 503 || status === 429) this.#recorders?.refusals.inc({ status: String(status), route });
   }
 
   /** Records a webhook delivery whose signature did not verify. */
   webhookVerificationFailed(): void {
-    this.#webhookFailures.inc();
+    this.#recorders?.webhookFailures.inc();
   }
 
   /**

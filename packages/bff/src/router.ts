@@ -14,6 +14,7 @@ import type { BackgroundReport } from './scheduled-round.ts';
 import { type CatchUpReport, type EventHandler, type EventHandlerType, webhooksFeature } from './webhooks/index.ts';
 import { bffLogger } from './logger.ts';
 import type { CredentialStatus, ProbeOptions } from './upstream/credential-check.ts';
+import * as promClient from 'prom-client';
 import { BffMetrics } from './metrics.ts';
 import { answerRequestId, contextualLogger, requestContext } from './request-context.ts';
 import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
@@ -148,7 +149,8 @@ export function createBff(options: BffOptions): BffRouter {
   const baseLogger = bffLogger(o.logger, o.headerPrefix);
   // Every line written while a request is served carries its req_id (request-context.ts).
   const logger = contextualLogger(baseLogger);
-  const metrics = new BffMetrics();
+  // The Express router always records: `bff.metrics.handler()` may be mounted whatever the `metrics` option.
+  const metrics = new BffMetrics(promClient);
   const runtime = new BffRuntime(o, logger, metrics);
   // The Express router starts at once, as it always has (a failure to open is logged by the runtime).
   runtime.start().catch(() => {});

@@ -137,13 +137,17 @@ export class BffRuntime {
   }
 
   /**
-   * Opens the database and, with `background.mode: 'timers'` (and `background.enabled`), runs the start tasks
+   * Opens the database (and loads prom-client when metrics are served) and, with `background.mode: 'timers'` (and `background.enabled`), runs the start tasks
    * (webhook registration, a recovery pass, a catch-up) and sets the timers. Idempotent: later calls return the
    * first call's promise. Resolves once the database is open (the start tasks run on in the background); rejects
    * when it cannot open (logged once), and a later call tries again.
    */
   start(): Promise<void> {
-    this.#started ??= this.database.open().then(
+    // prom-client is loaded only when metrics are served (the Express router passes it in at once).
+    this.#started ??= Promise.all([
+      this.database.open(),
+      this.#options.metrics.served ? this.metrics.load() : undefined,
+    ]).then(
       () => this.#startBackground(),
       (error: unknown) => {
         this.#started = undefined;
