@@ -43,7 +43,13 @@ try {
       continue;
     }
     const tarball = readdirSync(packs).find((file) => !before.has(file) && file.endsWith('.tgz'));
-    if (!tarball || !run(attw, [join(packs, tarball), '--ignore-rules', 'cjs-resolves-to-esm'], root)) {
+    // A stylesheet subpath (the widget's `domainkit.css`) has no types or JavaScript for attw to resolve.
+    const { exports = {} } = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as {
+      exports?: Record<string, unknown>;
+    };
+    const stylesheets = Object.keys(exports).filter((subpath) => subpath.endsWith('.css'));
+    const skip = stylesheets.length > 0 ? ['--exclude-entrypoints', ...stylesheets] : [];
+    if (!tarball || !run(attw, [join(packs, tarball), '--ignore-rules', 'cjs-resolves-to-esm', ...skip], root)) {
       failed.push(`attw ${name}`);
     }
   }

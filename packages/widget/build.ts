@@ -8,7 +8,8 @@
  *    templates and styles minified; see `build-options.ts`), loaded with `<script type="module"
  *    src="…/domainkit.min.js">`, and `dist/domainkit.min.js.LEGAL.txt`, the license comments of the bundled Lit;
  *    Beside it, the files it loads on first use (`LAZY_FILES`) and the language sets (`STRING_FILES`);
- * 3. `dist/custom-elements.json`, the custom-elements manifest generated from the class headers.
+ * 3. `dist/domainkit.css`, the boxes the elements take before they upgrade (`src/domainkit.css`, for the page's
+ *    `<head>`), and `dist/custom-elements.json`, the custom-elements manifest generated from the class headers.
  *
  * Fails when the script-tag file contains something it must never contain (a credential-looking string, a
  * reference to `process.env`, or code a strict CSP refuses), then prints the sizes, raw and gzip'd.
@@ -99,6 +100,9 @@ for (const [source, file] of Object.entries(STRING_FILES)) {
   await writeFile(join(dist, file), strings.code);
   lazyFiles.push([file, strings.code]);
 }
+
+// The boxes the elements take before they upgrade, for the page's <head> (no layout shift when they do).
+await writeFile(join(dist, 'domainkit.css'), await readFile(join(src, 'domainkit.css')));
 
 // 3. the custom-elements manifest, from the class headers
 const elements = await writeManifest(root);

@@ -33,7 +33,8 @@ export const shared = css`
        stop here. Direction still inherits (RTL pages). */
     font-weight: normal;
     font-style: normal;
-    line-height: normal;
+    /* A fixed line height, not the font's own: the box domainkit.css reserves before the upgrade is this one. */
+    line-height: 1.25;
     text-align: start;
     text-indent: 0;
     text-transform: none;
