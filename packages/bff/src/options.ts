@@ -11,6 +11,7 @@ import type { BudgetLimits } from './upstream/budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
 import { type EventHandler, type EventHandlerMap, HANDLER_TYPES } from './webhooks/index.ts';
 import type { MarketplaceApi } from './upstream/marketplace-api.ts';
+import { nodeEnv } from './platform.ts';
 import { type FailedOrderReport, isTwoPhase, testPaymentsRefusal, type PaymentAdapter } from './purchase/index.ts';
 
 export type { MarketplaceApi } from './upstream/marketplace-api.ts';
@@ -703,14 +704,14 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
       '`siblings` needs `marketplace` (the Public API is called at `marketplace.baseUrl`): with a ready `client`, leave `siblings` out',
     );
   }
-  if (value.profile === 'test' && process.env.NODE_ENV === 'production') {
+  if (value.profile === 'test' && nodeEnv() === 'production') {
     problems.push(
       '`profile: "test"` is refused when NODE_ENV is "production": the test profile lifts the visitor limits that protect your shared upstream budget',
     );
   }
   const plainHttp = plainHttpServiceUrlProblem(
     (value.marketplace as { baseUrl?: unknown } | undefined)?.baseUrl,
-    process.env.NODE_ENV,
+    nodeEnv(),
   );
   if (plainHttp) problems.push(`\`marketplace.baseUrl\` ${plainHttp}`);
   const testPayments = testPaymentsProblem(value);
@@ -755,7 +756,7 @@ function testPaymentsProblem(value: Record<string, unknown>): string | undefined
   const refusal = testPaymentsRefusal({
     adapter: typeof payments === 'object' && payments !== null ? payments : undefined,
     keyId: typeof keyId === 'string' ? keyId : undefined,
-    nodeEnv: process.env.NODE_ENV,
+    nodeEnv: nodeEnv(),
     allowInProduction: value.allowTestCardsInProduction === true,
   });
   if (refusal === 'live_credential')

@@ -37,10 +37,17 @@ export function runtimeProduct(): string {
   return version === undefined ? name : `${name}/${version}`;
 }
 
-/** `process.env.NODE_ENV`, or `undefined` where there is no `process` (never throws). */
+/**
+ * `process.env.NODE_ENV`, or `undefined` where there is no `process` or it may not be read (Deno without
+ * `--allow-env` throws on the read). Never throws.
+ */
 export function nodeEnv(): string | undefined {
-  const value = (globalThis as RuntimeGlobals).process?.env?.NODE_ENV;
-  return typeof value === 'string' ? value : undefined;
+  try {
+    const value = (globalThis as RuntimeGlobals).process?.env?.NODE_ENV;
+    return typeof value === 'string' ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
