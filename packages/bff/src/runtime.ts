@@ -169,7 +169,10 @@ export class BffRuntime {
     context: { readonly waitUntil?: WaitUntil | undefined } | undefined,
     work: (waitUntil: WaitUntil) => Promise<T>,
   ): Promise<T> {
-    return this.database.withRequest(context?.waitUntil, work);
+    // Called as the context's method: Workers' `ctx.waitUntil` throws "Illegal invocation" when called unbound.
+    const host = context?.waitUntil;
+    const waitUntil = host === undefined ? undefined : (promise: Promise<unknown>) => host.call(context, promise);
+    return this.database.withRequest(waitUntil, work);
   }
 
   /**

@@ -10,6 +10,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { DatabaseHandle } from '../src/db/handle.ts';
+import { bffLogger } from '../src/logger.ts';
+import { validateBffOptions } from '../src/options.ts';
+import { resolveBffOptions } from '../src/resolved-options.ts';
+import { BffRuntime } from '../src/runtime.ts';
 import { testCardPayments, type FailedOrderReport } from '../src/index.ts';
 import { postJson, startTestBff, useDatabaseAndStub } from './helpers.ts';
 
@@ -140,4 +144,32 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('PostgreSQL one connection per r
       await withAdmin((a) => a.query(`drop schema if exists ${schema} cascade`));
     }
   });
+});
+
+it("calls the host's waitUntil as its context's method (Workers throw Illegal invocation otherwise)", async () => {
+  const runtime = new BffRuntime(
+    resolveBffOptions(
+      validateBffOptions({
+        marketplace: {
+          baseUrl: 'http://127.0.0.1:9',
+          keyId: 'pk_test_waituntil01',
+          secret: 'sk_test_waitUntilSecret01',
+        },
+      }),
+    ),
+    bffLogger(false),
+  );
+  const handedOn: Array<Promise<unknown>> = [];
+  const ctx = {
+    waitUntil(promise: Promise<unknown>) {
+      if (this !== ctx) throw new TypeError('Illegal invocation');
+      handedOn.push(promise);
+    },
+  };
+  try {
+    await runtime.withRequest(ctx, async (waitUntil) => waitUntil(Promise.resolve('handled')));
+    expect(handedOn).toHaveLength(1);
+  } finally {
+    await runtime.close();
+  }
 });
