@@ -37,10 +37,7 @@ describe('a reserved domain', () => {
       expect(row, 'never called sold').not.toMatch(/sold/i);
       expect(row).toMatch(/reserved/i);
       expect(row, 'no "Available" badge beside it').not.toContain('Available');
-      expect(
-        await buyButtonOf(page, DOMAIN).count(),
-        'no Buy button beside "reserved" (nothing to buy now)',
-      ).toBe(0);
+      expect(await buyButtonOf(page, DOMAIN).count(), 'no Buy button beside "reserved" (nothing to buy now)').toBe(0);
       await inEveryLook(page, `reserved-row-${mode ?? 'checkout'}`, (name) =>
         expectNoAxeViolations(page, `the reserved row (${flow}, ${name})`),
       );

@@ -67,6 +67,11 @@ export interface DkStrings {
   readonly domainReserved: string;
   /** Badge of a domain another buyer's price lock holds (in place of `available`). */
   readonly reserved: string;
+  /**
+   * `rate_limited` or `busy` when buying, with the BFF's `retry_after` (`seconds`, at least 1): the visitor's purchase
+   * limit or the shop's is met; says when to try again (in place of `rateLimited`).
+   */
+  readonly rateLimitedFor: (seconds: number) => string;
   /** `rate_limited`, and `busy` outside the search's own countdown (a Buy): try again in a moment. */
   readonly rateLimited: string;
   /**
@@ -152,7 +157,7 @@ export type DkReturnStringKey = 'checkoutChecking' | 'checkoutConfirmed' | 'chec
 export type DkSiblingStringKey = 'siblingsTitle' | 'siblingRegistration' | 'siblingListing';
 
 /** The strings of a refused purchase, in both buying flows (they are loaded with them, see `purchase/purchase-strings.ts`). */
-export type DkPurchaseStringKey = 'domainReserved' | 'reserved';
+export type DkPurchaseStringKey = 'domainReserved' | 'reserved' | 'rateLimitedFor';
 
 /** The strings of the MoR order flow (they are loaded with it, see `purchase/order-strings.ts`). */
 export type DkOrderStringKey =

@@ -55,6 +55,10 @@ export const ar: DkStrings = {
   conflict: 'بيع هذا النطاق للتو.',
   domainReserved: `يُكمل مشترٍ آخر شراء هذا النطاق. إن تراجع، يُعرض للبيع مجددًا خلال ${number(10)} دقائق.`,
   reserved: 'محجوز مؤقتًا',
+  rateLimitedFor: (seconds) =>
+    `الخدمة مشغولة الآن. يُرجى المحاولة بعد ${
+      seconds < 90 ? `${number(seconds)} ث` : `${number(Math.ceil(seconds / 60))} د`
+    }.`,
   rateLimited: 'الخدمة مشغولة الآن. يُرجى المحاولة بعد قليل.',
   unknownError: 'حدث خطأ ما. يُرجى المحاولة لاحقًا.',
   checkoutChecking: 'جارٍ تأكيد عملية الشراء…',

@@ -34,6 +34,10 @@ export const fr: DkStrings = {
   domainReserved:
     'Un autre acheteur est en train d’acheter ce domaine. S’il y renonce, il sera de nouveau en vente d’ici 10 minutes.',
   reserved: 'Réservé',
+  rateLimitedFor: (seconds) =>
+    `Service occupé. Réessayez dans ${
+      seconds < 90 ? `${seconds} seconde${seconds > 1 ? 's' : ''}` : `${Math.ceil(seconds / 60)} minutes`
+    }.`,
   rateLimited: 'Service occupé. Réessayez dans un instant.',
   unknownError: 'Une erreur s’est produite. Réessayez plus tard.',
   checkoutChecking: 'Confirmation de votre achat…',

@@ -291,6 +291,17 @@ function moneySentence(s: DkStrings, money: WidgetMoney): string {
         : s.moneyUnknown;
 }
 
+/**
+ * What a refused call says: a met limit (`rate_limited`, `busy`) with its `retry_after` says when to try again
+ * (`rateLimitedFor`); anything else is the code's string (`errorMessage`).
+ */
+function refusal(error: NonNullable<PurchaseController['error']>, s: DkStrings): string {
+  const wait = error.retryAfter;
+  return (error.code === 'rate_limited' || error.code === 'busy') && wait
+    ? s.rateLimitedFor(Math.max(1, Math.ceil(wait)))
+    : errorMessage(error, s);
+}
+
 /** `value` isolated for bidi (FSI … PDI), for a domain, price or id placed inside a sentence. */
 const iso = (value: string): string => `\u2068${value}\u2069`;
 
@@ -320,7 +331,7 @@ function failureMessage(
                 ? s.orderSold(iso(p.domain))
                 : code === 'upstream_error'
                   ? s.orderRefused
-                  : errorMessage(error, s);
+                  : refusal(error, s);
   return `${what} ${moneySentence(s, moneyOf(error))}`;
 }
 
@@ -470,26 +481,27 @@ export function renderOrderPanel(
   const paying = phase === 'quoted' || phase === 'ordering';
   const pending = phase === 'pending'; // a fresh quote is on its way (after an expiry or a changed price)
   // A failed re-quote is said as it is; a failed order with what became of its money.
-  const quoteFailure = error && quoteFailures.has(error) ? errorMessage(error, s) : '';
+  const quoteFailure = error && quoteFailures.has(error) ? refusal(error, s) : '';
   const orderFailure = error && !quoteFailure ? failureMessage(p, s, error, price) : '';
   const money = lastMoney.get(p);
   const withMoney = (text: string): string => (money ? `${text} ${moneySentence(s, money)}` : text);
   // What to say, and the panel's main action if any.
-  const [message, label, run]: [string, string?, (() => unknown)?] =
-    phase === 'mismatch' || (pending && newPrice)
-      ? [withMoney(s.priceChanged(iso(price(newPrice)))), s.confirmPrice(price(newPrice)), () => confirmPrice(p)]
-      : phase === 'expired' || pending
-        ? [withMoney(s.quoteExpired), s.newQuote, () => requestQuote(p)]
-        : phase === 'failed'
-          ? [orderFailure]
-          : [phase === 'ordering' ? s.placingOrder : ''];
+  // A changed price heads the panel too: never the old one above "The price is now …".
+  const changed = phase === 'mismatch' || (pending && newPrice > 0);
+  const [message, label, run]: [string, string?, (() => unknown)?] = changed
+    ? [withMoney(s.priceChanged(iso(price(newPrice)))), s.confirmPrice(price(newPrice)), () => confirmPrice(p)]
+    : phase === 'expired' || pending
+      ? [withMoney(s.quoteExpired), s.newQuote, () => requestQuote(p)]
+      : phase === 'failed'
+        ? [orderFailure]
+        : [phase === 'ordering' ? s.placingOrder : ''];
   const alert = paying && orderFailure ? orderFailure : quoteFailure;
   return html`
     <div part="order" class="box" role="group" aria-labelledby="order-title" tabindex="-1">
       ${
         phase === 'ordered' && order
           ? renderPlaced(p, s, order, formatPrice(order.sale_price_cents, order.currency, locale))
-          : html`<p id="order-title" part="order-title" class="name">${s.quoteTitle(quote.domain, price(quote.price_cents))}</p>
+          : html`<p id="order-title" part="order-title" class="name">${s.quoteTitle(quote.domain, price(changed ? newPrice : quote.price_cents))}</p>
             <p part="countdown" class="mute" ?hidden=${!paying}>${s.lockedFor(mmss(remaining(p)))}</p>
             <p part="order-message" role="status">${message}</p>`
       }

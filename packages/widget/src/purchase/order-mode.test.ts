@@ -429,7 +429,8 @@ describe('order mode (MoR)', () => {
     expect(text(part(el, '[part="order-message"]'))).to.equal(
       `The price is now ${iso('$2,700')}. ${MONEY.not_charged}`,
     );
-    expect(text(part(el, '[part="order-error"]'))).to.equal('Busy right now. Please try again shortly.');
+    // The BFF's retry_after (2 s) is said: when to try again, not "shortly".
+    expect(text(part(el, '[part="order-error"]'))).to.equal('Busy right now. Please try again in 2 seconds.');
     expect(moneyMentions(panel), 'the money is still said once').to.equal(1);
 
     part<HTMLButtonElement>(el, '[part="order-button"]').click(); // the visitor confirms again
