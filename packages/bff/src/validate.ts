@@ -3,8 +3,11 @@
  * becomes a 400 `validation_error` whose message names the field and says what to fix.
  */
 import { findTextViolation } from '@domainkit/protocol';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { BffHttpError } from './errors.ts';
+
+/** A query that must be empty (routes that take no query parameters). */
+export const noQuerySchema = z.strictObject({});
 
 /** Where an input comes from, for messages. */
 export type InputSource = 'query' | 'path' | 'body' | 'header';

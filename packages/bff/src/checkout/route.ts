@@ -12,8 +12,8 @@ import { BffHttpError } from '../errors.ts';
 import { type BffRequest, JSON_BODY_LIMIT_BYTES, json, readJson, type RouteHandler } from '../http/index.ts';
 import type { LearnedPrice } from '../upstream/domain-changes.ts';
 import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
-import { parseInput } from '../validate.ts';
-import { noQuerySchema, upstreamSaysGone } from '../routes/context.ts';
+import { noQuerySchema, parseInput } from '../validate.ts';
+import { upstreamSaysGone } from '../upstream/domain-changes.ts';
 
 /** What the checkout route uses. */
 export interface CheckoutRouteDeps {

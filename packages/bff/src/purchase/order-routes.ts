@@ -31,8 +31,7 @@ import { placeOrder } from './flow.ts';
 import { intentMoney, intentStatus } from './views.ts';
 import { findIntentForView, viewTokenMatches } from './order-store.ts';
 import { type BffRequest, JSON_BODY_LIMIT_BYTES, json, readJson, type RouteHandler } from '../http/index.ts';
-import { noQuerySchema } from '../routes/context.ts';
-import { parseInput } from '../validate.ts';
+import { noQuerySchema, parseInput } from '../validate.ts';
 import { purchaseKeyOf } from './purchase-key.ts';
 
 /** The order-view token header. */

@@ -16,8 +16,7 @@ import { type BffRequest, JSON_BODY_LIMIT_BYTES, json, readJson, type RouteHandl
 import type { OrderFlowDeps } from './deps.ts';
 import { purchaseInFlight } from './views.ts';
 import { requestQuote, type QuoteDeps } from './quote.ts';
-import { noQuerySchema } from '../routes/context.ts';
-import { parseInput } from '../validate.ts';
+import { noQuerySchema, parseInput } from '../validate.ts';
 import { purchaseKeyOf } from './purchase-key.ts';
 
 const HELP = {

@@ -4,7 +4,6 @@
  */
 import type { Domain, WidgetDomain } from '@domainkit/protocol';
 import type { RequestHandler } from 'express';
-import { z } from 'zod';
 import { BffHttpError } from '../errors.ts';
 
 export { upstreamSaysGone } from '../upstream/domain-changes.ts';
@@ -21,8 +20,7 @@ export function toWidgetDomain(
   };
 }
 
-/** A query that must be empty (routes that take no query parameters). */
-export const noQuerySchema = z.strictObject({});
+export { noQuerySchema } from '../validate.ts';
 
 /** 405 for a known path used with another method; names the right one in `Allow` and the message. */
 export function methodNotAllowed(allow: string): RequestHandler {
