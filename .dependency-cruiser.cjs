@@ -10,7 +10,7 @@
  *   use, and with the platform's fetch elsewhere: packages/client/src/transport.ts.)
  * - No cycles: between modules at run time, and between the folders of a package.
  * - The BFF is built by feature (search, siblings, checkout, purchase, webhooks) over shared layers (http, upstream,
- *   db). A feature is reached from outside its folder only through its entry, `index.ts`; a shared layer imports no
+ *   db, config). A feature is reached from outside its folder only through its entry, `index.ts`; a shared layer imports no
  *   feature.
  *
  * Tests are left out: a test may import across packages (a BFF test runs the sandbox).
@@ -78,9 +78,9 @@ module.exports = {
     {
       name: 'bff-shared-layers-import-no-feature',
       comment:
-        'The shared layers of the BFF (http/, upstream/, db/) serve every feature, so none of them imports a feature (search, siblings, checkout, purchase, webhooks).',
+        'The shared layers of the BFF (http/, upstream/, db/, config/) serve every feature, so none of them imports a feature (search, siblings, checkout, purchase, webhooks).',
       severity: 'error',
-      from: { path: '^packages/bff/src/(http|upstream|db)/' },
+      from: { path: '^packages/bff/src/(http|upstream|db|config)/' },
       to: { path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks)/' },
     },
     {

@@ -39,20 +39,24 @@
  * | DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE, DOMAINKIT_VISITOR_WRITES_PER_MINUTE | no | per-visitor limits, default 30 and 10; `off` turns both off |
  */
 import { createLogger, redactText, type LogFormat } from './logger.ts';
-import type { z } from 'zod';
 import { DEFAULT_BFF_DATA_DIR, describeDatabaseUrl } from './db/database.ts';
-import { httpUrl, originSchema, plainHttpServiceUrlProblem, serviceUrl } from './options.ts';
-import { testCardPayments, testPaymentsRefusal } from './purchase/index.ts';
+import {
+  envReader,
+  firstMessage,
+  originSchema,
+  plainHttpServiceUrlProblem,
+  serviceUrl,
+  type EnvReader,
+  type EnvVariable,
+} from './config/kit.ts';
+import { CHECKOUT_ENV_VARIABLES, readCheckoutEnv } from './checkout/index.ts';
+import { PURCHASE_ENV_VARIABLES, readPurchaseEnv } from './purchase/index.ts';
+import { readSearchEnv, SEARCH_ENV_VARIABLES } from './search/index.ts';
+import { readWebhookEnv, WEBHOOK_ENV_VARIABLES } from './webhooks/index.ts';
 import { readTrustProxy, type TrustProxySetting } from './proxy-trust.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type BffServerOptions } from './server.ts';
 
-/** One environment variable the BFF reads. */
-export interface EnvVariable {
-  readonly name: string;
-  readonly required: boolean;
-  /** What to put there. */
-  readonly description: string;
-}
+export type { EnvVariable } from './config/kit.ts';
 
 /** The variables, in the order the README documents them. */
 export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
@@ -70,16 +74,7 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
     required: false,
     description: 'comma-separated origins allowed to call the BFF from a browser, such as https://shop.example',
   },
-  {
-    name: 'DOMAINKIT_RETURN_URL',
-    required: false,
-    description: 'where the hosted checkout returns the buyer after paying',
-  },
-  {
-    name: 'DOMAINKIT_CANCEL_URL',
-    required: false,
-    description: 'where the hosted checkout returns the buyer after cancelling',
-  },
+  ...CHECKOUT_ENV_VARIABLES,
   { name: 'PORT', required: false, description: `the TCP port, default ${DEFAULT_PORT}` },
   { name: 'HOST', required: false, description: `the interface to bind, default ${DEFAULT_HOST}` },
   {
@@ -94,28 +89,8 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
     description: 'the PostgreSQL schema of the BFF tables, default public',
   },
   { name: 'DOMAINKIT_DATA_DIR', required: false, description: 'the embedded PGlite data folder, default .data/bff' },
-  {
-    name: 'DOMAINKIT_PAYMENTS',
-    required: false,
-    description:
-      'test_card to sell as Merchant of Record with the test-card adapter (SANDBOX credential only: refused with a pk_live_ key, and with NODE_ENV=production unless DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION=true)',
-  },
-  {
-    name: 'DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION',
-    required: false,
-    description:
-      'true: a staging shop (SANDBOX credential) takes test cards with NODE_ENV=production; default false; never with a LIVE key',
-  },
-  {
-    name: 'DOMAINKIT_WEBHOOK_SECRET',
-    required: false,
-    description: 'the webhook signing secret (16+ characters); enables POST /webhooks',
-  },
-  {
-    name: 'DOMAINKIT_WEBHOOK_PUBLIC_URL',
-    required: false,
-    description: 'the public URL of POST /webhooks, registered with the marketplace at start',
-  },
+  ...PURCHASE_ENV_VARIABLES,
+  ...WEBHOOK_ENV_VARIABLES,
   {
     name: 'DOMAINKIT_TRUST_PROXY',
     required: false,
@@ -156,18 +131,11 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
       ['DOMAINKIT_WRITE_BUDGET_BURST', 'writes that may go at once after a quiet spell, default 5'],
       ['DOMAINKIT_BUDGET_MAX_WAIT_MS', 'longest wait for an upstream token before "busy" (ms), default 1500'],
       ['DOMAINKIT_SEARCH_MAX_WAIT_MS', 'longest wait of a visitor search for an upstream token (ms), default 300'],
-      ['DOMAINKIT_SEARCH_CACHE_TTL_SECONDS', 'seconds a search answer is served fresh, default 21600 (6 h)'],
-      [
-        'DOMAINKIT_SEARCH_CACHE_STALE_SECONDS',
-        'seconds after that an answer is served while a spare token may refresh it, default 64800',
-      ],
-      [
-        'DOMAINKIT_SEARCH_CACHE_STALE_IF_ERROR_SECONDS',
-        'seconds after that an answer is served when the marketplace is busy or failing, default 86400',
-      ],
-      ['DOMAINKIT_SEARCH_CACHE_MEMORY_ENTRIES', "search answers kept in each process's memory, default 5000"],
-      ['DOMAINKIT_SEARCH_INDEX', 'false: never answer from the listing index (names seen recently); default true'],
-      ['DOMAINKIT_SEARCH_CACHE_MODE', 'shared (default: the database-backed cache) or process (per-process cache)'],
+    ] as const
+  ).map(([name, description]) => ({ name, required: false, description })),
+  ...SEARCH_ENV_VARIABLES,
+  ...(
+    [
       ['DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE', 'searches per visitor per minute, default 30; off: no visitor limits'],
       ['DOMAINKIT_VISITOR_WRITES_PER_MINUTE', 'purchase requests per visitor per minute, default 10'],
     ] as const
@@ -190,11 +158,6 @@ export class BffConfigError extends Error {
   }
 }
 
-function firstMessage(schema: z.ZodType, value: string): string | undefined {
-  const result = schema.safeParse(value);
-  return result.success ? undefined : result.error.issues[0]?.message;
-}
-
 /**
  * Reads the standalone BFF's configuration from environment variables (table above).
  *
@@ -205,11 +168,9 @@ function firstMessage(schema: z.ZodType, value: string): string | undefined {
 export function loadBffConfigFromEnv(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): BffServerOptions {
-  const problems: Array<{ variable: string; problem: string }> = [];
-  const get = (name: string): string | undefined => {
-    const value = env[name]?.trim();
-    return value === undefined || value === '' ? undefined : value;
-  };
+  const reader = envReader(env);
+  const problems = reader.problems;
+  const get = reader.get;
   const required = (name: string): string | undefined => {
     const value = get(name);
     if (value === undefined) {
@@ -253,13 +214,7 @@ export function loadBffConfigFromEnv(
     if (message)
       problems.push({ variable: 'DOMAINKIT_ALLOWED_ORIGINS', problem: `entry ${JSON.stringify(origin)} ${message}` });
   }
-  const urls: Record<string, string | undefined> = {};
-  for (const name of ['DOMAINKIT_RETURN_URL', 'DOMAINKIT_CANCEL_URL']) {
-    const value = get(name);
-    const message = value === undefined ? undefined : firstMessage(httpUrl, value);
-    if (message) problems.push({ variable: name, problem: `${message}; received ${JSON.stringify(value)}` });
-    urls[name] = value;
-  }
+  const checkout = readCheckoutEnv(reader);
   const portRaw = get('PORT');
   const port = portRaw === undefined ? DEFAULT_PORT : Number(portRaw);
   if (portRaw !== undefined && !(/^\d+$/.test(portRaw) && port <= 65535)) {
@@ -290,57 +245,8 @@ export function loadBffConfigFromEnv(
       problem: 'applies to PostgreSQL only: set DATABASE_URL too, or remove it',
     });
   const dataDir = get('DOMAINKIT_DATA_DIR');
-  const payments = get('DOMAINKIT_PAYMENTS');
-  if (payments !== undefined && payments !== 'test_card') {
-    problems.push({
-      variable: 'DOMAINKIT_PAYMENTS',
-      problem: `must be "test_card" (the only adapter built in; plug a real provider in from code with createBff({ payments })); received ${JSON.stringify(payments)}`,
-    });
-  }
-  const allowRaw = get('DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION');
-  if (allowRaw !== undefined && allowRaw !== 'true' && allowRaw !== 'false')
-    problems.push({
-      variable: 'DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION',
-      problem: `must be true or false; received ${JSON.stringify(allowRaw)}`,
-    });
-  const allowTestCardsInProduction = allowRaw === 'true';
-  const refusal = testPaymentsRefusal({
-    adapter: payments === 'test_card' ? { test: true } : undefined,
-    keyId,
-    nodeEnv: env.NODE_ENV,
-    allowInProduction: allowTestCardsInProduction,
-  });
-  if (refusal === 'live_credential')
-    problems.push({
-      variable: 'DOMAINKIT_PAYMENTS',
-      problem:
-        'test_card is refused with a LIVE credential (DOMAINKIT_KEY_ID pk_live_…): every order would be a real sale you owe the marketplace, with no money collected. Remove DOMAINKIT_PAYMENTS (plug your payment provider in from code), or use a SANDBOX credential',
-    });
-  if (refusal === 'production')
-    problems.push({
-      variable: 'DOMAINKIT_PAYMENTS',
-      problem:
-        'test_card is refused when NODE_ENV=production: remove it, or, for a staging shop on a SANDBOX credential, set DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION=true',
-    });
-  const webhookSecret = get('DOMAINKIT_WEBHOOK_SECRET');
-  if (webhookSecret !== undefined && webhookSecret.length < 16)
-    problems.push({ variable: 'DOMAINKIT_WEBHOOK_SECRET', problem: 'must be at least 16 characters' });
-  if (webhookSecret !== undefined && webhookSecret === secret)
-    problems.push({ variable: 'DOMAINKIT_WEBHOOK_SECRET', problem: 'must differ from DOMAINKIT_API_SECRET' });
-  const webhookUrl = get('DOMAINKIT_WEBHOOK_PUBLIC_URL');
-  if (webhookUrl !== undefined) {
-    const message = firstMessage(httpUrl, webhookUrl);
-    if (message)
-      problems.push({
-        variable: 'DOMAINKIT_WEBHOOK_PUBLIC_URL',
-        problem: `${message}; received ${JSON.stringify(webhookUrl)}`,
-      });
-    if (webhookSecret === undefined)
-      problems.push({
-        variable: 'DOMAINKIT_WEBHOOK_PUBLIC_URL',
-        problem: 'needs DOMAINKIT_WEBHOOK_SECRET: the secret deliveries will be signed with',
-      });
-  }
+  const purchase = readPurchaseEnv(reader, keyId);
+  const webhooks = readWebhookEnv(reader, secret);
   const trustRaw = get('DOMAINKIT_TRUST_PROXY');
   let trustProxy: TrustProxySetting | undefined;
   if (trustRaw !== undefined) {
@@ -389,7 +295,7 @@ export function loadBffConfigFromEnv(
     problems.push({ variable: 'DOMAINKIT_METRICS_TOKEN', problem: 'must be at least 16 characters' });
   const metrics =
     metricsToken !== undefined ? { token: metricsToken } : metricsRaw === undefined ? undefined : metricsRaw === 'true';
-  const tuning = readTuning(get, problems);
+  const tuning = readTuning(reader);
 
   if (problems.length > 0) throw new BffConfigError(problems);
   return {
@@ -401,16 +307,12 @@ export function loadBffConfigFromEnv(
       ...(headerPrefix !== undefined && { headerPrefix }),
     },
     ...(allowedOrigins !== undefined && { allowedOrigins }),
-    ...(urls.DOMAINKIT_RETURN_URL !== undefined && { returnUrl: urls.DOMAINKIT_RETURN_URL }),
-    ...(urls.DOMAINKIT_CANCEL_URL !== undefined && { cancelUrl: urls.DOMAINKIT_CANCEL_URL }),
+    ...checkout,
     ...(databaseUrl !== undefined && { database: { url: databaseUrl, ...(schema !== undefined && { schema }) } }),
     // The standalone server always keeps its state (search answers, budgets) in a database: PGlite by default.
     ...(databaseUrl === undefined && { database: { dataDir: dataDir ?? DEFAULT_BFF_DATA_DIR } }),
-    ...(payments === 'test_card' && { payments: testCardPayments() }),
-    ...(allowTestCardsInProduction && { allowTestCardsInProduction }),
-    ...(webhookSecret !== undefined && {
-      webhook: { secret: webhookSecret, ...(webhookUrl !== undefined && { publicUrl: webhookUrl }) },
-    }),
+    ...purchase,
+    ...webhooks,
     ...(trustProxy !== undefined && { trustProxy }),
     ...((logLevel !== undefined || logFormat !== undefined) && {
       logger:
@@ -429,22 +331,9 @@ export function loadBffConfigFromEnv(
 }
 
 /** Reads the budget, search cache and visitor-limit variables (all optional; each problem is added to `problems`). */
-function readTuning(
-  get: (name: string) => string | undefined,
-  problems: Array<{ variable: string; problem: string }>,
-): Pick<BffServerOptions, 'upstreamBudget' | 'searchCache' | 'visitorLimits'> {
-  const int = (name: string, min: number): number | undefined => {
-    const raw = get(name);
-    if (raw === undefined) return undefined;
-    if (!/^\d+$/.test(raw) || Number(raw) < min) {
-      problems.push({
-        variable: name,
-        problem: `must be a whole number of at least ${min}; received ${JSON.stringify(raw)}`,
-      });
-      return undefined;
-    }
-    return Number(raw);
-  };
+function readTuning(reader: EnvReader): Pick<BffServerOptions, 'upstreamBudget' | 'searchCache' | 'visitorLimits'> {
+  const { get, problems } = reader;
+  const int = reader.int;
   const bucket = (what: 'SEARCH' | 'WRITE') => {
     const perMinute = int(`DOMAINKIT_${what}_BUDGET_PER_MINUTE`, 2);
     const burst = int(`DOMAINKIT_${what}_BUDGET_BURST`, 1);
@@ -473,30 +362,7 @@ function readTuning(
     ...(searchMaxWaitMs !== undefined && { searchMaxWaitMs }),
   };
 
-  const ttlSeconds = int('DOMAINKIT_SEARCH_CACHE_TTL_SECONDS', 0);
-  const staleWhileRevalidateSeconds = int('DOMAINKIT_SEARCH_CACHE_STALE_SECONDS', 0);
-  const staleIfErrorSeconds = int('DOMAINKIT_SEARCH_CACHE_STALE_IF_ERROR_SECONDS', 0);
-  const maxEntries = int('DOMAINKIT_SEARCH_CACHE_MEMORY_ENTRIES', 1);
-  const indexRaw = get('DOMAINKIT_SEARCH_INDEX');
-  if (indexRaw !== undefined && indexRaw !== 'true' && indexRaw !== 'false')
-    problems.push({
-      variable: 'DOMAINKIT_SEARCH_INDEX',
-      problem: `must be true or false; received ${JSON.stringify(indexRaw)}`,
-    });
-  const mode = get('DOMAINKIT_SEARCH_CACHE_MODE');
-  if (mode !== undefined && mode !== 'shared' && mode !== 'process')
-    problems.push({
-      variable: 'DOMAINKIT_SEARCH_CACHE_MODE',
-      problem: `must be shared or process; received ${JSON.stringify(mode)}`,
-    });
-  const searchCache = {
-    ...(ttlSeconds !== undefined && { ttlSeconds }),
-    ...(staleWhileRevalidateSeconds !== undefined && { staleWhileRevalidateSeconds }),
-    ...(staleIfErrorSeconds !== undefined && { staleIfErrorSeconds }),
-    ...(maxEntries !== undefined && { maxEntries }),
-    ...((indexRaw === 'true' || indexRaw === 'false') && { index: indexRaw === 'true' }),
-    ...((mode === 'shared' || mode === 'process') && { mode: mode as 'shared' | 'process' }),
-  };
+  const searchCache = readSearchEnv(reader);
 
   const off = get('DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE') === 'off';
   const searchesPerMinute = off ? undefined : int('DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE', 1);
@@ -509,7 +375,7 @@ function readTuning(
       };
   return {
     ...(Object.keys(upstreamBudget).length > 0 && { upstreamBudget }),
-    ...(Object.keys(searchCache).length > 0 && { searchCache }),
+    ...(searchCache !== undefined && { searchCache }),
     ...((visitorLimits === false || Object.keys(visitorLimits).length > 0) && { visitorLimits }),
   };
 }

@@ -2,73 +2,62 @@
  * The options of {@link createBff}, validated once at creation with messages that teach (helmet's habit):
  * unknown keys are rejected with the likely intended name, missing ones are named with what to put there.
  * A secret's value is never part of a message.
+ *
+ * Each feature owns its options, their checks, defaults and environment variables (`search/options.ts`,
+ * `siblings/options.ts`, `checkout/options.ts`, `purchase/options.ts`, `webhooks/options.ts`); this module composes
+ * them with the options every feature shares (the credential, origins, logging, storage, budgets, limits,
+ * background work) into the one `BffOptions` and its schema.
  */
-import type { Dispatcher } from '@domainkit/client';
 import type { CheckoutReturn } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import type { BudgetLimits } from './upstream/budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
-import { type EventHandler, type EventHandlerMap, HANDLER_TYPES } from './webhooks/index.ts';
 import type { MarketplaceApi } from './upstream/marketplace-api.ts';
 import { nodeEnv } from './platform.ts';
-import { type FailedOrderReport, isTwoPhase, testPaymentsRefusal, type PaymentAdapter } from './purchase/index.ts';
+import { MARKETPLACE_ALIASES, marketplaceSchema, type MarketplaceOptions } from './upstream/options.ts';
+import {
+  BffOptionsError,
+  bucketSchema,
+  didYouMean,
+  isFunction,
+  originSchema,
+  perMinute,
+  plainHttpServiceUrlProblem,
+  seconds,
+} from './config/kit.ts';
+import { checkoutOptionsShape } from './checkout/index.ts';
+import {
+  clientForPurchaseProblem,
+  purchaseOptionsShape,
+  testPaymentsProblem,
+  type FailedOrderReport,
+  type PaymentAdapter,
+} from './purchase/index.ts';
+import { SEARCH_CACHE_ALIASES, searchOptionsShape, type SearchCacheOptions } from './search/index.ts';
+import { siblingsOptionsShape, siblingsProblem } from './siblings/index.ts';
+import {
+  clientForWebhooksProblem,
+  WEBHOOK_ALIASES,
+  webhookOptionsShape,
+  webhookProblems,
+  type EventHandlerMap,
+  type WebhookOptions,
+} from './webhooks/index.ts';
 
 export type { MarketplaceApi } from './upstream/marketplace-api.ts';
-
-/** The Partner API credential and transport the BFF signs its upstream requests with (Partner API spec 5.1). */
-export interface MarketplaceOptions {
-  /** The service address, such as `https://marketplace.example` (the client adds `/api/partner/v1`). */
-  readonly baseUrl: string;
-  /** Public key id of the credential (`pk_…`). */
-  readonly keyId: string;
-  /** API secret of the credential (`sk_…`). Held server-side only: never sent to the browser, never logged. */
-  readonly secret: string;
-  /** Signing header prefix; default `X-Service-`. */
-  readonly headerPrefix?: string | undefined;
-  /** undici dispatcher for upstream requests (a proxy agent, or a MockAgent in tests). */
-  readonly dispatcher?: Dispatcher | undefined;
-  /** Limit of one upstream attempt in milliseconds; default 10 000. */
-  readonly timeoutMs?: number | undefined;
-  /** Upstream retries after the first attempt; default 2 (see the client's RETRY_RULES). */
-  readonly maxRetries?: number | undefined;
-}
-
-/**
- * The search cache (Partner API spec 8: 60 searches per minute per credential, shared by every visitor). With a database,
- * answers are shared by every BFF process on it and survive restarts; each process keeps the hottest in memory.
- * Defaults below are for `GET /search`; `GET /siblings` keeps 30 s / 270 s / 600 s / 1 000 unless these are set.
- */
-export interface SearchCacheOptions {
-  /** How long an answer is served as fresh, in seconds; default 21 600 (6 h): changes evict it earlier. */
-  readonly ttlSeconds?: number | undefined;
-  /** Answers kept in each process's memory (least recently used dropped first); default 5 000. */
-  readonly maxEntries?: number | undefined;
-  /** After `ttlSeconds`, how long an answer is still served while a spare token may refresh it; default 64 800. */
-  readonly staleWhileRevalidateSeconds?: number | undefined;
-  /** After that, how long an answer is served when the marketplace is busy or failing; default 86 400. */
-  readonly staleIfErrorSeconds?: number | undefined;
-  /** Answer a search the budget cannot serve from the names seen recently (`source: "index"`); default true. */
-  readonly index?: boolean | undefined;
-  /** Milliseconds between reads of other processes' evictions, answers and listings (PostgreSQL); default 1 000. */
-  readonly syncIntervalMs?: number | undefined;
-  /**
-   * `shared` (default): the budget model (shared answers, demand-ordered queue, listing index). `process`: the
-   * earlier per-process cache (30 s fresh, 270 s stale, no queue, no index), for comparison.
-   */
-  readonly mode?: 'shared' | 'process' | undefined;
-}
-
-/** Receiving webhooks (Partner API spec 5.3, 6), and optionally registering where they go (Partner API spec 2.4). */
-export interface WebhookOptions {
-  /** The webhook secret (at least 16 characters) deliveries are signed with; keep it out of code and logs. */
-  readonly secret: string;
-  /**
-   * The public HTTPS URL of this BFF's `POST /webhooks` (for example `https://shop.example/api/domains/webhooks`).
-   * When given, the BFF registers it with `secret` at start (`PUT /api/partner/webhooks`).
-   */
-  readonly publicUrl?: string | undefined;
-}
+export type { MarketplaceOptions } from './upstream/options.ts';
+export type { SearchCacheOptions } from './search/index.ts';
+export type { WebhookOptions } from './webhooks/index.ts';
+export {
+  BffOptionsError,
+  httpUrl,
+  originSchema,
+  serviceUrl,
+  didYouMean,
+  plainHttpServiceUrlProblem,
+} from './config/kit.ts';
+export { unknownEventTypeProblem } from './webhooks/index.ts';
 
 /** The upstream budget (Partner API spec 8), shared by every visitor and, on PostgreSQL, by every BFF process. */
 export interface UpstreamBudgetOptions extends Partial<BudgetLimits> {
@@ -223,125 +212,6 @@ export interface BffOptions {
   readonly now?: (() => number) | undefined;
 }
 
-/** Raised by {@link createBff} and `startBff` for bad options; `problems` holds one line per problem. */
-export class BffOptionsError extends TypeError {
-  /** Stable code. */
-  readonly code = 'invalid_bff_options';
-  /** One sentence per problem, each naming the option and what to fix. */
-  readonly problems: readonly string[];
-
-  constructor(problems: readonly string[], where = 'createBff') {
-    super(`${where}: invalid options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-    this.name = 'BffOptionsError';
-    this.problems = problems;
-  }
-}
-
-const isFunction = (v: unknown) => typeof v === 'function';
-
-/** `error` of a required string: says it is required when absent, else that it must be a string. */
-const required = (what: string) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? `is required: ${what}` : `must be a string: ${what}`;
-
-/** Checks an absolute http(s) URL. */
-export const httpUrl = z
-  .string({ error: 'must be an absolute http(s) URL such as "https://shop.example/thanks"' })
-  .refine(
-    (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
-    'must be an absolute http(s) URL such as "https://shop.example/thanks"',
-  );
-
-/**
- * Checks a service address: http(s), without a user name or password (the Partner API authenticates by signature,
- * and fetch refuses a URL carrying credentials), not ending in the API path the client adds.
- */
-export const serviceUrl = z
-  .string({ error: required('the marketplace\'s service address, such as "https://marketplace.example"') })
-  .refine(
-    (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
-    'must be an absolute http(s) URL such as "https://marketplace.example"',
-  )
-  .refine(
-    (v) => !URL.canParse(v) || (new URL(v).username === '' && new URL(v).password === ''),
-    'must not carry a user name or password ("user:password@"): the key id and secret sign each request; remove them from the URL',
-  )
-  .refine(
-    (v) => !/\/api\/partner(\/v1)?\/?$/.test(v),
-    'is the service address only: drop the trailing "/api/partner/v1" (the client adds it)',
-  );
-
-/**
- * An origin as browsers send it in the `Origin` header: scheme, host and optional port, nothing else.
- * The message suggests the fix for the usual slips (a trailing slash or a path).
- */
-export const originSchema = z.string().superRefine((v, ctx) => {
-  if (v.includes('*')) {
-    ctx.addIssue({
-      code: 'custom',
-      message: 'must be an exact origin: wildcards are not allowed, list each origin (such as "https://shop.example")',
-    });
-    return;
-  }
-  if (!URL.canParse(v) || !/^https?:$/.test(new URL(v).protocol)) {
-    ctx.addIssue({
-      code: 'custom',
-      message: `must be an origin such as "https://shop.example"; received ${JSON.stringify(v)}`,
-    });
-    return;
-  }
-  const origin = new URL(v).origin;
-  if (origin !== v)
-    ctx.addIssue({
-      code: 'custom',
-      message: `must be an origin only (scheme, host, port); received ${JSON.stringify(v)}, did you mean ${JSON.stringify(origin)}?`,
-    });
-});
-
-const marketplaceSchema = z.strictObject({
-  baseUrl: serviceUrl,
-  keyId: z
-    .string({ error: required('the public key id of your Partner API credential (pk_…)') })
-    .min(1, 'must not be empty (the pk_… key id)'),
-  secret: z
-    .string({
-      error: required(
-        'the API secret of your Partner API credential (sk_…); load it from the environment, never from code',
-      ),
-    })
-    .min(1, 'must not be empty (the sk_… API secret)')
-    .refine(
-      (v) => !v.startsWith('pk_'),
-      'looks like a key id (pk_…): use the API secret (sk_…) here and the pk_… value as `keyId`',
-    ),
-  headerPrefix: z
-    .string()
-    .regex(/^[A-Za-z][A-Za-z0-9-]*-$/, 'must be letters, digits and dashes ending in "-", such as "X-Service-"')
-    .optional(),
-  dispatcher: z
-    .custom<Dispatcher>(
-      (v) => typeof v === 'object' && v !== null && isFunction((v as { dispatch?: unknown }).dispatch),
-      {
-        error: 'must be an undici Dispatcher (Agent, ProxyAgent, MockAgent)',
-      },
-    )
-    .optional(),
-  timeoutMs: z.number().int().positive('must be a positive number of milliseconds').optional(),
-  maxRetries: z.number().int().min(0, 'must be 0 or more').max(10, 'must be at most 10').optional(),
-});
-
-const seconds = (what: string) =>
-  z.number({ error: `must be a number of seconds (${what})` }).nonnegative('must be 0 or more seconds');
-const perMinute = z
-  .number({ error: 'must be a number of requests per minute' })
-  .int('must be a whole number of requests per minute')
-  .positive('must be at least 1 per minute');
-const bucketSchema = z
-  .strictObject({ perMinute, burst: z.number().int().positive('must be at least 1') })
-  .refine(
-    (b) => b.burst < b.perMinute,
-    'burst must be less than perMinute (burst + refill over a minute must stay within the limit)',
-  );
-
 const databaseSchema = z.union(
   [
     z.custom<BffDatabase>(
@@ -386,11 +256,9 @@ const optionsSchema = z.strictObject({
       { error: 'must be a PartnerClient (with searchDomains, getDomain and createCheckoutSession)' },
     )
     .optional(),
-  returnUrl: httpUrl.optional(),
-  cancelUrl: httpUrl.optional(),
-  checkoutReturnOrigins: z
-    .array(originSchema, { error: 'must be an array of origins such as ["https://shop.example"]' })
-    .optional(),
+  returnUrl: checkoutOptionsShape.returnUrl,
+  cancelUrl: checkoutOptionsShape.cancelUrl,
+  checkoutReturnOrigins: checkoutOptionsShape.checkoutReturnOrigins,
   allowedOrigins: z
     .array(originSchema, { error: 'must be an array of origins such as ["https://shop.example"]' })
     .optional(),
@@ -406,75 +274,12 @@ const optionsSchema = z.strictObject({
       },
     )
     .optional(),
-  searchCache: z
-    .strictObject({
-      ttlSeconds: z.number().nonnegative('must be 0 (no caching) or more seconds').optional(),
-      maxEntries: z.number().int().positive().optional(),
-      staleWhileRevalidateSeconds: seconds('how long a stale answer is served while it is refreshed').optional(),
-      staleIfErrorSeconds: seconds(
-        'how long a stale answer is served when the marketplace is busy or failing',
-      ).optional(),
-      index: z.boolean().optional(),
-      syncIntervalMs: z.number().int().positive().optional(),
-      mode: z.enum(['shared', 'process'], { error: 'must be "shared" or "process"' }).optional(),
-    })
-    .optional(),
+  searchCache: searchOptionsShape.searchCache,
   database: databaseSchema.optional(),
-  payments: z
-    .custom<PaymentAdapter>(
-      (v) =>
-        typeof v === 'object' &&
-        v !== null &&
-        (isFunction((v as PaymentAdapter).confirmPayment) || isTwoPhase(v as PaymentAdapter)) &&
-        typeof (v as PaymentAdapter).name === 'string',
-      {
-        error:
-          'must be a payment adapter { name, authorizePayment, capturePayment, voidPayment } or { name, confirmPayment } (such as testCardPayments())',
-      },
-    )
-    .optional(),
-  allowTestCardsInProduction: z
-    .boolean({ error: 'must be true or false (true lets a staging shop take test cards when NODE_ENV is production)' })
-    .optional(),
-  onOrderFailed: z
-    .custom<(report: FailedOrderReport) => void>(isFunction, { error: 'must be a function (report) => void' })
-    .optional(),
-  orderDeadlineSeconds: z
-    .number({ error: 'must be a number of seconds, such as 30' })
-    .min(5, 'must be at least 5 seconds')
-    .max(600, 'must be at most 600 seconds (a quote lives 10 minutes)')
-    .optional(),
-  webhook: z
-    .strictObject({
-      secret: z
-        .string({
-          error: (issue) =>
-            issue.input === undefined
-              ? 'is required: the webhook secret deliveries are signed with (at least 16 characters)'
-              : 'must be a string',
-        })
-        .min(16, 'must be at least 16 characters'),
-      publicUrl: z
-        .string()
-        .refine(
-          (v) => URL.canParse(v) && /^https?:$/.test(new URL(v).protocol),
-          "must be the absolute https URL of this BFF's POST /webhooks",
-        )
-        .optional(),
-    })
-    .optional(),
-  onCheckoutCompleted: z
-    .custom<(sale: CheckoutReturn) => void>(isFunction, { error: 'must be a function (sale) => void' })
-    .optional(),
-  onEvent: z
-    .record(
-      z.string(),
-      z.union([z.custom<EventHandler>(isFunction), z.array(z.custom<EventHandler>(isFunction))], {
-        error: 'must be a function (event, context) => void, or an array of them',
-      }),
-      { error: 'must be an object of handlers by event type, such as { "order.settled": (event) => … }' },
-    )
-    .optional(),
+  ...purchaseOptionsShape,
+  webhook: webhookOptionsShape.webhook,
+  onCheckoutCompleted: checkoutOptionsShape.onCheckoutCompleted,
+  onEvent: webhookOptionsShape.onEvent,
   upstreamBudget: z
     .strictObject({
       search: bucketSchema.optional(),
@@ -502,7 +307,7 @@ const optionsSchema = z.strictObject({
       mode: z.enum(['timers', 'scheduled'], { error: 'must be "timers" or "scheduled"' }).optional(),
     })
     .optional(),
-  siblings: z.boolean({ error: 'must be true or false (false turns GET /siblings off)' }).optional(),
+  ...siblingsOptionsShape,
   checkCredential: z.boolean({ error: 'must be true or false' }).optional(),
   profile: z.enum(['production', 'test'], { error: 'must be "production" or "test"' }).optional(),
   metrics: z
@@ -557,61 +362,10 @@ const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
     rateLimits: 'visitorLimits',
     budget: 'upstreamBudget',
   },
-  marketplace: {
-    apiSecret: 'secret',
-    api_secret: 'secret',
-    secretKey: 'secret',
-    apiKey: 'keyId',
-    key: 'keyId',
-    key_id: 'keyId',
-    keyID: 'keyId',
-    baseURL: 'baseUrl',
-    base_url: 'baseUrl',
-    url: 'baseUrl',
-    prefix: 'headerPrefix',
-    timeout: 'timeoutMs',
-    retries: 'maxRetries',
-  },
-  searchCache: {
-    ttl: 'ttlSeconds',
-    ttlMs: 'ttlSeconds',
-    max: 'maxEntries',
-    size: 'maxEntries',
-    swr: 'staleWhileRevalidateSeconds',
-  },
-  webhook: { url: 'publicUrl', webhookUrl: 'publicUrl', webhookSecret: 'secret', signingSecret: 'secret' },
+  marketplace: MARKETPLACE_ALIASES,
+  searchCache: SEARCH_CACHE_ALIASES,
+  webhook: WEBHOOK_ALIASES,
 };
-
-function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    let prev = row[0]!;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j]!;
-      row[j] = Math.min(row[j]! + 1, row[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
-      prev = current;
-    }
-  }
-  return row[b.length]!;
-}
-
-/** The name the caller probably meant, or `undefined`. */
-export function didYouMean(
-  key: string,
-  known: readonly string[],
-  aliases: Readonly<Record<string, string>> = {},
-): string | undefined {
-  if (Object.hasOwn(aliases, key)) return aliases[key];
-  const lower = key.toLowerCase();
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const k of known) {
-    const d = editDistance(lower, k.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [k, d];
-  }
-  return bestDistance <= Math.max(1, Math.floor(key.length / 4)) ? best : undefined;
-}
 
 function pathString(path: ReadonlyArray<PropertyKey>): string {
   return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
@@ -622,16 +376,8 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
   if (path.length === 0) return top;
   if (path[0] === 'marketplace') return Object.keys(marketplaceSchema.shape);
   const nested: Record<string, readonly string[]> = {
-    searchCache: [
-      'ttlSeconds',
-      'maxEntries',
-      'staleWhileRevalidateSeconds',
-      'staleIfErrorSeconds',
-      'index',
-      'syncIntervalMs',
-      'mode',
-    ],
-    webhook: ['secret', 'publicUrl'],
+    searchCache: Object.keys(searchOptionsShape.searchCache.unwrap().shape),
+    webhook: Object.keys(webhookOptionsShape.webhook.unwrap().shape),
     upstreamBudget: ['search', 'write', 'maxWaitMs', 'searchMaxWaitMs'],
     visitorLimits: ['searchesPerMinute', 'writesPerMinute', 'keyGenerator'],
     background: ['recoveryIntervalSeconds', 'catchUpIntervalSeconds', 'leaseSeconds', 'enabled', 'mode'],
@@ -684,26 +430,12 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   if (value.marketplace !== undefined && value.client !== undefined) {
     problems.push('pass either `marketplace` (a credential) or `client` (a ready PartnerClient), not both');
   }
-  const client = value.client as Record<string, unknown> | undefined;
-  if (
-    client !== undefined &&
-    value.payments !== undefined &&
-    (typeof client.quotes !== 'object' || typeof client.orders !== 'object')
-  ) {
-    problems.push('`client` must have `quotes` and `orders` (a PartnerClient) when `payments` enables the MoR routes');
-  }
-  if (
-    client !== undefined &&
-    value.webhook !== undefined &&
-    (typeof client.events !== 'object' || typeof client.webhooks !== 'object')
-  ) {
-    problems.push('`client` must have `events` and `webhooks` (a PartnerClient) when `webhook` is set');
-  }
-  if (value.siblings === true && value.marketplace === undefined && value.client !== undefined) {
-    problems.push(
-      '`siblings` needs `marketplace` (the Public API is called at `marketplace.baseUrl`): with a ready `client`, leave `siblings` out',
-    );
-  }
+  const clientForPurchase = clientForPurchaseProblem(value);
+  if (clientForPurchase) problems.push(clientForPurchase);
+  const clientForWebhooks = clientForWebhooksProblem(value);
+  if (clientForWebhooks) problems.push(clientForWebhooks);
+  const siblings = siblingsProblem(value);
+  if (siblings) problems.push(siblings);
   if (value.profile === 'test' && nodeEnv() === 'production') {
     problems.push(
       '`profile: "test"` is refused when NODE_ENV is "production": the test profile lifts the visitor limits that protect your shared upstream budget',
@@ -716,64 +448,7 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   if (plainHttp) problems.push(`\`marketplace.baseUrl\` ${plainHttp}`);
   const testPayments = testPaymentsProblem(value);
   if (testPayments) problems.push(testPayments);
-  const secret = (value.marketplace as { secret?: unknown } | undefined)?.secret;
-  const webhookSecret = (value.webhook as { secret?: unknown } | undefined)?.secret;
-  if (typeof secret === 'string' && secret === webhookSecret) {
-    problems.push('`webhook.secret` must differ from `marketplace.secret`: choose a separate webhook signing secret');
-  }
-  if (typeof value.onEvent === 'object' && value.onEvent !== null) {
-    for (const type of Object.keys(value.onEvent)) {
-      const problem = unknownEventTypeProblem(type);
-      if (problem) problems.push(`\`onEvent\` ${problem}`);
-    }
-  }
+  problems.push(...webhookProblems(value));
   if (problems.length > 0) throw new BffOptionsError(problems, where);
   return parsed.data!;
-}
-
-/** Whether `hostname` (as `URL` gives it) is the local machine: `localhost`, 127.0.0.0/8 or `[::1]`. */
-function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '[::1]' || /^127(\.\d{1,3}){3}$/.test(hostname);
-}
-
-/**
- * Why the marketplace address `baseUrl` is refused under `nodeEnv`, or `undefined`: with NODE_ENV=production it must
- * be `https://` (the signed requests, and the webhook secret sent at start, would cross the network in clear), except
- * to a loopback address (a marketplace or TLS proxy on the same machine).
- */
-export function plainHttpServiceUrlProblem(baseUrl: unknown, nodeEnv: string | undefined): string | undefined {
-  if (nodeEnv !== 'production' || typeof baseUrl !== 'string' || !URL.canParse(baseUrl)) return undefined;
-  const url = new URL(baseUrl);
-  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return undefined;
-  return 'must be https:// when NODE_ENV is "production": over plain http the signed requests and the webhook secret cross the network in clear (http:// is accepted only to a loopback address)';
-}
-
-/** Why a test payment adapter is refused here (purchase/payments.ts `testPaymentsRefusal`), as an options problem. */
-function testPaymentsProblem(value: Record<string, unknown>): string | undefined {
-  const payments = value.payments as PaymentAdapter | undefined;
-  const client = value.client as { keyId?: unknown } | undefined;
-  const keyId = (value.marketplace as { keyId?: unknown } | undefined)?.keyId ?? client?.keyId;
-  const refusal = testPaymentsRefusal({
-    adapter: typeof payments === 'object' && payments !== null ? payments : undefined,
-    keyId: typeof keyId === 'string' ? keyId : undefined,
-    nodeEnv: nodeEnv(),
-    allowInProduction: value.allowTestCardsInProduction === true,
-  });
-  if (refusal === 'live_credential')
-    return '`payments` is the test-card adapter, refused with a LIVE credential (pk_live_…): every order would be a real sale you owe the marketplace, with no money collected. Plug in your payment provider, or use a SANDBOX credential';
-  if (refusal === 'production')
-    return '`payments` is the test-card adapter, refused when NODE_ENV is "production": plug in your payment provider, or, for a staging shop on a SANDBOX credential, set `allowTestCardsInProduction: true`';
-  return undefined;
-}
-
-/**
- * Why `type` cannot take an event handler (it is neither a known event type of Partner API spec 6 nor `*`), with the likely
- * intended type, or `undefined` when it can.
- */
-export function unknownEventTypeProblem(type: string): string | undefined {
-  if ((HANDLER_TYPES as readonly string[]).includes(type)) return undefined;
-  const hint = didYouMean(type, HANDLER_TYPES);
-  return hint
-    ? `received event type \`${type}\`; did you mean \`${hint}\`?`
-    : `received unknown event type \`${type}\`; known types: ${HANDLER_TYPES.join(', ')}`;
 }

@@ -9,8 +9,22 @@ import { DEFAULT_BUDGET_LIMITS, type BudgetLimits } from './upstream/budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
 import type { DatabaseSource } from './db/handle.ts';
 import { isWorkerd } from './platform.ts';
-import type { EventHandler, EventHandlerType, InboxTimings } from './webhooks/index.ts';
-import type { FailedOrderReport, OrderTimings, PaymentAdapter } from './purchase/index.ts';
+import {
+  INBOX_TIMINGS,
+  resolveEventHandlers,
+  type EventHandler,
+  type EventHandlerType,
+  type InboxTimings,
+} from './webhooks/index.ts';
+import { resolveCheckoutReturnOrigins } from './checkout/index.ts';
+import { resolveMemoryCache, resolveSearch, type ResolvedSearch, type ResolvedSearchCache } from './search/index.ts';
+import { resolveSiblings } from './siblings/index.ts';
+import {
+  resolveOrderTimings,
+  type FailedOrderReport,
+  type OrderTimings,
+  type PaymentAdapter,
+} from './purchase/index.ts';
 import type {
   BffOptions,
   MarketplaceApi,
@@ -35,43 +49,6 @@ export interface ResolvedUpstream {
   readonly initialRetryDelayMs: number;
   /** Longest back-off, and the longest `Retry-After` honoured before answering busy; default 2 000. */
   readonly maxRetryDelayMs: number;
-}
-
-/** The search (and siblings) cache, in ms; options `searchCache.*` (given in seconds). */
-export interface ResolvedSearchCache {
-  /** Default 30 s. */
-  readonly ttlMs: number;
-  /** Default 270 s. */
-  readonly staleWhileRevalidateMs: number;
-  /** Default 600 s. */
-  readonly staleIfErrorMs: number;
-  /** Default 1 000. */
-  readonly maxEntries: number;
-}
-
-/**
- * How `GET /search` spends the search budget (see `search/search-service.ts`); options `searchCache.*` and
- * `upstreamBudget.searchMaxWaitMs`.
- */
-export interface ResolvedSearch {
-  /** `shared` (the database-backed cache, queue and index) or `process` (the earlier per-process cache). */
-  readonly mode: 'shared' | 'process';
-  /** How long an answer is fresh; option `searchCache.ttlSeconds`, default 6 h. */
-  readonly freshMs: number;
-  /** Then served while a spare token may refresh it; `staleWhileRevalidateSeconds`, default 18 h. */
-  readonly staleMs: number;
-  /** Then served when upstream is busy or failing; `staleIfErrorSeconds`, default 24 h. */
-  readonly staleIfErrorMs: number;
-  /** Answers in each process's memory; `maxEntries`, default 5 000. */
-  readonly memoryEntries: number;
-  /** Longest wait of a search for a token; `upstreamBudget.searchMaxWaitMs`, else `maxWaitMs`, else 300. */
-  readonly maxWaitMs: number;
-  /** Answer from the listing index; `searchCache.index`, default true. */
-  readonly index: boolean;
-  /** Reads of other processes' evictions, answers and listings (PostgreSQL); `syncIntervalMs`, default 1 000. */
-  readonly syncIntervalMs: number;
-  /** Tokens background work leaves in the shared bucket for visitors: the search burst less one (at least 1). */
-  readonly reserve: number;
 }
 
 /** Where the BFF's state lives. */
@@ -103,6 +80,8 @@ export interface ResolvedBackground {
  * under the widget's own deadline (20 s), so the visitor gets the BFF's answer rather than a proxy's or a timeout.
  */
 export const DEFAULT_REQUEST_DEADLINE_SECONDS = 15;
+
+export type { ResolvedSearch, ResolvedSearchCache } from './search/index.ts';
 
 /** The options of `createBff` with every default applied. Frozen. */
 export interface ResolvedBffOptions {
@@ -195,12 +174,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
   // The test profile (option `profile`): limits for a partner's own e2e tests; explicit settings still win.
   const testProfile = o.profile === 'test';
   const visitorDefault = testProfile ? TEST_PROFILE.visitorPerMinute : undefined;
-  const eventHandlers: Array<readonly [EventHandlerType, EventHandler]> = [];
-  for (const [type, handler] of Object.entries(o.onEvent ?? {})) {
-    // validateBffOptions refused any other type.
-    for (const h of Array.isArray(handler) ? handler : [handler])
-      eventHandlers.push([type as EventHandlerType, h as EventHandler]);
-  }
+  const searchBucket = o.upstreamBudget?.search ?? DEFAULT_BUDGET_LIMITS.search;
   const resolved: ResolvedBffOptions = {
     now: o.now ?? Date.now,
     logger: o.logger,
@@ -216,27 +190,10 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
       maxRetryDelayMs: 2_000,
     },
     publicApiMaxRetryAfterSeconds: 2,
-    searchCache: {
-      ttlMs: seconds(o.searchCache?.ttlSeconds, 30),
-      staleWhileRevalidateMs: seconds(o.searchCache?.staleWhileRevalidateSeconds, 270),
-      staleIfErrorMs: seconds(o.searchCache?.staleIfErrorSeconds, 600),
-      maxEntries: o.searchCache?.maxEntries ?? 1000,
-    },
-    search: {
-      mode: o.searchCache?.mode ?? 'shared',
-      freshMs: seconds(o.searchCache?.ttlSeconds, 6 * 3600),
-      staleMs: seconds(o.searchCache?.staleWhileRevalidateSeconds, 18 * 3600),
-      staleIfErrorMs: seconds(o.searchCache?.staleIfErrorSeconds, 24 * 3600),
-      memoryEntries: o.searchCache?.maxEntries ?? 5_000,
-      maxWaitMs: o.upstreamBudget?.searchMaxWaitMs ?? o.upstreamBudget?.maxWaitMs ?? 300,
-      index: o.searchCache?.index !== false,
-      syncIntervalMs: o.searchCache?.syncIntervalMs ?? 1_000,
-      // Background work (refreshes, prefetches, the queries of visitors told "busy" who left) spends only a token
-      // that would otherwise overflow the bucket: the burst stays for visitors, of this process or another.
-      reserve: Math.max(1, (o.upstreamBudget?.search ?? DEFAULT_BUDGET_LIMITS.search).burst - 1),
-    },
+    searchCache: resolveMemoryCache(o.searchCache),
+    search: resolveSearch(o.searchCache, { ...o.upstreamBudget, search: searchBucket }),
     budgetLimits: {
-      search: o.upstreamBudget?.search ?? DEFAULT_BUDGET_LIMITS.search,
+      search: searchBucket,
       write: o.upstreamBudget?.write ?? (testProfile ? TEST_PROFILE.write : DEFAULT_BUDGET_LIMITS.write),
     },
     budgetMaxWaitMs: o.upstreamBudget?.maxWaitMs ?? 1_500,
@@ -253,44 +210,24 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     allowedOrigins: o.allowedOrigins ?? [],
     returnUrl: o.returnUrl,
     cancelUrl: o.cancelUrl,
-    checkoutReturnOrigins: new Set(
-      o.checkoutReturnOrigins ?? [
-        ...(o.allowedOrigins ?? []),
-        ...[o.returnUrl, o.cancelUrl].filter((u): u is string => u !== undefined).map((u) => new URL(u).origin),
-      ],
-    ),
+    checkoutReturnOrigins: resolveCheckoutReturnOrigins(o),
     database: resolveDatabase(o),
     payments: o.payments,
     onOrderFailed: o.onOrderFailed,
     webhook: o.webhook,
-    eventHandlers,
-    siblings: o.siblings !== false && o.marketplace !== undefined,
+    eventHandlers: resolveEventHandlers(o.onEvent),
+    siblings: resolveSiblings(o),
     readiness: { checkCredential: o.checkCredential !== false, okTtlMs: 5 * 60_000, failedTtlMs: 10_000 },
     metrics: {
       served: o.metrics !== undefined && o.metrics !== false,
       token: typeof o.metrics === 'object' ? o.metrics.token : undefined,
     },
-    orders: {
-      leaseMs: seconds(o.background?.leaseSeconds, 60),
-      quoteMarginMs: 30_000,
-      reserveWaitMs: Math.max(3_000, o.upstreamBudget?.maxWaitMs ?? 0),
-      recordWaitMs: 5_000,
-      recoveryRecordWaitMs: 10_000,
-      priceLookupWaitMs: 2_000,
-      retryBaseMs: 5_000,
-      retryMaxMs: 600_000,
-      abandonAfterMs: 3_600_000,
-      recoveryBatch: 25,
-      recordDeadlineMs: seconds(o.orderDeadlineSeconds, 30),
-    },
-    inbox: {
-      leaseMs: 300_000,
-      maxAttempts: 8,
-      retryBaseMs: 2_000,
-      retryMaxMs: 600_000,
-      minRescheduleMs: 50,
-      catchUpPageLimit: 100,
-    },
+    orders: resolveOrderTimings({
+      leaseSeconds: o.background?.leaseSeconds,
+      budgetMaxWaitMs: o.upstreamBudget?.maxWaitMs,
+      orderDeadlineSeconds: o.orderDeadlineSeconds,
+    }),
+    inbox: INBOX_TIMINGS,
     background: {
       enabled: o.background?.enabled !== false,
       mode: o.background?.mode ?? (isWorkerd() ? 'scheduled' : 'timers'),

@@ -30,3 +30,9 @@ export function checkoutFeature(deps: CheckoutFeatureDeps): CheckoutFeature {
     ],
   };
 }
+export {
+  checkoutOptionsShape,
+  resolveCheckoutReturnOrigins,
+  CHECKOUT_ENV_VARIABLES,
+  readCheckoutEnv,
+} from './options.ts';

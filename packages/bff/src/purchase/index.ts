@@ -55,3 +55,11 @@ export function purchaseFeature(deps: PurchaseFeatureDeps): PurchaseFeature {
     ],
   };
 }
+export {
+  purchaseOptionsShape,
+  clientForPurchaseProblem,
+  testPaymentsProblem,
+  resolveOrderTimings,
+  PURCHASE_ENV_VARIABLES,
+  readPurchaseEnv,
+} from './options.ts';

@@ -12,3 +12,14 @@ export {
 } from './search-cache.ts';
 export { SqlAnswerStore } from './answer-store.ts';
 export { SearchService, type SearchAnswer, type SearchSource, type SearchStats } from './search-service.ts';
+export {
+  searchOptionsShape,
+  SEARCH_CACHE_ALIASES,
+  resolveMemoryCache,
+  resolveSearch,
+  SEARCH_ENV_VARIABLES,
+  readSearchEnv,
+  type ResolvedSearch,
+  type ResolvedSearchCache,
+  type SearchCacheOptions,
+} from './options.ts';

@@ -34,3 +34,15 @@ export interface WebhooksFeature {
 export function webhooksFeature(deps: WebhookRouteDeps): WebhooksFeature {
   return { routes: [{ path: '/webhooks', POST: webhookRoute(deps), deadline: false }] };
 }
+export {
+  webhookOptionsShape,
+  WEBHOOK_ALIASES,
+  clientForWebhooksProblem,
+  webhookProblems,
+  unknownEventTypeProblem,
+  resolveEventHandlers,
+  INBOX_TIMINGS,
+  WEBHOOK_ENV_VARIABLES,
+  readWebhookEnv,
+  type WebhookOptions,
+} from './options.ts';

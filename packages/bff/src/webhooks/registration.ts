@@ -4,7 +4,7 @@
  */
 import type { Logger } from 'pino';
 import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
-import type { WebhookOptions } from '../options.ts';
+import type { WebhookOptions } from './options.ts';
 
 /** The registration state of one router. */
 export class WebhookRegistration {
