@@ -12,9 +12,11 @@
  *   are not reported, so "< 16" is the floor), and the layout shifts meanwhile: those CLS counts (not within
  *   500 ms of a keystroke), and all of them. Without the widget the same keys are pressed on the page.
  *
- * Bounds (issue 23), checked on the medians of the runs: CLS added 0.000, TBT added ≤ {@link TBT_BOUND} ms, the
- * longest typing interaction ≤ {@link INP_BOUND} ms, CLS while typing 0.000; over any, the run exits non-zero. Measure on an idle machine: a busy one lengthens every task. Chromium is the system's: CHROME_PATH,
- * default /usr/bin/chromium. Build the widget first (`pnpm --filter @domainkit/widget build`).
+ * Bounds (issue 23): CLS added 0.000 and CLS while typing 0.000 on every run; on the medians of the runs, TBT added
+ * ≤ {@link TBT_BOUND} ms and the longest typing interaction ≤ {@link INP_BOUND} ms. Over any, the run exits non-zero.
+ * Measure on an idle machine: a busy one lengthens every task, and results late by more than 500 ms after the last
+ * keystroke count as a shift. Chromium is the system's: CHROME_PATH, default /usr/bin/chromium. Build the widget
+ * first (`pnpm --filter @domainkit/widget build`).
  */
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -151,6 +153,7 @@ const median = (values: readonly number[]): number => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
+let exitCode = 0;
 const dataDir = await mkdtemp(join(tmpdir(), 'dk-page-cost-'));
 const demo = await startDemo({ port: 0, sandboxPort: 0, dataDir, quiet: true });
 try {
@@ -208,20 +211,23 @@ try {
   console.log('  (typing interactions under 16 ms are not reported by the Event Timing API and read 0)');
 
   const failures: string[] = [];
-  const addedCls = median(withWidget.map((n) => n.cls)) - median(without.map((n) => n.cls));
+  // CLS on every run (a shift is a shift however rare); time figures on the medians (a busy machine spreads them).
+  const addedCls = Math.max(...withWidget.map((n) => n.cls)) - Math.max(...without.map((n) => n.cls));
   if (addedCls.toFixed(3) !== '0.000') failures.push(`CLS added ${addedCls.toFixed(3)}, bound 0.000`);
   const addedTbt = median(withWidget.map((n) => n.tbt)) - median(without.map((n) => n.tbt));
   if (addedTbt > TBT_BOUND) failures.push(`TBT added ${addedTbt.toFixed(0)} ms, bound ${TBT_BOUND} ms`);
   const longest = median(typedWith.map((t) => t.longest));
   if (longest > INP_BOUND) failures.push(`longest typing interaction ${longest.toFixed(0)} ms, bound ${INP_BOUND} ms`);
-  const typingCls = median(typedWith.map((t) => t.cls));
+  const typingCls = Math.max(...typedWith.map((t) => t.cls));
   if (typingCls.toFixed(3) !== '0.000') failures.push(`CLS while typing ${typingCls.toFixed(3)}, bound 0.000`);
   const verdict = failures.length ? `EXCEEDED (${failures.join('; ')})` : 'met';
   console.log(
     `  bounds: CLS added 0.000 (loading and typing), TBT added <= ${TBT_BOUND} ms, typing <= ${INP_BOUND} ms: ${verdict}`,
   );
-  if (failures.length) process.exitCode = 1;
+  if (failures.length) exitCode = 1;
 } finally {
   await demo.close();
   await rm(dataDir, { recursive: true, force: true });
 }
+// Explicitly: the stack's shutdown must not decide the bench's outcome.
+process.exit(exitCode);
