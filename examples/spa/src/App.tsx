@@ -3,9 +3,9 @@
  * SPA uses the two elements through their React components (`@domainkit/widget/react`): properties and typed
  * `onDk*` event props, a payment form in the search's `payment` slot for MoR order mode, and a live log of every widget event.
  */
-import type { DkBuyButton, DkDomainSearch, DkMode, OrderDetails } from '@domainkit/widget';
+import { formatPrice, type DkBuyButton, type DkDomainSearch, type DkMode, type OrderDetails } from '@domainkit/widget';
 import { BuyButton, CheckoutReturn, DomainSearch } from '@domainkit/widget/react';
-import { useCallback, useRef, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useRef, useState, type FormEvent } from 'react';
 
 /** One line of the event log. */
 interface LogEntry {
@@ -23,12 +23,35 @@ const RETURN_PATH = new URL('./', document.baseURI).pathname;
 /** The demo's test card: the demo BFF's test-card adapter accepts it (see the BFF's order routes). */
 const TEST_CARD = '4242 4242 4242 4242';
 
+/** The visitor's colour scheme (`prefers-color-scheme`), kept up to date. */
+function useColorScheme(): 'light' | 'dark' {
+  const query = '(prefers-color-scheme: dark)';
+  const [dark, setDark] = useState(() => matchMedia(query).matches);
+  useEffect(() => {
+    const media = matchMedia(query);
+    const follow = () => setDark(media.matches);
+    media.addEventListener('change', follow);
+    return () => media.removeEventListener('change', follow);
+  }, []);
+  return dark ? 'dark' : 'light';
+}
+
+/** The locked price, as the `dk-quote` event gave it (minor units of `currency`). */
+interface Locked {
+  readonly priceCents: number;
+  readonly currency: string;
+}
+
 /**
  * The SPA's payment form (MoR mode), slotted into the element whose price is locked: collects the buyer and the
- * (test) card, then asks that element to place the order.
+ * (test) card, then asks that element to place the order. Pay says the amount; while the order is under way the
+ * whole form is disabled (a `<fieldset disabled>`), so nothing can be edited or sent twice.
  */
-function PaymentForm() {
+function PaymentForm({ locked }: { locked: Locked | undefined }) {
   const [paying, setPaying] = useState(false);
+  const amount = locked
+    ? formatPrice(locked.priceCents, locked.currency, document.documentElement.lang || undefined)
+    : '';
 
   async function pay(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -49,28 +72,29 @@ function PaymentForm() {
   }
 
   return (
-    <form slot="payment" className="payment" onSubmit={pay}>
-      <label>
-        Email <input name="email" type="email" autoComplete="email" required defaultValue="ada@example.com" />
-      </label>
-      <label>
-        Name <input name="name" autoComplete="name" defaultValue="Ada Lovelace" />
-      </label>
-      <label>
-        Card number{' '}
-        {/* Card digits read left to right on a right-to-left page too (else the groups come out reversed). */}
-        <input
-          name="card_number"
-          autoComplete="cc-number"
-          inputMode="numeric"
-          dir="ltr"
-          required
-          defaultValue={TEST_CARD}
-        />
-      </label>
-      <button type="submit" disabled={paying}>
-        {paying ? 'Paying…' : 'Pay now'}
-      </button>
+    <form slot="payment" className="payment" onSubmit={pay} aria-busy={paying}>
+      <fieldset disabled={paying}>
+        <legend className="visually-hidden">Payment</legend>
+        <label>
+          Email <input name="email" type="email" autoComplete="email" required defaultValue="ada@example.com" />
+        </label>
+        <label>
+          Name <input name="name" autoComplete="name" defaultValue="Ada Lovelace" />
+        </label>
+        <label>
+          Card number{' '}
+          {/* Card digits read left to right on a right-to-left page too (else the groups come out reversed). */}
+          <input
+            name="card_number"
+            autoComplete="cc-number"
+            inputMode="numeric"
+            dir="ltr"
+            required
+            defaultValue={TEST_CARD}
+          />
+        </label>
+        <button type="submit">{paying ? `Paying ${amount}…` : `Pay ${amount}`}</button>
+      </fieldset>
     </form>
   );
 }
@@ -80,7 +104,11 @@ type Payer = 'search' | 'featured';
 
 export function App() {
   const [mode, setMode] = useState<DkMode>('checkout');
-  const [theme, setTheme] = useState<'light' | 'dark'>('light');
+  // The visitor's colour scheme, until they pick one with the switch.
+  const scheme = useColorScheme();
+  const [picked, setTheme] = useState<'light' | 'dark' | undefined>();
+  const theme = picked ?? scheme;
+  const [locked, setLocked] = useState<Locked>();
   const [log, setLog] = useState<LogEntry[]>([]);
   const [payer, setPayer] = useState<Payer>('search');
   const ids = useRef(0);
@@ -92,9 +120,10 @@ export function App() {
   }, []);
 
   /** A price was locked: the payment form moves into that element's `payment` slot. */
-  const quoted = (by: Payer) => (event: Event & { detail?: unknown }) => {
+  const quoted = (by: Payer) => (event: Event & { detail: Locked }) => {
     record(event);
     setPayer(by);
+    setLocked({ priceCents: event.detail.priceCents, currency: event.detail.currency });
   };
 
   return (
@@ -148,7 +177,7 @@ export function App() {
             onDkError={record}
           >
             <span slot="label">Search domains</span>
-            {payer === 'search' && <PaymentForm />}
+            {payer === 'search' && <PaymentForm locked={locked} />}
           </DomainSearch>
         </section>
 
@@ -168,7 +197,7 @@ export function App() {
             onDkError={record}
           >
             Buy coffeehouse.com
-            {payer === 'featured' && <PaymentForm />}
+            {payer === 'featured' && <PaymentForm locked={locked} />}
           </BuyButton>
         </section>
 
