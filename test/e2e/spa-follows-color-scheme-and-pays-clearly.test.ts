@@ -17,11 +17,14 @@ async function quoted(page: Page, word: string): Promise<string> {
   await page.goto(new URL('spa/', stack.demo.url).href);
   await page.getByLabel('Buying flow').selectOption('order');
   const rows = await searchFor(page, word);
-  const domain = (await rows.filter({ has: page.locator('[part="buy-button"]') }).first().getAttribute('data-domain'))!;
+  const domain = (await rows
+    .filter({ has: page.locator('[part="buy-button"]') })
+    .first()
+    .getAttribute('data-domain'))!;
   await buyButtonOf(page, domain).click();
-  await expect.poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 10_000 }).toBe(
-    'quoted',
-  );
+  await expect
+    .poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 10_000 })
+    .toBe('quoted');
   return domain;
 }
 
@@ -72,15 +75,19 @@ describe('the SPA example', () => {
     await expect.poll(() => page.locator('dk-domain-search').getAttribute('data-purchase')).toBe('ordering');
     const editable = await page
       .locator('form.payment')
-      .evaluate((form) => [...form.querySelectorAll('input, button')].filter((el) => !(el as HTMLInputElement).matches(':disabled')).length);
+      .evaluate(
+        (form) =>
+          [...form.querySelectorAll('input, button')].filter((el) => !(el as HTMLInputElement).matches(':disabled'))
+            .length,
+      );
     expect(editable, 'fields and Pay disabled while paying').toBe(0);
     await inEveryLook(page, 'spa-payment-form-paying', (name) =>
       expectNoAxeViolations(page, `the payment form while paying (${name})`),
     );
     release();
-    await expect.poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 15_000 }).toBe(
-      'ordered',
-    );
+    await expect
+      .poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 15_000 })
+      .toBe('ordered');
     await page.close();
   });
 });
