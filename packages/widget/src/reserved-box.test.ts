@@ -66,15 +66,24 @@ describe('the box reserved before the upgrade', () => {
     }
   });
 
+  it('with the tokens set to a unitless 0 (no backdrop padding, no gap)', async () => {
+    await emulateMedia({ colorScheme: 'dark' });
+    const page = 'TAG { --dk-padding: 0; --dk-spacing: 0; }';
+    for (const kind of ['search', 'buy'] as const) {
+      const { before, upgraded } = await positions(kind, { domain: 'coffeehouse.com' }, page);
+      expect(upgraded.after, kind).to.be.closeTo(before.after, 0.5);
+    }
+  });
+
   it('with a page font of its own and a tall line height', async () => {
     const page = 'TAG { font-family: Georgia, serif; } body { line-height: 2.2; }';
     const { before, upgraded } = await positions('search', {}, page);
     expect(upgraded.after).to.be.closeTo(before.after, 0.5);
   });
 
-  it('a page that restyles the search box sets --dk-reserve-block-size to its height', async () => {
+  it('a page that restyles the search box sets --dk-reserve-block-size to the label and box height', async () => {
     const page =
-      'TAG::part(input) { padding-block: 0.9em; font-size: 1.1rem; } TAG { --dk-reserve-block-size: calc(5.105rem + 2px); }';
+      'TAG::part(input) { padding-block: 0.9em; font-size: 1.1rem; } TAG { --dk-reserve-block-size: calc(4.605rem + 2px); }';
     const { before, upgraded } = await positions('search', {}, page);
     expect(upgraded.after).to.be.closeTo(before.after, 0.5);
   });
