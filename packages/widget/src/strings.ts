@@ -95,6 +95,8 @@ export interface DkStrings {
   readonly quoteTitle: (domain: string, price: string) => string;
   /** MoR: the live countdown of the price lock; `time` is `mm:ss`. */
   readonly lockedFor: (time: string) => string;
+  /** MoR: announced once (a status message) when the price lock enters its last minute. */
+  readonly lockEnding: string;
   /** MoR: shown when the price lock ran out. */
   readonly quoteExpired: string;
   /** MoR: the button that asks for a fresh quote. */
@@ -163,6 +165,7 @@ export type DkPurchaseStringKey = 'domainReserved' | 'reserved' | 'rateLimitedFo
 export type DkOrderStringKey =
   | 'quoteTitle'
   | 'lockedFor'
+  | 'lockEnding'
   | 'quoteExpired'
   | 'newQuote'
   | 'priceChanged'

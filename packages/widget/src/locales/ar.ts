@@ -68,6 +68,7 @@ export const ar: DkStrings = {
   checkoutCanceled: 'أُلغي الدفع: لم يُخصم أي مبلغ.',
   quoteTitle: (domain, price) => `${domain} مقابل ${price}`,
   lockedFor: (time) => `السعر محجوز لمدة ${time}`,
+  lockEnding: 'تبقّى أقل من دقيقة للدفع بهذا السعر.',
   quoteExpired: 'انتهت مدة حجز السعر.',
   newQuote: 'احصل على سعر جديد',
   priceChanged: (price) => `السعر الآن ${price}.`,

@@ -48,6 +48,7 @@ export const fr: DkStrings = {
   checkoutCanceled: 'Paiement annulé : rien n’a été débité.',
   quoteTitle: (domain, price) => `${domain} pour ${price}`,
   lockedFor: (time) => `Prix garanti pendant ${time}`,
+  lockEnding: 'Moins d’une minute pour payer à ce prix.',
   quoteExpired: 'La garantie de prix a expiré.',
   newQuote: 'Obtenir un nouveau prix',
   priceChanged: (price) => `Le prix est maintenant de ${price}.`,

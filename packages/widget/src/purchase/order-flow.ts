@@ -250,6 +250,15 @@ export async function placeOrder(p: PurchaseController, details: OrderDetails): 
     if (code === 'price_mismatch') p.newPrice = priceCents ?? quote.price_cents;
     failOrder(p, error, phaseAfter(code));
     tick(p);
+    // Focus moves to what happened (the partner's Pay, disabled while paying, would leave it on <body>).
+    void moveFocus(
+      p,
+      () => {
+        const root = p.host.renderRoot;
+        return root.querySelector<HTMLElement>('[part="order-error"]') ?? root.querySelector('[part="order-message"]');
+      },
+      inside,
+    );
     return null;
   }
 }
@@ -411,6 +420,9 @@ export async function refresh(p: PurchaseController): Promise<void> {
   }
 }
 
+/** The price lock's last minute (ms): its countdown is shown prominently and announced once. */
+const LAST_MINUTE_MS = 60_000;
+
 /** Milliseconds left on the current quote's price lock. */
 const remaining = (p: PurchaseController): number =>
   p.quote ? Date.parse(p.quote.expires_at) - p.host.clock.now() : 0;
@@ -488,6 +500,9 @@ export function renderOrderPanel(
   // What to say, and the panel's main action if any.
   // A changed price heads the panel too: never the old one above "The price is now …".
   const changed = phase === 'mismatch' || (pending && newPrice > 0);
+  // The quiet countdown's last minute: shown prominently, and announced once (the notice's words never tick).
+  const left = remaining(p);
+  const ending = paying && left <= LAST_MINUTE_MS;
   const [message, label, run]: [string, string?, (() => unknown)?] = changed
     ? [withMoney(s.priceChanged(iso(price(newPrice)))), s.confirmPrice(price(newPrice)), () => confirmPrice(p)]
     : phase === 'expired' || pending
@@ -502,10 +517,11 @@ export function renderOrderPanel(
         phase === 'ordered' && order
           ? renderPlaced(p, s, order, formatPrice(order.sale_price_cents, order.currency, locale))
           : html`<p id="order-title" part="order-title" class="name">${s.quoteTitle(quote.domain, price(changed ? newPrice : quote.price_cents))}</p>
-            <p part="countdown" class="mute" ?hidden=${!paying}>${s.lockedFor(mmss(remaining(p)))}</p>
-            <p part="order-message" role="status">${message}</p>`
+            <p part=${ending ? 'countdown countdown-ending' : 'countdown'} class=${ending ? 'alert' : 'mute'} ?hidden=${!paying}>${s.lockedFor(mmss(left))}</p>
+            <p part="lock-notice" class="vh" role="status">${ending ? s.lockEnding : ''}</p>
+            <p part="order-message" role="status" tabindex="-1">${message}</p>`
       }
-      ${alert ? html`<p part="order-error" class="alert" role="alert">${alert}</p>` : nothing}
+      ${alert ? html`<p part="order-error" class="alert" role="alert" tabindex="-1">${alert}</p>` : nothing}
       <div part="payment" ?hidden=${!paying}><slot name="payment"></slot></div>
       <div class="row">
         ${

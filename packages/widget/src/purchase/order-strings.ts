@@ -8,6 +8,7 @@ import type { DkOrderStringKey, DkStrings } from '../strings.ts';
 export const orderStrings: Pick<DkStrings, DkOrderStringKey> = {
   quoteTitle: (domain, price) => `${domain} for ${price}`,
   lockedFor: (time) => `Price locked for ${time}`,
+  lockEnding: 'Less than a minute left to pay at this price.',
   quoteExpired: 'The price lock has expired.',
   newQuote: 'Get a new price',
   priceChanged: (price) => `The price is now ${price}.`,
