@@ -143,18 +143,21 @@ export class BffRuntime {
    * when it cannot open (logged once), and a later call tries again.
    */
   start(): Promise<void> {
-    // prom-client is loaded only when metrics are served (the Express router passes it in at once).
-    this.#started ??= Promise.all([
-      this.database.open(),
-      this.#options.metrics.served ? this.metrics.load() : undefined,
-    ]).then(
-      () => this.#startBackground(),
-      (error: unknown) => {
-        this.#started = undefined;
-        this.logger.error({ ...errorFields(error) }, 'the BFF database could not be opened');
-        throw error;
-      },
-    );
+    if (this.#started === undefined) {
+      // The start tasks are chained straight onto the opening (the promise `ready` gives too), so whoever awaits
+      // `ready` and then `idle()` finds them already tracked.
+      const opened = this.database.open().then(
+        () => this.#startBackground(),
+        (error: unknown) => {
+          this.#started = undefined;
+          this.logger.error({ ...errorFields(error) }, 'the BFF database could not be opened');
+          throw error;
+        },
+      );
+      // prom-client is loaded only when metrics are served (the Express router passes it in at once).
+      const metrics = this.#options.metrics.served ? this.metrics.load() : undefined;
+      this.#started = Promise.all([opened, metrics]).then(() => undefined);
+    }
     return this.#started;
   }
 
