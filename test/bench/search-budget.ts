@@ -7,8 +7,8 @@
  * PostgreSQL schema). Queries are real words of the sandbox inventory: its single words, then its two-word labels.
  *
  * Scenarios, each with its own sandbox (so its own budget), run one after the other:
- * - `baseline`: one BFF process with the earlier per-process cache (`DOMAINKIT_SEARCH_CACHE_MODE=process`: 30 s
- *   fresh, 270 s stale, no queue, no index, 1.5 s token wait), the reference printed in the same run;
+ * - `baseline`: one BFF process with the earlier per-process cache (`DOMAINKIT_SEARCH_CACHE_MODE=process`, set to
+ *   30 s fresh, 270 s stale: no queue, no index, 1.5 s token wait), the reference printed in the same run;
  * - `one`: one BFF process with its defaults (shared cache in its PGlite data folder, demand-ordered queue, index);
  * - `three`: three BFF processes on one PostgreSQL behind a round-robin balancer in this process; the third is
  *   killed (SIGKILL) at minute 5 and started again at once (the balancer skips it while it is down).
@@ -379,7 +379,15 @@ async function runScenario(name: string, queries: readonly string[], log: (line:
     if (name === 'baseline' || name === 'one') {
       const env: Record<string, string> = { ...credential, DOMAINKIT_DATA_DIR: dataDir };
       if (name === 'baseline')
-        Object.assign(env, { DOMAINKIT_SEARCH_CACHE_MODE: 'process', DOMAINKIT_SEARCH_MAX_WAIT_MS: '1500' });
+        Object.assign(env, {
+          DOMAINKIT_SEARCH_CACHE_MODE: 'process',
+          // The earlier cache's figures, set explicitly (the search cache's defaults are the same in both modes).
+          DOMAINKIT_SEARCH_CACHE_TTL_SECONDS: '30',
+          DOMAINKIT_SEARCH_CACHE_STALE_SECONDS: '270',
+          DOMAINKIT_SEARCH_CACHE_STALE_IF_ERROR_SECONDS: '600',
+          DOMAINKIT_SEARCH_CACHE_MEMORY_ENTRIES: '1000',
+          DOMAINKIT_SEARCH_MAX_WAIT_MS: '1500',
+        });
       processes.push(new BffProcess(env));
     } else {
       for (let i = 0; i < 3; i++)

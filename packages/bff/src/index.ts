@@ -13,6 +13,7 @@ export {
   type MarketplaceOptions,
   type MarketplaceApi,
   type SearchCacheOptions,
+  type SiblingsOptions,
   type WebhookOptions,
   type UpstreamBudgetOptions,
   type VisitorLimitOptions,

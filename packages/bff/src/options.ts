@@ -35,7 +35,7 @@ import {
   type PaymentAdapter,
 } from './purchase/index.ts';
 import { SEARCH_CACHE_ALIASES, searchOptionsShape, type SearchCacheOptions } from './search/index.ts';
-import { siblingsOptionsShape, siblingsProblem } from './siblings/index.ts';
+import { siblingsOptionsShape, siblingsProblem, type SiblingsOptions } from './siblings/index.ts';
 import {
   clientForWebhooksProblem,
   WEBHOOK_ALIASES,
@@ -49,6 +49,7 @@ export type { MarketplaceApi } from './upstream/marketplace-api.ts';
 export type { MarketplaceOptions } from './upstream/options.ts';
 export type { SearchCacheOptions } from './search/index.ts';
 export type { WebhookOptions } from './webhooks/index.ts';
+export type { SiblingsOptions } from './siblings/index.ts';
 export {
   BffOptionsError,
   httpUrl,
@@ -177,10 +178,11 @@ export interface BffOptions {
   readonly background?: BackgroundOptions | undefined;
   /**
    * `GET /siblings?q=`: the visitor's word under other TLDs, read anonymously through the marketplace's Public API
-   * at `marketplace.baseUrl` and cached like searches (`searchCache`). Default on with `marketplace`; `false`
-   * turns the route off (its path then passes through to your app). Not available with a ready `client`.
+   * at `marketplace.baseUrl` and cached in each process's memory (30 s fresh by default). Default on with
+   * `marketplace`; `false` turns the route off (its path then passes through to your app); an object turns it on
+   * with its own cache settings ({@link SiblingsOptions}). Not available with a ready `client`.
    */
-  readonly siblings?: boolean | undefined;
+  readonly siblings?: boolean | SiblingsOptions | undefined;
   /**
    * `'test'`: the test profile for a partner's own end-to-end tests against the sandbox. Visitor limits become
    * 10 000 a minute (searches and writes), and the upstream write budget lets a whole minute's 20 writes go at once
@@ -378,6 +380,7 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
   const nested: Record<string, readonly string[]> = {
     searchCache: Object.keys(searchOptionsShape.searchCache.unwrap().shape),
     webhook: Object.keys(webhookOptionsShape.webhook.unwrap().shape),
+    siblings: ['ttlSeconds', 'staleWhileRevalidateSeconds', 'staleIfErrorSeconds', 'maxEntries'],
     upstreamBudget: ['search', 'write', 'maxWaitMs', 'searchMaxWaitMs'],
     visitorLimits: ['searchesPerMinute', 'writesPerMinute', 'keyGenerator'],
     background: ['recoveryIntervalSeconds', 'catchUpIntervalSeconds', 'leaseSeconds', 'enabled', 'mode'],

@@ -18,7 +18,7 @@ import {
 } from './webhooks/index.ts';
 import { resolveCheckoutReturnOrigins } from './checkout/index.ts';
 import { resolveMemoryCache, resolveSearch, type ResolvedSearch, type ResolvedSearchCache } from './search/index.ts';
-import { resolveSiblings } from './siblings/index.ts';
+import { resolveSiblings, resolveSiblingsCache } from './siblings/index.ts';
 import {
   resolveOrderTimings,
   type FailedOrderReport,
@@ -99,8 +99,10 @@ export interface ResolvedBffOptions {
   readonly upstream: ResolvedUpstream;
   /** The Public API client's longest honoured `Retry-After` (s) before answering busy; default 2. */
   readonly publicApiMaxRetryAfterSeconds: number;
-  /** The cache of `GET /siblings`, and of `GET /search` in `process` mode. */
+  /** The cache of `GET /search` in `process` mode (options `searchCache.*`, the same defaults as `search`). */
   readonly searchCache: ResolvedSearchCache;
+  /** The cache of `GET /siblings` (option `siblings` as an object). */
+  readonly siblingsCache: ResolvedSearchCache;
   readonly search: ResolvedSearch;
   /** Token buckets of Partner API spec 8; option `upstreamBudget`. */
   readonly budgetLimits: BudgetLimits;
@@ -175,6 +177,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
   const testProfile = o.profile === 'test';
   const visitorDefault = testProfile ? TEST_PROFILE.visitorPerMinute : undefined;
   const searchBucket = o.upstreamBudget?.search ?? DEFAULT_BUDGET_LIMITS.search;
+  const search = resolveSearch(o.searchCache, { ...o.upstreamBudget, search: searchBucket });
   const resolved: ResolvedBffOptions = {
     now: o.now ?? Date.now,
     logger: o.logger,
@@ -190,8 +193,9 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
       maxRetryDelayMs: 2_000,
     },
     publicApiMaxRetryAfterSeconds: 2,
-    searchCache: resolveMemoryCache(o.searchCache),
-    search: resolveSearch(o.searchCache, { ...o.upstreamBudget, search: searchBucket }),
+    searchCache: resolveMemoryCache(search),
+    siblingsCache: resolveSiblingsCache(o.siblings),
+    search,
     budgetLimits: {
       search: searchBucket,
       write: o.upstreamBudget?.write ?? (testProfile ? TEST_PROFILE.write : DEFAULT_BUDGET_LIMITS.write),

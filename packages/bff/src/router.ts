@@ -157,8 +157,8 @@ export function createBff(options: BffOptions): BffRouter {
   const { client, database, domainChanges, inbox } = runtime;
   const domainChanged = (domain: string) => domainChanges.changed(domain);
   const priceLearned = (price: LearnedPrice) => domainChanges.priced(price);
-  const cacheSettings = (what: string) => ({
-    ...o.searchCache,
+  const cacheSettings = (what: string, settings: typeof o.searchCache) => ({
+    ...settings,
     now: o.now,
     onBackgroundError: (_key: string, error: unknown) =>
       logger.debug(
@@ -167,9 +167,9 @@ export function createBff(options: BffOptions): BffRouter {
       ),
   });
   const ss = o.search;
-  // `process` mode: the earlier per-process cache (30 s fresh, 270 s stale), kept for comparison.
+  // `process` mode: the earlier per-process cache (no queue, no index), kept for comparison.
   const processCache =
-    ss.mode === 'process' ? new SearchCache<DomainSearchResponse>(cacheSettings('search')) : undefined;
+    ss.mode === 'process' ? new SearchCache<DomainSearchResponse>(cacheSettings('search', o.searchCache)) : undefined;
   const search = new SearchService({
     budget: runtime.budget,
     fetch: (query, context) => client.searchDomains(query, { context }),
@@ -228,7 +228,7 @@ export function createBff(options: BffOptions): BffRouter {
             // A visitor is waiting: a longer Retry-After is answered "busy" at once.
             maxRetryAfterSeconds: o.publicApiMaxRetryAfterSeconds,
           }),
-          cache: new SearchCache<PublicDomainSearchResponseLenient>(cacheSettings('siblings')),
+          cache: new SearchCache<PublicDomainSearchResponseLenient>(cacheSettings('siblings', o.siblingsCache)),
           metrics,
         };
 

@@ -115,6 +115,18 @@ describe('the BFF search cache over HTTP', () => {
     await vi.waitFor(() => expect(stub.callsTo('search')).toHaveLength(2));
   });
 
+  it('in process mode, searchCache keeps the same defaults: an answer is fresh for 6 h there too', async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const { stub, url } = await setup({ now: () => now, searchCache: { mode: 'process' } });
+
+    await call(`${url}/search?q=coffee`);
+    now += 5 * 3600 * 1000;
+    const again = await call(`${url}/search?q=coffee`);
+
+    expect(again.status).toBe(200);
+    expect(stub.callsTo('search')).toHaveLength(1);
+  });
+
   it('does not cache a failure', async () => {
     const { stub, url } = await setup();
     stub.enqueue('search', { status: 500, body: { error: { code: 'internal_error', message: 'boom' } } });

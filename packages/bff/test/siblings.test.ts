@@ -290,7 +290,7 @@ describe('GET /siblings caching', () => {
     const bothArrived = deferred<void>();
     let arrived = 0;
     const { stub, url } = await setup({
-      searchCache: { ttlSeconds: 0 }, // no reuse after the answer: only coalescing can make this one call
+      siblings: { ttlSeconds: 0 }, // no reuse after the answer: only coalescing can make this one call
       // Runs for each visitor request before the route: once both are in, let upstream answer.
       visitorLimits: {
         searchesPerMinute: 1000,
@@ -364,6 +364,37 @@ describe('GET /siblings caching', () => {
     expect(kept.status).toBe(200);
     expect(kept.json).toEqual(first.json);
     expect(stub.callsTo('public-search')).toHaveLength(3);
+  });
+
+  it("keeps its own freshness whatever the search cache is set to (searchCache is the search feature's)", async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const { stub, url } = await setup({
+      now: () => now,
+      searchCache: { ttlSeconds: 0, staleWhileRevalidateSeconds: 0 },
+    });
+
+    await call(`${url}/siblings?q=coffee`);
+    now += 29_000;
+    const again = await call(`${url}/siblings?q=coffee`);
+
+    expect(again.status).toBe(200);
+    expect(stub.callsTo('public-search')).toHaveLength(1);
+  });
+
+  it('takes its cache settings from siblings: { ttlSeconds, … }', async () => {
+    let now = Date.UTC(2030, 0, 1);
+    const { stub, url } = await setup({
+      now: () => now,
+      siblings: { ttlSeconds: 5, staleWhileRevalidateSeconds: 0, staleIfErrorSeconds: 0 },
+    });
+
+    await call(`${url}/siblings?q=coffee`);
+    now += 4_000;
+    await call(`${url}/siblings?q=coffee`);
+    expect(stub.callsTo('public-search')).toHaveLength(1);
+    now += 2_000; // 6 s: past its own 5 s, asked again
+    await call(`${url}/siblings?q=coffee`);
+    expect(stub.callsTo('public-search')).toHaveLength(2);
   });
 
   it('is off with siblings: false (the path passes through), while search still answers', async () => {

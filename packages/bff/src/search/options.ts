@@ -10,7 +10,7 @@ import { seconds, type EnvReader, type EnvVariable } from '../config/kit.ts';
 /**
  * The search cache (Partner API spec 8: 60 searches per minute per credential, shared by every visitor). With a database,
  * answers are shared by every BFF process on it and survive restarts; each process keeps the hottest in memory.
- * Defaults below are for `GET /search`; `GET /siblings` keeps 30 s / 270 s / 600 s / 1 000 unless these are set.
+ * Each setting has one default, in either `mode`; `GET /siblings` has its own cache (option `siblings`).
  */
 export interface SearchCacheOptions {
   /** How long an answer is served as fresh, in seconds; default 21 600 (6 h): changes evict it earlier. */
@@ -27,7 +27,8 @@ export interface SearchCacheOptions {
   readonly syncIntervalMs?: number | undefined;
   /**
    * `shared` (default): the budget model (shared answers, demand-ordered queue, listing index). `process`: the
-   * earlier per-process cache (30 s fresh, 270 s stale, no queue, no index), for comparison.
+   * earlier per-process cache (no queue, no index), for comparison; it reads the settings above with the same
+   * defaults (the earlier figures were 30 s fresh, 270 s stale, 600 s if failing, 1 000 entries).
    */
   readonly mode?: 'shared' | 'process' | undefined;
 }
@@ -58,15 +59,15 @@ export const SEARCH_CACHE_ALIASES: Readonly<Record<string, string>> = {
   swr: 'staleWhileRevalidateSeconds',
 };
 
-/** A per-process memory cache (`GET /siblings`, and `GET /search` in `process` mode), in ms. */
+/** A per-process memory cache (`GET /search` in `process` mode, `GET /siblings`), in ms. */
 export interface ResolvedSearchCache {
-  /** Default 30 s. */
+  /** How long an answer is fresh. */
   readonly ttlMs: number;
-  /** Default 270 s. */
+  /** Then served at once while one background call refreshes it. */
   readonly staleWhileRevalidateMs: number;
-  /** Default 600 s. */
+  /** Then served when upstream is busy or failing. */
   readonly staleIfErrorMs: number;
-  /** Default 1 000. */
+  /** Most answers kept. */
   readonly maxEntries: number;
 }
 
@@ -97,13 +98,13 @@ export interface ResolvedSearch {
 
 const ms = (value: number | undefined, fallbackSeconds: number) => (value ?? fallbackSeconds) * 1000;
 
-/** The per-process memory cache settings, from `searchCache` (defaults 30 s / 270 s / 600 s / 1 000 entries). */
-export function resolveMemoryCache(cache: SearchCacheOptions | undefined): ResolvedSearchCache {
+/** The `process` mode's cache (ms): the same settings, with the same defaults, as the shared search's. */
+export function resolveMemoryCache(search: ResolvedSearch): ResolvedSearchCache {
   return Object.freeze({
-    ttlMs: ms(cache?.ttlSeconds, 30),
-    staleWhileRevalidateMs: ms(cache?.staleWhileRevalidateSeconds, 270),
-    staleIfErrorMs: ms(cache?.staleIfErrorSeconds, 600),
-    maxEntries: cache?.maxEntries ?? 1000,
+    ttlMs: search.freshMs,
+    staleWhileRevalidateMs: search.staleMs,
+    staleIfErrorMs: search.staleIfErrorMs,
+    maxEntries: search.memoryEntries,
   });
 }
 

@@ -2,4 +2,10 @@
  * The siblings feature (`GET /siblings?q=`): the visitor's word under other TLDs, read anonymously through the
  * marketplace's Public API and cached like searches. The entry every other module of the BFF imports it through.
  */
-export { resolveSiblings, siblingsOptionsShape, siblingsProblem } from './options.ts';
+export {
+  resolveSiblings,
+  resolveSiblingsCache,
+  siblingsOptionsShape,
+  siblingsProblem,
+  type SiblingsOptions,
+} from './options.ts';
