@@ -10,6 +10,8 @@ export interface DkStrings {
   readonly searchPlaceholder: string;
   /** Accessible name of the results grid. */
   readonly resultsLabel: string;
+  /** Shown (and announced) while the box holds text under the minimum length (`min`, in characters). */
+  readonly tooShort: (min: number) => string;
   /** Shown while a search is in flight. */
   readonly searching: string;
   /** Announced (live region) when results arrive. */
@@ -201,6 +203,7 @@ export const baseStrings: Omit<
   searchPlaceholder: 'Try “coffee” or “studio”',
   resultsLabel: 'Matching domains',
   searching: 'Searching…',
+  tooShort: (min) => `Type at least ${min} characters to search.`,
   resultCount: (count) => `${count} domain${count === 1 ? '' : 's'} found`,
   noResults: (query) => `No domains match “${query}”.`,
   available: 'Available',

@@ -7,7 +7,13 @@ import { isolate } from '../format.ts';
 import { canRetry, errorMessage } from '../strings.ts';
 import type { WidgetDomain } from '../types.ts';
 import { prefetch } from '../lazy.ts';
-import { loadResultsModule, loadSiblingsModule, SearchController, type SearchStatus } from './search-controller.ts';
+import {
+  loadResultsModule,
+  loadSiblingsModule,
+  SearchController,
+  tooShort,
+  type SearchStatus,
+} from './search-controller.ts';
 import { styles } from './domain-search.styles.ts';
 
 export type { DkMode };
@@ -124,6 +130,7 @@ export class DkDomainSearch extends DkElement {
     siblings: { type: Boolean },
     _active: { state: true },
     _open: { state: true },
+    _short: { state: true },
   };
 
   /** Visible label of the search box. Default: `strings.searchLabel`. The `label` slot overrides it. */
@@ -137,7 +144,8 @@ export class DkDomainSearch extends DkElement {
    */
   declare debounce: number;
   /**
-   * Fewest characters (after trimming) that start a search; shorter text returns to `initial`. Default 3 (one
+   * Fewest characters (after trimming; grapheme clusters, one fewer for Chinese, Japanese or Korean) that start a
+   * search; shorter text returns to `initial` with a hint naming the minimum (`strings.tooShort`). Default 3 (one
    * or two letters match too many names to be worth the shared search budget).
    */
   declare minLength: number;
@@ -145,6 +153,8 @@ export class DkDomainSearch extends DkElement {
   declare siblings: boolean;
   declare private _active: number;
   declare private _open: boolean;
+  /** Whether the box holds text too short to search (the hint naming the minimum shows). */
+  declare private _short: boolean;
 
   readonly #search = new SearchController(this);
 
@@ -177,8 +187,9 @@ export class DkDomainSearch extends DkElement {
   search(query: string): void {
     const input = this.#input;
     if (input) input.value = query;
-    const trimmed = query.trim();
-    if (trimmed.length < this.#minLength) this.#search.reset();
+    const trimmed = query.trim().normalize();
+    this._short = !!trimmed && tooShort(trimmed, this.#minLength);
+    if (this._short || !trimmed) this.#search.reset();
     else void this.#search.run(trimmed);
   }
 
@@ -212,6 +223,8 @@ export class DkDomainSearch extends DkElement {
     // A pause over 1.5 s is the visitor reading or thinking, not their typing pace.
     if (gap < 1500) this.#gap = this.#gap ? (2 * this.#gap + gap) / 3 : gap;
     this.#reopen();
+    const text = this.#input!.value.trim().normalize();
+    this._short = !!text && tooShort(text, this.#minLength);
     const debounce = toNumber(this.debounce, 250, 0);
     this.#search.schedule(this.#input!.value, Math.max(debounce, Math.min(1000, 1.5 * this.#gap)), this.#minLength);
   };
@@ -282,7 +295,15 @@ export class DkDomainSearch extends DkElement {
         : '';
     // While a refinement loads, the previous results stay (dimmed, `aria-busy`): no message pushes them around.
     const message =
-      status === 'loading' ? (expanded ? '' : s.searching) : status === 'empty' ? s.noResults(isolate(query)) : '';
+      status === 'loading'
+        ? expanded
+          ? ''
+          : s.searching
+        : status === 'empty'
+          ? s.noResults(isolate(query))
+          : status === 'initial' && this._short
+            ? s.tooShort(this.#minLength)
+            : '';
     const siblings = expanded || (status === 'empty' && !p.quote) ? this.#search.siblings : [];
     // The live region never repeats the busy countdown each second: it announces the wait once.
     const announcement =

@@ -40,6 +40,16 @@ export type ResultsModule = typeof resultsModule;
 /** Loads the result rows module once (see {@link lazy}). */
 export const loadResultsModule = lazy(() => import('./results.ts'));
 
+/**
+ * Whether `query` is under `minLength` characters as a reader counts them: grapheme clusters (`Intl.Segmenter`), so
+ * "é" typed as e + a combining accent, or an emoji with its modifier, is one. A query in Chinese, Japanese or Korean
+ * script may be one shorter (at least 1): two of its characters are often a whole word.
+ */
+export function tooShort(query: string, minLength: number): boolean {
+  const cjk = /[\p{sc=Han}\p{sc=Hira}\p{sc=Kana}\p{sc=Hang}]/u.test(query);
+  return [...new Intl.Segmenter().segment(query)].length < (cjk ? Math.max(1, minLength - 1) : minLength);
+}
+
 /** How many answers the page keeps, and for how long (milliseconds). */
 const CACHE_SIZE = 20;
 const CACHE_TTL = 60_000;
@@ -52,7 +62,8 @@ const CACHE_TTL = 60_000;
  * - Starting a request aborts the one in flight (its `AbortSignal`); an answer that still arrives for it finds
  *   its signal aborted and is dropped, so older answers are never shown over newer ones.
  * - Answers are kept for a minute (20 queries at most): the same query again is answered from memory.
- * - A query shorter than `minLength` (after trimming) cancels everything and returns to `initial`.
+ * - A query shorter than `minLength` (after trimming; see {@link tooShort}) cancels everything and returns to
+ *   `initial`. Queries are searched in Unicode NFC.
  */
 export class SearchController extends DkController<SearchStatus> {
   /** The query being searched or last searched (trimmed); `''` in `initial`. */
@@ -82,8 +93,8 @@ export class SearchController extends DkController<SearchStatus> {
    * already shown or in flight.
    */
   schedule(text: string, delayMs: number, minLength: number): void {
-    const query = text.trim();
-    if (query.length < minLength) this.reset();
+    const query = text.trim().normalize(); // Unicode NFC
+    if (tooShort(query, minLength)) this.reset();
     else if (query === this.query && /^(loading|results|empty)$/.test(this.status)) this.wait();
     else this.wait(() => void this.run(query), delayMs);
   }

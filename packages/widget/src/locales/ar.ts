@@ -33,6 +33,7 @@ export const ar: DkStrings = {
   searchPlaceholder: 'جرّب «coffee» أو «studio»',
   resultsLabel: 'النطاقات المطابقة',
   searching: 'جارٍ البحث…',
+  tooShort: (min) => `اكتب ${number(min)} أحرف على الأقل للبحث.`,
   resultCount: found,
   noResults: (query) => `لا توجد نطاقات تطابق «${query}».`,
   available: 'متاح',

@@ -11,6 +11,7 @@ export const fr: DkStrings = {
   searchPlaceholder: 'Essayez « café » ou « studio »',
   resultsLabel: 'Domaines correspondants',
   searching: 'Recherche…',
+  tooShort: (min) => `Saisissez au moins ${min} caractères pour lancer la recherche.`,
   resultCount: (count) => (count > 1 ? `${count} domaines trouvés` : `${count} domaine trouvé`),
   noResults: (query) => `Aucun domaine ne correspond à « ${query} ».`,
   available: 'Disponible',
