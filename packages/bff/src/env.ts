@@ -53,7 +53,7 @@ import { CHECKOUT_ENV_VARIABLES, readCheckoutEnv } from './checkout/index.ts';
 import { PURCHASE_ENV_VARIABLES, readPurchaseEnv } from './purchase/index.ts';
 import { readSearchEnv, SEARCH_ENV_VARIABLES } from './search/index.ts';
 import { readWebhookEnv, WEBHOOK_ENV_VARIABLES } from './webhooks/index.ts';
-import { readTrustProxy, type TrustProxySetting } from './proxy-trust.ts';
+import { readTrustProxy, type TrustProxySetting } from './http/proxy-trust.ts';
 import { DEFAULT_HOST, DEFAULT_PORT, type BffServerOptions } from './server.ts';
 
 export type { EnvVariable } from './config/kit.ts';

@@ -4,18 +4,9 @@
  * visitor-safe messages; the detail goes to the log, never to the browser.
  */
 import { MarketplaceError } from '@domainkit/client';
-import { channel } from 'node:diagnostics_channel';
-import {
-  DEFECT_CHANNEL,
-  type DefectReport,
-  ErrorCode,
-  WIDGET_ERROR_CODES,
-  type WidgetError,
-  type WidgetErrorCode,
-} from '@domainkit/protocol';
+import { ErrorCode, WIDGET_ERROR_CODES, type WidgetErrorCode } from '@domainkit/protocol';
 import type { RateClass } from '@domainkit/client';
 import { unrefTimer } from './platform.ts';
-import type { ErrorRequestHandler, Response } from 'express';
 import { redactDeep, redactText } from './logger.ts';
 import type { Logger } from 'pino';
 
@@ -85,16 +76,6 @@ export class BffHttpError extends Error {
     this.retryAfter = options.retryAfter;
     this.extra = options.extra;
   }
-}
-
-/** Sends `{"error": {"code", "message", "retry_after"?, …extra}}`; never a stack trace. */
-export function sendError(res: Response, error: BffHttpError): void {
-  const body: WidgetError = { error: { ...error.extra, code: error.code, message: error.message } };
-  if (error.retryAfter !== undefined) {
-    body.error.retry_after = error.retryAfter;
-    res.setHeader('Retry-After', String(error.retryAfter));
-  }
-  res.status(error.status).json(body);
 }
 
 /** The visitor's answer when the upstream budget has no token in time. */
@@ -298,57 +279,5 @@ export function busyLog(logger: Logger): () => void {
       timer = undefined;
     }, BUSY_LOG_INTERVAL_SECONDS * 1000);
     unrefTimer(timer);
-  };
-}
-
-const defects = channel(DEFECT_CHANNEL);
-
-/**
- * The router's error handler: answers JSON with a safe message, logs upstream failures and defects with pino
- * (defects are also published on the {@link DEFECT_CHANNEL} diagnostics channel); `busy` answers are counted
- * ({@link busyLog}).
- */
-export function errorHandler(logger: Logger, limits: { bodyLimitKb: number }): ErrorRequestHandler {
-  const countBusy = busyLog(logger);
-  return function domainkitBffErrorHandler(error, req, res, next) {
-    if (res.headersSent) {
-      next(error);
-      return;
-    }
-    const cause = error instanceof BffHttpError && error.cause !== undefined ? error.cause : error;
-    const { answer, log } = toAnswer(error, limits);
-    const route = `${req.method} ${req.originalUrl.split('?', 1)[0]}`;
-    if (log === 'defect') {
-      const e = cause as { code?: unknown; message?: unknown };
-      const dbMessage = redactText(String(e.message));
-      logger.error(
-        { route, status: answer.status, defect: true, sqlstate: e.code, db_message: dbMessage },
-        'defect: the database refused a value that input validation let through',
-      );
-      if (defects.hasSubscribers) {
-        const report: DefectReport = {
-          component: 'bff',
-          route,
-          sqlstate: typeof e.code === 'string' ? e.code : undefined,
-          message: dbMessage,
-        };
-        defects.publish(report);
-      }
-    } else if (log === 'error')
-      logger.error(
-        { route, status: answer.status, ...upstreamLogFields(cause) },
-        answer.code === 'upstream_error' ? 'marketplace request failed' : 'unexpected error',
-      );
-    else if (log === 'busy') countBusy();
-    else if (log === 'warn')
-      logger.warn(
-        { route, status: answer.status, ...upstreamLogFields(cause) },
-        cause instanceof UpstreamBusyError
-          ? 'upstream budget spent'
-          : answer.code === 'unavailable'
-            ? 'the database cannot be reached'
-            : 'marketplace rate limit reached',
-      );
-    sendError(res, answer);
   };
 }

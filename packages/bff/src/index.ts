@@ -1,9 +1,18 @@
 /**
- * @domainkit/bff: the partner's backend-for-frontend. An Express router that holds the Partner API secret and
- * serves the widget's narrow API (search, checkout sessions, MoR quotes and orders, webhooks), a standalone server
- * around it, and its configuration from the environment.
+ * @domainkit/bff: the partner's backend-for-frontend. One web-standard handler (`createBffHandler`) that holds the
+ * Partner API secret and serves the widget's narrow API (search, checkout sessions, MoR quotes and orders,
+ * webhooks); an Express router over it (`createBff`), a Node `http` listener (`toNodeListener`), a standalone
+ * server, and its configuration from the environment.
  */
 export { createBff, BFF_PATHS, BFF_VERSION, type BffRouter } from './router.ts';
+export {
+  createBffHandler,
+  type BffHandler,
+  type BffHandlerOptions,
+  type BffRequestContext,
+  type BackgroundReport,
+} from './handler.ts';
+export { toNodeListener } from './node.ts';
 export { startBff, DEFAULT_PORT, DEFAULT_HOST, type BffServerOptions, type RunningBff } from './server.ts';
 export { loadBffConfigFromEnv, BffConfigError, BFF_ENV_VARIABLES, type EnvVariable } from './env.ts';
 export {
@@ -27,7 +36,7 @@ export {
   type LoadMode,
   type SearchCacheSettings,
 } from './search/index.ts';
-export { JSON_BODY_LIMIT_BYTES } from './security.ts';
+export { JSON_BODY_LIMIT_BYTES } from './http/body.ts';
 export { redactPaths } from './logger.ts';
 export {
   openBffDatabase,
@@ -75,5 +84,4 @@ export {
   type BffUpstreamBudget,
 } from './upstream/budget.ts';
 export type { EventHandler, EventHandlerMap, EventHandlerType, EventContext, CatchUpReport } from './webhooks/index.ts';
-export type { BackgroundReport } from './scheduled-round.ts';
-export { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './visitor-limits.ts';
+export { DEFAULT_VISITOR_SEARCHES_PER_MINUTE, DEFAULT_VISITOR_WRITES_PER_MINUTE } from './http/visitor-limits.ts';

@@ -60,7 +60,7 @@ export interface MetricsSources {
 }
 
 /** Compares in constant time (both sides hashed to equal length first). */
-function sameSecret(given: string, expected: string): boolean {
+export function sameSecret(given: string, expected: string): boolean {
   const digest = (v: string) => createHash('sha256').update(v, 'utf8').digest();
   return timingSafeEqual(digest(given), digest(expected));
 }

@@ -68,7 +68,7 @@ export interface UpstreamBudgetOptions extends Partial<BudgetLimits> {
   readonly searchMaxWaitMs?: number | undefined;
 }
 
-/** Per-visitor request limits (express-rate-limit, in this process's memory), by client IP unless `keyGenerator`. */
+/** Per-visitor request limits (in this process's memory, or shared on PostgreSQL), by client IP unless `keyGenerator`. */
 export interface VisitorLimitOptions {
   /** `GET /search` and `GET /domains/:name` per visitor per minute (and, counted apart, `GET /siblings`); default 30. */
   readonly searchesPerMinute?: number | undefined;

@@ -37,7 +37,7 @@ import {
   DEFAULT_VISITOR_SEARCHES_PER_MINUTE,
   DEFAULT_VISITOR_WRITES_PER_MINUTE,
   type VisitorLimits,
-} from './visitor-limits.ts';
+} from './http/visitor-limits.ts';
 
 /** How the BFF calls the marketplace (ms): tuned for a visitor waiting on the answer. */
 export interface ResolvedUpstream {

@@ -1,45 +1,24 @@
 /**
  * `createBff(options)`: the partner's backend-for-frontend as an Express `Router`, mountable at any path of an
  * existing app (docs/architecture.md "The widget ↔ BFF API"). It holds the Partner API secret and exposes only a narrow,
- * purpose-built API to the widget; it is never a generic signing proxy.
+ * purpose-built API to the widget; it is never a generic signing proxy. The router is a thin adapter over the
+ * web-standard handler (handler.ts): it serves the handler's paths and passes every other one to the app.
  */
-import { PublicClient, type PublicDomainSearchResponseLenient } from '@domainkit/client';
-import type { DomainSearchResponse } from '@domainkit/protocol';
-import express, { type RequestHandler, type Router } from 'express';
-import { requestDeadline } from './deadline.ts';
-import type { LearnedPrice } from './upstream/domain-changes.ts';
-import { environmentOf } from './upstream/environment.ts';
-import { errorHandler } from './errors.ts';
-import type { BackgroundReport } from './scheduled-round.ts';
-import { type CatchUpReport, type EventHandler, type EventHandlerType, webhooksFeature } from './webhooks/index.ts';
-import { bffLogger } from './logger.ts';
+import express, { type Application, type Router } from 'express';
+import type { CatchUpReport } from './webhooks/index.ts';
+import type { EventHandler, EventHandlerType } from './webhooks/index.ts';
 import type { CredentialStatus, ProbeOptions } from './upstream/credential-check.ts';
+import { createBffHandler } from './handler.ts';
+import { handlerParts } from './handler-parts.ts';
+import { NEAREST_HOP, TRUST_PROXY_HELP, type TrustFn } from './http/proxy-trust.ts';
 import * as promClient from 'prom-client';
 import { BffMetrics } from './metrics.ts';
-import { answerRequestId, contextualLogger, requestContext } from './request-context.ts';
-import { unknownEventTypeProblem, validateBffOptions, type BffOptions } from './options.ts';
-import { type RecoveryReport, purchaseFeature } from './purchase/index.ts';
-import { checkoutFeature } from './checkout/index.ts';
-import { methodNotAllowed } from './routes/context.ts';
-import { domainRoute } from './routes/domain.ts';
-import { healthRoute, readyRoute } from './routes/health.ts';
-import { proxyTrust } from './proxy-trust.ts';
-import { processCacheSearchRoute, searchHitRoute, searchRoute } from './routes/search.ts';
-import { siblingsRoute } from './routes/siblings.ts';
-import { expressRoute } from './express-route.ts';
-import { resolveBffOptions } from './resolved-options.ts';
-import { BFF_VERSION, BffRuntime } from './runtime.ts';
-import { SearchCache, SqlAnswerStore, SearchService, type SearchStats } from './search/index.ts';
-import {
-  JSON_BODY_LIMIT_BYTES,
-  applyNoStore,
-  cors,
-  refuseCrossSiteWrites,
-  noStore,
-  securityHeaders,
-} from './security.ts';
-import { SqlVisitorHitStore, visitorLimiters } from './visitor-limits.ts';
-
+import { serveNode } from './node.ts';
+import type { BffOptions } from './options.ts';
+import type { RecoveryReport } from './purchase/index.ts';
+import type { BackgroundReport } from './scheduled-round.ts';
+import type { SearchStats } from './search/index.ts';
+import { BFF_VERSION } from './version.ts';
 export { BFF_VERSION };
 
 /** Every path the router may answer (relative to where it is mounted); which are on depends on the options. */
@@ -98,30 +77,6 @@ export interface BffRouter extends Router {
   syncSearch(): Promise<void>;
 }
 
-/** Middleware run one after the other as one (an error, or `next('route')`, goes straight to the router). */
-function inSequence(...handlers: RequestHandler[]): RequestHandler {
-  return function domainkitBffCommon(req, res, next) {
-    let i = 0;
-    const step = (error?: unknown): void => {
-      if (error !== undefined) {
-        next(error);
-        return;
-      }
-      const handler = handlers[i++];
-      if (handler === undefined) {
-        next();
-        return;
-      }
-      try {
-        void handler(req, res, step);
-      } catch (thrown) {
-        next(thrown);
-      }
-    };
-    step();
-  };
-}
-
 /**
  * Creates the BFF router. Routes, relative to the mount path:
  *
@@ -145,259 +100,56 @@ function inSequence(...handlers: RequestHandler[]): RequestHandler {
  * @throws {BffOptionsError} at creation, listing every bad option with the fix.
  */
 export function createBff(options: BffOptions): BffRouter {
-  const o = resolveBffOptions(validateBffOptions(options));
-  const baseLogger = bffLogger(o.logger, o.headerPrefix);
-  // Every line written while a request is served carries its req_id (request-context.ts).
-  const logger = contextualLogger(baseLogger);
   // The Express router always records: `bff.metrics.handler()` may be mounted whatever the `metrics` option.
-  const metrics = new BffMetrics(promClient);
-  const runtime = new BffRuntime(o, logger, metrics);
-  // The Express router starts at once, as it always has (a failure to open is logged by the runtime).
-  runtime.start().catch(() => {});
-  const { client, database, domainChanges, inbox } = runtime;
-  const domainChanged = (domain: string) => domainChanges.changed(domain);
-  const priceLearned = (price: LearnedPrice) => domainChanges.priced(price);
-  const cacheSettings = (what: string, settings: typeof o.searchCache) => ({
-    ...settings,
-    now: o.now,
-    onBackgroundError: (_key: string, error: unknown) =>
-      logger.debug(
-        { error: error instanceof Error ? error.message : String(error) },
-        `background ${what} refresh failed; the stale answer stays`,
-      ),
-  });
-  const ss = o.search;
-  // `process` mode: the earlier per-process cache (no queue, no index), kept for comparison.
-  const processCache =
-    ss.mode === 'process' ? new SearchCache<DomainSearchResponse>(cacheSettings('search', o.searchCache)) : undefined;
-  const search = new SearchService({
-    budget: runtime.budget,
-    fetch: (query, context) => client.searchDomains(query, { context }),
-    // The shared answers, evictions and listings of this credential in its environment only (answer-store.ts).
-    store:
-      database.kind === 'none'
-        ? undefined
-        : new SqlAnswerStore(() => database.db(), { keyId: o.keyId, environment: environmentOf(o.keyId) }),
-    shared: database.kind === 'postgres',
-    freshMs: ss.freshMs,
-    staleMs: ss.staleMs,
-    staleIfErrorMs: ss.staleIfErrorMs,
-    maxEntries: ss.memoryEntries,
-    maxWaitMs: ss.maxWaitMs,
-    reserve: ss.reserve,
-    index: ss.index,
-    syncIntervalMs: ss.syncIntervalMs,
-    now: o.now,
-    logger,
-  });
-  if (processCache === undefined && database.kind !== 'none') {
-    runtime.ready.then(
-      () =>
-        search
-          .start()
-          .catch((error: unknown) =>
-            logger.warn({ error: (error as Error).message }, 'search answers could not be read from the database'),
-          ),
-      () => {},
-    );
-  }
-  runtime.onClose(() => search.close());
-  // One reading of the proxies in front for the whole router: the visitor's address and the shop's own origin.
-  const proxies = proxyTrust(logger);
-  // On a shared PostgreSQL every process counts a visitor's requests together; else in this process's memory.
-  const limits = visitorLimiters(
-    o.visitorLimits,
-    database.kind === 'postgres'
-      ? (prefix) => new SqlVisitorHitStore({ db: () => database.db(), prefix, now: o.now, logger })
-      : undefined,
-    { clientAddress: proxies.clientAddress, logger },
-  );
-  const mor = o.payments !== undefined;
-  const webhook = o.webhook;
-  const m = o.marketplace;
-  // The Public API is unsigned: an anonymous client of its own (no credential), created once.
-  const siblings =
-    !o.siblings || m === undefined
-      ? undefined
-      : {
-          client: new PublicClient({
-            baseUrl: m.baseUrl,
-            dispatcher: m.dispatcher,
-            timeoutMs: o.upstream.timeoutMs,
-            maxRetries: o.upstream.maxRetries,
-            // A visitor is waiting: a longer Retry-After is answered "busy" at once.
-            maxRetryAfterSeconds: o.publicApiMaxRetryAfterSeconds,
-          }),
-          cache: new SearchCache<PublicDomainSearchResponseLenient>(cacheSettings('siblings', o.siblingsCache)),
-          metrics,
-        };
-
-  // Whatever the BFF learns about a domain (an order, a 409/404 upstream, an order event, an unavailable detail)
-  // drops every cached answer listing it, so no visitor keeps seeing a sold domain as available.
-  // Whatever price the BFF learns (a quote, a checkout session, a domain detail; search answers inside the search
-  // service) corrects every cached answer listing the domain, in every process.
-  domainChanges.listenPrices((price) => search.priceLearned(price));
-  domainChanges.listen((domain) => {
-    search.domainChanged(domain);
-    processCache?.evict((answer) => answer.domains.some((d) => d.domain.toLowerCase() === domain));
-    siblings?.cache.evict(
-      (answer) =>
-        answer.domain?.domain.toLowerCase() === domain ||
-        answer.siblings.some((d) => d.domain.toLowerCase() === domain),
-    );
-  });
-
-  const dbOf = () => database.db();
+  const handler = createBffHandler(options, 'createBff', new BffMetrics(promClient));
+  // As a mounted router always did: the database opens and the background work starts at once.
+  handler.start().catch(() => {}); // logged by the runtime; `ready` rejects for whoever awaits it
+  const { logger } = handlerParts.get(handler)!;
+  const warned = new WeakSet<object>();
+  /** The app's `trust proxy`, `true` read as the nearest hop (said once per app at `warn`). */
+  const trustOf = (app: Application | undefined): TrustFn | null => {
+    const setting: unknown = app?.get('trust proxy');
+    if (app === undefined || setting === false || setting === 0 || setting === undefined) return null;
+    if (setting !== true) return app.get('trust proxy fn') as TrustFn;
+    if (!warned.has(app)) {
+      warned.add(app);
+      logger.warn(
+        `the app's Express trust proxy is true, which would let any client forge X-Forwarded-For: the BFF trusts only the nearest hop; set trust proxy to ${TRUST_PROXY_HELP}`,
+      );
+    }
+    return NEAREST_HOP;
+  };
   const router = express.Router();
-  const paths = BFF_PATHS.filter((p) =>
-    p === '/quotes' || p === '/orders'
-      ? mor
-      : p === '/webhooks'
-        ? webhook !== undefined
-        : p === '/siblings'
-          ? siblings !== undefined
-          : p === '/metrics'
-            ? o.metrics.served
-            : true,
-  );
-  const security = securityHeaders();
-  const crossOrigin = cors(o.allowedOrigins, logger, proxies.ownOrigin);
-  // The busiest answer first: a search whose fresh answer is in memory, with every BFF answer's headers, before any
-  // other layer (routes/search.ts).
-  if (processCache === undefined && security.apply !== undefined) {
-    const applySecurity = security.apply;
-    router.use(
-      '/search',
-      searchHitRoute({
-        search,
-        accepts: crossOrigin.accepts,
-        answerHeaders(req, res) {
-          const id = answerRequestId(req, res);
-          applySecurity(req, res);
-          crossOrigin.apply(req, res);
-          applyNoStore(res);
-          return id;
-        },
-        logger: baseLogger,
-        metrics,
-      }),
-    );
-  }
-  // One router layer for the four (each layer costs a path match per request).
-  router.use(paths, inSequence(requestContext(baseLogger, metrics), security, crossOrigin, noStore));
-  // Visitor requests have an overall deadline; webhook deliveries and health checks answer at once anyway.
-  const visitorPaths = paths.filter(
-    (p) => p !== '/webhooks' && p !== '/healthz' && p !== '/readyz' && p !== '/metrics',
-  );
-  router.use(visitorPaths, requestDeadline(o.requestDeadlineMs, logger));
-  const sameSite = refuseCrossSiteWrites(o.allowedOrigins, proxies.ownOrigin);
-  // The web-standard routes (checkout/, purchase/, webhooks/) read their own bodies (http/body.ts).
-  const bridge = { logger, clientAddress: proxies.clientAddress, ownOrigin: proxies.ownOrigin };
-  // The busiest route first: a visitor's search passes no other route's path match.
-  const searchHandler =
-    processCache === undefined
-      ? searchRoute(search, metrics)
-      : processCacheSearchRoute({ client, searchCache: processCache, maxWaitMs: ss.maxWaitMs, metrics });
-  router.route('/search').get(limits.search, searchHandler).all(methodNotAllowed('GET'));
-  router.route('/healthz').get(healthRoute).all(methodNotAllowed('GET'));
-  router
-    .route('/readyz')
-    .get(readyRoute(database, o.readiness.checkCredential ? runtime.credential : undefined))
-    .all(methodNotAllowed('GET'));
-  if (o.metrics.served) router.route('/metrics').get(metrics.handler(o.metrics.token)).all(methodNotAllowed('GET'));
-  if (siblings !== undefined)
-    router.route('/siblings').get(limits.siblings, siblingsRoute(siblings)).all(methodNotAllowed('GET'));
-  router
-    .route('/domains/:name')
-    .get(limits.search, domainRoute({ client, maxWaitMs: o.budgetMaxWaitMs, domainChanged, priceLearned }))
-    .all(methodNotAllowed('GET'));
-  // The web-standard features (checkout/, purchase/, webhooks/): each route mounted with the checks its spec names.
-  const features = [
-    checkoutFeature({
-      client,
-      returnUrl: o.returnUrl,
-      cancelUrl: o.cancelUrl,
-      checkoutReturnOrigins: o.checkoutReturnOrigins,
-      secret: o.marketplace?.secret,
-      keyId: o.keyId,
-      db: dbOf,
-      now: o.now,
-      onCheckoutCompleted: o.onCheckoutCompleted,
-      logger,
-      domainChanged,
-      priceLearned,
-    }),
-    ...(mor
-      ? [
-          purchaseFeature({
-            db: dbOf,
-            client,
-            now: o.now,
-            domainChanged,
-            priceLearned,
-            orderFlow: () => runtime.orderFlow(),
-          }),
-        ]
-      : []),
-    ...(webhook === undefined
-      ? []
-      : [
-          webhooksFeature({
-            secret: webhook.secret,
-            headerPrefix: o.headerPrefix,
-            db: dbOf,
-            keyId: o.keyId,
-            now: o.now,
-            logger,
-            metrics,
-            domainChanged,
-            eventsStored: () => inbox.kick(),
-          }),
-        ]),
-  ];
-  for (const spec of features.flatMap((feature) => feature.routes)) {
-    const checks = [
-      ...(spec.sameSiteWrite ? [sameSite] : []),
-      ...(spec.limit === undefined ? [] : [limits[spec.limit]]),
-    ];
-    const route = router.route(spec.path);
-    // The webhook receiver checks a signature on the exact bytes: a body parsed before cannot stand in for them.
-    const raw = spec.path === '/webhooks';
-    if (spec.GET) route.get(...checks, expressRoute(spec.GET, bridge, raw));
-    if (spec.POST) route.post(...checks, expressRoute(spec.POST, bridge, raw));
-    route.all(methodNotAllowed(spec.POST ? 'POST' : 'GET'));
-  }
-  router.use(paths, errorHandler(logger, { bodyLimitKb: JSON_BODY_LIMIT_BYTES / 1024 }));
-
+  router.use(function domainkitBff(req, res, next) {
+    const context = {
+      clientAddress: req.socket.remoteAddress ?? '',
+      trust: trustOf(req.app),
+      outerId: (req as { id?: unknown }).id,
+      hostRequest: req,
+      mountPath: req.baseUrl,
+    };
+    serveNode(handler, req, res, req.url, context, () => next());
+  });
   const bff = router as BffRouter;
   Object.defineProperties(bff, {
-    ready: { value: database.ready },
-    metrics: { value: metrics },
-    databaseKind: { get: () => database.kind },
+    ready: { get: () => handler.ready },
+    metrics: { value: handler.metrics },
+    databaseKind: { value: handler.databaseKind },
+    credentialChecked: { value: handler.credentialChecked },
   });
   return Object.assign(bff, {
-    on(type: string, handler: EventHandler) {
-      const unknownType = unknownEventTypeProblem(String(type));
-      if (unknownType) throw new TypeError(`bff.on(${JSON.stringify(type)}, handler): ${unknownType}`);
-      if (typeof handler !== 'function')
-        throw new TypeError(
-          `bff.on(${JSON.stringify(type)}, handler): handler must be a function (event, context) => void`,
-        );
-      runtime.on(type as EventHandlerType, handler);
+    on(type: EventHandlerType, h: EventHandler) {
+      handler.on(type, h);
       return bff;
     },
-    recover: () => runtime.recover(),
-    checkCredential: (options?: ProbeOptions) => runtime.credential.refresh(options),
-    credentialChecked: o.readiness.checkCredential,
-    catchUp: () => runtime.catchUp(),
-    scheduled: () => runtime.scheduled(),
-    processInbox: async () => {
-      await inbox.kick();
-      await runtime.jobs.idle();
-    },
-    idle: () => runtime.jobs.idle(),
-    close: (graceMs?: number) => runtime.close(graceMs),
-    searchStats: () => search.stats,
-    syncSearch: () => search.sync(),
+    recover: () => handler.recover(),
+    checkCredential: (probe?: ProbeOptions) => handler.checkCredential(probe),
+    catchUp: () => handler.catchUp(),
+    processInbox: () => handler.processInbox(),
+    scheduled: () => handler.scheduled(),
+    idle: () => handler.idle(),
+    close: (graceMs?: number) => handler.close(graceMs),
+    searchStats: () => handler.searchStats(),
+    syncSearch: () => handler.syncSearch(),
   });
 }

@@ -6,13 +6,23 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { sendError, BffHttpError } from './errors.ts';
+import { BffHttpError } from './errors.ts';
+import { answerOutside } from './http/serve.ts';
+import { writeResponse } from './node.ts';
 import { bffLogger } from './logger.ts';
 import { BffOptionsError, type BffOptions } from './options.ts';
-import { readTrustProxy, type TrustProxySetting } from './proxy-trust.ts';
+import { readTrustProxy, type TrustProxySetting } from './http/proxy-trust.ts';
 import { createBff, type BffRouter } from './router.ts';
-import { WEBHOOK_BODY_LIMIT_BYTES } from './webhooks/index.ts';
-import { JSON_BODY_LIMIT_BYTES, SERVER_TIMEOUTS_MS, declaredBodyLimit, noStore, securityHeaders } from './security.ts';
+
+/** Timeouts of the standalone server, in milliseconds (docs/spec-decisions.md "Input policy, limits and timeouts"). */
+export const SERVER_TIMEOUTS_MS = {
+  /** Until the request line and headers are in. */
+  headers: 10_000,
+  /** Until the whole request (headers and body) is in. */
+  request: 30_000,
+  /** An idle keep-alive connection is closed after this long. */
+  keepAlive: 5_000,
+} as const;
 
 /** Default port of the standalone server. */
 export const DEFAULT_PORT = 8787;
@@ -90,25 +100,31 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
   app.disable('x-powered-by');
   // The number of hops or the list of addresses, as Express compiles them (proxy-addr).
   if (trust !== 0) app.set('trust proxy', typeof trust === 'number' ? trust : [...trust]);
-  // Every answer of this server carries the security headers, 404s and errors outside the routes included.
-  app.use(securityHeaders(), noStore, declaredBodyLimit(Math.max(JSON_BODY_LIMIT_BYTES, WEBHOOK_BODY_LIMIT_BYTES)));
   app.use(path, router);
+  // Anything else: 404 `not_found` (or, for an error outside the routes, its answer) in the BFF's shape, with the
+  // headers of every BFF answer.
+  const answer = (error: unknown, req: express.Request, res: express.Response): void => {
+    const request = new Request(new URL(req.originalUrl.replace(/^\/*/, '/'), 'http://localhost'), {
+      method: req.method,
+    });
+    void writeResponse(answerOutside(error, request), req, res);
+  };
   app.use(function domainkitBffNotFound(req, res) {
-    sendError(res, new BffHttpError('not_found', `No such endpoint: ${req.method} ${req.path}.`));
+    answer(undefined, req, res);
   });
   app.use(function domainkitBffLastResort(
     error: unknown,
-    _req: express.Request,
+    req: express.Request,
     res: express.Response,
     next: express.NextFunction,
   ) {
     if (res.headersSent) return next(error);
-    if (error instanceof BffHttpError) return sendError(res, error);
     const status = (error as { status?: unknown })?.status;
     if (status === 400 || error instanceof URIError)
-      return sendError(
-        res,
+      return answer(
         new BffHttpError('validation_error', 'The URL is malformed; encode values with encodeURIComponent.'),
+        req,
+        res,
       );
     logger.error(
       {
@@ -117,7 +133,7 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
       },
       'unexpected error',
     );
-    sendError(res, new BffHttpError('internal_error', 'Something went wrong on our side; try again.'));
+    answer(new BffHttpError('internal_error', 'Something went wrong on our side; try again.'), req, res);
   });
 
   const server = createServer(app);

@@ -4,8 +4,7 @@
  * across processes on one PostgreSQL is in two-processes.test.ts.
  */
 import { describe, expect, it } from 'vitest';
-import type { Options } from 'express-rate-limit';
-import { SqlVisitorHitStore } from '../src/visitor-limits.ts';
+import { SqlVisitorHitStore } from '../src/http/visitor-limits.ts';
 import { captureLogs } from './helpers.ts';
 
 describe('the shared visitor-limit store', () => {
@@ -17,7 +16,7 @@ describe('the shared visitor-limit store', () => {
       now: () => Date.UTC(2030, 0, 1),
       logger,
     });
-    store.init({ windowMs: 60_000 } as Options);
+    store.init({ windowMs: 60_000 });
 
     const counts = [];
     for (let i = 0; i < 3; i++) counts.push((await store.increment('203.0.113.7')).totalHits);

@@ -19,6 +19,11 @@ export interface RouteSpec {
   readonly limit?: VisitorLimitClass | undefined;
   /** A write from a browser: cross-site requests are refused first (403 `forbidden`; security.ts). */
   readonly sameSiteWrite?: boolean | undefined;
+  /**
+   * The route checks a signature on the body's exact bytes (`readRawBody`): a body a host's parser read first
+   * (Express `express.json()` before the BFF) reaches it used, never re-serialised.
+   */
+  readonly rawBody?: boolean | undefined;
   /** Answered within the visitor deadline (option `requestDeadlineSeconds`); default true. */
   readonly deadline?: boolean | undefined;
 }
@@ -27,6 +32,8 @@ export interface RouteSpec {
 export interface RouteMatch {
   readonly spec: RouteSpec;
   readonly params: Readonly<Record<string, string>>;
+  /** A parameter's malformed percent-escape: the request is answered 400 `validation_error`. */
+  readonly malformed?: URIError | undefined;
 }
 
 interface Compiled {
@@ -75,10 +82,7 @@ export class Routes {
     return [...this.#exact.values(), ...this.#patterns.map((p) => p.spec)].map((s) => s.path);
   }
 
-  /**
-   * The route serving `path` (below the base path, percent-encoded as received), or undefined.
-   * @throws {URIError} for a malformed percent-escape in a parameter (answered 400 `validation_error`).
-   */
+  /** The route serving `path` (below the base path, percent-encoded as received), or undefined. */
   match(path: string): RouteMatch | undefined {
     const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
     const exact = this.#exact.get(trimmed.toLowerCase());
@@ -93,7 +97,13 @@ export class Routes {
         const s = segments[i]!;
         if (p.startsWith(':')) {
           if (s === '') ok = false;
-          else params[spec.path.split('/')[i + 1]!.slice(1)] = decodeURIComponent(s);
+          else {
+            try {
+              params[spec.path.split('/')[i + 1]!.slice(1)] = decodeURIComponent(s);
+            } catch (error) {
+              return { spec, params: {}, malformed: error as URIError };
+            }
+          }
         } else ok = p === s.toLowerCase();
       }
       if (ok) return { spec, params };

@@ -23,3 +23,4 @@ export {
   type ResolvedSearchCache,
   type SearchCacheOptions,
 } from './options.ts';
+export { searchFeature, searchHit, searchRoute, type SearchFeature } from './route.ts';

@@ -9,3 +9,4 @@ export {
   siblingsProblem,
   type SiblingsOptions,
 } from './options.ts';
+export { siblingsFeature, siblingsRoute, siblingLabel, toWidgetSiblings, type SiblingsDeps } from './route.ts';

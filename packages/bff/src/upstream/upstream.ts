@@ -11,7 +11,7 @@ import { BffOptionsError } from '../options.ts';
 import type { ResolvedBffOptions } from '../resolved-options.ts';
 import type { BffMetrics } from '../metrics.ts';
 import { runtimeProduct } from '../platform.ts';
-import { currentRequestId, noteRequest } from '../request-context.ts';
+import { currentRequestId, noteRequest } from '../http/request-context.ts';
 import { BFF_VERSION } from '../version.ts';
 
 /**

@@ -32,7 +32,7 @@ export interface WebhooksFeature {
 
 /** The webhooks feature's receiver route, made once per BFF. */
 export function webhooksFeature(deps: WebhookRouteDeps): WebhooksFeature {
-  return { routes: [{ path: '/webhooks', POST: webhookRoute(deps), deadline: false }] };
+  return { routes: [{ path: '/webhooks', POST: webhookRoute(deps), deadline: false, rawBody: true }] };
 }
 export {
   webhookOptionsShape,

@@ -9,17 +9,23 @@
  * identical calls in flight share one upstream request. A query that cannot be a label answers no siblings without
  * calling upstream.
  */
-import type { PublicDomainResultLenient, PublicDomainSearchResponseLenient, PublicClient } from '@domainkit/client';
+import type { PublicDomainResultLenient, PublicDomainSearchResponseLenient } from '@domainkit/client';
 import {
   WIDGET_SIBLINGS_MAX,
   widgetSiblingsQuerySchema,
   type WidgetSibling,
   type WidgetSiblingsResponse,
 } from '@domainkit/protocol';
-import type { RequestHandler } from 'express';
-import { normaliseQuery, type SearchCache } from '../search/index.ts';
+import { PublicClient } from '@domainkit/client';
+import type { Logger } from 'pino';
+import type { RouteHandler } from '../http/request.ts';
+import { noteRequest } from '../http/request-context.ts';
+import { json } from '../http/respond.ts';
+import type { RouteSpec } from '../http/routes.ts';
 import { type BffMetrics, cacheResultOf } from '../metrics.ts';
-import { noteRequest } from '../request-context.ts';
+import type { ResolvedBffOptions } from '../resolved-options.ts';
+import type { BffRuntime } from '../runtime.ts';
+import { normaliseQuery, SearchCache } from '../search/index.ts';
 import { parseInput, SEARCH_QUERY_HELP } from '../validate.ts';
 
 /** A DNS label (RFC 1035 2.3.1, lowercase LDH): what the Public API takes as a bare label. */
@@ -88,8 +94,8 @@ export function toWidgetSiblings(answer: PublicDomainSearchResponseLenient, quer
 }
 
 /** The siblings route handler. Raises (to the error handler) `validation_error` and the upstream failures. */
-export function siblingsRoute(deps: SiblingsDeps): RequestHandler {
-  return async function domainkitBffSiblings(req, res) {
+export function siblingsRoute(deps: SiblingsDeps): RouteHandler {
+  return async function domainkitBffSiblings(req) {
     const { q } = parseInput(widgetSiblingsQuerySchema, req.query, 'query', SEARCH_QUERY_HELP);
     const query = normaliseQuery(q);
     const label = siblingLabel(query);
@@ -101,6 +107,41 @@ export function siblingsRoute(deps: SiblingsDeps): RequestHandler {
       siblings = toWidgetSiblings(value, query);
     }
     const body: WidgetSiblingsResponse = { query, siblings };
-    res.json(body);
+    return json(body);
   };
+}
+
+/**
+ * The siblings feature of one BFF (unless `siblings: false` or no marketplace): `GET /siblings` through an
+ * anonymous Public API client of its own (the Public API is unsigned), created once; every domain change drops the
+ * cached answers listing it.
+ */
+export function siblingsFeature(o: ResolvedBffOptions, runtime: BffRuntime, logger: Logger): RouteSpec[] {
+  const m = o.marketplace;
+  if (!o.siblings || m === undefined) return [];
+  const client = new PublicClient({
+    baseUrl: m.baseUrl,
+    dispatcher: m.dispatcher,
+    timeoutMs: o.upstream.timeoutMs,
+    maxRetries: o.upstream.maxRetries,
+    // A visitor is waiting: a longer Retry-After is answered "busy" at once.
+    maxRetryAfterSeconds: o.publicApiMaxRetryAfterSeconds,
+  });
+  const cache = new SearchCache<PublicDomainSearchResponseLenient>({
+    ...o.siblingsCache,
+    now: o.now,
+    onBackgroundError: (_key, error) =>
+      logger.debug(
+        { error: error instanceof Error ? error.message : String(error) },
+        'background siblings refresh failed; the stale answer stays',
+      ),
+  });
+  runtime.domainChanges.listen((domain) =>
+    cache.evict(
+      (answer) =>
+        answer.domain?.domain.toLowerCase() === domain ||
+        answer.siblings.some((d) => d.domain.toLowerCase() === domain),
+    ),
+  );
+  return [{ path: '/siblings', GET: siblingsRoute({ client, cache, metrics: runtime.metrics }), limit: 'siblings' }];
 }

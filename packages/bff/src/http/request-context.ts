@@ -12,12 +12,8 @@
  * hooks, background work started by the request) reads it without being handed it.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isWellFormedRequestId, REQUEST_ID_HEADER } from '@domainkit/protocol';
-import type { Request, RequestHandler } from 'express';
+import { isWellFormedRequestId } from '@domainkit/protocol';
 import type { Logger } from 'pino';
-import type { BffMetrics } from './metrics.ts';
 
 /** What is known about the request being served. */
 export interface RequestState {
@@ -76,28 +72,18 @@ export function contextualLogger(base: Logger): Logger {
   });
 }
 
-/** The BFF route that answered (`/search`, `/orders/:id`, relative to the mount path), if one matched. */
-function matchedRoute(req: Request): string | undefined {
-  const route = (req.route as { path?: unknown } | undefined)?.path;
-  return typeof route === 'string' ? route : undefined;
+/**
+ * The id of a request: `outer` (the `req.id` an outer pino-http of the partner's app gave it) when well-formed,
+ * else a well-formed `X-Request-Id` it was sent with, else a new UUID.
+ */
+export function requestIdOf(sent: string | null | undefined, outer?: unknown): string {
+  if (outer !== undefined && outer !== null && isWellFormedRequestId(String(outer))) return String(outer);
+  return isWellFormedRequestId(sent ?? undefined) ? (sent as string) : crypto.randomUUID();
 }
 
-/**
- * Names the request and answers its id in `X-Request-Id`: the `req.id` an outer pino-http of the partner's app
- * gave it, else a well-formed `X-Request-Id` it was sent with, else a new UUID (then kept as `req.id`).
- * @returns the id.
- */
-export function answerRequestId(req: IncomingMessage, res: ServerResponse): string {
-  const outer = (req as { id?: unknown }).id;
-  let id: string;
-  if (outer !== undefined && outer !== null && isWellFormedRequestId(String(outer))) id = String(outer);
-  else {
-    const sent = req.headers['x-request-id'];
-    id = isWellFormedRequestId(sent) ? sent : randomUUID();
-    (req as { id?: unknown }).id = id;
-  }
-  res.setHeader(REQUEST_ID_HEADER, id);
-  return id;
+/** Runs `fn` as the request of `state`: what it starts (logs, upstream calls) reads the request's state. */
+export function runInRequest<T>(state: RequestState, fn: () => T): T {
+  return storage.run(state, fn);
 }
 
 /** The access-log line of one answer (see the module comment). */
@@ -116,46 +102,4 @@ export function logAnswered(logger: Logger, fields: AccessLine): void {
   if (fields.status >= 500)
     logger.error({ ...fields, error: `failed with status code ${fields.status}` }, 'request failed');
   else logger.info(fields, 'request');
-}
-
-/**
- * The first middleware of the BFF's routes: assigns the request id, answers it in `X-Request-Id`, runs the rest of
- * the request inside its {@link RequestState}, and logs one line when the answer is finished.
- */
-export function requestContext(logger: Logger, metrics?: Pick<BffMetrics, 'visitorAnswered'>): RequestHandler {
-  const states = new WeakMap<IncomingMessage, RequestState>();
-  function line(req: Request, res: ServerResponse, ms: number): AccessLine {
-    const state = states.get(req);
-    const matched = matchedRoute(req);
-    const route = matched ?? (req.originalUrl ?? req.url).split('?', 1)[0]!.slice(0, 200);
-    return {
-      req_id: state?.requestId,
-      method: req.method,
-      route,
-      status: res.statusCode,
-      ms,
-      ...(state?.cache !== undefined ? { cache: state.cache } : {}),
-      upstream_calls: state?.upstreamCalls ?? 0,
-    };
-  }
-  // One line per request when its answer is finished (or the connection closed first), written directly: no child
-  // logger, no serialised request per request (the cached search path is measured against a bare Express route).
-  return function domainkitBffRequestContext(req, res, next) {
-    const id = answerRequestId(req, res);
-    const started = Date.now();
-    const state: RequestState = { requestId: id, upstreamCalls: 0 };
-    states.set(req, state);
-    // `close` follows the end of every answer, sent in full or cut short (one listener per request).
-    res.once('close', () => {
-      // Metrics labels stay few: an unmatched path is "unmatched" there, but the log names it (without the query).
-      metrics?.visitorAnswered(res.statusCode, matchedRoute(req) ?? 'unmatched');
-      const failed = res.statusCode >= 500 || !res.writableFinished;
-      if (!logger.isLevelEnabled(failed ? 'error' : 'info')) return;
-      const fields = line(req, res, Date.now() - started);
-      if (res.statusCode < 500 && !res.writableFinished)
-        logger.info({ ...fields, error: 'connection closed before the answer was sent' }, 'request');
-      else logAnswered(logger, fields);
-    });
-    storage.run(state, next);
-  };
 }

@@ -4,12 +4,14 @@
  * an available one corrects the price of every cached search answer listing it.
  */
 import { domainNameSchema, type WidgetDomain } from '@domainkit/protocol';
-import type { RequestHandler } from 'express';
 import { z } from 'zod';
 import type { LearnedPrice } from '../upstream/domain-changes.ts';
 import type { MarketplaceApi } from '../upstream/marketplace-api.ts';
-import { parseInput } from '../validate.ts';
-import { noQuerySchema, toWidgetDomain, upstreamSaysGone } from './context.ts';
+import type { RouteHandler } from '../http/request.ts';
+import { json } from '../http/respond.ts';
+import { toWidgetDomain } from '../http/widget.ts';
+import { upstreamSaysGone } from '../upstream/domain-changes.ts';
+import { noQuerySchema, parseInput } from '../validate.ts';
 
 const paramsSchema = z.strictObject({ name: domainNameSchema });
 const HELP = { name: { label: 'The domain in the path', hint: 'a domain name', example: 'coffeehouse.com' } };
@@ -26,8 +28,8 @@ export interface DomainRouteDeps {
 }
 
 /** The domain route handler. */
-export function domainRoute(ctx: DomainRouteDeps): RequestHandler {
-  return async function domainkitBffDomain(req, res) {
+export function domainRoute(ctx: DomainRouteDeps): RouteHandler {
+  return async function domainkitBffDomain(req) {
     parseInput(noQuerySchema, req.query, 'query');
     const { name } = parseInput(paramsSchema, { name: req.params.name }, 'path', HELP);
     let detail: Awaited<ReturnType<DomainRouteDeps['client']['getDomain']>>;
@@ -40,6 +42,6 @@ export function domainRoute(ctx: DomainRouteDeps): RequestHandler {
     if (!detail.available) ctx.domainChanged(name);
     else ctx.priceLearned(detail);
     const body: WidgetDomain = toWidgetDomain(detail);
-    res.json(body);
+    return json(body);
   };
 }

@@ -1,0 +1,112 @@
+/**
+ * The BFF assembled from its features, once, when it is first used (handler.ts): the runtime (database, upstream
+ * client and budget, background work; runtime.ts), each feature's routes (search/, siblings/, checkout/,
+ * purchase/, webhooks/, probes/), the hot path of the cached search, and the request pipeline (http/).
+ */
+import type { Logger } from 'pino';
+import { checkoutFeature } from './checkout/index.ts';
+import { hotPath } from './http/prepared.ts';
+import { pipeline, type Pipeline } from './http/pipeline.ts';
+import { compileTrust, type TrustFn, type TrustProxySetting } from './http/proxy-trust.ts';
+import { Routes, type RouteSpec } from './http/routes.ts';
+import { SqlVisitorHitStore, visitorLimiters } from './http/visitor-limits.ts';
+import type { BffMetrics } from './metrics.ts';
+import { probeRoutes } from './probes/route.ts';
+import { purchaseFeature } from './purchase/index.ts';
+import type { ResolvedBffOptions } from './resolved-options.ts';
+import { BffRuntime } from './runtime.ts';
+import { searchFeature } from './search/index.ts';
+import type { SearchService } from './search/index.ts';
+import { siblingsFeature } from './siblings/index.ts';
+import type { LearnedPrice } from './upstream/domain-changes.ts';
+import { webhooksFeature } from './webhooks/index.ts';
+
+/** A BFF's assembled parts. */
+export interface ComposedBff {
+  readonly runtime: BffRuntime;
+  readonly routes: Routes;
+  readonly serve: Pipeline;
+  /** The hot path (http/prepared.ts). */
+  readonly hot: ReturnType<typeof hotPath>;
+  readonly search: SearchService;
+  /** The trusted proxies (option `trustProxy`). */
+  readonly trust: TrustFn | undefined;
+}
+
+/**
+ * Assembles a BFF. Opens its database (in the background) and, unless background work runs on `scheduled()`,
+ * starts its timers once the database is open.
+ * @param logger - the contextual logger (lines carry the request id); `accessLogger` gets the access lines.
+ */
+export function composeBff(
+  o: ResolvedBffOptions,
+  logger: Logger,
+  accessLogger: Logger,
+  metrics: BffMetrics,
+  trustProxy: TrustProxySetting,
+): ComposedBff {
+  const runtime = new BffRuntime(o, logger, metrics);
+  const { database } = runtime;
+  const search = searchFeature(o, runtime, logger);
+  const routes = new Routes([
+    ...search.routes,
+    ...probeRoutes(o, runtime),
+    ...siblingsFeature(o, runtime, logger),
+    ...writeRoutes(o, runtime, logger),
+  ]);
+  // On a shared PostgreSQL every process counts a visitor's requests together; else in this process's memory.
+  const limits = visitorLimiters(
+    o.visitorLimits,
+    database.kind === 'postgres'
+      ? (prefix) => new SqlVisitorHitStore({ db: () => database.db(), prefix, now: o.now, logger })
+      : undefined,
+  );
+  const trust = compileTrust(trustProxy);
+  const serve = pipeline({
+    routes,
+    logger,
+    accessLogger,
+    metrics,
+    allowedOrigins: o.allowedOrigins,
+    limits,
+    keyGenerator: o.visitorLimits === false ? undefined : o.visitorLimits.keyGenerator,
+    deadlineMs: o.requestDeadlineMs,
+    trust,
+    withRequest: (context, work) => runtime.withRequest(context, work),
+  });
+  const hot = hotPath(
+    new Map(search.hot === undefined ? [] : [['/search', search.hot]]),
+    o.allowedOrigins,
+    accessLogger,
+  );
+  return { runtime, routes, serve, hot, search: search.service, trust };
+}
+
+/**
+ * The write routes and their reads (checkout/; purchase/ with `payments`; webhooks/ with `webhook`: no visitor limit
+ * or deadline, the exact bytes of the body).
+ */
+function writeRoutes(o: ResolvedBffOptions, runtime: BffRuntime, logger: Logger): RouteSpec[] {
+  const { client, database, domainChanges, inbox, metrics } = runtime;
+  const domainChanged = (domain: string) => domainChanges.changed(domain);
+  const priceLearned = (price: LearnedPrice) => domainChanges.priced(price);
+  const db = () => database.db();
+  const { now, keyId } = o;
+  const checkout = checkoutFeature({
+    ...{ client, returnUrl: o.returnUrl, cancelUrl: o.cancelUrl, checkoutReturnOrigins: o.checkoutReturnOrigins },
+    ...{ secret: o.marketplace?.secret, keyId, db, now, onCheckoutCompleted: o.onCheckoutCompleted },
+    ...{ logger, domainChanged, priceLearned },
+  });
+  const orderFlow = () => runtime.orderFlow();
+  const purchase =
+    o.payments === undefined ? undefined : purchaseFeature({ db, client, now, domainChanged, priceLearned, orderFlow });
+  const webhook = o.webhook;
+  const webhooks =
+    webhook === undefined
+      ? undefined
+      : webhooksFeature({
+          ...{ secret: webhook.secret, headerPrefix: o.headerPrefix, db, keyId, now, logger, metrics },
+          ...{ domainChanged, eventsStored: () => inbox.kick() },
+        });
+  return [...checkout.routes, ...(purchase?.routes ?? []), ...(webhooks?.routes ?? [])];
+}

@@ -1,0 +1,96 @@
+/**
+ * One request to the BFF, from a web-standard `Request`: below the base path, the hot path first (a cached search,
+ * http/prepared.ts), else the matched route through the pipeline (pipeline.ts); anything else answers 404
+ * `not_found` in the BFF's error shape, with the headers of every answer.
+ */
+import { BffHttpError } from '../errors.ts';
+import type { HostContext, Pipeline } from './pipeline.ts';
+import type { HotRequest, PreparedBody } from './prepared.ts';
+import { proxyView, type TrustFn } from './proxy-trust.ts';
+import { requestIdOf } from './request-context.ts';
+import { errorResponse } from './respond.ts';
+import type { Routes } from './routes.ts';
+import { applyAnswerHeaders, type HeaderSink, headerSink } from './security.ts';
+
+/** What serving needs of an assembled BFF (compose.ts). */
+export interface ServingParts {
+  readonly routes: Routes;
+  readonly serve: Pipeline;
+  readonly hot: (request: HotRequest, sink: HeaderSink) => PreparedBody | undefined;
+  /** The trusted proxies (option `trustProxy`). */
+  readonly trust: TrustFn | undefined;
+}
+
+/** The path below `basePath` (at least `/`), or undefined when the path is outside it. */
+export function below(pathname: string, basePath: string): string | undefined {
+  if (basePath === '') return pathname;
+  if (pathname === basePath) return '/';
+  const base = pathname.slice(0, basePath.length);
+  if (base.toLowerCase() !== basePath.toLowerCase() || pathname[basePath.length] !== '/') return undefined;
+  return pathname.slice(basePath.length);
+}
+
+/** Serves a request (see the module comment). */
+export async function servePath(
+  parts: ServingParts,
+  basePath: string,
+  request: Request,
+  context: HostContext | undefined,
+): Promise<Response> {
+  const url = new URL(request.url);
+  const path = below(url.pathname, basePath);
+  if (path === undefined) return answerOutside(undefined, request);
+  if (request.method === 'GET') {
+    const header = (name: string) => request.headers.get(name) ?? undefined;
+    const headers = new Headers();
+    const trust = context?.trust === undefined ? parts.trust : (context.trust ?? undefined);
+    const body = parts.hot(
+      {
+        method: 'GET',
+        path,
+        search: url.search.slice(1),
+        header,
+        secure: () =>
+          proxyView(header, url, context?.clientAddress ?? '', trust)
+            .ownOrigin()
+            .startsWith('https:'),
+        outerId: context?.outerId,
+      },
+      headerSink(headers),
+    );
+    if (body !== undefined) return new Response(body.text, { status: 200, headers });
+  }
+  const match = parts.routes.match(path);
+  if (match === undefined) return answerOutside(undefined, request, path);
+  const mountPath = `${context?.mountPath ?? ''}${basePath}`;
+  return parts.serve(request, url, path, match, mountPath === '' ? context : { ...context, mountPath });
+}
+
+/**
+ * The answer to a request no route serves (404 `not_found`), or to one that failed before any route ran (`error`:
+ * a `BffHttpError` as it is, anything else 500 `internal_error`), with the headers of every answer.
+ */
+export function answerOutside(error: unknown, request: Request, path?: string): Response {
+  let url: URL | undefined;
+  try {
+    url = new URL(request.url);
+  } catch {
+    url = undefined;
+  }
+  const answer =
+    error instanceof BffHttpError
+      ? error
+      : error !== undefined
+        ? new BffHttpError('internal_error', 'Something went wrong on our side; try again.')
+        : new BffHttpError(
+            'not_found',
+            `No such endpoint: ${request.method} ${(path ?? url?.pathname ?? '').slice(0, 200)}.`,
+          );
+  const response = errorResponse(answer);
+  applyAnswerHeaders(
+    headerSink(response.headers),
+    requestIdOf(request.headers.get('x-request-id')),
+    url?.protocol === 'https:',
+  );
+  return response;
+}

@@ -1,0 +1,195 @@
+/**
+ * `@domainkit/bff/node`: the BFF handler on any Node `http` server (`toNodeListener(handler)`), and the Node
+ * request/answer plumbing the Express adapter shares. A cached search is written straight from its prepared answer
+ * (http/prepared.ts) without building a `Request`; any other request becomes a web-standard `Request` (its body
+ * streamed, so a body over its limit is refused as it arrives) and its `Response` is written back.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { handlerParts } from './handler-parts.ts';
+import type { BffHandler } from './handler-types.ts';
+import type { HostContext } from './http/pipeline.ts';
+import { proxyView } from './http/proxy-trust.ts';
+import { below } from './http/serve.ts';
+
+/** A Node request's header (lower-case name), multiple values joined as `Headers` joins them. */
+function nodeHeader(req: IncomingMessage): (name: string) => string | undefined {
+  return (name) => {
+    const value = req.headers[name];
+    return Array.isArray(value) ? value.join(', ') : value;
+  };
+}
+
+/** The request URL as the connection saw it (its own scheme and `Host`), with `path` (and query) as given. */
+function urlOf(req: IncomingMessage, path: string): URL {
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  try {
+    return new URL(`${scheme}://${req.headers.host ?? 'localhost'}${path}`);
+  } catch {
+    return new URL(`${scheme}://localhost${path.startsWith('/') ? path : '/'}`);
+  }
+}
+
+/**
+ * Whether a middleware before the BFF already read the body (the partner's `express.json()`: body-parser marks
+ * `req._body`), and then what stands in for it: a parsed JSON value as JSON text again, bytes as they are, else
+ * nothing (a route that needs the exact bytes gets a used body: pipeline.ts).
+ */
+function readBefore(req: IncomingMessage): { body: string | Uint8Array } | undefined {
+  const { _body: read, body } = req as { _body?: unknown; body?: unknown };
+  if (read !== true && !req.readableEnded) return undefined;
+  if (body instanceof Uint8Array) return { body: new Uint8Array(body) };
+  if (typeof body === 'string') return { body };
+  return { body: typeof body === 'object' && body !== null ? JSON.stringify(body) : '' };
+}
+
+/**
+ * A Node request's body as a web stream, read only as the route asks for it. Cancelling it (a body over its limit)
+ * stops reading without destroying the socket: the refusal still has to be written on it (then the connection
+ * closes, `Connection: close`).
+ */
+function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let detach = (): void => {};
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      const data = (chunk: Buffer): void => {
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) req.pause();
+      };
+      const end = (): void => {
+        detach();
+        controller.close();
+      };
+      const fail = (error: Error): void => {
+        detach();
+        controller.error(error);
+      };
+      detach = () => {
+        req.off('data', data);
+        req.off('end', end);
+        req.off('error', fail);
+      };
+      req.on('data', data);
+      req.on('end', end);
+      req.on('error', fail);
+      req.pause();
+    },
+    pull() {
+      req.resume();
+    },
+    cancel() {
+      detach();
+      req.pause();
+    },
+  });
+}
+
+/** The web-standard `Request` of a Node request, aborted when the visitor goes away before its answer. */
+export function toRequest(req: IncomingMessage, res: ServerResponse, url: URL): Request {
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    if (name.startsWith(':')) continue; // HTTP/2 pseudo-headers
+    headers.append(name, req.rawHeaders[i + 1]!);
+  }
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort();
+  });
+  const method = req.method ?? 'GET';
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  const before = hasBody ? readBefore(req) : undefined;
+  if (before !== undefined) headers.delete('content-length');
+  const body = hasBody ? (before?.body ?? bodyStream(req)) : undefined;
+  return new Request(url, { method, headers, body, signal: gone.signal, duplex: 'half' } as RequestInit);
+}
+
+/** Writes a `Response` to a Node answer (closing the connection after it when the answer says `Connection: close`). */
+export async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  res.statusCode = response.status;
+  res.removeHeader('X-Powered-By');
+  for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) res.setHeader('Set-Cookie', cookies);
+  if (response.headers.get('connection') === 'close') res.once('finish', () => req.socket.destroySoon());
+  if (response.body === null) {
+    res.end();
+    return;
+  }
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (!res.hasHeader('Content-Length')) res.setHeader('Content-Length', bytes.byteLength);
+  res.end(bytes);
+}
+
+/**
+ * Serves a Node request through the BFF handler: the hot path straight to `res`, else the matched route.
+ * @param path - the request's path and query below where the BFF is mounted.
+ * @param unmatched - called instead of answering a path no route serves (Express `next`); absent: 404 `not_found`.
+ */
+export function serveNode(
+  handler: BffHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  context: HostContext,
+  unmatched?: () => void,
+): void {
+  const parts = handlerParts.get(handler);
+  if (parts === undefined) throw new TypeError('serveNode: not a handler made by createBffHandler');
+  const core = parts.core();
+  const queryAt = path.indexOf('?');
+  const pathname = queryAt === -1 ? path : path.slice(0, queryAt);
+  const below_ = below(pathname, parts.basePath);
+  if (below_ !== undefined && req.method === 'GET') {
+    const header = nodeHeader(req);
+    const pending: Array<[string, string]> = [];
+    const sink = { setHeader: (name: string, value: string) => void pending.push([name.toLowerCase(), value]) };
+    const trust = context.trust === undefined ? core.trust : (context.trust ?? undefined);
+    const body = core.hot(
+      {
+        method: 'GET',
+        path: below_,
+        search: queryAt === -1 ? '' : path.slice(queryAt + 1),
+        header,
+        secure: () =>
+          proxyView(header, urlOf(req, path), context.clientAddress ?? '', trust)
+            .ownOrigin()
+            .startsWith('https:'),
+        outerId: context.outerId,
+      },
+      sink,
+    );
+    if (body !== undefined) {
+      // In the order a `Response`'s headers come in (by name), as every other answer of the BFF is written.
+      pending.push(['content-length', String(body.length)]);
+      pending.sort((a, b) => (a[0] < b[0] ? -1 : 1));
+      res.removeHeader('X-Powered-By');
+      for (const [name, value] of pending) res.setHeader(name, value);
+      res.end(body.text, 'utf8');
+      return;
+    }
+  }
+  if (unmatched !== undefined && (below_ === undefined || core.routes.match(below_) === undefined)) {
+    unmatched();
+    return;
+  }
+  const url = urlOf(req, path);
+  if ((req as { _body?: unknown })._body === true || req.readableEnded) context.bodyParsedBefore = true;
+  handler
+    .fetch(toRequest(req, res, url), context)
+    .then((response) => writeResponse(response, req, res))
+    .catch((error: unknown) => {
+      // Only a broken socket can get here (the handler never throws): nothing is left to answer.
+      if (!res.headersSent) res.destroy(error as Error);
+    });
+}
+
+/**
+ * The BFF handler as a Node `http` listener: `createServer(toNodeListener(handler))`. The visitor's address is the
+ * socket's peer (weighed with `X-Forwarded-For` by the handler's `trustProxy`).
+ * @example createServer(toNodeListener(createBffHandler({ marketplace, basePath: '/dk' }))).listen(8787)
+ */
+export function toNodeListener(handler: BffHandler): (req: IncomingMessage, res: ServerResponse) => void {
+  return function domainkitBffNodeListener(req, res) {
+    serveNode(handler, req, res, req.url ?? '/', { clientAddress: req.socket.remoteAddress ?? '' });
+  };
+}
