@@ -49,7 +49,10 @@ export interface BffHandler {
    * rejects (scheduled-round.ts).
    */
   scheduled(context?: BffRequestContext): Promise<BackgroundReport>;
-  /** Resolves when the database is open and migrated (reading it opens storage, as `start()`). */
+  /**
+   * Resolves when the database is open and migrated and the start tasks are under way: reading it starts the BFF,
+   * as `start()` does.
+   */
   readonly ready: Promise<void>;
   /** `pglite`, `postgres`, or `none` when no enabled feature needs a database. */
   readonly databaseKind: 'pglite' | 'postgres' | 'none';

@@ -58,7 +58,7 @@ export function createBffHandler(
     },
     scheduled: (context) => runtime().scheduled(context),
     get ready() {
-      return runtime().ready;
+      return runtime().start();
     },
     databaseKind: o.database.kind,
     credentialChecked: o.readiness.checkCredential,
