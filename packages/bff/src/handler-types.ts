@@ -31,7 +31,8 @@ export interface BffHandlerOptions extends Omit<BffOptions, 'background'> {
    * The reverse proxies in front whose forwarding headers are believed: a number of hops (`1`), or their addresses
    * and CIDR ranges (`["10.0.0.0/8"]`, `"loopback"`). Through them the BFF learns the visitor's IP (visitor limits)
    * and the shop's own origin (cross-site checks). Default none. `true` is refused (any client could forge
-   * `X-Forwarded-For`).
+   * `X-Forwarded-For`). Behind a Vercel- or Cloudflare-style platform proxy the own origin needs no listing: the
+   * platform's own headers say it (docs/spec-decisions.md).
    */
   readonly trustProxy?: number | string | readonly string[] | false | undefined;
 }

@@ -157,7 +157,8 @@ export interface ProxyView {
   readonly clientAddress: string;
   /**
    * The shop's own origin as the visitor's browser addressed it, such as `https://shop.example`: the scheme and host
-   * the outermost trusted proxy received, else the request URL's own. Lower-case, default port left out (as
+   * the outermost trusted proxy received, else (behind a Vercel- or Cloudflare-style platform proxy, which the
+   * partner need not list) what that proxy says, else the request URL's own. Lower-case, default port left out (as
    * browsers serialise `Origin`); the URL's own origin when a forwarded value is malformed. Computed when asked.
    */
   ownOrigin(): string;
@@ -174,14 +175,14 @@ export type HeaderGetter = (name: string) => string | undefined;
  */
 export function proxyView(header: HeaderGetter, url: URL, peer: string, trust: TrustFn | undefined): ProxyView {
   const own = (): string => url.origin.toLowerCase();
-  if (trust === undefined) return { clientAddress: peer, ownOrigin: () => own() };
+  if (trust === undefined) return { clientAddress: peer, ownOrigin: () => platformOrigin(header, url) ?? own() };
   const chain = hopsOf(peer, header('x-forwarded-for'), trust);
   return {
     clientAddress: chain[chain.length - 1]!,
     ownOrigin() {
       // [the nearest hop, then X-Forwarded-For from the right], up to and including the first untrusted one.
       const hops = chain.length > 1 ? chain.length - 1 : trust(chain[0] ?? '', 0) ? 1 : 0;
-      if (hops === 0) return own();
+      if (hops === 0) return platformOrigin(header, url) ?? own();
       const element = forwardedElement(header('forwarded'), hops);
       const proto = element?.proto ?? fromTheRight(header('x-forwarded-proto'), hops);
       const host = element?.host ?? fromTheRight(header('x-forwarded-host'), hops);
@@ -200,6 +201,28 @@ function originOf(proto: string, authority: string): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The origin a platform's own edge proxy says the visitor used, where that proxy always sets its headers (a client
+ * cannot reach the function around it): Vercel (`x-vercel-id` with `X-Forwarded-Proto` / `X-Forwarded-Host`) and
+ * Cloudflare (`cf-visitor: {"scheme":"https"}`, the `Host` kept). Without such a proxy a client could send the same
+ * headers, but it could send any `Host` as well: these headers let it claim nothing more, and a browser page cannot
+ * set them on a cross-site request without a preflight the BFF refuses.
+ */
+function platformOrigin(header: HeaderGetter, url: URL): string | undefined {
+  if (header('x-vercel-id') !== undefined) {
+    const proto = header('x-forwarded-proto')?.split(',', 1)[0]?.trim();
+    const host = header('x-forwarded-host')?.split(',', 1)[0]?.trim();
+    if (proto === undefined && host === undefined) return undefined;
+    return originOf(proto ?? url.protocol.slice(0, -1), host ?? url.host);
+  }
+  const visitor = header('cf-visitor');
+  if (visitor !== undefined) {
+    const scheme = /"scheme"\s*:\s*"(https?)"/.exec(visitor)?.[1];
+    return scheme === undefined ? undefined : originOf(scheme, url.host);
+  }
+  return undefined;
 }
 
 /** The element of a `Forwarded` header the outermost of `hops` trusted proxies added (RFC 7239 section 4). */
