@@ -36,10 +36,15 @@ export class InboxWorker {
     this.#deps = deps;
   }
 
-  /** Handles the due inbox events now (coalesced: a call during a run makes the run go on). */
+  /**
+   * Handles the due inbox events now (coalesced: a call during a run makes the run go on). With a connection per
+   * request (Cloudflare Workers) each call runs on its own instead: a request must not wait on work another request
+   * owns, and events are claimed under a lease, so two runs never handle one event twice.
+   */
   kick(): Promise<unknown> {
     const { database, jobs } = this.#deps;
     if (!database.configured || jobs.stopping) return Promise.resolve();
+    if (database.perRequest) return jobs.track('inbox', () => this.#runOnce());
     if (this.#running) {
       this.#again = true;
       return jobs.idle();
@@ -60,6 +65,12 @@ export class InboxWorker {
         this.#running = false;
       }
     });
+  }
+
+  /** One pass over the due events on this request's connection (per-request mode: no timer is set after it). */
+  async #runOnce(): Promise<void> {
+    const { database, jobs, keyId, handlers, logger, now, timings } = this.#deps;
+    await processInbox({ db: await database.db(), keyId, handlers, logger, now, timings }, { signal: jobs.signal });
   }
 
   async #scheduleNextRun(): Promise<void> {
