@@ -59,6 +59,7 @@ export class BffRuntime {
   readonly #options: ResolvedBffOptions;
   #closing: Promise<void> | undefined;
   #started: Promise<void> | undefined;
+  #startRequested = false;
   readonly #closeListeners: Array<() => void> = [];
 
   /**
@@ -162,7 +163,8 @@ export class BffRuntime {
   }
 
   /**
-   * Runs `work` (one request, or one background round) in its own database scope (see
+   * Runs `work` (one request, or one background round) in its own database scope, starting the runtime on the
+   * first call ({@link start}; see
    * {@link DatabaseHandle.withRequest}: on Cloudflare workerd a connection of its own, closed once the work and
    * what it handed to `waitUntil` are done).
    * @param context.waitUntil - the host's, when it has one (Workers `ctx.waitUntil`, Vercel `waitUntil`).
@@ -172,6 +174,11 @@ export class BffRuntime {
     context: { readonly waitUntil?: WaitUntil | undefined } | undefined,
     work: (waitUntil: WaitUntil) => Promise<T>,
   ): Promise<T> {
+    // The first request (or round) starts the runtime: the database opens and, with timers, background work begins.
+    if (!this.#startRequested) {
+      this.#startRequested = true;
+      this.start().catch(() => {}); // logged by start(); the request's own queries answer 503 meanwhile
+    }
     // Called as the context's method: Workers' `ctx.waitUntil` throws "Illegal invocation" when called unbound.
     const host = context?.waitUntil;
     const waitUntil = host === undefined ? undefined : (promise: Promise<unknown>) => host.call(context, promise);

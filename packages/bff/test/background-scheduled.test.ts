@@ -8,14 +8,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { DatabaseHandle } from '../src/db/handle.ts';
+import { createBffHandler } from '../src/handler.ts';
 import { bffLogger } from '../src/logger.ts';
 import { validateBffOptions } from '../src/options.ts';
 import { resolveBffOptions } from '../src/resolved-options.ts';
 import { BffRuntime } from '../src/runtime.ts';
 import { testCardPayments, type FailedOrderReport } from '../src/index.ts';
-import { postJson, startTestBff, useDatabaseAndStub } from './helpers.ts';
+import { KEY_ID, SECRET, postJson, startTestBff, useDatabaseAndStub } from './helpers.ts';
 
 const CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
 const BUYER = { email: 'ada@example.com', name: 'Ada Lovelace', country: 'GB' };
@@ -47,6 +48,23 @@ describe("background 'scheduled'", () => {
     });
     expect(fx.stub.callsTo('webhook-register')).toHaveLength(1);
     expect(fx.stub.callsTo('events')).toHaveLength(1);
+  });
+
+  it("the web handler opens nothing at creation, and its first request starts the timers' work", async () => {
+    const handler = createBffHandler({
+      marketplace: { baseUrl: fx.stub.url, keyId: KEY_ID, secret: SECRET, maxRetries: 0 },
+      database: fx.testDb.database,
+      webhook: WEBHOOK,
+      checkCredential: false,
+      logger: false,
+    });
+    fx.closers.push(() => handler.close());
+    expect(fx.stub.callsTo('webhook-register')).toHaveLength(0);
+
+    const res = await handler.fetch(new Request('http://shop.example/healthz'));
+
+    expect(res.status).toBe(200);
+    await vi.waitFor(() => expect(fx.stub.callsTo('webhook-register')).toHaveLength(1));
   });
 
   it('voids a payment whose capture stays unknown once a round runs past the record deadline', async () => {
