@@ -11,7 +11,7 @@ import { compileTrust, type TrustFn, type TrustProxySetting } from './http/proxy
 import { Routes, type RouteSpec } from './http/routes.ts';
 import { SqlVisitorHitStore, visitorLimiters } from './http/visitor-limits.ts';
 import type { BffMetrics } from './metrics.ts';
-import { probeRoutes } from './probes/route.ts';
+import { probeRoutes } from './probes/index.ts';
 import { purchaseFeature } from './purchase/index.ts';
 import type { ResolvedBffOptions } from './resolved-options.ts';
 import { BffRuntime } from './runtime.ts';
