@@ -60,6 +60,7 @@ export class BffRuntime {
   #closing: Promise<void> | undefined;
   #started: Promise<void> | undefined;
   #startRequested = false;
+  #backgroundStarted = false;
   readonly #closeListeners: Array<() => void> = [];
 
   /**
@@ -144,6 +145,18 @@ export class BffRuntime {
    * when it cannot open (logged once), and a later call tries again.
    */
   start(): Promise<void> {
+    // prom-client is loaded only when metrics are served (the Express router passes it in at once).
+    const metrics = this.#options.metrics.served ? this.metrics.load() : undefined;
+    if (this.database.perRequest) {
+      // Per request (workerd): nothing pending is kept for later requests, whose awaits could never settle there.
+      return Promise.all([this.database.open(), metrics]).then(
+        () => this.#startBackground(),
+        (error: unknown) => {
+          this.logger.error({ ...errorFields(error) }, 'the BFF database could not be opened');
+          throw error;
+        },
+      );
+    }
     if (this.#started === undefined) {
       // The start tasks are chained straight onto the opening (the promise `ready` gives too), so whoever awaits
       // `ready` and then `idle()` finds them already tracked.
@@ -155,8 +168,6 @@ export class BffRuntime {
           throw error;
         },
       );
-      // prom-client is loaded only when metrics are served (the Express router passes it in at once).
-      const metrics = this.#options.metrics.served ? this.metrics.load() : undefined;
       this.#started = Promise.all([opened, metrics]).then(() => undefined);
     }
     return this.#started;
@@ -174,14 +185,16 @@ export class BffRuntime {
     context: { readonly waitUntil?: WaitUntil | undefined } | undefined,
     work: (waitUntil: WaitUntil) => Promise<T>,
   ): Promise<T> {
-    // The first request (or round) starts the runtime: the database opens and, with timers, background work begins.
-    if (!this.#startRequested) {
-      this.#startRequested = true;
-      this.start().catch(() => {}); // logged by start(); the request's own queries answer 503 meanwhile
-    }
     // Called as the context's method: Workers' `ctx.waitUntil` throws "Illegal invocation" when called unbound.
     const host = context?.waitUntil;
     const waitUntil = host === undefined ? undefined : (promise: Promise<unknown>) => host.call(context, promise);
+    // The first request (or round) starts the runtime: the database opens and, with timers, background work begins.
+    // Per request, a connection's queries migrate first anyway: nothing to start ahead of them.
+    if (!this.#startRequested && !this.database.perRequest) {
+      this.#startRequested = true;
+      const starting = this.start().catch(() => {}); // logged by start(); queries answer 503 meanwhile
+      waitUntil?.(starting);
+    }
     return this.database.withRequest(waitUntil, work);
   }
 
@@ -276,7 +289,8 @@ export class BffRuntime {
   #startBackground(): void {
     const background = this.#options.background;
     if (!this.database.configured || !background.enabled || background.mode !== 'timers') return;
-    if (this.#closing !== undefined) return;
+    if (this.#closing !== undefined || this.#backgroundStarted) return;
+    this.#backgroundStarted = true;
     const { jobs, webhookRegistration } = this;
     const mor = this.#options.payments !== undefined;
     const webhooks = this.#options.webhook !== undefined;

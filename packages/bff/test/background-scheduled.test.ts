@@ -186,7 +186,7 @@ it("calls the host's waitUntil as its context's method (Workers throw Illegal in
   };
   try {
     await runtime.withRequest(ctx, async (waitUntil) => waitUntil(Promise.resolve('handled')));
-    expect(handedOn).toHaveLength(1);
+    expect(await Promise.all(handedOn)).toContain('handled');
   } finally {
     await runtime.close();
   }

@@ -47,8 +47,12 @@ export class DatabaseHandle {
   /** The shared database (pool or PGlite, or the caller's handle), once opening started. */
   #shared: Promise<BffDatabase> | undefined;
   #opened: Promise<void> | undefined;
-  /** Per-request mode: the migrations of this process, once started (reset when they failed). */
-  #migrated: Promise<void> | undefined;
+  /**
+   * Per-request mode: true once this process (isolate) migrated. Only a flag, never a shared promise: on workerd a
+   * promise made while serving one request cannot settle in another (each request that finds it false migrates on
+   * its own connection; Kysely's migration lock serialises them, and the second finds nothing to do).
+   */
+  #migrated = false;
   #closed = false;
 
   constructor(resolved: DatabaseSource) {
@@ -69,7 +73,7 @@ export class DatabaseHandle {
    */
   open(): Promise<void> {
     if (!this.configured) return Promise.resolve();
-    if (this.#closed && this.#shared === undefined && this.#migrated === undefined)
+    if (this.#closed && this.#shared === undefined && !this.#migrated)
       return Promise.reject(new BffHttpError('unavailable', UNAVAILABLE));
     if (this.perRequest) return this.#migrate();
     // One promise for every caller: a failure is handled once (the runtime logs it), not once per reader.
@@ -89,17 +93,13 @@ export class DatabaseHandle {
     return this.#shared;
   }
 
-  /** Per request: runs the migrations once per process on a connection of their own. */
-  #migrate(): Promise<void> {
-    this.#migrated ??= (async () => {
-      const { url, schema } = this.#source.source as BffDatabaseOptions;
-      const database = await openPostgres(url!, schema ?? 'public', { max: 1 });
-      await database.close();
-    })().catch((error: unknown) => {
-      this.#migrated = undefined;
-      throw error;
-    });
-    return this.#migrated;
+  /** Per request: runs the migrations on a connection of their own unless this process already did. */
+  async #migrate(): Promise<void> {
+    if (this.#migrated) return;
+    const { url, schema } = this.#source.source as BffDatabaseOptions;
+    const database = await openPostgres(url!, schema ?? 'public', { max: 1 });
+    this.#migrated = true;
+    await database.close();
   }
 
   /**
@@ -126,9 +126,11 @@ export class DatabaseHandle {
       return this.#shared;
     }
     scope.database ??= (async () => {
-      await this.#migrate();
       const { url, schema } = this.#source.source as BffDatabaseOptions;
-      return openPostgres(url!, schema ?? 'public', { max: 1, migrate: false });
+      // The first requests of a process migrate on their own connection, then keep it for their queries.
+      const database = await openPostgres(url!, schema ?? 'public', { max: 1, migrate: !this.#migrated });
+      this.#migrated = true;
+      return database;
     })();
     return scope.database;
   }
