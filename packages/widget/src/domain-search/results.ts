@@ -30,25 +30,18 @@ export interface RowsView {
   choose(result: WidgetDomain, i: number): void;
 }
 
-/**
- * Renders one grid row per result, after the rows' own style: on a touch screen (`pointer: coarse`) each Buy button
- * is a 44 × 44 CSS px target at least (the size most touch guidelines ask for). The style comes with this module,
- * so the search box's first load carries none of it.
- */
+/** Renders one grid row per result. */
 export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): TemplateResult[] {
   const { strings: s, purchase: p } = v;
-  const style = html`<style>@media (pointer:coarse){[part=buy-button]{min-height:44px;min-width:44px;justify-content:center}}</style>`;
-  return [
-    style,
-    ...v.results.map((result, i) => {
-      const { domain, price_cents: cents, currency } = result;
-      const mine = p.domain === domain;
-      // Refused just now: sold (the marketplace says so) or held by another buyer's price lock; never "Available · Buy"
-      // beside the reason.
-      const refused = mine && p.error ? p.error.code : '';
-      const reserved = refused === 'domain_reserved';
-      const available = result.available && !reserved && refused !== 'conflict';
-      return html`
+  return v.results.map((result, i) => {
+    const { domain, price_cents: cents, currency } = result;
+    const mine = p.domain === domain;
+    // Refused just now: sold (the marketplace says so) or held by another buyer's price lock; never "Available · Buy"
+    // beside the reason.
+    const refused = mine && p.error ? p.error.code : '';
+    const reserved = refused === 'domain_reserved';
+    const available = result.available && !reserved && refused !== 'conflict';
+    return html`
       <div part="option" role="row" data-domain=${domain} aria-selected=${i === v.active} @click=${() => p.busy || v.choose(result, i)}>
         <div id=${`cell-${i}`} role="gridcell" class="cell row">
           <bdi part="name" class="name">${highlight(domain, v.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</bdi>
@@ -65,8 +58,7 @@ export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): Tem
         </div>
       </div>
     `;
-    }),
-  ];
+  });
 }
 
 /**
