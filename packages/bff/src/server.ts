@@ -7,7 +7,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { BffHttpError } from './errors.ts';
+import { BodyTooLargeError, JSON_BODY_LIMIT_BYTES } from './http/body.ts';
 import { answerOutside } from './http/serve.ts';
+import { WEBHOOK_BODY_LIMIT_BYTES } from './webhooks/index.ts';
 import { writeResponse } from './node.ts';
 import { bffLogger } from './logger.ts';
 import { BffOptionsError, type BffOptions } from './options.ts';
@@ -23,6 +25,9 @@ export const SERVER_TIMEOUTS_MS = {
   /** An idle keep-alive connection is closed after this long. */
   keepAlive: 5_000,
 } as const;
+
+/** The largest body any route takes (a webhook's), in bytes: a larger one is refused on any path. */
+const ANY_BODY_LIMIT_BYTES = Math.max(JSON_BODY_LIMIT_BYTES, WEBHOOK_BODY_LIMIT_BYTES);
 
 /** Default port of the standalone server. */
 export const DEFAULT_PORT = 8787;
@@ -110,6 +115,20 @@ export async function startBff(options: BffServerOptions): Promise<RunningBff> {
     void writeResponse(answerOutside(error, request), req, res);
   };
   app.use(function domainkitBffNotFound(req, res) {
+    // A body declared over every route's limit is refused before any of it is read, on an unknown path too; the
+    // connection is closed after the answer rather than the body drained.
+    const declared = req.headers['content-length'];
+    if (declared !== undefined && /^\d{1,20}$/.test(declared) && Number(declared) > ANY_BODY_LIMIT_BYTES) {
+      res.on('finish', () => req.socket.destroySoon());
+      answer(
+        new BodyTooLargeError(
+          `The body is larger than ${Math.floor(ANY_BODY_LIMIT_BYTES / 1024)} kB (declared ${declared} bytes): send only the documented fields.`,
+        ),
+        req,
+        res,
+      );
+      return;
+    }
     answer(undefined, req, res);
   });
   app.use(function domainkitBffLastResort(
