@@ -1,0 +1,19 @@
+// Bun: `Bun.serve` with the handler, beside a route answering a constant.
+import { createBffHandler } from '@domainkit/bff/handler';
+import { BARE_ANSWER, bffOptions } from './options.mjs';
+
+const handler = createBffHandler(bffOptions(process.env));
+const server = Bun.serve({
+  hostname: '127.0.0.1',
+  port: 0,
+  routes: {
+    '/bare': () => new Response(BARE_ANSWER, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+  },
+  fetch: (request, server) => handler.fetch(request, { clientAddress: server.requestIP(request)?.address }),
+});
+console.log(`listening http://127.0.0.1:${server.port}`);
+process.on('SIGTERM', async () => {
+  await server.stop(true);
+  await handler.close();
+  process.exit(0);
+});

@@ -1,0 +1,19 @@
+// Deno: `Deno.serve` with the handler, beside a route answering a constant.
+import { createBffHandler } from '@domainkit/bff/handler';
+import { BARE_ANSWER, bffOptions } from './options.mjs';
+
+const handler = createBffHandler(bffOptions(Deno.env.toObject()));
+const server = Deno.serve(
+  { hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log(`listening http://127.0.0.1:${port}`) },
+  (request, info) => {
+    if (new URL(request.url).pathname === '/bare') {
+      return new Response(BARE_ANSWER, { headers: { 'content-type': 'application/json; charset=utf-8' } });
+    }
+    return handler.fetch(request, { clientAddress: info.remoteAddr.hostname });
+  },
+);
+Deno.addSignalListener('SIGTERM', async () => {
+  await server.shutdown();
+  await handler.close();
+  Deno.exit(0);
+});

@@ -1,0 +1,13 @@
+// Express on Node: `createBff` mounted under /dk, beside a plain route answering a constant.
+import { createBff } from '@domainkit/bff';
+import express from 'express';
+import { BARE_ANSWER, bffOptions } from './options.mjs';
+
+const app = express();
+app.get('/bare', (_req, res) => {
+  res.type('json').send(BARE_ANSWER);
+});
+const { basePath, ...options } = bffOptions(process.env);
+app.use(basePath, createBff(options));
+const server = app.listen(0, '127.0.0.1', () => console.log(`listening http://127.0.0.1:${server.address().port}`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

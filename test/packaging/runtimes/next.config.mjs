@@ -1,0 +1,2 @@
+/** The partner's Next.js config: nothing special for the BFF. */
+export default {};

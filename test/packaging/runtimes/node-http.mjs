@@ -1,0 +1,16 @@
+// Node's own http server: the handler through `toNodeListener`, beside a bare listener answering a constant.
+import { createServer } from 'node:http';
+import { createBffHandler } from '@domainkit/bff/handler';
+import { toNodeListener } from '@domainkit/bff/node';
+import { BARE_ANSWER, bffOptions } from './options.mjs';
+
+const bff = toNodeListener(createBffHandler(bffOptions(process.env)));
+const server = createServer((req, res) => {
+  if (req.url === '/bare') {
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(BARE_ANSWER);
+    return;
+  }
+  bff(req, res);
+});
+server.listen(0, '127.0.0.1', () => console.log(`listening http://127.0.0.1:${server.address().port}`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

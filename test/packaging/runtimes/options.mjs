@@ -1,0 +1,26 @@
+/**
+ * The BFF's options, shared by every host of this project: the marketplace credential, the webhook secret and the
+ * storage come from the environment (a Worker's bindings on workerd). `DK_DATABASE_URL` set: PostgreSQL (in its own
+ * schema `DK_DATABASE_SCHEMA`); unset: embedded PGlite in memory.
+ */
+import { testCardPayments } from '@domainkit/bff/handler';
+
+/** The constant a bare route of every host answers (the bench's baseline; the same shape as a search answer). */
+export const BARE_ANSWER = JSON.stringify({
+  query: 'coffee',
+  results: [{ domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' }],
+});
+
+/** @param {Record<string, string | undefined>} env */
+export function bffOptions(env, basePath = '/dk') {
+  return {
+    basePath,
+    marketplace: { baseUrl: env.DK_API_BASE_URL, keyId: env.DK_KEY_ID, secret: env.DK_API_SECRET, maxRetries: 0 },
+    payments: testCardPayments(),
+    webhook: { secret: env.DK_WEBHOOK_SECRET },
+    database: env.DK_DATABASE_URL ? { url: env.DK_DATABASE_URL, schema: env.DK_DATABASE_SCHEMA } : { memory: true },
+    returnUrl: 'https://shop.example/thanks',
+    logger: env.DK_LOG === '1' ? undefined : false,
+    visitorLimits: env.DK_VISITOR_LIMITS === '1' ? undefined : false,
+  };
+}
