@@ -17,6 +17,7 @@ import { bffLogger } from './logger.ts';
 import { BffMetrics } from './metrics.ts';
 
 export type { BffHandler, BffHandlerOptions, BackgroundReport, BffRequestContext } from './handler-types.ts';
+export { testCardPayments, type PaymentAdapter } from './purchase/index.ts';
 
 /**
  * Creates the BFF handler. See `createBff` for the routes; they are served below `basePath`.
