@@ -26,6 +26,8 @@ import { payByForm } from './widget-page.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const databaseUrl = process.env.TEST_DATABASE_URL;
+/** `DK_RUNTIMES=bun,deno` runs those hosts only (the others are skipped, by name). */
+const only = process.env.DK_RUNTIMES?.split(',').map((name) => name.trim());
 const CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
 
 /** The handler entry is what every host but Express imports; until the package exports it, the suite cannot run. */
@@ -91,7 +93,7 @@ beforeAll(async () => {
   const started = performance.now();
   [sandbox, project] = await Promise.all([
     startSandbox({ port: 0, dataDir: join(dataDir, 'sandbox'), databaseUrl: '', logger: false }),
-    preparePartnerProject({ nextBuild: true }),
+    preparePartnerProject({ nextBuild: only === undefined || only.includes('next') }),
   ]);
   wallTimes['prepare (build, pack, npm install, next build)'] = Math.round(performance.now() - started);
 }, 900_000);
@@ -111,8 +113,13 @@ afterAll(async () => {
 
 describe.skipIf(!ready)('the BFF on every host (packed tarballs, outside the workspace)', () => {
   for (const spec of HOSTS) {
-    const skip = spec.storage === 'postgres' && !databaseUrl;
-    describe.skipIf(skip)(`${spec.title}${skip ? ' (skipped: needs PostgreSQL, set TEST_DATABASE_URL)' : ''}`, () => {
+    const why =
+      only !== undefined && !only.includes(spec.name)
+        ? 'not in DK_RUNTIMES'
+        : spec.storage === 'postgres' && !databaseUrl
+          ? 'needs PostgreSQL, set TEST_DATABASE_URL'
+          : undefined;
+    describe.skipIf(why !== undefined)(`${spec.title}${why ? ` (skipped: ${why})` : ''}`, () => {
       let host: RunningHost;
       let webhookSecret: string;
       let keyId: string;

@@ -23,7 +23,7 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
@@ -272,7 +272,10 @@ async function startWorkerd(project: PartnerProject, config: HostConfig): Promis
       target: 'es2024',
       conditions: ['workerd', 'worker', 'browser'],
       mainFields: ['module', 'main'],
-      external: ['node:*', 'cloudflare:*'],
+      // Node's built-ins are workerd's own under `nodejs_compat` (bare names too), as wrangler leaves them.
+      external: ['node:*', 'cloudflare:*', ...builtinModules, ...builtinModules.map((name) => `${name}/*`)],
+      // CommonJS dependencies `require()` built-ins: give the ES module bundle a require (workerd has createRequire).
+      banner: { js: "import { createRequire as __dkRequire } from 'node:module'; const require = __dkRequire('/');" },
       logLevel: 'error',
     });
   }
