@@ -30,9 +30,30 @@ export interface RowsView {
   choose(result: WidgetDomain, i: number): void;
 }
 
-/** Renders one grid row per result. */
+/**
+ * The rows' own style, adopted by the search box's shadow root with the first rows (a constructed sheet, not an
+ * inline `<style>`, so a page's `style-src 'self'` allows it): on a touch screen (`pointer: coarse`) each Buy button
+ * is a 44 × 44 CSS px target at least, the size most touch guidelines ask for. It comes with this module, so the
+ * search box's first load carries none of it.
+ */
+let rowSheet: CSSStyleSheet | undefined;
+
+/** Adopts {@link rowSheet} into `root` (the search box's shadow root) once. */
+function adoptRowStyle(root: HTMLElement | DocumentFragment): void {
+  if (!(root instanceof ShadowRoot)) return;
+  if (!rowSheet) {
+    rowSheet = new CSSStyleSheet();
+    rowSheet.replaceSync(
+      '@media (pointer:coarse){[part=buy-button]{min-height:44px;min-width:44px;justify-content:center}}',
+    );
+  }
+  if (!root.adoptedStyleSheets.includes(rowSheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, rowSheet];
+}
+
+/** Renders one grid row per result (with their style, see {@link adoptRowStyle}). */
 export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): TemplateResult[] {
   const { strings: s, purchase: p } = v;
+  adoptRowStyle(p.host.renderRoot);
   return v.results.map((result, i) => {
     const { domain, price_cents: cents, currency } = result;
     const mine = p.domain === domain;
