@@ -8,7 +8,7 @@
  * | `express`  | express.mjs (`createBff`)    | node                                                          |
  * | `node`     | node-http.mjs (`toNodeListener`) | node                                                      |
  * | `next`     | app/dk/[...path]/route.js    | `next build` once, then `next start`                          |
- * | `hono`     | hono.mjs (`app.mount`)       | node (@hono/node-server)                                      |
+ * | `hono`     | hono.mjs (`c.req.raw`)      | node (@hono/node-server)                                      |
  * | `bun`      | bun.mjs (`Bun.serve`)        | bun, from the `bun` npm package's platform binary             |
  * | `deno`     | deno.mjs (`Deno.serve`)      | deno, from the `deno` npm package's platform binary           |
  * | `workerd`  | worker.mjs (`createWorker`)  | bundled with esbuild, served by miniflare (its workerd binary)|
