@@ -37,6 +37,9 @@ interface RequestScope {
 const UNAVAILABLE = 'The order service is not available right now; try again shortly.';
 
 /** The BFF's database: its kind, readiness, and the open handle for the stores. */
+
+/** How many times `/readyz` pings the database before it answers 503 (each failed pooled connection is discarded). */
+const PING_ATTEMPTS = 3;
 export class DatabaseHandle {
   /** `pglite`, `postgres`, or `none` (no feature needing a database is enabled). */
   readonly kind: 'pglite' | 'postgres' | 'none';
@@ -177,13 +180,21 @@ export class DatabaseHandle {
     }
   }
 
-  /** Checks the database answers. @throws {BffHttpError} 503 `unavailable`, as {@link db} or when it does not answer. */
+  /**
+   * Checks the database answers (`select 1`), up to {@link PING_ATTEMPTS} times: a pooled connection the server cut
+   * (a restart or failover, `pg_terminate_backend`) fails its next query once and is discarded, and readiness must
+   * not flap to 503 for a database that answers on a fresh connection.
+   * @throws {BffHttpError} 503 `unavailable`, as {@link db} or when no attempt is answered.
+   */
   async check(): Promise<void> {
     const db = await this.db();
-    try {
-      await pingDatabase(db);
-    } catch (cause) {
-      throw new BffHttpError('unavailable', 'The database does not answer.', { cause });
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await pingDatabase(db);
+        return;
+      } catch (cause) {
+        if (attempt >= PING_ATTEMPTS) throw new BffHttpError('unavailable', 'The database does not answer.', { cause });
+      }
     }
   }
 
