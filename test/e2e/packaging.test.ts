@@ -14,12 +14,13 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startProcess, type WatchedProcess } from '../setup/child-process.ts';
+import { pointProjectAtTarballs } from '../setup/tarballs.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
@@ -108,20 +109,7 @@ describe('the packages installed from their tarballs, outside the workspace', ()
         ),
       ),
     );
-    const files = await readdir(tarballs);
-    const local: Record<string, string> = {};
-    for (const name of PACKAGES) {
-      const file = files.find((f) => f.startsWith(`domainkit-${name}-`) && f.endsWith('.tgz'));
-      if (!file) throw new Error(`pnpm pack left no tarball for @domainkit/${name}`);
-      local[`@domainkit/${name}`] = `file:tarballs/${file}`;
-    }
-    await cp(join(root, 'test/packaging/consumer'), project, { recursive: true });
-    // The consumer's own dependencies are in consumer/package.json; the tarballs depend on each other by version,
-    // so overrides take those from the tarballs too, never from the registry.
-    const manifest = JSON.parse(await readFile(join(project, 'package.json'), 'utf8')) as Record<string, unknown>;
-    manifest.dependencies = { ...(manifest.dependencies as object), ...local };
-    manifest.overrides = local;
-    await writeFile(join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await pointProjectAtTarballs(project, join(root, 'test/packaging/consumer'), PACKAGES);
     await timed('npm install', () =>
       inProject('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error']),
     );

@@ -22,13 +22,14 @@
  */
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import { startProcess, type WatchedProcess } from '../../setup/child-process.ts';
+import { pointProjectAtTarballs } from '../../setup/tarballs.ts';
 
 const root = join(import.meta.dirname, '..', '..', '..');
 const run = promisify(execFile);
@@ -135,18 +136,7 @@ export async function preparePartnerProject(options: { nextBuild: boolean }): Pr
         PACKAGES.map((name) => exec('pnpm', ['pack', '--pack-destination', tarballs], join(root, 'packages', name))),
       ),
     );
-    const files = await readdir(tarballs);
-    const local: Record<string, string> = {};
-    for (const name of PACKAGES) {
-      const file = files.find((f) => f.startsWith(`domainkit-${name}-`) && f.endsWith('.tgz'));
-      if (!file) throw new Error(`pnpm pack left no tarball for @domainkit/${name}`);
-      local[`@domainkit/${name}`] = `file:tarballs/${file}`;
-    }
-    await cp(join(root, 'test/packaging/runtimes'), dir, { recursive: true });
-    const manifest = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
-    manifest.dependencies = { ...(manifest.dependencies as object), ...local };
-    manifest.overrides = local;
-    await writeFile(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+    await pointProjectAtTarballs(dir, join(root, 'test/packaging/runtimes'), PACKAGES);
     await timed(timings, 'npm install', () =>
       exec('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir),
     );
