@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
-import { createBff, testCardPayments, type BffRouter } from '@domainkit/bff';
+import { createBff, testCardPayments, type BffOptions, type BffRouter } from '@domainkit/bff';
 import { createSandboxAdmin, startSandbox, type DemoCredential } from '@domainkit/sandbox';
 
 /** Options of {@link startDemo}. */
@@ -32,6 +32,8 @@ export interface DemoOptions {
   readonly bffClock?: () => number;
   /** No logs at all. */
   readonly quiet?: boolean;
+  /** The partner's event handlers (the BFF's `onEvent`), such as `brokerage.case_completed`. */
+  readonly onEvent?: BffOptions['onEvent'];
 }
 
 /** The demo partner's shop (the script-tag page's brand), named on the hosted checkout. */
@@ -172,6 +174,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       // <dk-checkout-return> asks the BFF to verify), or after cancelling.
       returnUrl: `${url}/`,
       cancelUrl: `${url}/`,
+      // Visitors may ask the marketplace's brokers for a name that is not listed here (tier managed, from 100 USD).
+      brokerage: true,
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       logger: logger === false ? false : logger.child({ service: 'bff' }),
       ...(options.bffClock ? { now: options.bffClock } : {}),
     });

@@ -1,9 +1,10 @@
 /**
  * The BFF assembled from its features, once, when it is first used (handler.ts): the runtime (database, upstream
  * client and budget, background work; runtime.ts), each feature's routes (search/, siblings/, checkout/,
- * purchase/, webhooks/, probes/), the hot path of the cached search, and the request pipeline (http/).
+ * purchase/, brokerage/, webhooks/, probes/), the hot path of the cached search, and the request pipeline (http/).
  */
 import type { Logger } from 'pino';
+import { brokerageFeature } from './brokerage/index.ts';
 import { checkoutFeature } from './checkout/index.ts';
 import { hotPath } from './http/prepared.ts';
 import { pipeline, type Pipeline } from './http/pipeline.ts';
@@ -83,8 +84,9 @@ export function composeBff(
 }
 
 /**
- * The write routes and their reads (checkout/; purchase/ with `payments`; webhooks/ with `webhook`: no visitor limit
- * or deadline, the exact bytes of the body).
+ * The write routes and their reads (checkout/; purchase/ with `payments`; brokerage/ with `brokerage`, whose own
+ * `brokerage.case_completed` handler joins the inbox's; webhooks/ with `webhook`: no visitor limit or deadline, the
+ * exact bytes of the body).
  */
 function writeRoutes(o: ResolvedBffOptions, runtime: BffRuntime, logger: Logger): RouteSpec[] {
   const { client, database, domainChanges, inbox, metrics } = runtime;
@@ -100,6 +102,14 @@ function writeRoutes(o: ResolvedBffOptions, runtime: BffRuntime, logger: Logger)
   const orderFlow = () => runtime.orderFlow();
   const purchase =
     o.payments === undefined ? undefined : purchaseFeature({ db, client, now, domainChanged, priceLearned, orderFlow });
+  const brokerage =
+    o.brokerage === undefined
+      ? undefined
+      : brokerageFeature({
+          ...{ client, db, budget: runtime.budget, settings: o.brokerage, keyId, now, logger },
+          reserveWaitMs: o.orders.reserveWaitMs,
+        });
+  if (brokerage) runtime.on('brokerage.case_completed', brokerage.onCaseCompleted);
   const webhook = o.webhook;
   const webhooks =
     webhook === undefined
@@ -108,5 +118,5 @@ function writeRoutes(o: ResolvedBffOptions, runtime: BffRuntime, logger: Logger)
           ...{ secret: webhook.secret, headerPrefix: o.headerPrefix, db, keyId, now, logger, metrics },
           ...{ domainChanged, eventsStored: () => inbox.kick() },
         });
-  return [...checkout.routes, ...(purchase?.routes ?? []), ...(webhooks?.routes ?? [])];
+  return [...checkout.routes, ...(purchase?.routes ?? []), ...(brokerage?.routes ?? []), ...(webhooks?.routes ?? [])];
 }

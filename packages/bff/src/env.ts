@@ -49,6 +49,7 @@ import {
   type EnvReader,
   type EnvVariable,
 } from './config/kit.ts';
+import { BROKERAGE_ENV_VARIABLES, readBrokerageEnv } from './brokerage/index.ts';
 import { CHECKOUT_ENV_VARIABLES, readCheckoutEnv } from './checkout/index.ts';
 import { PURCHASE_ENV_VARIABLES, readPurchaseEnv } from './purchase/index.ts';
 import { readSearchEnv, SEARCH_ENV_VARIABLES } from './search/index.ts';
@@ -91,6 +92,7 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
   { name: 'DOMAINKIT_DATA_DIR', required: false, description: 'the embedded PGlite data folder, default .data/bff' },
   ...PURCHASE_ENV_VARIABLES,
   ...WEBHOOK_ENV_VARIABLES,
+  ...BROKERAGE_ENV_VARIABLES,
   {
     name: 'DOMAINKIT_TRUST_PROXY',
     required: false,
@@ -247,6 +249,7 @@ export function loadBffConfigFromEnv(
   const dataDir = get('DOMAINKIT_DATA_DIR');
   const purchase = readPurchaseEnv(reader, keyId);
   const webhooks = readWebhookEnv(reader, secret);
+  const brokerage = readBrokerageEnv(reader);
   const trustRaw = get('DOMAINKIT_TRUST_PROXY');
   let trustProxy: TrustProxySetting | undefined;
   if (trustRaw !== undefined) {
@@ -313,6 +316,7 @@ export function loadBffConfigFromEnv(
     ...(databaseUrl === undefined && { database: { dataDir: dataDir ?? DEFAULT_BFF_DATA_DIR } }),
     ...purchase,
     ...webhooks,
+    ...brokerage,
     ...(trustProxy !== undefined && { trustProxy }),
     ...((logLevel !== undefined || logFormat !== undefined) && {
       logger:

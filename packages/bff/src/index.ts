@@ -23,6 +23,8 @@ export {
   type MarketplaceApi,
   type SearchCacheOptions,
   type SiblingsOptions,
+  type BrokerageOptions,
+  type BrokerageTier,
   type WebhookOptions,
   type UpstreamBudgetOptions,
   type VisitorLimitOptions,

@@ -26,6 +26,7 @@ import {
   plainHttpServiceUrlProblem,
   seconds,
 } from './config/kit.ts';
+import { BROKERAGE_OPTION_KEYS, brokerageOptionsShape, type BrokerageOptions } from './brokerage/index.ts';
 import { checkoutOptionsShape } from './checkout/index.ts';
 import {
   clientForPurchaseProblem,
@@ -50,6 +51,7 @@ export type { MarketplaceOptions } from './upstream/options.ts';
 export type { SearchCacheOptions } from './search/index.ts';
 export type { WebhookOptions } from './webhooks/index.ts';
 export type { SiblingsOptions } from './siblings/index.ts';
+export type { BrokerageOptions, BrokerageTier } from './brokerage/index.ts';
 export {
   BffOptionsError,
   httpUrl,
@@ -184,6 +186,15 @@ export interface BffOptions {
    */
   readonly siblings?: boolean | SiblingsOptions | undefined;
   /**
+   * `GET /brokerage/eligibility` and `POST /brokerage`: visitors ask the marketplace's brokers to acquire a name that
+   * is not listed (Partner API spec 2.6, 4.1 "Brokerage"; the credential needs scope `broker`), and get the case's
+   * no-login progress link. `true` turns it on with the defaults (tier `managed`, smallest budget 10 000 cents of
+   * USD); an object sets the tier and the minimum ({@link BrokerageOptions}). Cases are kept in the database, and
+   * `brokerage.case_completed` reaches `onEvent` once per case. Default off. Environment: `DOMAINKIT_BROKERAGE`,
+   * `DOMAINKIT_BROKERAGE_MIN_BUDGET_CENTS`.
+   */
+  readonly brokerage?: boolean | BrokerageOptions | undefined;
+  /**
    * `'test'`: the test profile for a partner's own end-to-end tests against the sandbox. Visitor limits become
    * 10 000 a minute (searches and writes), and the upstream write budget lets a whole minute's 20 writes go at once
    * (burst 19 instead of 2), so a test that quotes and orders several times in a row is not answered 503 `busy` or
@@ -310,6 +321,7 @@ const optionsSchema = z.strictObject({
     })
     .optional(),
   ...siblingsOptionsShape,
+  ...brokerageOptionsShape,
   checkCredential: z.boolean({ error: 'must be true or false' }).optional(),
   profile: z.enum(['production', 'test'], { error: 'must be "production" or "test"' }).optional(),
   metrics: z
@@ -386,6 +398,7 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
     background: ['recoveryIntervalSeconds', 'catchUpIntervalSeconds', 'leaseSeconds', 'enabled', 'mode'],
     database: ['url', 'schema', 'dataDir', 'memory', 'perRequest'],
     metrics: ['token'],
+    brokerage: BROKERAGE_OPTION_KEYS,
   };
   return nested[String(path[0])] ?? [];
 }
@@ -439,6 +452,14 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
   if (clientForWebhooks) problems.push(clientForWebhooks);
   const siblings = siblingsProblem(value);
   if (siblings) problems.push(siblings);
+  if (
+    value.brokerage !== undefined &&
+    value.brokerage !== false &&
+    typeof value.client === 'object' &&
+    value.client !== null &&
+    typeof (value.client as { brokerage?: unknown }).brokerage !== 'object'
+  )
+    problems.push('`brokerage` needs a client with `brokerage` (a PartnerClient): this `client` has none');
   if (value.profile === 'test' && nodeEnv() === 'production') {
     problems.push(
       '`profile: "test"` is refused when NODE_ENV is "production": the test profile lifts the visitor limits that protect your shared upstream budget',

@@ -16,6 +16,7 @@ import {
   type EventHandlerType,
   type InboxTimings,
 } from './webhooks/index.ts';
+import { resolveBrokerage, type ResolvedBrokerage } from './brokerage/index.ts';
 import { resolveCheckoutReturnOrigins } from './checkout/index.ts';
 import { resolveMemoryCache, resolveSearch, type ResolvedSearch, type ResolvedSearchCache } from './search/index.ts';
 import { resolveSiblings, resolveSiblingsCache } from './siblings/index.ts';
@@ -53,7 +54,7 @@ export interface ResolvedUpstream {
 
 /** Where the BFF's state lives. */
 export interface ResolvedDatabase {
-  /** `none` when no enabled feature (MoR, webhooks, `onCheckoutCompleted`, an explicit `database`) needs one. */
+  /** `none` when no enabled feature (MoR, webhooks, `onCheckoutCompleted`, brokerage, an explicit `database`) needs one. */
   readonly kind: 'pglite' | 'postgres' | 'none';
   /** A handle passed in (the caller closes it), or the options to open one (the BFF closes it). */
   readonly source: BffDatabase | BffDatabaseOptions | undefined;
@@ -129,6 +130,8 @@ export interface ResolvedBffOptions {
   readonly eventHandlers: ReadonlyArray<readonly [type: EventHandlerType, handler: EventHandler]>;
   /** `GET /siblings` on (needs `marketplace`). */
   readonly siblings: boolean;
+  /** `GET /brokerage/eligibility` and `POST /brokerage` with these settings (option `brokerage`), or off. */
+  readonly brokerage: ResolvedBrokerage | undefined;
   /** How long `/readyz` trusts a credential probe (credential-check.ts): a success, a failure (ms). */
   readonly readiness: { readonly checkCredential: boolean; readonly okTtlMs: number; readonly failedTtlMs: number };
   /** `GET /metrics` on, and the bearer token it requires (option `metrics`). */
@@ -150,6 +153,7 @@ function resolveDatabase(o: ValidBffOptions): DatabaseSource {
     o.payments !== undefined ||
     o.webhook !== undefined ||
     o.onCheckoutCompleted !== undefined ||
+    (o.brokerage !== undefined && o.brokerage !== false) ||
     o.database !== undefined;
   const source = o.database as BffDatabase | BffDatabaseOptions | undefined;
   if (!needed) return { kind: 'none', source: undefined, owned: false };
@@ -221,6 +225,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     webhook: o.webhook,
     eventHandlers: resolveEventHandlers(o.onEvent),
     siblings: resolveSiblings(o),
+    brokerage: resolveBrokerage(o.brokerage),
     readiness: { checkCredential: o.checkCredential !== false, okTtlMs: 5 * 60_000, failedTtlMs: 10_000 },
     metrics: {
       served: o.metrics !== undefined && o.metrics !== false,

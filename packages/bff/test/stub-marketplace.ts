@@ -132,6 +132,8 @@ export type StubRoute =
   | 'orders-list'
   | 'events'
   | 'webhook-register'
+  | 'brokerage-eligibility'
+  | 'brokerage-create'
   | 'public-search';
 
 /** An answer the stub gives instead of its default; a function may wait before answering. */
@@ -429,6 +431,38 @@ export async function startStubMarketplace(options: { undeclaredFields?: boolean
       price_cents: listed?.price_cents ?? 250000,
       currency: 'USD',
       expires_at: '2030-01-08T00:00:00Z',
+    });
+  });
+  // Brokerage (Partner API spec 4.1): `live-site.com` runs a live site; a listed name or one with a case is not eligible.
+  const brokered = new Set<string>();
+  const eligibility = (res: express.Response, domain: string) =>
+    inventoryOf(res).some((d) => d.domain === domain)
+      ? { domain, eligible: false, reason: 'listed', message: `${domain} is listed` }
+      : domain === 'live-site.com'
+        ? { domain, eligible: false, reason: 'live_site', message: `${domain} runs a live site` }
+        : brokered.has(domain)
+          ? { domain, eligible: false, reason: 'open_case', message: `${domain} is in a case` }
+          : { domain, eligible: true, reason: null, message: `${domain} can be brokered` };
+  app.get('/api/partner/v1/brokerage/eligibility', verify('brokerage-eligibility'), (req, res) => {
+    res.json(eligibility(res, String(req.query.domain)));
+  });
+  app.post('/api/partner/v1/brokerage', verify('brokerage-create'), (req, res) => {
+    const body = json(req) as { domain: string; tier: string; buyer_email: string; budget: number };
+    if (!eligibility(res, body.domain).eligible)
+      return void answer(res, 409, errorBody('conflict', `${body.domain} is not eligible`));
+    brokered.add(body.domain);
+    const case_id = `brk_${brokered.size}`;
+    answer(res, 201, {
+      case_id,
+      domain: body.domain,
+      tier: body.tier,
+      status: 'OPEN',
+      budget_cents: body.budget,
+      currency: 'USD',
+      buyer_email: body.buyer_email,
+      progress_url: `http://127.0.0.1/brokerage/progress?t=tok_${case_id}`,
+      created_at: '2025-01-02T03:04:05.000Z',
+      timeline: [{ status: 'OPEN', at: '2025-01-02T03:04:05.000Z', note: null }],
     });
   });
   app.post('/api/partner/v1/quotes', verify('quote'), (req, res) => {

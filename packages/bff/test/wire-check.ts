@@ -5,6 +5,8 @@
  * cannot send a field protocol does not declare. `call()` (helpers.ts) runs it on every answer it receives.
  */
 import {
+  widgetBrokerageCaseSchema,
+  widgetBrokerageEligibilitySchema,
   widgetCheckoutResponseSchema,
   widgetCheckoutReturnResponseSchema,
   widgetDomainSchema,
@@ -34,6 +36,8 @@ const WIDGET_ROUTES: readonly WidgetRoute[] = [
   { method: 'POST', path: /\/quotes$/, schema: widgetQuoteAnswerSchema },
   { method: 'POST', path: /\/orders$/, schema: widgetOrderResponseSchema },
   { method: 'GET', path: /\/orders\/[^/]+$/, schema: widgetOrderStatusSchema },
+  { method: 'GET', path: /\/brokerage\/eligibility$/, schema: widgetBrokerageEligibilitySchema },
+  { method: 'POST', path: /\/brokerage$/, schema: widgetBrokerageCaseSchema },
 ];
 
 /**

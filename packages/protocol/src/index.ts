@@ -16,6 +16,7 @@ export * from './schemas/input-policy.ts';
 export * from './schemas/discovery.ts';
 export * from './schemas/checkout.ts';
 export * from './schemas/widget-api.ts';
+export * from './schemas/widget-brokerage.ts';
 export * from './schemas/lists.ts';
 export * from './schemas/orders.ts';
 export * from './schemas/events.ts';

@@ -20,6 +20,7 @@ import * as m0025 from './migrations/0025-visitor-hits.ts';
 import * as m0030 from './migrations/0030-search-cache-per-credential.ts';
 import * as m0035 from './migrations/0035-order-view-tokens.ts';
 import * as m0036 from './migrations/0036-checkout-completions.ts';
+import * as m0040 from './migrations/0040-brokerage-cases.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
 /**
@@ -44,6 +45,7 @@ export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0030_search_cache_per_credential': m0030,
   '0035_order_view_tokens': m0035,
   '0036_checkout_completions': m0036,
+  '0040_brokerage_cases': m0040,
 };
 
 /** The tables the BFF owns, in an order safe for `truncate`. */
@@ -61,6 +63,7 @@ export const BFF_TABLES = [
   'bff_listings',
   'bff_visitor_hits',
   'bff_checkout_completions',
+  'bff_brokerage_cases',
 ] as const;
 
 /** A PostgreSQL schema name the BFF accepts: lowercase letters, digits and `_`, not starting with a digit. */

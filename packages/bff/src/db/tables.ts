@@ -193,6 +193,32 @@ export interface ListingTable extends SearchScopeColumns {
   seen_ms: number;
 }
 
+/**
+ * A brokerage case a visitor asked for through the BFF (migration 0040, brokerage/case-store.ts): written `pending`
+ * before `POST /brokerage` goes upstream, `opened` with the marketplace's case once it answered, `refused` when it
+ * refused (the attempt may then be tried again). `brokerage.case_completed` sets `status` and the deal's amounts.
+ */
+export interface BrokerageCaseTable {
+  key_id: string;
+  /** SHA-256 (hex) of the visitor's attempt key (`Idempotency-Key`); the key itself is never stored. */
+  attempt_hash: string;
+  domain: string;
+  buyer_email: string;
+  /** Minor units of `currency`. */
+  budget_cents: Cents;
+  currency: string;
+  tier: string;
+  state: 'pending' | 'opened' | 'refused';
+  case_id: string | null;
+  /** The marketplace's case status (`OPEN` … `CLOSED_DEAL`). */
+  status: string | null;
+  progress_url: string | null;
+  deal_price_cents: ColumnType<string | number | bigint | null, number | null, number | null>;
+  commission_cents: ColumnType<string | number | bigint | null, number | null, number | null>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
 /** A visitor's requests in the current window of one visitor limit (migration 0025), shared by every process. */
 export interface VisitorHitTable {
   /** The limit's prefix and the SHA-256 of the visitor's key (never the IP address itself). */
@@ -234,6 +260,7 @@ export interface BffTables {
   bff_listings: ListingTable;
   bff_visitor_hits: VisitorHitTable;
   bff_checkout_completions: CheckoutCompletionTable;
+  bff_brokerage_cases: BrokerageCaseTable;
 }
 
 /** A Kysely handle on the BFF database. */

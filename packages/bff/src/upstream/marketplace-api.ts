@@ -10,5 +10,13 @@ import type { PartnerClient } from '@domainkit/client';
  */
 export type MarketplaceApi = Pick<
   PartnerClient,
-  'searchDomains' | 'getDomain' | 'createCheckoutSession' | 'quotes' | 'orders' | 'refunds' | 'events' | 'webhooks'
+  | 'searchDomains'
+  | 'getDomain'
+  | 'createCheckoutSession'
+  | 'quotes'
+  | 'orders'
+  | 'refunds'
+  | 'events'
+  | 'webhooks'
+  | 'brokerage'
 >;

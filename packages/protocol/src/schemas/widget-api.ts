@@ -262,6 +262,10 @@ export const widgetErrorSchema = z.object({
     status: z.string().optional(),
     max_length: z.number().int().positive().optional(),
     money: widgetMoneySchema.optional(),
+    /** `conflict` of `POST /brokerage`: why the name cannot be brokered (`listed`, `live_site`, `open_case`). */
+    reason: z.string().optional(),
+    /** `validation_error` of `POST /brokerage` for a budget under the shop's minimum: that minimum (minor units). */
+    min_budget_cents: centsSchema.optional(),
   }),
 });
 export type WidgetError = z.infer<typeof widgetErrorSchema>;
