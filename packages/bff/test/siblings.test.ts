@@ -143,6 +143,18 @@ describe('GET /siblings', () => {
     expect(suite.stub.callsTo('public-search').length - before).toBe(0);
   });
 
+  it('says where the very domain typed stands (taken, for sale, unregistered), and nothing for a bare word', async () => {
+    const standing = async (q: string) => (await call(`${suite.bff.url}/siblings?q=${encodeURIComponent(q)}`)).json;
+
+    expect((await standing('coffee.com')).domain).toEqual({ domain: 'coffee.com', status: 'registered' });
+    expect((await standing('www.Coffee.net')).domain).toEqual({ domain: 'coffee.net', status: 'for_sale' });
+    expect((await standing('coffee.org')).domain).toEqual({ domain: 'coffee.org', status: 'available' });
+    // A TLD the Public API does not list: no standing to tell (null), never a guess.
+    expect((await standing('coffee.zz')).domain).toBeNull();
+    expect(await standing('coffee')).not.toHaveProperty('domain');
+    expect(await standing('coffee shop')).not.toHaveProperty('domain');
+  });
+
   it('joins the words of a phrase into one label', async () => {
     const res = await call(`${suite.bff.url}/siblings?q=Coffee%20%20Shop`);
 

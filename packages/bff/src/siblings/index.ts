@@ -9,4 +9,12 @@ export {
   siblingsProblem,
   type SiblingsOptions,
 } from './options.ts';
-export { siblingsFeature, siblingsRoute, siblingLabel, toWidgetSiblings, type SiblingsDeps } from './route.ts';
+export {
+  exactDomain,
+  siblingsFeature,
+  siblingsRoute,
+  siblingLabel,
+  toExactDomain,
+  toWidgetSiblings,
+  type SiblingsDeps,
+} from './route.ts';

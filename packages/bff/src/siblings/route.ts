@@ -1,6 +1,7 @@
 /**
  * `GET /siblings?q=` → 200 `{"query", "siblings": [{"domain", "tld", "status", "available", "price_cents",
- * "currency", "kind"}]}`: the visitor's word under other TLDs (its alternate-TLD siblings), read anonymously
+ * "currency", "kind"}], "domain"?: {"domain", "status"} | null}`: the visitor's word under other TLDs, and when the
+ * query is a whole domain, where that very name stands (`available`, `for_sale`, `registered`) (its alternate-TLD siblings), read anonymously
  * through the Public API (Public API spec 4.2 `POST /api/domain/search`). Registry prices are public; marketplace listing
  * prices are masked for anonymous callers (Public API spec 5.2), so a listing's price is `null`.
  *
@@ -13,6 +14,7 @@ import type { PublicDomainResultLenient, PublicDomainSearchResponseLenient } fro
 import {
   WIDGET_SIBLINGS_MAX,
   widgetSiblingsQuerySchema,
+  type WidgetExactDomain,
   type WidgetSibling,
   type WidgetSiblingsResponse,
 } from '@domainkit/protocol';
@@ -53,6 +55,27 @@ export function siblingLabel(query: string): string | undefined {
     .replace(/^www\./, '')
     .split('.', 1)[0]!;
   return LABEL.test(label) ? label : undefined;
+}
+
+/**
+ * The whole domain name a normalised query names (`"www.Live-Site.com"` → `"live-site.com"`), or `undefined` for a
+ * bare word or anything that is not one label and a TLD: the name whose own standing the answer carries.
+ */
+export function exactDomain(query: string): string | undefined {
+  const parts = query.replace(/^www\./, '').split('.');
+  return parts.length === 2 && parts.every((part) => LABEL.test(part)) && /^[a-z]{2,}$/.test(parts[1]!)
+    ? parts.join('.')
+    : undefined;
+}
+
+/**
+ * Where `domain` stands in a label's answer (its `domain`, else among its `siblings`: a label's answer lists it under
+ * every TLD the service knows), or `null` when the answer does not list it or gives a status this BFF does not know.
+ */
+export function toExactDomain(answer: PublicDomainSearchResponseLenient, domain: string): WidgetExactDomain | null {
+  const found = [answer.domain, ...answer.siblings].find((d) => d?.domain.toLowerCase() === domain);
+  const status = found?.status;
+  return status === 'available' || status === 'for_sale' || status === 'registered' ? { domain, status } : null;
 }
 
 /** One Public API result as the widget shows it, or `undefined` when it cannot be bought. */
@@ -99,14 +122,18 @@ export function siblingsRoute(deps: SiblingsDeps): RouteHandler {
     const { q } = parseInput(widgetSiblingsQuerySchema, req.query, 'query', SEARCH_QUERY_HELP);
     const query = normaliseQuery(q);
     const label = siblingLabel(query);
+    const exact = exactDomain(query);
     let siblings: WidgetSibling[] = [];
+    let domain: WidgetExactDomain | null | undefined;
     if (label !== undefined) {
       const { value, source } = await deps.cache.get(label, () => deps.client.searchDomain(label));
       noteRequest({ cache: cacheResultOf(source) });
       deps.metrics?.cacheLookup('siblings', source);
       siblings = toWidgetSiblings(value, query);
+      // The very name typed: its own standing, read from its label's answer (one upstream call for both).
+      if (exact !== undefined) domain = toExactDomain(value, exact);
     }
-    const body: WidgetSiblingsResponse = { query, siblings };
+    const body: WidgetSiblingsResponse = domain === undefined ? { query, siblings } : { query, siblings, domain };
     return json(body);
   };
 }

@@ -63,12 +63,26 @@ export type WidgetSibling = z.infer<typeof widgetSiblingSchema>;
 export const widgetSiblingsQuerySchema = widgetSearchQuerySchema;
 
 /**
+ * Where the very domain the visitor typed stands on the Public API (Public API spec 4.2 `POST /api/domain/search`,
+ * its `domain`): `available` (unregistered: any registrar can register it), `for_sale` (listed on the marketplace) or
+ * `registered` (taken). A status the service adds later is left out (the answer has no `domain` then).
+ */
+export const widgetExactDomainSchema = z.object({
+  domain: z.string(),
+  status: z.enum(['available', 'for_sale', 'registered']),
+});
+export type WidgetExactDomain = z.infer<typeof widgetExactDomainSchema>;
+
+/**
  * `GET /siblings?q=` answer: the normalised query and at most {@link WIDGET_SIBLINGS_MAX} siblings that can be
- * bought, most popular TLD first (empty when the query cannot be a domain label).
+ * bought, most popular TLD first (empty when the query cannot be a domain label). `domain`: when the query is a
+ * whole domain name (`live-site.com`), where that name stands ({@link widgetExactDomainSchema}), `null` when the
+ * Public API did not say; absent for a bare word and from BFFs older than the field.
  */
 export const widgetSiblingsResponseSchema = z.object({
   query: z.string(),
   siblings: z.array(widgetSiblingSchema).max(WIDGET_SIBLINGS_MAX),
+  domain: widgetExactDomainSchema.nullable().optional(),
 });
 export type WidgetSiblingsResponse = z.infer<typeof widgetSiblingsResponseSchema>;
 
