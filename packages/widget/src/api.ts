@@ -19,7 +19,10 @@ import type {
   WidgetQuoteAnswer,
   WidgetQuoteResponse,
   SearchResponse,
+  ExactDomain,
   Sibling,
+  SiblingsAnswer,
+  WhoisAnswer,
 } from './types.ts';
 import type { Failure } from './api-errors.ts';
 import { isCents, isRecord, type Json } from './json.ts';
@@ -257,21 +260,50 @@ export async function getDomain(api: string, domain: string, options: RequestOpt
 }
 
 /**
- * `GET {api}/siblings?q=` (widget ↔ BFF API): the query's label under other TLDs, at most 8, most popular first.
+ * `GET {api}/siblings?q=` (widget ↔ BFF API): the query's label under other TLDs, at most 8, most popular first, and
+ * when the query is a whole domain, where that name stands (`domain`: `available`, `for_sale`, `registered`; `null`
+ * when the BFF does not say, an older BFF or a status it does not know).
  *
  * @throws DkApiError (see `request`; a BFF with siblings turned off answers 404), `invalid_response` when the body
  *   is not `{siblings: [...]}` with a domain, kind and price (or `null`) each.
  * @throws DOMException `AbortError` when `options.signal` aborts.
  */
-export async function fetchSiblings(api: string, query: string, options: RequestOptions = {}): Promise<Sibling[]> {
-  const { siblings } = check<{ siblings: unknown }>(
+export async function fetchSiblings(api: string, query: string, options: RequestOptions = {}): Promise<SiblingsAnswer> {
+  const { siblings, domain } = check<{ siblings: unknown; domain?: unknown }>(
     await request(endpoint(api, `/siblings?q=${encodeURIComponent(query)}`), options),
     {},
   );
   if (!Array.isArray(siblings)) throw invalid('siblings');
-  return siblings.map((sibling) =>
-    check<Sibling>(sibling, { domain: 's', kind: 's', price_cents: 'c?', currency: '$?' }),
-  );
+  return {
+    siblings: siblings.map((sibling) =>
+      check<Sibling>(sibling, { domain: 's', kind: 's', price_cents: 'c?', currency: '$?' }),
+    ),
+    // A standing the widget cannot read is no standing: the verdict then says "not listed here", never a guess.
+    domain:
+      isRecord(domain) &&
+      typeof domain.domain === 'string' &&
+      /^(available|for_sale|registered)$/.test(String(domain.status))
+        ? (domain as unknown as ExactDomain)
+        : null,
+  };
+}
+
+/**
+ * `GET {api}/whois?domain=` (widget ↔ BFF API): who holds a registered domain, from WHOIS/RDAP through the BFF
+ * (Public API spec 4.2 `POST /api/tools/whois`): its registrar's name and its registration date (ISO 8601), each
+ * `null` when the record does not say.
+ *
+ * @throws DkApiError (see `request`; `validation_error` for a name that is not a domain; `busy` when the BFF's WHOIS
+ *   budget is spent; 404 from a BFF without the route), `invalid_response` when `registered` is not a boolean.
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function fetchWhois(api: string, domain: string, options: RequestOptions = {}): Promise<WhoisAnswer> {
+  return check<WhoisAnswer>(await request(endpoint(api, `/whois?domain=${encodeURIComponent(domain)}`), options), {
+    domain: 's',
+    registered: 'b',
+    registrar: 's?',
+    registered_at: 's?',
+  });
 }
 
 /**

@@ -30,10 +30,36 @@ export interface DkStrings {
   readonly buyDomain: (domain: string) => string;
   /** Title of the alternate-TLD list under the results (`siblings` attribute). */
   readonly siblingsTitle: string;
-  /** Status of an alternate-TLD name that can be newly registered (its price is the registration's). */
+  /**
+   * Status of an alternate-TLD name nobody registered: where it can be had (any registrar), since the shop sells
+   * listed names only (no price is shown for it).
+   */
   readonly siblingRegistration: string;
-  /** Status of an alternate-TLD name listed for sale on the marketplace. */
+  /** Status of an alternate-TLD name listed for sale on the marketplace (the row has its Buy). */
   readonly siblingListing: string;
+  /*
+   * The verdict on a whole domain the visitor typed (`domain` is already isolated for a right-to-left page).
+   */
+  /** The typed domain is among the results and can be bought (its row is listed first, with its Buy). */
+  readonly verdictListed: (domain: string) => string;
+  /** The typed domain is listed on the marketplace but was not among the results (a Buy button follows). */
+  readonly verdictForSale: (domain: string) => string;
+  /** The typed domain is registered by someone (the Public API's search) or was just sold, and not for sale here. */
+  readonly verdictTaken: (domain: string) => string;
+  /** Nobody registered the typed domain: the shop cannot sell it, any registrar can register it. */
+  readonly verdictUnregistered: (domain: string) => string;
+  /** The typed domain is not listed here, and its standing is unknown (the BFF did not say). */
+  readonly verdictUnlisted: (domain: string) => string;
+  /** Under a verdict of a name not for sale here, above the results that can be bought. */
+  readonly verdictAlternatives: string;
+  /** The button asking who holds a taken name (its WHOIS/RDAP record). */
+  readonly whoisButton: string;
+  /** That button while the lookup is in flight. */
+  readonly whoisLoading: string;
+  /** The lookup's answer: the registrar's name and the registration date (formatted; `''` when unknown). */
+  readonly whoisHeld: (registrar: string, date: string) => string;
+  /** The lookup's answer when the record names no registrar. */
+  readonly whoisPrivate: string;
   /** Error shown when the BFF could not be reached. */
   readonly networkError: string;
   /**
@@ -157,8 +183,21 @@ export interface DkStrings {
 /** The strings of `<dk-checkout-return>` (they load with the checkout flow). */
 export type DkReturnStringKey = 'checkoutChecking' | 'checkoutConfirmed' | 'checkoutUnconfirmed' | 'checkoutCanceled';
 
-/** The strings of the siblings list (they are loaded with it, see `domain-search/siblings.ts`). */
-export type DkSiblingStringKey = 'siblingsTitle' | 'siblingRegistration' | 'siblingListing';
+/** The strings of the verdict on a typed domain and the siblings list (they load with them, see `domain-search/siblings.ts`). */
+export type DkSiblingStringKey =
+  | 'siblingsTitle'
+  | 'siblingRegistration'
+  | 'siblingListing'
+  | 'verdictListed'
+  | 'verdictForSale'
+  | 'verdictTaken'
+  | 'verdictUnregistered'
+  | 'verdictUnlisted'
+  | 'verdictAlternatives'
+  | 'whoisButton'
+  | 'whoisLoading'
+  | 'whoisHeld'
+  | 'whoisPrivate';
 
 /** The strings of a refused purchase, in both buying flows (they are loaded with them, see `purchase/purchase-strings.ts`). */
 export type DkPurchaseStringKey = 'domainReserved' | 'reserved' | 'rateLimitedFor';

@@ -51,6 +51,33 @@ export interface Sibling {
   readonly kind: 'registration' | 'listing';
 }
 
+/**
+ * Where the very domain the visitor typed stands (`GET {api}/siblings?q=`, its `domain`, from the Public API's
+ * search): `available` (nobody registered it), `for_sale` (listed on the marketplace) or `registered` (taken).
+ */
+export interface ExactDomain {
+  readonly domain: string;
+  readonly status: 'available' | 'for_sale' | 'registered';
+}
+
+/** The answer of `GET {api}/siblings?q=` as the widget reads it. */
+export interface SiblingsAnswer {
+  readonly siblings: readonly Sibling[];
+  /** The typed domain's standing when the query was a whole domain and the BFF said; else `null`. */
+  readonly domain: ExactDomain | null;
+}
+
+/**
+ * The answer of `GET {api}/whois?domain=`: who holds a domain, from WHOIS/RDAP (Public API spec 4.2). `registrar` is
+ * the registrar's name, `registered_at` the registration date (ISO 8601); each `null` when the record does not say.
+ */
+export interface WhoisAnswer {
+  readonly domain: string;
+  readonly registered: boolean;
+  readonly registrar: string | null;
+  readonly registered_at: string | null;
+}
+
 /** Body of `POST {api}/checkout` (201): a hosted checkout session on the marketplace (non-MoR). */
 export interface CheckoutSession {
   /** The marketplace's hosted checkout page (the lander) for this session; the visitor is sent there. */

@@ -36,8 +36,13 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  *
  * With the `siblings` attribute, once results (or none) arrive it also asks the BFF for the query's word under
  * other TLDs (`GET {api}/siblings?q=`) and lists those not among the results under them, "Also available", as
- * a plain list outside the grid, with how each would be bought (new registration or marketplace listing) and its
- * price when known. The results never wait for it; its failure shows nothing.
+ * a plain list outside the grid: a marketplace listing with its Buy, a name nobody registered with where it can be
+ * had instead (no price: the shop sells listed names only). The results never wait for it; its failure shows nothing.
+ *
+ * When the visitor typed a whole domain (`live-site.com`), that name gets its own verdict above the results (it asks
+ * `GET {api}/siblings?q=` for the name's standing even without the attribute): for sale here (its row first), taken
+ * (with "Who holds it?", `GET {api}/whois?domain=`), nobody registered it, or not listed here; with the `offer` slot
+ * for a name that cannot be bought here.
  *
  * Order mode (`mode="order"`): choosing a result locks its price and shows the order panel with the
  * `payment` slot; the partner's form calls {@link placeOrder} (or dispatches a bubbling `dk-place-order`
@@ -49,6 +54,8 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  *
  * @slot label - The search box's label (rich content); default: the `label` attribute or `strings.searchLabel`.
  * @slot payment - Order mode: the partner's payment form, shown while a quote is locked.
+ * @slot offer - The partner's offer for a whole domain typed that cannot be bought here (taken, not registered, not
+ *   listed), inside the verdict, before `<dk-broker-button>` (rendered there when the page defined that element).
  *
  * @attr return-path - Checkout mode: where the hosted checkout sends the buyer after paying: a path on this site
  *   (`/thanks`) or an absolute URL on it. Unset: the BFF's `returnUrl`. The BFF refuses other origins.
@@ -76,12 +83,25 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * @csspart buy-button - The Buy `<button>` of an available row.
  * @csspart buy-error - Why buying a row failed.
  * @csspart message - The loading and empty messages.
+ * @csspart verdict - The verdict on a whole domain typed (`live-site.com`), above the results, with `data-domain` and
+ *   `data-verdict`: `listed` (its row is first, with its Buy), `for-sale` (a Buy of its own), `taken`, `unregistered`
+ *   or `unlisted`.
+ * @csspart verdict-text - The verdict's sentence (a polite live region).
+ * @csspart verdict-buy - The verdict's Buy button (`for-sale`); also `buy-button`.
+ * @csspart whois-button - "Who holds it?" on a taken name: asks the BFF's `GET {api}/whois?domain=`.
+ * @csspart whois - Its answer (the registrar and the registration date); focus moves to it.
+ * @csspart whois-error - Why the lookup failed (the button stays, to try again).
+ * @csspart offer - The wrapper of the `offer` slot and of `<dk-broker-button>` (part `broker`) on a name not for sale.
+ * @csspart verdict-alternatives - "These names can be bought now:", above the results, under a name not for sale.
  * @csspart siblings - With `siblings`: the "Also available" section under the results (a title and a list).
  * @csspart siblings-title - Its title (`strings.siblingsTitle`), which names the list.
  * @csspart sibling - One alternate-TLD name (`<li>`), with `data-domain` and `data-kind` (`registration` or `listing`).
  * @csspart sibling-name - Its domain name.
- * @csspart sibling-status - How it would be bought: `strings.siblingRegistration` or `strings.siblingListing`.
- * @csspart sibling-price - Its formatted price (absent when hidden or unknown).
+ * @csspart sibling-status - How it can be had: `strings.siblingListing` (bought here) or `strings.siblingRegistration`
+ *   (nobody registered it: at any registrar).
+ * @csspart sibling-price - A listing's formatted price (absent when hidden or unknown, and for a name nobody registered:
+ *   this shop cannot sell it at that price).
+ * @csspart sibling-buy - A listing's Buy button; also `buy-button`.
  * @csspart error - The error, busy and offline box; contains `error-message` and `retry-button`.
  * @csspart error-message - The error text.
  * @csspart retry-button - The button repeating the failed search (only when repeating it can help: not for a query the BFF refused).
@@ -304,7 +324,7 @@ export class DkDomainSearch extends DkElement {
           : status === 'initial' && this._short
             ? s.tooShort(this.#minLength)
             : '';
-    const siblings = expanded || (status === 'empty' && !p.quote) ? this.#search.siblings : [];
+    const extras = expanded || (status === 'empty' && !p.quote) ? this.#search.extras : null;
     // The live region never repeats the busy countdown each second: it announces the wait once.
     const announcement =
       purchaseError ||
@@ -336,11 +356,12 @@ export class DkDomainSearch extends DkElement {
           />
           ${status === 'loading' ? spinner : nothing}
         </div>
+        ${extras?.renderVerdict(this as never, this.#search)}
         <div id="results" part="results" class="grid" role="grid" aria-label=${s.resultsLabel} aria-busy=${status === 'loading'} ?hidden=${!expanded} @mousedown=${(e: Event) => e.preventDefault()}>
           ${expanded && this.#search.rows ? this.#search.rows.renderRows(this.purchase.lit, { results, active, query: this.#search.query, strings: s, purchase: p, purchaseError, locale: this.priceLocale, choose: (result, i) => this.#choose(result, i) }) : nothing}
         </div>
         <p part="message" class="mute" ?hidden=${!message}>${message}</p>
-        ${siblings.length && this.#search.extras ? this.#search.extras.renderSiblings(this.purchase.lit, siblings, this.strings, this.priceLocale) : nothing}
+        ${extras?.renderSiblings(this as never, this.#search)}
         <div part="error" class="box alert row" ?hidden=${!problem}>
           <p part="error-message">${problem}</p>
           <button part="retry-button" class="quiet" type="button" ?hidden=${busy || !error || !canRetry(error)} @click=${() => this.retry()}>${s.retry}</button>

@@ -62,12 +62,13 @@ export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): Tem
     const refused = mine && p.error ? p.error.code : '';
     const reserved = refused === 'domain_reserved';
     const available = result.available && !reserved && refused !== 'conflict';
+    // A price is shown only beside its Buy: a sold or reserved name's price is one nobody can pay ("Taken $2,000").
     return html`
       <div part="option" role="row" data-domain=${domain} aria-selected=${i === v.active} @click=${() => p.busy || v.choose(result, i)}>
         <div id=${`cell-${i}`} role="gridcell" class="cell row">
           <bdi part="name" class="name">${highlight(domain, v.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</bdi>
           <span part=${available ? 'availability available' : reserved ? 'availability reserved' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : reserved ? s.reserved : s.unavailable}</span>
-          ${cents !== null && currency !== null ? html`<bdi part="price" class="price">${formatPrice(cents, currency, v.locale)}</bdi>` : nothing}
+          ${available && cents !== null && currency !== null ? html`<bdi part="price" class="price">${formatPrice(cents, currency, v.locale)}</bdi>` : nothing}
           ${
             available
               ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(domain)} aria-disabled=${p.busy}>

@@ -8,18 +8,18 @@ import { DkResultsEvent } from '../events/dk-results.ts';
 import { DkSearchEvent } from '../events/dk-search.ts';
 import { lazy } from '../lazy.ts';
 import { LruCache } from '../lru.ts';
-import type { WidgetDomain, SearchResponse, Sibling } from '../types.ts';
+import type { WidgetDomain, SearchResponse, SiblingsAnswer } from '../types.ts';
 import type * as resultsModule from './results.ts';
 import type * as siblingsModule from './siblings.ts';
 
 /** What the search box's host adds to {@link DkHost}. */
 export interface SearchHost extends DkHost {
-  /** Whether to look up alternate-TLD siblings after each answer. */
+  /** Whether to look up alternate-TLD siblings after each answer (a whole domain typed is looked up anyway, for its verdict). */
   readonly siblings: boolean;
 }
 
-/** A cached answer, with its siblings once they arrived. */
-type Answer = SearchResponse & { siblings?: readonly Sibling[] };
+/** A cached answer, with its siblings (and the typed domain's standing) once they arrived. */
+type Answer = { -readonly [K in keyof SearchResponse]: SearchResponse[K] } & { found?: SiblingsAnswer };
 
 /**
  * Where a search stands; reflected on the host as `data-state`. `busy`: the BFF answered 503 `busy` (or 429
@@ -28,7 +28,7 @@ type Answer = SearchResponse & { siblings?: readonly Sibling[] };
  */
 export type SearchStatus = 'initial' | 'loading' | 'results' | 'empty' | 'error' | 'busy' | 'offline';
 
-/** The siblings module (`siblings` attribute), loaded on first use. */
+/** The siblings module (`siblings` attribute, and the verdict on a whole domain typed), loaded on first use. */
 export type SiblingsModule = typeof siblingsModule;
 
 /** Loads the siblings module once (see {@link lazy}). */
@@ -70,13 +70,16 @@ export class SearchController extends DkController<SearchStatus> {
   query = '';
   /** Results of `query`, best first, when `status` is `results`. */
   results: readonly WidgetDomain[] = [];
-  /** Alternate-TLD siblings of `query` not among `results` (with the host's `siblings` on), once they arrived. */
-  siblings: readonly Sibling[] = [];
+  /**
+   * Alternate-TLD siblings of `query` not among `results`, and the standing of the domain typed (with the host's
+   * `siblings` on, or a query with a dot), once they arrived.
+   */
+  found: SiblingsAnswer | undefined;
   /** With `busy`: the clock time (ms) at which the search is repeated. */
   retryAt = 0;
   /** The result rows module, once loaded (results are shown once it is). */
   declare rows: ResultsModule | undefined;
-  /** The siblings module, once loaded (it renders the siblings). */
+  /** The siblings module, once loaded (it renders the verdict and the siblings). */
   declare extras: SiblingsModule | undefined;
 
   declare protected readonly host: SearchHost;
@@ -121,10 +124,10 @@ export class SearchController extends DkController<SearchStatus> {
       if (response.results.length) this.rows ??= await loadResultsModule();
       if (signal.aborted) return;
       this.results = response.results;
-      this.siblings = response.siblings ?? [];
+      this.found = response.found;
       this.set(this.results.length > 0 ? 'results' : 'empty');
       host.dispatchEvent(new DkResultsEvent({ query, results: this.results }));
-      if (host.siblings && !response.siblings) void this.#loadSiblings(query, response, signal);
+      if ((host.siblings || query.includes('.')) && !response.found) void this.#loadSiblings(query, response, signal);
     } catch (caught) {
       if (signal.aborted) return;
       const { code, retryAfter } = toApiError(caught);
@@ -146,7 +149,9 @@ export class SearchController extends DkController<SearchStatus> {
       this.extras ??= await loadSiblingsModule();
       const found = await this.extras.loadSiblings(this.host.api, query, answer.results, signal);
       if (signal.aborted) return;
-      this.siblings = answer.siblings = found;
+      // The domain typed, when among the results, first (kept so in the cached answer).
+      this.results = answer.results = this.extras.exactFirst(answer.results, query);
+      this.found = answer.found = found;
       this.host.requestUpdate();
     } catch {
       // Extra information only: the results stay as they are.
@@ -162,7 +167,8 @@ export class SearchController extends DkController<SearchStatus> {
   reset(): void {
     this.stop();
     this.query = '';
-    this.results = this.siblings = [];
+    this.results = [];
+    this.found = undefined;
     this.error = undefined;
     this.set('initial');
   }

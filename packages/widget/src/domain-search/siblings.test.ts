@@ -104,9 +104,18 @@ describe('<dk-domain-search siblings>', () => {
     expect(text(net!.querySelector('[part="sibling-name"]'))).to.equal('coffee.net');
     expect(text(net!.querySelector('[part="sibling-status"]'))).to.equal('Marketplace listing');
     expect(net!.querySelector('[part="sibling-price"]'), 'a hidden price is not shown').to.equal(null);
-    expect(text(io!.querySelector('[part="sibling-status"]'))).to.equal('New registration');
-    expect(text(io!.querySelector('[part="sibling-price"]'))).to.equal('$39');
+    // No row without an action: a listing has its Buy; a name nobody registered says where it can be had instead,
+    // without the registry price (this shop cannot sell it) and without a Buy.
+    expect(text(io!.querySelector('[part="sibling-status"]'))).to.equal(
+      'Not registered yet: any registrar can register it',
+    );
+    expect(io!.querySelector('[part="sibling-price"]'), 'no price this shop cannot honour').to.equal(null);
+    expect(io!.querySelector('button'), 'nothing to buy here').to.equal(null);
     expect(text(dev!.querySelector('[part="sibling-price"]'))).to.equal('$1,200');
+    for (const listing of [net!, dev!])
+      expect(listing.querySelector('[part~="sibling-buy"]')?.getAttribute('aria-label')).to.equal(
+        `Buy ${listing.dataset.domain}`,
+      );
     expect(rows(search)).to.have.length(2);
   });
 
@@ -244,6 +253,6 @@ describe('<dk-domain-search siblings>', () => {
       'Neu registrieren',
       'Zum Verkauf',
     ]);
-    expect(text(items(search)[1]!.querySelector('[part="sibling-price"]'))).to.match(/^39\s\$$/);
+    expect(text(items(search)[2]!.querySelector('[part="sibling-price"]'))).to.match(/^1\.200\s\$$/);
   });
 });
