@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import express from 'express';
 import { pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
-import { createBff, testCardPayments, type BffOptions, type BffRouter } from '@domainkit/bff';
+import { createBff, testCardPayments, type BffOptions, type BffRouter, type McpOptions } from '@domainkit/bff';
 import { createSandboxAdmin, startSandbox, type DemoCredential } from '@domainkit/sandbox';
 
 /** Options of {@link startDemo}. */
@@ -34,6 +34,10 @@ export interface DemoOptions {
   readonly quiet?: boolean;
   /** The partner's event handlers (the BFF's `onEvent`), such as `brokerage.case_completed`. */
   readonly onEvent?: BffOptions['onEvent'];
+  /** The shop's tools for AI agents at `/dk/mcp` (the BFF's option `mcp`); default on with its defaults. */
+  readonly mcp?: McpOptions | undefined;
+  /** Told of each hosted-checkout sale the buyer came back from (the BFF's option `onCheckoutCompleted`). */
+  readonly onCheckoutCompleted?: BffOptions['onCheckoutCompleted'];
 }
 
 /** The demo partner's shop (the script-tag page's brand), named on the hosted checkout. */
@@ -177,6 +181,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       // Visitors may ask the marketplace's brokers for a name that is not listed here (tier managed, from 100 USD).
       brokerage: true,
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      // Agents shop here too: MCP at /dk/mcp, described at /dk/llms.txt.
+      mcp: { shopName: SHOP_NAME, ...options.mcp },
+      ...(options.onCheckoutCompleted && { onCheckoutCompleted: options.onCheckoutCompleted }),
       logger: logger === false ? false : logger.child({ service: 'bff' }),
       ...(options.bffClock ? { now: options.bffClock } : {}),
     });

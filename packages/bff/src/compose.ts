@@ -1,13 +1,16 @@
 /**
  * The BFF assembled from its features, once, when it is first used (handler.ts): the runtime (database, upstream
  * client and budget, background work; runtime.ts), each feature's routes (search/, siblings/, checkout/,
- * purchase/, brokerage/, webhooks/, probes/), the hot path of the cached search, and the request pipeline (http/).
+ * purchase/, brokerage/, webhooks/, probes/, mcp/), the hot path of the cached search, and the request pipeline
+ * (http/).
  */
 import type { Logger } from 'pino';
 import { brokerageFeature } from './brokerage/index.ts';
 import { checkoutFeature } from './checkout/index.ts';
 import { hotPath } from './http/prepared.ts';
-import { pipeline, type Pipeline } from './http/pipeline.ts';
+import { type HostContext, pipeline, type Pipeline, type PipelineOptions } from './http/pipeline.ts';
+import { MemoryVisitorHitStore } from './http/visitor-limits.ts';
+import { MCP_SHOP_ROUTES, mcpFeature, type ShopCaller } from './mcp/index.ts';
 import { compileTrust, type TrustFn, type TrustProxySetting } from './http/proxy-trust.ts';
 import { Routes, type RouteSpec } from './http/routes.ts';
 import { SqlVisitorHitStore, visitorLimiters } from './http/visitor-limits.ts';
@@ -49,12 +52,12 @@ export function composeBff(
   const runtime = new BffRuntime(o, logger, metrics);
   const { database } = runtime;
   const search = searchFeature(o, runtime, logger);
-  const routes = new Routes([
+  const shopRoutes = [
     ...search.routes,
     ...probeRoutes(o, runtime),
     ...siblingsFeature(o, runtime, logger),
     ...writeRoutes(o, runtime, logger),
-  ]);
+  ];
   // On a shared PostgreSQL every process counts a visitor's requests together; else in this process's memory.
   const limits = visitorLimiters(
     o.visitorLimits,
@@ -63,24 +66,83 @@ export function composeBff(
       : undefined,
   );
   const trust = compileTrust(trustProxy);
-  const serve = pipeline({
-    routes,
+  const common: Omit<PipelineOptions, 'routes' | 'limits'> = {
     logger,
     accessLogger,
     metrics,
     allowedOrigins: o.allowedOrigins,
-    limits,
     keyGenerator: o.visitorLimits === false ? undefined : o.visitorLimits.keyGenerator,
     deadlineMs: o.requestDeadlineMs,
     trust,
     withRequest: (context, work) => runtime.withRequest(context, work),
-  });
+  };
+  const agentRoutes =
+    o.mcp === undefined
+      ? []
+      : mcpFeature({
+          settings: o.mcp,
+          shop: shopCaller(shopRoutes, common),
+          publicApi: o.marketplace && {
+            ...{ baseUrl: o.marketplace.baseUrl, dispatcher: o.marketplace.dispatcher },
+            ...{ timeoutMs: o.upstream.timeoutMs, maxRetries: o.upstream.maxRetries },
+            maxRetryAfterSeconds: o.publicApiMaxRetryAfterSeconds,
+          },
+          siblings: shopRoutes.some((r) => r.path === '/siblings'),
+          orders: shopRoutes.some((r) => r.path === '/orders/:id'),
+          hits:
+            database.kind === 'postgres'
+              ? new SqlVisitorHitStore({ db: () => database.db(), prefix: 'mcp:', now: o.now, logger })
+              : new MemoryVisitorHitStore(o.now),
+          ...{ allowedOrigins: o.allowedOrigins, metrics, now: o.now, logger },
+        }).routes;
+  const routes = new Routes([...shopRoutes, ...agentRoutes]);
+  const serve = pipeline({ ...common, routes, limits });
   const hot = hotPath(
     new Map(search.hot === undefined ? [] : [['/search', search.hot]]),
     o.allowedOrigins,
     accessLogger,
   );
   return { runtime, routes, serve, hot, search: search.service, trust };
+}
+
+/**
+ * How the MCP tools call the shop's own routes (mcp/ `ShopCaller`): a route table of {@link MCP_SHOP_ROUTES} alone,
+ * served by a pipeline of its own without the visitor limits (the agent's allowance was counted already), in the
+ * MCP request's database scope, under its request id, client address and origin.
+ */
+function shopCaller(specs: readonly RouteSpec[], common: Omit<PipelineOptions, 'routes' | 'limits'>): ShopCaller {
+  const reachable = new Set<string>(MCP_SHOP_ROUTES);
+  const routes = new Routes(
+    specs.flatMap((spec) => {
+      const GET = reachable.has(`GET ${spec.path}`) ? spec.GET : undefined;
+      const POST = reachable.has(`POST ${spec.path}`) ? spec.POST : undefined;
+      return GET || POST ? [{ ...spec, GET, POST, limit: undefined }] : [];
+    }),
+  );
+  const serve = pipeline({
+    ...common,
+    routes,
+    metrics: undefined,
+    limits: { search: undefined, siblings: undefined, write: undefined },
+    withRequest: (context, work) => work(context.waitUntil ?? ((promise) => void promise.catch(() => {}))),
+  });
+  return async (parent, method, path, options = {}) => {
+    const [below = '/', query] = path.split('?', 2);
+    const match = routes.match(below);
+    if (match === undefined) throw new Error(`MCP tools cannot reach ${method} ${below}`);
+    const base = parent.url.pathname.slice(0, parent.url.pathname.length - parent.path.length);
+    const url = new URL(`${base}${below}${query === undefined ? '' : `?${query}`}`, parent.ownOrigin);
+    const headers = new Headers({ ...options.headers, 'X-Request-Id': parent.id });
+    if (options.body !== undefined) headers.set('Content-Type', 'application/json');
+    const request = new Request(url, {
+      method,
+      headers,
+      ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
+    });
+    const context: HostContext = { clientAddress: parent.clientAddress, trust: null, waitUntil: parent.waitUntil };
+    const response = await serve(request, url, below, match, context);
+    return { status: response.status, body: await response.json().catch(() => null) };
+  };
 }
 
 /**

@@ -25,6 +25,7 @@ export {
   type SiblingsOptions,
   type BrokerageOptions,
   type BrokerageTier,
+  type McpOptions,
   type WebhookOptions,
   type UpstreamBudgetOptions,
   type VisitorLimitOptions,

@@ -14,6 +14,7 @@
  * | `domainkit_bff_visitor_refusals_total` | counter | `status`, `route` | visitor answers 503 (`busy`, upstream budget spent) and 429 (visitor limits) |
  * | `domainkit_bff_purchase_intents` | gauge | `state` | MoR order intents of this credential by state (`created`, `paid`, `recorded`, …) |
  * | `domainkit_bff_recovery_backlog` | gauge | | intents paid or created but not yet recorded upstream (what recovery still has to finish) |
+ * | `domainkit_bff_mcp_tool_calls_total` | counter | `tool`, `outcome` | MCP tool calls (option `mcp`) by tool and outcome: `ok`, `busy` (upstream budget spent), `over_allowance` (the agent's allowance spent), `error` |
  * | `domainkit_bff_webhook_verification_failures_total` | counter | | deliveries refused because the signature did not verify |
  * | `domainkit_bff_inbox_pending` | gauge | | webhook and catch-up events stored but not yet handled |
  * | `domainkit_bff_inbox_lag_seconds` | gauge | | age of the oldest event not yet handled (0 when none) |
@@ -88,6 +89,7 @@ interface Recorders {
   readonly cacheChildren: Map<string, { inc(): void }>;
   readonly refusals: Counter<'status' | 'route'>;
   readonly webhookFailures: Counter;
+  readonly mcpTools: Counter<'tool' | 'outcome'>;
 }
 
 /** Registers every BFF metric (the module table) in a new registry; the gauges read from `sources` when scraped. */
@@ -144,6 +146,12 @@ function createRecorders(prom: PromClient, sources: MetricsSources): Recorders {
     name: 'domainkit_bff_visitor_refusals_total',
     help: 'Visitor requests answered 503 (busy: upstream budget spent) or 429 (visitor limits).',
     labelNames: ['status', 'route'],
+    registers,
+  });
+  const mcpTools = new Counter({
+    name: 'domainkit_bff_mcp_tool_calls_total',
+    help: "MCP tool calls by tool and outcome (ok, busy, over_allowance: the agent's allowance spent, error).",
+    labelNames: ['tool', 'outcome'],
     registers,
   });
   let store: Promise<StoreSnapshot | undefined> | undefined;
@@ -216,6 +224,7 @@ function createRecorders(prom: PromClient, sources: MetricsSources): Recorders {
     cacheChildren: new Map(),
     refusals,
     webhookFailures,
+    mcpTools,
   };
 }
 
@@ -293,6 +302,11 @@ export class BffMetrics {
   /** Records a webhook delivery whose signature did not verify. */
   webhookVerificationFailed(): void {
     this.#recorders?.webhookFailures.inc();
+  }
+
+  /** Records one MCP tool call (`outcome`: `ok`, `busy`, `over_allowance`, `error`). */
+  mcpToolCalled(tool: string, outcome: string): void {
+    this.#recorders?.mcpTools.inc({ tool, outcome });
   }
 
   /**

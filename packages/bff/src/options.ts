@@ -37,6 +37,7 @@ import {
 } from './purchase/index.ts';
 import { SEARCH_CACHE_ALIASES, searchOptionsShape, type SearchCacheOptions } from './search/index.ts';
 import { siblingsOptionsShape, siblingsProblem, type SiblingsOptions } from './siblings/index.ts';
+import { mcpOptionsShape, type McpOptions } from './mcp/index.ts';
 import {
   clientForWebhooksProblem,
   WEBHOOK_ALIASES,
@@ -52,6 +53,7 @@ export type { SearchCacheOptions } from './search/index.ts';
 export type { WebhookOptions } from './webhooks/index.ts';
 export type { SiblingsOptions } from './siblings/index.ts';
 export type { BrokerageOptions, BrokerageTier } from './brokerage/index.ts';
+export type { McpOptions } from './mcp/index.ts';
 export {
   BffOptionsError,
   httpUrl,
@@ -195,6 +197,13 @@ export interface BffOptions {
    */
   readonly brokerage?: boolean | BrokerageOptions | undefined;
   /**
+   * The shop's tools for AI agents: MCP Streamable HTTP at `POST /mcp` (search, one domain with its WHOIS, a
+   * checkout link a person opens and pays, an order's status) and `GET /llms.txt` describing them. Default off;
+   * `true` turns it on; an object sets the agents' allowance and the hosts it answers on ({@link McpOptions}). No
+   * tool moves money or records an order.
+   */
+  readonly mcp?: boolean | McpOptions | undefined;
+  /**
    * `'test'`: the test profile for a partner's own end-to-end tests against the sandbox. Visitor limits become
    * 10 000 a minute (searches and writes), and the upstream write budget lets a whole minute's 20 writes go at once
    * (burst 19 instead of 2), so a test that quotes and orders several times in a row is not answered 503 `busy` or
@@ -322,6 +331,7 @@ const optionsSchema = z.strictObject({
     .optional(),
   ...siblingsOptionsShape,
   ...brokerageOptionsShape,
+  ...mcpOptionsShape,
   checkCredential: z.boolean({ error: 'must be true or false' }).optional(),
   profile: z.enum(['production', 'test'], { error: 'must be "production" or "test"' }).optional(),
   metrics: z
@@ -399,6 +409,7 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
     database: ['url', 'schema', 'dataDir', 'memory', 'perRequest'],
     metrics: ['token'],
     brokerage: BROKERAGE_OPTION_KEYS,
+    mcp: ['toolCallsPerMinute', 'allowedHosts', 'shopName'],
   };
   return nested[String(path[0])] ?? [];
 }

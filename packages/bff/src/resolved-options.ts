@@ -20,6 +20,7 @@ import { resolveBrokerage, type ResolvedBrokerage } from './brokerage/index.ts';
 import { resolveCheckoutReturnOrigins } from './checkout/index.ts';
 import { resolveMemoryCache, resolveSearch, type ResolvedSearch, type ResolvedSearchCache } from './search/index.ts';
 import { resolveSiblings, resolveSiblingsCache } from './siblings/index.ts';
+import { resolveMcp, type ResolvedMcp } from './mcp/index.ts';
 import {
   resolveOrderTimings,
   type FailedOrderReport,
@@ -132,6 +133,8 @@ export interface ResolvedBffOptions {
   readonly siblings: boolean;
   /** `GET /brokerage/eligibility` and `POST /brokerage` with these settings (option `brokerage`), or off. */
   readonly brokerage: ResolvedBrokerage | undefined;
+  /** The MCP endpoint (`POST /mcp`, `GET /llms.txt`); undefined when option `mcp` is off. */
+  readonly mcp: ResolvedMcp | undefined;
   /** How long `/readyz` trusts a credential probe (credential-check.ts): a success, a failure (ms). */
   readonly readiness: { readonly checkCredential: boolean; readonly okTtlMs: number; readonly failedTtlMs: number };
   /** `GET /metrics` on, and the bearer token it requires (option `metrics`). */
@@ -226,6 +229,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     eventHandlers: resolveEventHandlers(o.onEvent),
     siblings: resolveSiblings(o),
     brokerage: resolveBrokerage(o.brokerage),
+    mcp: resolveMcp(o),
     readiness: { checkCredential: o.checkCredential !== false, okTtlMs: 5 * 60_000, failedTtlMs: 10_000 },
     metrics: {
       served: o.metrics !== undefined && o.metrics !== false,
