@@ -9,7 +9,7 @@
  *   both load on Node, Bun, Deno, browsers and Workers. (The client sends with undici on Node, loaded on first
  *   use, and with the platform's fetch elsewhere: packages/client/src/transport.ts.)
  * - No cycles: between modules at run time, and between the folders of a package.
- * - The BFF is built by feature (search, siblings, checkout, purchase, webhooks, probes, mcp) over shared layers (http, upstream,
+ * - The BFF is built by feature (search, siblings, checkout, purchase, webhooks, probes, brokerage, mcp) over shared layers (http, upstream,
  *   db, config). A feature is reached from outside its folder only through its entry, `index.ts`; a shared layer imports no
  *   feature.
  *
@@ -64,14 +64,14 @@ module.exports = {
     {
       name: 'bff-feature-only-through-its-entry',
       comment:
-        'A BFF feature folder (search, siblings, checkout, purchase, webhooks, probes, mcp) is reached from outside only through its index.ts: another feature, the shared layers and the composition at the top never import its internals.',
+        'A BFF feature folder (search, siblings, checkout, purchase, webhooks, probes, brokerage, mcp) is reached from outside only through its index.ts: another feature, the shared layers and the composition at the top never import its internals.',
       severity: 'error',
       from: { path: '^packages/bff/src/([^/]+)' },
       to: {
-        path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|mcp)/',
+        path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|brokerage|mcp)/',
         pathNot: [
           '^packages/bff/src/$1/',
-          '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|mcp)/index\\.ts$',
+          '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|brokerage|mcp)/index\\.ts$',
         ],
       },
     },
@@ -81,7 +81,7 @@ module.exports = {
         'The shared layers of the BFF (http/, upstream/, db/, config/) serve every feature, so none of them imports a feature.',
       severity: 'error',
       from: { path: '^packages/bff/src/(http|upstream|db|config)/' },
-      to: { path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|mcp)/' },
+      to: { path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|brokerage|mcp)/' },
     },
     {
       name: 'no-circular',
