@@ -1,6 +1,6 @@
 /**
  * The BFF assembled from its features, once, when it is first used (handler.ts): the runtime (database, upstream
- * client and budget, background work; runtime.ts), each feature's routes (search/, siblings/, checkout/,
+ * client and budget, background work; runtime.ts), each feature's routes (search/, siblings/, whois/, checkout/,
  * purchase/, brokerage/, webhooks/, probes/, mcp/), the hot path of the cached search, and the request pipeline
  * (http/).
  */
@@ -24,6 +24,7 @@ import type { SearchService } from './search/index.ts';
 import { siblingsFeature } from './siblings/index.ts';
 import type { LearnedPrice } from './upstream/domain-changes.ts';
 import { webhooksFeature } from './webhooks/index.ts';
+import { whoisFeature } from './whois/index.ts';
 
 /** A BFF's assembled parts. */
 export interface ComposedBff {
@@ -56,6 +57,7 @@ export function composeBff(
     ...search.routes,
     ...probeRoutes(o, runtime),
     ...siblingsFeature(o, runtime, logger),
+    ...whoisFeature(o, runtime, logger),
     ...writeRoutes(o, runtime, logger),
   ];
   // On a shared PostgreSQL every process counts a visitor's requests together; else in this process's memory.

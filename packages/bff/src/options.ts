@@ -38,6 +38,7 @@ import {
 import { SEARCH_CACHE_ALIASES, searchOptionsShape, type SearchCacheOptions } from './search/index.ts';
 import { siblingsOptionsShape, siblingsProblem, type SiblingsOptions } from './siblings/index.ts';
 import { mcpOptionsShape, type McpOptions } from './mcp/index.ts';
+import { WHOIS_OPTION_KEYS, whoisOptionsShape, type WhoisOptions } from './whois/index.ts';
 import {
   clientForWebhooksProblem,
   WEBHOOK_ALIASES,
@@ -52,6 +53,7 @@ export type { MarketplaceOptions } from './upstream/options.ts';
 export type { SearchCacheOptions } from './search/index.ts';
 export type { WebhookOptions } from './webhooks/index.ts';
 export type { SiblingsOptions } from './siblings/index.ts';
+export type { WhoisOptions } from './whois/index.ts';
 export type { BrokerageOptions, BrokerageTier } from './brokerage/index.ts';
 export type { McpOptions } from './mcp/index.ts';
 export {
@@ -187,6 +189,12 @@ export interface BffOptions {
    * with its own cache settings ({@link SiblingsOptions}). Not available with a ready `client`.
    */
   readonly siblings?: boolean | SiblingsOptions | undefined;
+  /**
+   * `GET /whois?domain=`: who holds a domain (its registrar and registration date, from WHOIS/RDAP), read anonymously
+   * through the marketplace's Public API (`POST /api/tools/whois`) for the widget's "Who holds it?". Default on with
+   * `marketplace`; `false` turns it off; an object sets its cache and budget ({@link WhoisOptions}).
+   */
+  readonly whois?: boolean | WhoisOptions | undefined;
   /**
    * `GET /brokerage/eligibility` and `POST /brokerage`: visitors ask the marketplace's brokers to acquire a name that
    * is not listed (Partner API spec 2.6, 4.1 "Brokerage"; the credential needs scope `broker`), and get the case's
@@ -330,6 +338,7 @@ const optionsSchema = z.strictObject({
     })
     .optional(),
   ...siblingsOptionsShape,
+  ...whoisOptionsShape,
   ...brokerageOptionsShape,
   ...mcpOptionsShape,
   checkCredential: z.boolean({ error: 'must be true or false' }).optional(),
@@ -410,6 +419,7 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
     metrics: ['token'],
     brokerage: BROKERAGE_OPTION_KEYS,
     mcp: ['toolCallsPerMinute', 'allowedHosts', 'shopName'],
+    whois: WHOIS_OPTION_KEYS,
   };
   return nested[String(path[0])] ?? [];
 }

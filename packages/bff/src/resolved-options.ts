@@ -21,6 +21,7 @@ import { resolveCheckoutReturnOrigins } from './checkout/index.ts';
 import { resolveMemoryCache, resolveSearch, type ResolvedSearch, type ResolvedSearchCache } from './search/index.ts';
 import { resolveSiblings, resolveSiblingsCache } from './siblings/index.ts';
 import { resolveMcp, type ResolvedMcp } from './mcp/index.ts';
+import { resolveWhois, type ResolvedWhois } from './whois/index.ts';
 import {
   resolveOrderTimings,
   type FailedOrderReport,
@@ -131,6 +132,8 @@ export interface ResolvedBffOptions {
   readonly eventHandlers: ReadonlyArray<readonly [type: EventHandlerType, handler: EventHandler]>;
   /** `GET /siblings` on (needs `marketplace`). */
   readonly siblings: boolean;
+  /** `GET /whois` with these settings (option `whois`; needs `marketplace`), or off. */
+  readonly whois: ResolvedWhois | undefined;
   /** `GET /brokerage/eligibility` and `POST /brokerage` with these settings (option `brokerage`), or off. */
   readonly brokerage: ResolvedBrokerage | undefined;
   /** The MCP endpoint (`POST /mcp`, `GET /llms.txt`); undefined when option `mcp` is off. */
@@ -228,6 +231,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     webhook: o.webhook,
     eventHandlers: resolveEventHandlers(o.onEvent),
     siblings: resolveSiblings(o),
+    whois: resolveWhois(o),
     brokerage: resolveBrokerage(o.brokerage),
     mcp: resolveMcp(o),
     readiness: { checkCredential: o.checkCredential !== false, okTtlMs: 5 * 60_000, failedTtlMs: 10_000 },

@@ -27,6 +27,7 @@ export const BFF_PATHS = [
   '/readyz',
   '/search',
   '/siblings',
+  '/whois',
   '/domains',
   '/checkout',
   '/quotes',
@@ -84,6 +85,7 @@ export interface BffRouter extends Router {
  * |---|---|
  * | `GET /search?q=` | 200 `{query, results: [{domain, available, price_cents, currency}]}` (≤ 5), cached and coalesced |
  * | `GET /siblings?q=` | 200 `{query, siblings: [{domain, tld, status, available, price_cents, currency, kind}]}` (≤ 8) through the Public API, cached and coalesced (unless `siblings: false`) |
+ * | `GET /whois?domain=` | 200 `{domain, registered, registrar, registered_at}` from WHOIS/RDAP through the Public API, cached a day and budgeted per process (unless `whois: false`) |
  * | `GET /domains/:name` | 200 `{domain, available, price_cents, currency}`; 404 `not_found` |
  * | `POST /checkout` `{domain, return_url?, cancel_url?}` | 201 `{checkout_url, expires_at, price_cents, currency}` (non-MoR) |
  * | `GET /checkout/return?…&sig=` (the lander's signed result) | 200 `{checkout_session_id, status, domain, price_cents, currency}` |

@@ -134,7 +134,8 @@ export type StubRoute =
   | 'webhook-register'
   | 'brokerage-eligibility'
   | 'brokerage-create'
-  | 'public-search';
+  | 'public-search'
+  | 'public-whois';
 
 /** An answer the stub gives instead of its default; a function may wait before answering. */
 export type StubAnswer =
@@ -604,6 +605,29 @@ export async function startStubMarketplace(options: { undeclaredFields?: boolean
       domain: exact ? result(exact) : null,
       siblings: PUBLIC_TLDS.filter((t) => t !== exact).map(result),
       prices_masked: true,
+    });
+  });
+
+  // The Public API's WHOIS (unsigned): `coffee.com` is held by a fictional registrar, anything else is unregistered.
+  app.post('/api/tools/whois', verify('public-whois', false), (req, res) => {
+    const domain = String(json(req).domain ?? '');
+    const held = domain === 'coffee.com';
+    res.json({
+      domain,
+      registered: held,
+      status: held ? ['active'] : [],
+      registrar: held ? { name: 'Harborline Registrar, LLC', iana_id: 9101, url: 'https://harborline.example' } : null,
+      registrant: held ? { name: 'REDACTED FOR PRIVACY', organization: null, country: 'US' } : null,
+      dates: held
+        ? {
+            registered: '2004-03-17T09:30:00.000Z',
+            updated: '2024-01-01T00:00:00.000Z',
+            expires: '2031-03-17T09:30:00.000Z',
+          }
+        : { registered: null, updated: null, expires: null },
+      nameservers: held ? ['ns1.harborline.example'] : [],
+      dnssec: false,
+      source: 'sandbox',
     });
   });
 

@@ -16,6 +16,7 @@ import {
   widgetQuoteAnswerSchema,
   widgetSearchResponseSchema,
   widgetSiblingsResponseSchema,
+  widgetWhoisResponseSchema,
 } from '@domainkit/protocol';
 import { isDeepStrictEqual } from 'node:util';
 import type { z } from 'zod';
@@ -30,6 +31,7 @@ interface WidgetRoute {
 const WIDGET_ROUTES: readonly WidgetRoute[] = [
   { method: 'GET', path: /\/search$/, schema: widgetSearchResponseSchema },
   { method: 'GET', path: /\/siblings$/, schema: widgetSiblingsResponseSchema },
+  { method: 'GET', path: /\/whois$/, schema: widgetWhoisResponseSchema },
   { method: 'GET', path: /\/domains\/[^/]+$/, schema: widgetDomainSchema },
   { method: 'POST', path: /\/checkout$/, schema: widgetCheckoutResponseSchema },
   { method: 'GET', path: /\/checkout\/return$/, schema: widgetCheckoutReturnResponseSchema },

@@ -86,6 +86,23 @@ export const widgetSiblingsResponseSchema = z.object({
 });
 export type WidgetSiblingsResponse = z.infer<typeof widgetSiblingsResponseSchema>;
 
+/** `GET /whois?domain=` input: one domain name (letters, digits, inner hyphens; lowercased). */
+export const widgetWhoisQuerySchema = z.strictObject({ domain: domainNameSchema });
+
+/**
+ * `GET /whois?domain=` answer: who holds a domain, from its WHOIS/RDAP record (Public API spec 4.2
+ * `POST /api/tools/whois`, RFC 9083 terms). `registrar`: the sponsoring registrar's name; `registered_at`: the RDAP
+ * `registration` event (ISO 8601); each `null` when the record does not say (and both for a name nobody registered).
+ * The registrant is never passed on: registries redact it for natural persons, and a shop has no use for it.
+ */
+export const widgetWhoisResponseSchema = z.object({
+  domain: z.string(),
+  registered: z.boolean(),
+  registrar: z.string().nullable(),
+  registered_at: z.string().nullable(),
+});
+export type WidgetWhoisResponse = z.infer<typeof widgetWhoisResponseSchema>;
+
 /**
  * A path on the page's own site, such as `/thanks?from=search`: starts with one `/` (never `//` or `/\`, which
  * would name another host), at most 2,000 characters, no whitespace, control character or backslash.
