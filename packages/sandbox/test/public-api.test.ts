@@ -164,6 +164,13 @@ describe('POST /api/tools/whois', () => {
     });
   });
 
+  it('answers the live-site scenario name as registered, in search and WHOIS alike', async () => {
+    const search = await call(t, { path: '/api/domain/search', json: { q: 'live-site.com' } });
+    expect(search.json.domain).toMatchObject({ domain: 'live-site.com', status: 'registered', available: false });
+    const whois = await call(t, { path: '/api/tools/whois', json: { domain: 'live-site.com' } });
+    expect(whois.json).toMatchObject({ registered: true, registrar: { name: expect.any(String) } });
+  });
+
   it.each([
     [{}, /domain/],
     [{ domain: 'not a domain' }, /must be a domain name/],

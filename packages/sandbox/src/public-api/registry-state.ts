@@ -10,6 +10,7 @@ import { WORD_SET } from '../inventory/words.ts';
 import { mulberry32, type Random } from '../inventory/prng.ts';
 import type { PublicExecutor, SandboxUserDomainRow } from '../db/public-tables.ts';
 import type { TldInfo } from '../inventory/tlds.ts';
+import { LIVE_SITE_DOMAINS } from '../scenarios/scenarios.ts';
 
 /** The Public API reads the SANDBOX inventory (it has no credential to select another, Partner API spec 1 "Environments"). */
 export const PUBLIC_ENVIRONMENT = 'SANDBOX' as const;
@@ -76,5 +77,7 @@ export function standingOf(label: string, tld: TldInfo, known: KnownNames): Stan
   const listing = known.listings.get(name);
   if (listing !== undefined)
     return listing.status === 'listed' ? { kind: 'for_sale', listing } : { kind: 'sold', listing };
+  // A scenario name that runs a live site (brokerage answers `live_site`) is registered, whatever the hash says.
+  if (LIVE_SITE_DOMAINS.has(name)) return { kind: 'registered' };
   return syntheticallyRegistered(label, tld) ? { kind: 'registered' } : { kind: 'available' };
 }
