@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handlerParts } from './handler-parts.ts';
 import type { BffHandler } from './handler-types.ts';
 import type { HostContext } from './http/pipeline.ts';
-import { proxyView } from './http/proxy-trust.ts';
+import { isSecure } from './http/proxy-trust.ts';
 import { below } from './http/serve.ts';
 
 /** A Node request's header (lower-case name), multiple values joined as `Headers` joins them. */
@@ -144,26 +144,27 @@ export function serveNode(
     const pending: Array<[string, string]> = [];
     const sink = { setHeader: (name: string, value: string) => void pending.push([name.toLowerCase(), value]) };
     const trust = context.trust === undefined ? core.trust : (context.trust ?? undefined);
+    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
     const body = core.hot(
       {
         method: 'GET',
         path: below_,
         search: queryAt === -1 ? '' : path.slice(queryAt + 1),
         header,
-        secure: () =>
-          proxyView(header, urlOf(req, path), context.clientAddress ?? '', trust)
-            .ownOrigin()
-            .startsWith('https:'),
+        secure: () => isSecure(header, encrypted, () => urlOf(req, path), context.clientAddress ?? '', trust),
         outerId: context.outerId,
       },
       sink,
     );
     if (body !== undefined) {
-      // In the order a `Response`'s headers come in (by name), as every other answer of the BFF is written.
+      // In the order a `Response`'s headers come in (by name), as every other answer of the BFF is written; in one
+      // `writeHead` (a flat list: Node stores none of them one by one unless a middleware set headers before).
       pending.push(['content-length', String(body.length)]);
       pending.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-      res.removeHeader('X-Powered-By');
-      for (const [name, value] of pending) res.setHeader(name, value);
+      const flat: string[] = [];
+      for (const [name, value] of pending) flat.push(name, value);
+      if (res.hasHeader('X-Powered-By')) res.removeHeader('X-Powered-By');
+      res.writeHead(200, flat);
       res.end(body.text, 'utf8');
       return;
     }

@@ -192,6 +192,25 @@ export function proxyView(header: HeaderGetter, url: URL, peer: string, trust: T
   };
 }
 
+/**
+ * Whether the visitor's browser used HTTPS (the scheme of {@link proxyView}'s `ownOrigin`), read without building the
+ * request URL where nothing can change it: no trusted proxy and no platform proxy header, then it is the
+ * connection's own scheme.
+ * @param encrypted - whether the connection itself is TLS.
+ * @param url - the request URL, built only when a proxy header has to be weighed.
+ */
+export function isSecure(
+  header: HeaderGetter,
+  encrypted: boolean,
+  url: () => URL,
+  peer: string,
+  trust: TrustFn | undefined,
+): boolean {
+  if (trust === undefined && header('x-vercel-id') === undefined && header('cf-visitor') === undefined)
+    return encrypted;
+  return proxyView(header, url(), peer, trust).ownOrigin().startsWith('https:');
+}
+
 /** `scheme://authority` as browsers serialise an origin, or undefined when either part is not one. */
 function originOf(proto: string, authority: string): string | undefined {
   const scheme = proto.toLowerCase();

@@ -6,7 +6,7 @@
 import { BffHttpError } from '../errors.ts';
 import type { HostContext, Pipeline } from './pipeline.ts';
 import type { HotRequest, PreparedBody } from './prepared.ts';
-import { proxyView, type TrustFn } from './proxy-trust.ts';
+import { isSecure, type TrustFn } from './proxy-trust.ts';
 import { requestIdOf } from './request-context.ts';
 import { errorResponse } from './respond.ts';
 import type { Routes } from './routes.ts';
@@ -30,6 +30,20 @@ export function below(pathname: string, basePath: string): string | undefined {
   return pathname.slice(basePath.length);
 }
 
+/**
+ * The pathname and the query (without `?`) of a request's URL, read from its serialisation (a `Request`'s `url` is
+ * always one, so this is what `new URL(url)` would give, without building it on the hot path).
+ */
+export function pathAndQuery(url: string): [pathname: string, search: string] {
+  const hash = url.indexOf('#');
+  const whole = hash === -1 ? url : url.slice(0, hash);
+  const authority = whole.indexOf('//');
+  const start = whole.indexOf('/', authority === -1 ? 0 : authority + 2);
+  if (start === -1) return ['/', ''];
+  const query = whole.indexOf('?', start);
+  return query === -1 ? [whole.slice(start), ''] : [whole.slice(start, query), whole.slice(query + 1)];
+}
+
 /** Serves a request (see the module comment). */
 export async function servePath(
   parts: ServingParts,
@@ -37,29 +51,29 @@ export async function servePath(
   request: Request,
   context: HostContext | undefined,
 ): Promise<Response> {
-  const url = new URL(request.url);
-  const path = below(url.pathname, basePath);
+  const raw = request.url;
+  const [pathname, search] = pathAndQuery(raw);
+  const path = below(pathname, basePath);
   if (path === undefined) return answerOutside(undefined, request);
   if (request.method === 'GET') {
     const header = (name: string) => request.headers.get(name) ?? undefined;
-    const headers = new Headers();
+    const headers: Array<[string, string]> = [];
     const trust = context?.trust === undefined ? parts.trust : (context.trust ?? undefined);
     const body = parts.hot(
       {
         method: 'GET',
         path,
-        search: url.search.slice(1),
+        search,
         header,
         secure: () =>
-          proxyView(header, url, context?.clientAddress ?? '', trust)
-            .ownOrigin()
-            .startsWith('https:'),
+          isSecure(header, raw.startsWith('https:'), () => new URL(raw), context?.clientAddress ?? '', trust),
         outerId: context?.outerId,
       },
-      headerSink(headers),
+      { setHeader: (name, value) => void headers.push([name, value]) },
     );
     if (body !== undefined) return new Response(body.text, { status: 200, headers });
   }
+  const url = new URL(raw);
   const match = parts.routes.match(path);
   if (match === undefined) return answerOutside(undefined, request, path);
   const mountPath = `${context?.mountPath ?? ''}${basePath}`;
