@@ -4,7 +4,8 @@
  *
  * - protocol ← client ← bff; protocol ← sandbox. The sandbox and the client meet only on the wire, so neither
  *   imports the other; nothing imports the BFF, the sandbox or the widget.
- * - The widget imports nothing of ours at run time: type-only imports are erased by the compiler.
+ * - The widget and the console (the partner's admin elements) import nothing of ours at run time, nor each other: type-only
+ *   imports are erased by the compiler.
  * - protocol and the client import no Node builtin (`node:*`), not even a type: signing runs on Web Crypto, so
  *   both load on Node, Bun, Deno, browsers and Workers. (The client sends with undici on Node, loaded on first
  *   use, and with the platform's fetch elsewhere: packages/client/src/transport.ts.)
@@ -23,35 +24,43 @@ module.exports = {
       comment: 'protocol is the wire contract: it imports no other package of ours.',
       severity: 'error',
       from: { path: '^packages/protocol/' },
-      to: { path: '^packages/(client|bff|sandbox|widget)/' },
+      to: { path: '^packages/(client|bff|sandbox|widget|console)/' },
     },
     {
       name: 'client-only-on-protocol',
       comment: 'The client depends on protocol only; it never imports the sandbox (they meet on the wire).',
       severity: 'error',
       from: { path: '^packages/client/' },
-      to: { path: '^packages/(bff|sandbox|widget)/' },
+      to: { path: '^packages/(bff|sandbox|widget|console)/' },
     },
     {
       name: 'sandbox-only-on-protocol',
       comment: 'The sandbox depends on protocol only; it never imports the client (they meet on the wire).',
       severity: 'error',
       from: { path: '^packages/sandbox/' },
-      to: { path: '^packages/(client|bff|widget)/' },
+      to: { path: '^packages/(client|bff|widget|console)/' },
     },
     {
       name: 'bff-on-client-and-protocol',
       comment: 'The BFF reaches the marketplace through the client; it never imports the sandbox or the widget.',
       severity: 'error',
       from: { path: '^packages/bff/' },
-      to: { path: '^packages/(sandbox|widget)/' },
+      to: { path: '^packages/(sandbox|widget|console)/' },
     },
     {
       name: 'widget-runs-alone',
       comment: 'The widget imports nothing of ours at run time (type-only imports are allowed: they are erased).',
       severity: 'error',
       from: { path: '^packages/widget/' },
-      to: { path: '^packages/(protocol|client|bff|sandbox)/', dependencyTypesNot: ['type-only'] },
+      to: { path: '^packages/(protocol|client|bff|sandbox|console)/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'console-runs-alone',
+      comment:
+        'The console elements import nothing of ours at run time (the visitor widget included: its first load must not grow).',
+      severity: 'error',
+      from: { path: '^packages/console/' },
+      to: { path: '^packages/(protocol|client|bff|sandbox|widget)/', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'protocol-and-client-on-web-standards',

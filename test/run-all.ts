@@ -63,6 +63,9 @@ await ensureChromium();
 // The widget's npm build comes first: its types (dist/) are what the examples type-check against.
 const build = await run('pnpm', ['--filter', '@domainkit/widget', 'build']);
 if (build.code !== 0) failures.push('widget build');
+// The console's bundle, which the demo serves at /console/.
+const consoleBuild = await run('pnpm', ['--filter', '@domainkit/console', 'build']);
+if (consoleBuild.code !== 0) failures.push('console build');
 
 const typecheck = await run('pnpm', ['-r', '--if-present', 'typecheck']);
 if (typecheck.code !== 0) failures.push('typecheck');

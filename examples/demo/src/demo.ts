@@ -1,7 +1,7 @@
 /**
  * The demo stack in one process: the sandbox marketplace, a partner server that mounts the BFF at `/dk`, serves
- * the widget's script-tag build at `/widget/`, the script-tag example page at `/` and the built React SPA example
- * at `/spa/`. `pnpm start` runs this; the end-to-end tests start exactly the same stack on free ports.
+ * the widget's script-tag build at `/widget/`, the script-tag example page at `/`, the built React SPA example
+ * at `/spa/` and the partner console (`@domainkit/console`) at `/console/`. `pnpm start` runs this; the end-to-end tests start exactly the same stack on free ports.
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -47,6 +47,8 @@ export const SHOP_NAME = 'Acme Domains';
 export interface Demo {
   /** The partner page to open. */
   readonly url: string;
+  /** The partner console (`/console/`), signed in as the demo partner. */
+  readonly consoleUrl: string;
   /** The sandbox marketplace. */
   readonly sandboxUrl: string;
   /** The generated SANDBOX credential (the secret stays server-side). */
@@ -58,6 +60,10 @@ const here = dirname(fileURLToPath(import.meta.url));
 const examplePage = resolve(here, '../../script-tag');
 const spaDist = resolve(here, '../../spa/dist');
 const widgetDist = dirname(fileURLToPath(import.meta.resolve('@domainkit/widget/domainkit.min.js')));
+const consolePage = resolve(here, '../console');
+// The console's browser bundle (`pnpm --filter @domainkit/console build`), found through its package.json, so the
+// stack starts even before it is built (then /console/ says so).
+const consoleDist = join(dirname(fileURLToPath(import.meta.resolve('@domainkit/console/package.json'))), 'dist/bundle');
 
 /**
  * The version of the widget's script-tag files: the first 12 hex digits of the SHA-256 of every
@@ -153,6 +159,20 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     }),
   );
   partner.use('/spa', express.static(spaDist));
+  // The partner console (@domainkit/console): its page and its browser bundle, revalidated on every use.
+  partner.get(['/console', '/console/', '/console/index.html'], (req, res) => {
+    if (!req.path.endsWith('/') && !req.path.endsWith('.html')) return res.redirect(301, '/console/');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(join(consolePage, 'index.html'));
+  });
+  partner.use(
+    '/console',
+    express.static(consoleDist, {
+      index: false,
+      cacheControl: false,
+      setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
+    }),
+  );
   partner.get(['/', '/index.html'], (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(examplePageHtml(version));
@@ -197,6 +217,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
   }
   return {
     url: `${url}/`,
+    consoleUrl: `${url}/console/`,
     sandboxUrl: sandbox.url,
     credential: sandbox.demo,
     async close() {

@@ -11,7 +11,7 @@ const demo = await startDemo({
   ...(process.env.DOMAINKIT_DATA_DIR ? { dataDir: process.env.DOMAINKIT_DATA_DIR } : {}),
 });
 console.log(
-  `\n  domainkit demo is running.\n\n  Open ${demo.url}\n\n  Sandbox marketplace: ${demo.sandboxUrl} (key id ${demo.credential.key_id}; the secret stays in the data folder)\n  Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined. Ctrl+C stops.\n`,
+  `\n  domainkit demo is running.\n\n  Open ${demo.url}\n  Open ${demo.consoleUrl} (partner console)\n\n  Sandbox marketplace: ${demo.sandboxUrl} (key id ${demo.credential.key_id}; the secret stays in the data folder)\n  Test cards: 4242 4242 4242 4242 pays, 4000 0000 0000 0002 is declined. Ctrl+C stops.\n`,
 );
 
 let stopping = false;

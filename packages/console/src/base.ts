@@ -1,0 +1,187 @@
+/**
+ * What every console view shares: the BFF address, theme, locale and strings, the date window, the shared console
+ * session, one load at a time (stale answers dropped by a call counter), and the signed-out and error states, each
+ * with its action. Not an element itself; it defines nothing.
+ */
+import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValues, type TemplateResult } from 'lit';
+import { ConsoleApiError, consoleSession, type ConsoleSession } from './api.ts';
+import { DkConsoleErrorEvent } from './events.ts';
+import { formatCount, formatDate, formatDateTime, formatMoney } from './format.ts';
+import { en, type DkConsoleStrings } from './strings.ts';
+import { consoleStyles } from './styles.ts';
+
+/** The states of a view's load, as `data-state` on the host (`as const`, shared by docs, tests and styles). */
+export const VIEW_STATES = ['initial', 'pending', 'complete', 'error', 'signed-out'] as const;
+/** One of {@link VIEW_STATES}. */
+export type ViewState = (typeof VIEW_STATES)[number];
+
+/** Base class of the console's views. */
+export abstract class DkConsoleView extends LitElement {
+  static override styles = [consoleStyles];
+  static override properties: PropertyDeclarations = {
+    api: {},
+    theme: { reflect: true },
+    locale: {},
+    strings: { attribute: false },
+    from: {},
+    to: {},
+    state: { attribute: 'data-state', reflect: true },
+    error: { state: true },
+  };
+
+  /** Base URL of the partner's BFF (where its router is mounted), e.g. `/dk`. Default `/dk`. */
+  declare api: string;
+  /** `light` or `dark`; unset follows `prefers-color-scheme`. */
+  declare theme: 'light' | 'dark' | undefined;
+  /** BCP 47 locale of amounts and dates. Default: the nearest `lang`, else the browser's. */
+  declare locale: string;
+  /** Replacement strings (partial); the rest keep the English defaults. */
+  declare strings: Partial<DkConsoleStrings>;
+  /** Start of the date window (ISO 8601 date or timestamp), unset for no lower bound. */
+  declare from: string | undefined;
+  /** End of the date window (ISO 8601 date or timestamp, inclusive day), unset for none. */
+  declare to: string | undefined;
+  /** The load's state (reflected as `data-state`). */
+  declare state: ViewState;
+  declare protected error: ConsoleApiError | undefined;
+
+  #calls = 0;
+  #resolveComplete: (() => void) | undefined;
+  #complete: Promise<void> = Promise.resolve();
+
+  constructor() {
+    super();
+    this.api = '/dk';
+    this.locale = '';
+    this.strings = {};
+    this.state = 'initial';
+  }
+
+  /** Resolves when the current load settles (complete, error or signed out). */
+  get complete(): Promise<void> {
+    return this.#complete;
+  }
+
+  /** The merged strings. */
+  protected get t(): DkConsoleStrings {
+    return { ...en, ...this.strings };
+  }
+
+  /** The locale used for amounts and dates. */
+  protected get numberLocale(): string {
+    return this.locale || this.closest('[lang]')?.getAttribute('lang') || '';
+  }
+
+  protected get session(): ConsoleSession {
+    return consoleSession(this.api);
+  }
+
+  protected money(cents: number | null | undefined, currency = 'USD'): string {
+    return cents === null || cents === undefined ? '' : formatMoney(cents, currency, this.numberLocale);
+  }
+  protected dateTime(iso: string | null | undefined): string {
+    return formatDateTime(iso, this.numberLocale);
+  }
+  protected date(iso: string | null | undefined): string {
+    return formatDate(iso, this.numberLocale);
+  }
+  protected count(value: number | null | undefined): string {
+    return formatCount(value ?? 0, this.numberLocale);
+  }
+
+  /** The date window as the BFF's `from`/`to` query: a bare `to` date covers the whole day (UTC). */
+  protected get window(): { from?: string; to?: string } {
+    const day = /^\d{4}-\d{2}-\d{2}$/;
+    const from = this.from ? (day.test(this.from) ? `${this.from}T00:00:00Z` : this.from) : undefined;
+    const to = this.to ? (day.test(this.to) ? `${this.to}T23:59:59Z` : this.to) : undefined;
+    return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    if (this.state === 'initial') void this.refresh();
+  }
+
+  protected override updated(changed: PropertyValues<this>): void {
+    if (this.state !== 'initial' && (changed.has('api') || changed.has('from') || changed.has('to'))) {
+      void this.refresh();
+    }
+  }
+
+  /** Loads the view's figures anew (the Refresh button). Resolves when done; never rejects. */
+  async refresh(): Promise<void> {
+    const call = ++this.#calls;
+    this.#complete = new Promise((ok) => {
+      this.#resolveComplete = ok;
+    });
+    const done = this.#resolveComplete;
+    this.state = 'pending';
+    try {
+      await this.load();
+      if (call !== this.#calls) return;
+      this.error = undefined;
+      this.state = 'complete';
+    } catch (error) {
+      if (call !== this.#calls) return;
+      this.fail(error);
+    } finally {
+      if (call === this.#calls) done?.();
+    }
+  }
+
+  /** Fetches the view's data into its state. @throws ConsoleApiError */
+  protected abstract load(): Promise<void>;
+
+  /** Shows `error` and fires `dk-console-error`. */
+  protected fail(error: unknown): void {
+    const apiError =
+      error instanceof ConsoleApiError ? error : new ConsoleApiError('invalid_response', 0, String(error));
+    this.error = apiError;
+    this.state = apiError.unauthorized ? 'signed-out' : 'error';
+    this.dispatchEvent(
+      new DkConsoleErrorEvent({ code: apiError.code, status: apiError.status, message: apiError.message }),
+    );
+  }
+
+  /** The view's body when complete. */
+  protected abstract renderBody(): TemplateResult;
+
+  /** The view's heading. */
+  protected abstract get heading(): string;
+
+  /** The status line, the signed-out and error boxes with their actions, else the body. */
+  protected override render(): TemplateResult {
+    const t = this.t;
+    return html`<section part="view" aria-labelledby="h" aria-busy=${this.state === 'pending' ? 'true' : 'false'}>
+      <div class="toolbar" part="toolbar">
+        <h2 id="h" part="heading">${this.heading}</h2>
+        <button part="refresh" @click=${() => this.refresh()} ?disabled=${this.state === 'pending'}>
+          ${t.refresh}
+        </button>
+        <span role="status" class="muted">${this.state === 'pending' ? t.loading : ''}</span>
+      </div>
+      ${
+        this.state === 'signed-out'
+          ? html`<div class="notice bad" part="signed-out" role="alert">
+            <p>${t.signedOut}</p>
+            <p><button class="primary" @click=${() => location.reload()}>${t.reload}</button></p>
+          </div>`
+          : this.state === 'error'
+            ? html`<div class="notice bad" part="error" role="alert">
+              <p>${t.failed(this.error?.message ?? '')}</p>
+              <p><button @click=${() => this.refresh()}>${t.retry}</button></p>
+            </div>`
+            : nothing
+      }
+      ${this.state === 'complete' || (this.state === 'pending' && this.hasData()) ? this.renderBody() : nothing}
+    </section>`;
+  }
+
+  /** Whether a previous load left figures to keep on screen while refreshing. */
+  protected abstract hasData(): boolean;
+}
+
+/** Defines `tag` as `element` once, in a browser only (SSR-safe: nothing happens where `customElements` is missing). */
+export function define(tag: string, element: CustomElementConstructor): void {
+  if (typeof customElements !== 'undefined' && !customElements.get(tag)) customElements.define(tag, element);
+}

@@ -1,0 +1,221 @@
+/**
+ * Every string the console shows or announces, in one replaceable object. Each element takes a partial override in
+ * its `strings` property (`el.strings = fr` from `@domainkit/console/strings/fr`); what is not given keeps the English
+ * default. Amounts and dates arrive already formatted for the element's locale.
+ */
+export interface DkConsoleStrings {
+  readonly consoleLabel: string;
+  readonly tabOverview: string;
+  readonly tabOrders: string;
+  readonly tabSettlements: string;
+  readonly tabCommissions: string;
+  readonly tabBrokerage: string;
+  readonly tabLinks: string;
+  readonly tabEvents: string;
+  readonly loading: string;
+  readonly refresh: string;
+  readonly retry: string;
+  readonly reload: string;
+  readonly loadMore: string;
+  readonly empty: string;
+  /** Shown when the BFF refuses the console session (401/403): the person has to sign in again. */
+  readonly signedOut: string;
+  /** Shown when a call failed for another reason; `message` is the BFF's message when it gave one. */
+  readonly failed: (message: string) => string;
+  readonly from: string;
+  readonly to: string;
+  readonly apply: string;
+  readonly any: string;
+  // Overview
+  readonly gmv: string;
+  readonly commissionEarned: string;
+  readonly owedThisPeriod: string;
+  readonly owedPeriod: (from: string, to: string) => string;
+  readonly noOpenPeriod: string;
+  readonly salesOverTime: string;
+  readonly clicksOverTime: string;
+  readonly funnel: string;
+  readonly clicks: string;
+  readonly sales: string;
+  readonly conversion: (rate: string) => string;
+  readonly date: string;
+  readonly showTable: string;
+  readonly chartLoading: string;
+  readonly chartUnavailable: string;
+  // Orders
+  readonly status: string;
+  readonly domain: string;
+  readonly order: string;
+  readonly amount: string;
+  readonly created: string;
+  readonly timeline: string;
+  readonly details: (id: string) => string;
+  readonly refund: string;
+  readonly refundOrder: (domain: string) => string;
+  readonly refundConfirmTitle: (domain: string) => string;
+  /** What happens to the money: said before the person confirms. */
+  readonly refundConfirmBody: (amount: string, domain: string) => string;
+  readonly refundReason: string;
+  readonly confirmRefund: string;
+  readonly cancel: string;
+  readonly refunded: (amount: string) => string;
+  readonly refundRefused: (message: string) => string;
+  /** Why an order has no Refund button. */
+  readonly noRefundAfterTransfer: string;
+  readonly noRefundFinal: string;
+  // Settlements
+  readonly settlements: string;
+  readonly period: string;
+  readonly grossSold: string;
+  readonly commissionRetained: string;
+  readonly amountOwed: string;
+  readonly orderCount: string;
+  readonly transactions: string;
+  readonly paymentModel: string;
+  readonly commission: string;
+  readonly totals: (count: number, gmv: string, commission: string) => string;
+  readonly exportCsv: string;
+  readonly payouts: string;
+  readonly paid: string;
+  readonly totalPaid: (amount: string) => string;
+  // Commissions
+  readonly ledger: string;
+  readonly accrued: string;
+  readonly pending: string;
+  readonly paidOut: string;
+  readonly reversed: string;
+  readonly balance: string;
+  readonly type: string;
+  // Brokerage
+  readonly cases: string;
+  readonly tier: string;
+  readonly budget: string;
+  readonly outcome: string;
+  readonly dealAt: (price: string, commission: string) => string;
+  readonly noDeal: string;
+  readonly stillOpen: string;
+  readonly progressPage: string;
+  // Links
+  readonly links: string;
+  readonly createLink: string;
+  readonly kind: string;
+  readonly kindGeneric: string;
+  readonly kindDomain: string;
+  readonly kindProduct: string;
+  readonly product: string;
+  readonly label: string;
+  readonly create: string;
+  readonly copy: string;
+  readonly copyLink: (url: string) => string;
+  readonly copied: string;
+  readonly linkCreated: (url: string) => string;
+  // Events
+  readonly events: string;
+  readonly event: string;
+  readonly delivery: string;
+  readonly notDelivered: string;
+}
+
+/** The console's strings in English (the defaults). */
+export const en: DkConsoleStrings = {
+  consoleLabel: 'Partner console',
+  tabOverview: 'Overview',
+  tabOrders: 'Orders',
+  tabSettlements: 'Settlements',
+  tabCommissions: 'Commissions',
+  tabBrokerage: 'Brokerage',
+  tabLinks: 'Referral links',
+  tabEvents: 'Events',
+  loading: 'Loading…',
+  refresh: 'Refresh',
+  retry: 'Try again',
+  reload: 'Sign in again',
+  loadMore: 'Load more',
+  empty: 'Nothing here yet.',
+  signedOut: 'Your console session has ended or you are not signed in. Sign in again to see your figures.',
+  failed: (message) => `This could not be loaded: ${message}`,
+  from: 'From',
+  to: 'To',
+  apply: 'Apply',
+  any: 'Any',
+  gmv: 'Gross sales (GMV)',
+  commissionEarned: 'Commission earned',
+  owedThisPeriod: 'Owed to the marketplace this period',
+  owedPeriod: (from, to) => `Period ${from} – ${to}`,
+  noOpenPeriod: 'No settlement period yet',
+  salesOverTime: 'Sales over time',
+  clicksOverTime: 'Clicks over time',
+  funnel: 'Referral funnel',
+  clicks: 'Clicks',
+  sales: 'Sales',
+  conversion: (rate) => `${rate} of clicks became sales`,
+  date: 'Date',
+  showTable: 'Show the figures as a table',
+  chartLoading: 'Drawing the chart…',
+  chartUnavailable: 'The chart could not be drawn; the table below has the same figures.',
+  status: 'Status',
+  domain: 'Domain',
+  order: 'Order',
+  amount: 'Amount',
+  created: 'Created',
+  timeline: 'Timeline',
+  details: (id) => `Timeline of order ${id}`,
+  refund: 'Refund',
+  refundOrder: (domain) => `Refund the order for ${domain}`,
+  refundConfirmTitle: (domain) => `Refund the order for ${domain}?`,
+  refundConfirmBody: (amount, domain) =>
+    `The marketplace cancels the transfer of ${domain} and the order becomes refunded. Refund ${amount} to the buyer through your own payment provider: you collected the payment, so the money goes back from you. The marketplace claims nothing for this order in the settlement, and its commission is reversed. This cannot be undone.`,
+  refundReason: 'Reason (optional, kept with the refund)',
+  confirmRefund: 'Refund the order',
+  cancel: 'Keep the order',
+  refunded: (amount) => `Refunded. Return ${amount} to the buyer through your payment provider.`,
+  refundRefused: (message) => `The marketplace refused the refund: ${message}`,
+  noRefundAfterTransfer: 'No refund: the domain has been transferred to the buyer.',
+  noRefundFinal: 'No refund: this order is closed.',
+  settlements: 'Settlement statements',
+  period: 'Period',
+  grossSold: 'Gross sold',
+  commissionRetained: 'Commission retained',
+  amountOwed: 'Amount owed',
+  orderCount: 'Orders',
+  transactions: 'Transactions',
+  paymentModel: 'Payment model',
+  commission: 'Commission',
+  totals: (count, gmv, commission) => `${count} transactions, GMV ${gmv}, commission ${commission}`,
+  exportCsv: 'Export CSV',
+  payouts: 'Payouts',
+  paid: 'Paid',
+  totalPaid: (amount) => `Total paid: ${amount}`,
+  ledger: 'Commission ledger',
+  accrued: 'Accrued',
+  pending: 'Pending',
+  paidOut: 'Paid out',
+  reversed: 'Reversed',
+  balance: 'Balance',
+  type: 'Type',
+  cases: 'Brokerage cases',
+  tier: 'Tier',
+  budget: 'Budget',
+  outcome: 'Outcome',
+  dealAt: (price, commission) => `Deal at ${price}, your cut ${commission}`,
+  noDeal: 'Closed without a deal',
+  stillOpen: 'Open',
+  progressPage: 'Buyer’s progress page',
+  links: 'Referral links',
+  createLink: 'Create a link',
+  kind: 'Kind',
+  kindGeneric: 'Generic',
+  kindDomain: 'Domain',
+  kindProduct: 'Product',
+  product: 'Product',
+  label: 'Label (optional)',
+  create: 'Create',
+  copy: 'Copy',
+  copyLink: (url) => `Copy ${url}`,
+  copied: 'Copied to the clipboard.',
+  linkCreated: (url) => `Link created: ${url}`,
+  events: 'Event history',
+  event: 'Event',
+  delivery: 'Delivery to this server',
+  notDelivered: 'Not received',
+};

@@ -1,0 +1,112 @@
+/**
+ * `<dk-console-events>`: the marketplace's event history (Partner API spec 4.1 `GET /events`, paged by `after_id`),
+ * each event with its delivery as this BFF received it (when, signature verified, duplicates), for operators.
+ *
+ * @summary Event history with deliveries.
+ * @event dk-console-error - a call failed.
+ * @csspart view - the section.  @csspart table - the events table.
+ */
+import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { DkConsoleView } from '../base.ts';
+
+/** An event with its delivery as the BFF received it (null when it never arrived). */
+export interface ConsoleEvent {
+  readonly id: string;
+  readonly type: string;
+  readonly created_at: string;
+  readonly data?: { order?: { public_id?: string; domain?: string; status?: string } } & Record<string, unknown>;
+  readonly delivery?: {
+    readonly received_at?: string | null;
+    readonly status?: string | null;
+    readonly attempts?: number | null;
+  } | null;
+}
+
+/** The events view. */
+export class DkConsoleEvents extends DkConsoleView {
+  static override properties: PropertyDeclarations = {
+    ...DkConsoleView.properties,
+    events: { state: true },
+    nextCursor: { state: true },
+  };
+  declare protected events: ConsoleEvent[] | undefined;
+  declare protected nextCursor: string | null;
+
+  protected get heading(): string {
+    return this.t.events;
+  }
+  protected hasData(): boolean {
+    return this.events !== undefined;
+  }
+
+  protected async load(): Promise<void> {
+    const page = await this.session.get<{ events: ConsoleEvent[]; next_cursor?: string | null }>('/events', {
+      limit: 50,
+    });
+    this.events = page.events;
+    this.nextCursor = page.next_cursor ?? null;
+  }
+
+  async #more(): Promise<void> {
+    if (!this.nextCursor) return;
+    try {
+      const page = await this.session.get<{ events: ConsoleEvent[]; next_cursor?: string | null }>('/events', {
+        after_id: this.nextCursor,
+        limit: 50,
+      });
+      this.events = [...(this.events ?? []), ...page.events];
+      this.nextCursor = page.events.length ? (page.next_cursor ?? null) : null;
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  #subject(event: ConsoleEvent): string {
+    const order = event.data?.order;
+    if (order) return [order.public_id, order.domain, order.status].filter(Boolean).join(' · ');
+    const domain = (event.data as { domain?: unknown } | undefined)?.domain;
+    return typeof domain === 'string' ? domain : '';
+  }
+
+  protected renderBody(): TemplateResult {
+    const t = this.t;
+    return html`${
+      this.events?.length
+        ? html`<div class="scroll">
+          <table part="table">
+            <caption class="sr-only">
+              ${t.events}
+            </caption>
+            <thead>
+              <tr>
+                <th scope="col">${t.created}</th>
+                <th scope="col">${t.event}</th>
+                <th scope="col">${t.order}</th>
+                <th scope="col">${t.delivery}</th>
+              </tr>
+            </thead>
+            <tbody>
+              ${this.events.map(
+                (e) => html`<tr data-event=${e.id}>
+                  <td>${this.dateTime(e.created_at)}</td>
+                  <td><code>${e.type}</code><br /><span class="muted"><bdi>${e.id}</bdi></span></td>
+                  <td><bdi>${this.#subject(e)}</bdi></td>
+                  <td>
+                    ${
+                      e.delivery?.received_at
+                        ? html`${this.dateTime(e.delivery.received_at)}${
+                            e.delivery.status ? html` <span class="badge">${e.delivery.status}</span>` : nothing
+                          }`
+                        : html`<span class="muted">${t.notDelivered}</span>`
+                    }
+                  </td>
+                </tr>`,
+              )}
+            </tbody>
+          </table>
+        </div>`
+        : html`<p class="muted">${t.empty}</p>`
+    }
+    ${this.nextCursor ? html`<button @click=${() => this.#more()}>${t.loadMore}</button>` : nothing}`;
+  }
+}

@@ -1,0 +1,197 @@
+/**
+ * `<dk-console-links>`: referral links (Partner API spec 4.1 `GET /links`, `POST /links`): create one (generic, domain
+ * or product), copy it, each link's clicks and sales, and clicks over time (`GET /me/clicks`) as a chart with its
+ * data table.
+ *
+ * @summary Referral links: create, copy, clicks and sales.
+ * @event dk-link-created - a link was created.
+ * @event dk-console-error - a call failed.
+ * @csspart view - the section.  @csspart create - the creation form.  @csspart table - the links table.
+ * @csspart copy - each Copy button.
+ */
+import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { ConsoleApiError, idempotencyKey } from '../api.ts';
+import { DkConsoleView } from '../base.ts';
+import type { ChartPoint } from '../chart.ts';
+import { DkLinkCreatedEvent } from '../events.ts';
+
+/** A referral link with its counts (protocol `linkSchema`). */
+export interface ConsoleLink {
+  readonly link_id: string;
+  readonly kind: string;
+  readonly url: string;
+  readonly domain?: string | null;
+  readonly product?: string | null;
+  readonly label?: string | null;
+  readonly clicks: number;
+  readonly sales: number;
+  readonly created_at: string;
+}
+
+/** Link kinds (Partner API spec 2.7). */
+export const LINK_KINDS = ['generic', 'domain', 'product'] as const;
+
+/** The referral links view. */
+export class DkConsoleLinks extends DkConsoleView {
+  static override properties: PropertyDeclarations = {
+    ...DkConsoleView.properties,
+    links: { state: true },
+    series: { state: true },
+    kind: { state: true },
+    notice: { state: true },
+    busy: { state: true },
+  };
+  declare protected links: ConsoleLink[] | undefined;
+  declare protected series: ChartPoint[] | undefined;
+  declare protected kind: (typeof LINK_KINDS)[number];
+  declare protected notice: { kind: 'ok' | 'bad'; text: string } | undefined;
+  declare protected busy: boolean;
+  #createKey: string | undefined;
+
+  constructor() {
+    super();
+    this.kind = 'generic';
+    this.busy = false;
+  }
+
+  protected get heading(): string {
+    return this.t.links;
+  }
+  protected hasData(): boolean {
+    return this.links !== undefined;
+  }
+
+  protected async load(): Promise<void> {
+    const [links, clicks] = await Promise.all([
+      this.session.get<{ links: ConsoleLink[] }>('/links', { limit: 100 }),
+      this.session.get<{ clicks: number; by_day?: Array<{ date: string; clicks: number }> }>('/me/clicks', this.window),
+    ]);
+    this.links = links.links;
+    this.series = clicks.by_day?.map((d) => ({ x: d.date.slice(0, 10), y: d.clicks }));
+  }
+
+  async #create(event: SubmitEvent): Promise<void> {
+    event.preventDefault();
+    if (this.busy) return;
+    const form = new FormData(event.target as HTMLFormElement);
+    const text = (name: string) => String(form.get(name) ?? '').trim();
+    const body = {
+      kind: this.kind,
+      ...(this.kind === 'domain' ? { domain: text('domain').toLowerCase() } : {}),
+      ...(this.kind === 'product' ? { product: text('product') } : {}),
+      ...(text('label') ? { label: text('label') } : {}),
+    };
+    this.#createKey ??= idempotencyKey();
+    this.busy = true;
+    try {
+      const link = await this.session.post<ConsoleLink>('/links', body, this.#createKey);
+      this.#createKey = undefined;
+      (event.target as HTMLFormElement).reset();
+      this.kind = 'generic';
+      this.notice = { kind: 'ok', text: this.t.linkCreated(link.url) };
+      this.dispatchEvent(new DkLinkCreatedEvent({ linkId: link.link_id, url: link.url, kind: link.kind }));
+      await this.refresh();
+    } catch (error) {
+      this.#createKey = undefined;
+      if (error instanceof ConsoleApiError && !error.unauthorized)
+        this.notice = { kind: 'bad', text: this.t.failed(error.message) };
+      else this.fail(error);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async #copy(url: string): Promise<void> {
+    try {
+      await navigator.clipboard.writeText(url);
+      this.notice = { kind: 'ok', text: this.t.copied };
+    } catch {
+      this.notice = { kind: 'bad', text: this.t.failed(url) };
+    }
+  }
+
+  #target(link: ConsoleLink): string {
+    return link.domain ?? link.product ?? '';
+  }
+
+  protected renderBody(): TemplateResult {
+    const t = this.t;
+    return html`
+      <form class="filters" part="create" @submit=${this.#create} aria-labelledby="create-h">
+        <h3 id="create-h" style="flex-basis:100%">${t.createLink}</h3>
+        <label
+          >${t.kind}
+          <select name="kind" @change=${(e: Event) => (this.kind = (e.target as HTMLSelectElement).value as never)}>
+            <option value="generic" ?selected=${this.kind === 'generic'}>${t.kindGeneric}</option>
+            <option value="domain" ?selected=${this.kind === 'domain'}>${t.kindDomain}</option>
+            <option value="product" ?selected=${this.kind === 'product'}>${t.kindProduct}</option>
+          </select>
+        </label>
+        ${
+          this.kind === 'domain'
+            ? html`<label>${t.domain} <input name="domain" required autocomplete="off" /></label>`
+            : nothing
+        }
+        ${
+          this.kind === 'product'
+            ? html`<label>${t.product} <input name="product" required maxlength="100" autocomplete="off" /></label>`
+            : nothing
+        }
+        <label>${t.label} <input name="label" maxlength="100" autocomplete="off" /></label>
+        <button type="submit" class="primary" ?disabled=${this.busy}>${t.create}</button>
+      </form>
+      <div role="status">
+        ${this.notice ? html`<div class="notice ${this.notice.kind}" part="notice"><p>${this.notice.text}</p></div>` : nothing}
+      </div>
+      ${
+        this.links?.length
+          ? html`<div class="scroll">
+            <table part="table">
+              <caption class="sr-only">
+                ${t.links}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${t.label}</th>
+                  <th scope="col">${t.kind}</th>
+                  <th scope="col">URL</th>
+                  <th scope="col" class="num">${t.clicks}</th>
+                  <th scope="col" class="num">${t.sales}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${this.links.map(
+                  (link) => html`<tr data-link=${link.link_id}>
+                    <td>${link.label ?? ''} <bdi class="muted">${this.#target(link)}</bdi></td>
+                    <td>${link.kind}</td>
+                    <td>
+                      <bdi><code>${link.url}</code></bdi>
+                      <button part="copy" aria-label=${t.copyLink(link.url)} @click=${() => this.#copy(link.url)}>
+                        ${t.copy}
+                      </button>
+                    </td>
+                    <td class="num" data-clicks=${link.clicks}>${this.count(link.clicks)}</td>
+                    <td class="num" data-sales=${link.sales}>${this.count(link.sales)}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+          : html`<p class="muted">${t.empty}</p>`
+      }
+      ${
+        this.series
+          ? html`<dk-console-chart
+            .label=${t.clicksOverTime}
+            .valueLabel=${t.clicks}
+            kind="bars"
+            .points=${this.series}
+            .strings=${this.strings}
+            .locale=${this.numberLocale}
+            theme=${this.theme ?? nothing}
+          ></dk-console-chart>`
+          : nothing
+      }
+    `;
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * `<dk-console-settlements>`: settlement statements per period (Partner API spec 4.1 `GET /settlements`: gross sold,
+ * commission retained, amount owed to the service), the transaction history with the spec's filters (`from`, `to`,
+ * `status`, `payment_model`), its totals and a CSV export, and the payouts made to the partner (`GET /payouts`).
+ *
+ * @summary Settlements, transactions (filters, CSV) and payouts.
+ * @event dk-console-error - a call failed.
+ * @csspart view - the section.  @csspart filters - the transaction filters.  @csspart export - the CSV button.
+ * @csspart totals - the transaction totals.
+ */
+import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
+import { DkConsoleView } from '../base.ts';
+
+/** A settlement statement (protocol `settlementSchema`). */
+export interface ConsoleSettlement {
+  readonly settlement_id: string;
+  readonly period_start: string;
+  readonly period_end: string;
+  readonly currency: string;
+  readonly gross_sold_cents: number;
+  readonly commission_retained_cents: number;
+  readonly amount_owed_cents: number;
+  readonly order_count: number;
+}
+/** A transaction (protocol `transactionSchema`). */
+export interface ConsoleTransaction {
+  readonly transaction_id: string;
+  readonly domain: string;
+  readonly payment_model: string;
+  readonly status: string;
+  readonly gmv_cents: number;
+  readonly commission_cents: number;
+  readonly currency: string;
+  readonly created_at: string;
+}
+/** A payout (protocol `payoutSchema`). */
+export interface ConsolePayout {
+  readonly payout_id: string;
+  readonly amount_cents: number;
+  readonly currency: string;
+  readonly status: string;
+  readonly created_at: string;
+  readonly paid_at?: string | null;
+}
+interface TransactionPage {
+  transactions: ConsoleTransaction[];
+  next_cursor?: string | null;
+  totals?: { gmv_cents: number; commission_cents: number; count: number; currency?: string };
+}
+
+/** The payment models of the transactions filter (Partner API spec 1). */
+export const PAYMENT_MODEL_FILTERS = ['mor', 'non_mor', 'brokerage'] as const;
+
+/** The settlements view. */
+export class DkConsoleSettlements extends DkConsoleView {
+  static override properties: PropertyDeclarations = {
+    ...DkConsoleView.properties,
+    status: {},
+    paymentModel: { attribute: 'payment-model' },
+    settlements: { state: true },
+    transactions: { state: true },
+    payouts: { state: true },
+  };
+
+  /** Transaction status filter; unset for any. */
+  declare status: string | undefined;
+  /** Transaction payment model filter (`mor`, `non_mor`, `brokerage`); unset for any. */
+  declare paymentModel: string | undefined;
+  declare protected settlements: ConsoleSettlement[] | undefined;
+  declare protected transactions: TransactionPage | undefined;
+  declare protected payouts: { payouts: ConsolePayout[]; total_paid_cents?: number } | undefined;
+
+  protected get heading(): string {
+    return this.t.tabSettlements;
+  }
+
+  protected hasData(): boolean {
+    return this.settlements !== undefined;
+  }
+
+  #txQuery(cursor?: string) {
+    return { ...this.window, status: this.status, payment_model: this.paymentModel, cursor, limit: 50 };
+  }
+
+  protected async load(): Promise<void> {
+    const [settlements, transactions, payouts] = await Promise.all([
+      this.session.get<{ settlements: ConsoleSettlement[] }>('/settlements', { limit: 50 }),
+      this.session.get<TransactionPage>('/transactions', this.#txQuery()),
+      this.session.get<{ payouts: ConsolePayout[]; total_paid_cents?: number }>('/payouts', { limit: 50 }),
+    ]);
+    this.settlements = settlements.settlements;
+    this.transactions = transactions;
+    this.payouts = payouts;
+  }
+
+  async #more(): Promise<void> {
+    const cursor = this.transactions?.next_cursor;
+    if (!cursor || !this.transactions) return;
+    try {
+      const page = await this.session.get<TransactionPage>('/transactions', this.#txQuery(cursor));
+      this.transactions = {
+        ...page,
+        transactions: [...this.transactions.transactions, ...page.transactions],
+      };
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  #filter(event: SubmitEvent): void {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    const text = (name: string) => (String(form.get(name) ?? '').trim() || undefined) as string | undefined;
+    this.status = text('status');
+    this.paymentModel = text('payment_model');
+    this.from = text('from');
+    this.to = text('to');
+    void this.refresh();
+  }
+
+  /** Downloads the transactions of the current filters as CSV (`GET {api}/console/transactions.csv`). */
+  async exportCsv(): Promise<void> {
+    try {
+      const csv = await this.session.text('/transactions.csv', { ...this.#txQuery(), limit: undefined });
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = 'transactions.csv';
+      a.click();
+      setTimeout(() => URL.revokeObjectURL(url), 1000);
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  protected renderBody(): TemplateResult {
+    const t = this.t;
+    const totals = this.transactions?.totals;
+    const currency = totals?.currency ?? 'USD';
+    return html`
+      <h3>${t.settlements}</h3>
+      ${
+        this.settlements?.length
+          ? html`<div class="scroll">
+            <table part="settlements">
+              <caption class="sr-only">
+                ${t.settlements}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${t.period}</th>
+                  <th scope="col" class="num">${t.grossSold}</th>
+                  <th scope="col" class="num">${t.commissionRetained}</th>
+                  <th scope="col" class="num">${t.amountOwed}</th>
+                  <th scope="col" class="num">${t.orderCount}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${this.settlements.map(
+                  (s) => html`<tr data-settlement=${s.settlement_id}>
+                    <th scope="row">${this.date(s.period_start)} – ${this.date(s.period_end)}</th>
+                    <td class="num">${this.money(s.gross_sold_cents, s.currency)}</td>
+                    <td class="num">${this.money(s.commission_retained_cents, s.currency)}</td>
+                    <td class="num">${this.money(s.amount_owed_cents, s.currency)}</td>
+                    <td class="num">${this.count(s.order_count)}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+          : html`<p class="muted">${t.empty}</p>`
+      }
+      <h3>${t.transactions}</h3>
+      <form class="filters" part="filters" @submit=${this.#filter}>
+        <label>${t.from} <input type="date" name="from" .value=${this.from ?? ''} /></label>
+        <label>${t.to} <input type="date" name="to" .value=${this.to ?? ''} /></label>
+        <label>${t.status} <input name="status" .value=${this.status ?? ''} autocomplete="off" /></label>
+        <label
+          >${t.paymentModel}
+          <select name="payment_model">
+            <option value="" ?selected=${!this.paymentModel}>${t.any}</option>
+            ${PAYMENT_MODEL_FILTERS.map(
+              (m) => html`<option value=${m} ?selected=${this.paymentModel === m}>${m}</option>`,
+            )}
+          </select>
+        </label>
+        <button type="submit">${t.apply}</button>
+        <button type="button" part="export" @click=${() => this.exportCsv()}>${t.exportCsv}</button>
+      </form>
+      ${
+        totals
+          ? html`<p part="totals" data-gmv=${totals.gmv_cents} data-commission=${totals.commission_cents}>
+            ${t.totals(totals.count, this.money(totals.gmv_cents, currency), this.money(totals.commission_cents, currency))}
+          </p>`
+          : nothing
+      }
+      ${
+        this.transactions?.transactions.length
+          ? html`<div class="scroll">
+            <table part="transactions">
+              <caption class="sr-only">
+                ${t.transactions}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${t.created}</th>
+                  <th scope="col">${t.domain}</th>
+                  <th scope="col">${t.paymentModel}</th>
+                  <th scope="col">${t.status}</th>
+                  <th scope="col" class="num">${t.gmv}</th>
+                  <th scope="col" class="num">${t.commission}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${this.transactions.transactions.map(
+                  (x) => html`<tr>
+                    <td>${this.dateTime(x.created_at)}</td>
+                    <td><bdi>${x.domain}</bdi></td>
+                    <td>${x.payment_model}</td>
+                    <td><span class="badge">${x.status}</span></td>
+                    <td class="num">${this.money(x.gmv_cents, x.currency)}</td>
+                    <td class="num">${this.money(x.commission_cents, x.currency)}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+          : html`<p class="muted">${t.empty}</p>`
+      }
+      ${this.transactions?.next_cursor ? html`<button @click=${() => this.#more()}>${t.loadMore}</button>` : nothing}
+      <h3>${t.payouts}</h3>
+      ${
+        this.payouts?.total_paid_cents !== undefined
+          ? html`<p part="total-paid">${t.totalPaid(this.money(this.payouts.total_paid_cents))}</p>`
+          : nothing
+      }
+      ${
+        this.payouts?.payouts.length
+          ? html`<div class="scroll">
+            <table part="payouts">
+              <caption class="sr-only">
+                ${t.payouts}
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">${t.created}</th>
+                  <th scope="col">${t.status}</th>
+                  <th scope="col" class="num">${t.amount}</th>
+                  <th scope="col">${t.paid}</th>
+                </tr>
+              </thead>
+              <tbody>
+                ${this.payouts.payouts.map(
+                  (p) => html`<tr>
+                    <td>${this.dateTime(p.created_at)}</td>
+                    <td><span class="badge">${p.status}</span></td>
+                    <td class="num">${this.money(p.amount_cents, p.currency)}</td>
+                    <td>${this.dateTime(p.paid_at)}</td>
+                  </tr>`,
+                )}
+              </tbody>
+            </table>
+          </div>`
+          : html`<p class="muted">${t.empty}</p>`
+      }
+    `;
+  }
+}
