@@ -256,3 +256,139 @@ describe('<dk-domain-search siblings>', () => {
     expect(text(items(search)[2]!.querySelector('[part="sibling-price"]'))).to.match(/^1\.200\s\$$/);
   });
 });
+
+describe('<dk-domain-search>: the verdict on a whole domain typed', () => {
+  let stub: FetchStub;
+  useFetchStub((fresh) => {
+    stub = fresh;
+  });
+
+  /** The verdict's sentence as read, without the isolates around the domain (FSI … PDI). */
+  const said = (search: DkDomainSearch): string =>
+    text(part(search, '[part="verdict-text"]')).replace(/[\u2066-\u2069]/g, '');
+
+  const verdictOf = (search: DkDomainSearch): HTMLElement | null =>
+    search.shadowRoot!.querySelector<HTMLElement>('[part="verdict"]');
+
+  /** Searches `query`, answers `results`, then the siblings lookup with the typed name's `status`. */
+  async function typed(search: DkDomainSearch, query: string, results: WidgetDomain[], status: string | null) {
+    search.search(query);
+    (await stub.call(0)).respond(200, { query, results });
+    await untilState(search, results.length ? 'results' : 'empty');
+    const lookup = await stub.call(1);
+    expect(lookup.url.pathname).to.equal('/dk/siblings');
+    expect(lookup.url.searchParams.get('q')).to.equal(query);
+    lookup.respond(200, { query, siblings: [], domain: status && { domain: query, status } });
+    await until(() => verdictOf(search)?.dataset.verdict !== undefined, 'the verdict is shown');
+    await settle(search);
+  }
+
+  const OLIVE: WidgetDomain[] = [{ domain: 'olive.io', available: true, price_cents: 2500000, currency: 'USD' }];
+
+  it('says a registered name is taken, above the results, even without the siblings attribute', async () => {
+    const search = await fixture('dk-domain-search');
+    await typed(search, 'live-site.com', OLIVE, 'registered');
+
+    const verdict = verdictOf(search)!;
+    expect(verdict.dataset.verdict).to.equal('taken');
+    expect(said(search)).to.equal('live-site.com is taken: someone has registered it, and it is not for sale here.');
+    expect(part(search, '[part="verdict-text"]').getAttribute('role')).to.equal('status');
+    expect(
+      verdict.compareDocumentPosition(part(search, '[part="results"]')) & Node.DOCUMENT_POSITION_FOLLOWING,
+    ).to.not.equal(0);
+    expect(text(part(search, '[part="verdict-alternatives"]'))).to.equal('These names can be bought now:');
+    expect(search.shadowRoot!.querySelector('[part="siblings"]'), 'no list without the attribute').to.equal(null);
+    expect(verdict.querySelector('slot[name="offer"]'), 'the offer slot for a name not for sale').to.not.equal(null);
+  });
+
+  it('"Who holds it?" asks GET /whois and says the registrar and the date; focus moves to the answer', async () => {
+    const search = await fixture('dk-domain-search');
+    await typed(search, 'live-site.com', OLIVE, 'registered');
+
+    part<HTMLButtonElement>(search, '[part="whois-button"]').click();
+    const whois = await stub.call(2);
+    expect(whois.url.pathname).to.equal('/dk/whois');
+    expect(whois.url.searchParams.get('domain')).to.equal('live-site.com');
+    await settle(search);
+    expect(text(part(search, '[part="whois-button"]'))).to.equal('Looking it up…');
+    whois.respond(200, {
+      domain: 'live-site.com',
+      registered: true,
+      registrar: 'Harborline Registrar, LLC',
+      registered_at: '2004-03-17T09:30:00.000Z',
+    });
+    await until(() => search.shadowRoot!.querySelector('[part="whois"]') !== null, 'the answer is shown');
+    await settle(search);
+
+    const answer = part(search, '[part="whois"]');
+    expect(text(answer).replace(/[\u2066-\u2069]/g, '')).to.equal(
+      'Registered with Harborline Registrar, LLC since March 17, 2004.',
+    );
+    expect(search.shadowRoot!.activeElement).to.equal(answer);
+    expect(search.shadowRoot!.querySelector('[part="whois-button"]')).to.equal(null);
+  });
+
+  it('keeps "Who holds it?" to try again when the lookup fails, saying why', async () => {
+    const search = await fixture('dk-domain-search');
+    await typed(search, 'live-site.com', OLIVE, 'registered');
+
+    part<HTMLButtonElement>(search, '[part="whois-button"]').click();
+    (await stub.call(2)).respond(503, { error: { code: 'busy', message: 'busy', retry_after: 3 } });
+    await until(() => search.shadowRoot!.querySelector('[part="whois-error"]') !== null, 'the failure is said');
+    await settle(search);
+
+    expect(text(part(search, '[part="whois-button"]'))).to.equal('Who holds it?');
+    expect(text(part(search, '[part="whois-error"]'))).to.not.equal('');
+  });
+
+  it('lists a listed name first and says it is for sale here; no lookup, no offer', async () => {
+    const search = await fixture('dk-domain-search');
+    await typed(
+      search,
+      'coffeehouse.com',
+      [COFFEE[1]!, COFFEE[0]!], // the partner's order: a partial match first
+      'for_sale',
+    );
+
+    expect(verdictOf(search)!.dataset.verdict).to.equal('listed');
+    expect(rows(search).map((row) => row.dataset.domain)).to.deep.equal(['coffeehouse.com', 'coffee.shop']);
+    expect(search.shadowRoot!.querySelector('[part="whois-button"]')).to.equal(null);
+    expect(search.shadowRoot!.querySelector('[part="offer"]')).to.equal(null);
+  });
+
+  it('says a name nobody registered cannot be sold here and where it can be had', async () => {
+    const search = await fixture('dk-domain-search');
+    await typed(search, 'acme-rockets.com', [], 'available');
+
+    expect(verdictOf(search)!.dataset.verdict).to.equal('unregistered');
+    expect(said(search)).to.equal(
+      'Nobody has registered acme-rockets.com yet. This shop cannot sell it: any domain registrar can register it for you.',
+    );
+    expect(search.shadowRoot!.querySelector('[part="verdict-alternatives"]'), 'no results to offer').to.equal(null);
+  });
+
+  it('offers a marketplace listing the results did not show with a Buy of its own', async () => {
+    const search = await fixture('dk-domain-search');
+    await typed(search, 'coffee.dev', [], 'for_sale');
+
+    expect(verdictOf(search)!.dataset.verdict).to.equal('for-sale');
+    const buy = part<HTMLButtonElement>(search, '[part~="verdict-buy"]');
+    expect(buy.getAttribute('aria-label')).to.equal('Buy coffee.dev');
+    const selected = new Promise<string>((resolve) =>
+      search.addEventListener('dk-select', (event) => {
+        event.preventDefault();
+        resolve(event.detail.domain);
+      }),
+    );
+    buy.click();
+    expect(await selected).to.equal('coffee.dev');
+  });
+
+  it('says only "not listed here" when the BFF does not tell the name\'s standing', async () => {
+    const search = await fixture('dk-domain-search');
+    await typed(search, 'live-site.com', OLIVE, null);
+
+    expect(verdictOf(search)!.dataset.verdict).to.equal('unlisted');
+    expect(said(search)).to.equal('live-site.com is not listed here.');
+  });
+});
