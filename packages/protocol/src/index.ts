@@ -21,6 +21,7 @@ export * from './schemas/lists.ts';
 export * from './schemas/orders.ts';
 export * from './schemas/events.ts';
 export * from './schemas/reporting.ts';
+export * from './schemas/console-api.ts';
 export * from './schemas/public/index.ts';
 export * from './operations.ts';
 export { buildPartnerApiDocument } from './openapi/partner-api.ts';
