@@ -1,4 +1,5 @@
 /** Every English default string of the widget, in one object (the npm build's `defaultStrings` export). */
+import { popupStrings } from './domain-search/popup.ts';
 import { siblingStrings } from './domain-search/siblings.ts';
 import { returnStrings } from './purchase/checkout-flow.ts';
 import { orderStrings } from './purchase/order-strings.ts';
@@ -11,6 +12,7 @@ export type { DkStrings };
 export const defaultStrings: DkStrings = {
   ...baseStrings,
   ...siblingStrings,
+  ...popupStrings,
   ...orderStrings,
   ...returnStrings,
   ...purchaseStrings,

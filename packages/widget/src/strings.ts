@@ -60,6 +60,20 @@ export interface DkStrings {
   readonly whoisHeld: (registrar: string, date: string) => string;
   /** The lookup's answer when the record names no registrar. */
   readonly whoisPrivate: string;
+  /** The button that closes the full-screen search panel on a phone (focus goes back to the search box). */
+  readonly closeSearch: string;
+  /** Title of the visitor's recent searches, listed when the empty search box has focus. */
+  readonly recentSearches: string;
+  /** The button that removes every recent search (its accessible description is `recentSearches`). */
+  readonly clearRecent: string;
+  /** Accessible name of the button that removes one recent search. */
+  readonly removeRecent: (query: string) => string;
+  /** Announced when the recent searches are listed: how many, and how to reach them. */
+  readonly recentCount: (count: number) => string;
+  /** Announced when one recent search was removed. */
+  readonly recentRemoved: (query: string) => string;
+  /** Announced when the recent searches were all removed. */
+  readonly recentCleared: string;
   /** Error shown when the BFF could not be reached. */
   readonly networkError: string;
   /**
@@ -199,6 +213,16 @@ export type DkSiblingStringKey =
   | 'whoisHeld'
   | 'whoisPrivate';
 
+/** The strings of the popup: the phone's panel and the recent searches (they load with the result rows, see `domain-search/popup.ts`). */
+export type DkRecentStringKey =
+  | 'closeSearch'
+  | 'recentSearches'
+  | 'clearRecent'
+  | 'removeRecent'
+  | 'recentCount'
+  | 'recentRemoved'
+  | 'recentCleared';
+
 /** The strings of a refused purchase, in both buying flows (they are loaded with them, see `purchase/purchase-strings.ts`). */
 export type DkPurchaseStringKey = 'domainReserved' | 'reserved' | 'rateLimitedFor';
 
@@ -231,12 +255,12 @@ export type DkOrderStringKey =
   | 'done';
 
 /**
- * The English defaults of everything but the order flow's and the siblings list's strings (which load with
- * them; the package's `defaultStrings` export has all).
+ * The English defaults of everything but the order flow's, the siblings list's and the popup's strings (which load
+ * with them; the package's `defaultStrings` export has all).
  */
 export const baseStrings: Omit<
   DkStrings,
-  DkOrderStringKey | DkSiblingStringKey | DkReturnStringKey | DkPurchaseStringKey
+  DkOrderStringKey | DkSiblingStringKey | DkReturnStringKey | DkPurchaseStringKey | DkRecentStringKey
 > = {
   searchLabel: 'Find your domain',
   searchPlaceholder: 'Try “coffee” or “studio”',

@@ -30,6 +30,14 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * the box. A click on a result (or its Buy button) chooses it too. A polite live region announces result
  * counts, errors and the purchase's progress.
  *
+ * The results (and the messages standing in for them) open as a popup over the page, under the box, so nothing on
+ * the page moves; a press outside the element or focus leaving it closes the popup. On a phone (a viewport of at
+ * most 480 CSS px) the search opens as a full-screen panel instead, a modal dialog: the box on top, the results
+ * under it, a Close button; Escape or Close closes it and focus is back in the box, Tab stays inside it and the page
+ * under it does not scroll. Focusing the empty box lists the visitor's recent searches (the queries whose results
+ * they saw, five at most, kept in their `localStorage` under `dk-recent-searches`; nothing is kept without storage):
+ * each can be searched again or removed, and Clear removes them all. These come with the result rows' module.
+ *
  * Its search state is reflected as `data-state`: `initial`, `loading`, `results`, `empty`, `error`, `busy`
  * (the BFF asked to wait; the search repeats by itself after the countdown) or `offline` (no network; it
  * repeats when the browser is back online). The purchase phase is reflected as `data-purchase`.
@@ -93,6 +101,14 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * @csspart whois-error - Why the lookup failed (the button stays, to try again).
  * @csspart offer - The wrapper of the `offer` slot and of `<dk-broker-button>` (part `broker`) on a name not for sale.
  * @csspart verdict-alternatives - "These names can be bought now:", above the results, under a name not for sale.
+ * @csspart close-button - On a phone: the button closing the full-screen search panel (`strings.closeSearch`).
+ * @csspart recent - The visitor's recent searches (a title, a list and a Clear button), when the empty box has focus.
+ * @csspart recent-title - Their title (`strings.recentSearches`), which names the list.
+ * @csspart recent-search - One recent search (`<li>`): its `recent-query` and `recent-remove` buttons.
+ * @csspart recent-query - The button searching a recent query again.
+ * @csspart recent-remove - The button removing one recent search (named by `strings.removeRecent`).
+ * @csspart recent-clear - The button removing every recent search (`strings.clearRecent`).
+ * @csspart recent-status - The visually hidden live region announcing the recent searches and their removal.
  * @csspart siblings - With `siblings`: the "Also available" section under the results (a title and a list).
  * @csspart siblings-title - Its title (`strings.siblingsTitle`), which names the list.
  * @csspart sibling - One alternate-TLD name (`<li>`), with `data-domain` and `data-kind` (`registration` or `listing`).
@@ -291,7 +307,14 @@ export class DkDomainSearch extends DkElement {
 
   protected override willUpdate(changed: PropertyValues<this>): void {
     super.willUpdate(changed);
-    if (!this.hasUpdated) prefetch(loadResultsModule);
+    // Once loaded, the rows' module also runs the popup (recent searches, the full-screen panel on a phone).
+    if (!this.hasUpdated)
+      prefetch(() =>
+        loadResultsModule().then((rows) => {
+          this.#search.rows = rows;
+          this.requestUpdate();
+        }),
+      );
     if (changed.has('siblings') && this.siblings) prefetch(loadSiblingsModule);
     this.dataset.state = this.#search.status;
   }
@@ -336,35 +359,40 @@ export class DkDomainSearch extends DkElement {
     return html`
       <div part="base" class="base">
         <label part="label" for="input"><slot name="label">${this.label || s.searchLabel}</slot></label>
-        <div class="field">
-          <input
-            id="input"
-            part="input"
-            type="search"
-            role="combobox"
-            autocomplete="off"
-            spellcheck="false"
-            aria-autocomplete="list"
-            aria-haspopup="grid"
-            aria-expanded=${expanded}
-            aria-controls="results"
-            aria-activedescendant=${active < 0 ? nothing : `cell-${active}`}
-            placeholder=${this.placeholder || s.searchPlaceholder}
-            @input=${(event: InputEvent) => event.isComposing || this.#schedule()}
-            @compositionend=${this.#schedule}
-            @keydown=${this.#onKeyDown}
-          />
-          ${status === 'loading' ? spinner : nothing}
-        </div>
-        ${extras?.renderVerdict(this as never, this.#search)}
-        <div id="results" part="results" class="grid" role="grid" aria-label=${s.resultsLabel} aria-busy=${status === 'loading'} ?hidden=${!expanded} @mousedown=${(e: Event) => e.preventDefault()}>
-          ${expanded && this.#search.rows ? this.#search.rows.renderRows(this.purchase.lit, { results, active, query: this.#search.query, strings: s, purchase: p, purchaseError, locale: this.priceLocale, choose: (result, i) => this.#choose(result, i) }) : nothing}
-        </div>
-        <p part="message" class="mute" ?hidden=${!message}>${message}</p>
-        ${extras?.renderSiblings(this as never, this.#search)}
-        <div part="error" class="box alert row" ?hidden=${!problem}>
-          <p part="error-message">${problem}</p>
-          <button part="retry-button" class="quiet" type="button" ?hidden=${busy || !error || !canRetry(error)} @click=${() => this.retry()}>${s.retry}</button>
+        <div class="sheet">
+          <div class="field">
+            <input
+              id="input"
+              part="input"
+              type="search"
+              role="combobox"
+              autocomplete="off"
+              spellcheck="false"
+              aria-autocomplete="list"
+              aria-haspopup="grid"
+              aria-expanded=${expanded}
+              aria-controls="results"
+              aria-activedescendant=${active < 0 ? nothing : `cell-${active}`}
+              placeholder=${this.placeholder || s.searchPlaceholder}
+              @input=${(event: InputEvent) => event.isComposing || this.#schedule()}
+              @compositionend=${this.#schedule}
+              @keydown=${this.#onKeyDown}
+            />
+            ${status === 'loading' ? spinner : nothing}
+          </div>
+          <div class="pop">
+            ${this.#search.rows?.renderPopup(this.purchase.lit, this)}
+            ${extras?.renderVerdict(this as never, this.#search)}
+            <div id="results" part="results" class="grid" role="grid" aria-label=${s.resultsLabel} aria-busy=${status === 'loading'} ?hidden=${!expanded} @mousedown=${(e: Event) => e.preventDefault()}>
+              ${expanded && this.#search.rows ? this.#search.rows.renderRows(this.purchase.lit, { results, active, query: this.#search.query, strings: s, purchase: p, purchaseError, locale: this.priceLocale, choose: (result, i) => this.#choose(result, i) }) : nothing}
+            </div>
+            <p part="message" class="box mute" ?hidden=${!message}>${message}</p>
+            ${extras?.renderSiblings(this as never, this.#search)}
+            <div part="error" class="box alert row" ?hidden=${!problem}>
+              <p part="error-message">${problem}</p>
+              <button part="retry-button" class="quiet" type="button" ?hidden=${busy || !error || !canRetry(error)} @click=${() => this.retry()}>${s.retry}</button>
+            </div>
+          </div>
         </div>
         ${this.renderOrderPanel()}
         <div part="status" class="vh" role="status" aria-live="polite" aria-atomic="true">${announcement}</div>

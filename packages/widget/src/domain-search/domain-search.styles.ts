@@ -14,8 +14,18 @@ export const styles = [
     .price {
       font-weight: 600;
     }
+    .sheet,
     .field {
       position: relative;
+    }
+    /* The results (and what stands in for them) open over the page, under the box: nothing on the page moves. */
+    .pop {
+      position: absolute;
+      z-index: 10;
+      inset-inline: 0;
+      top: calc(100% + var(--_gap));
+      display: grid;
+      gap: var(--_gap);
     }
     input,
     .grid {
@@ -43,46 +53,6 @@ export const styles = [
     /* A refinement is loading: the previous results stay, dimmed (the spinner is in the search box). */
     [aria-busy='true'] {
       opacity: 0.6;
-    }
-    [role='row'] {
-      cursor: pointer;
-      border-inline-start: 4px solid transparent;
-    }
-    [role='row'] + [role='row'] {
-      border-top: 1px solid var(--_line);
-    }
-    [aria-selected='true'] {
-      background: var(--_active);
-      border-inline-start-color: var(--_focus);
-    }
-    .cell {
-      padding: 0.7em 0.9em;
-    }
-    .name {
-      flex: 1 1 12em;
-      overflow-wrap: anywhere;
-    }
-    mark {
-      color: inherit;
-      background: var(--_mark);
-      border-radius: 0.2em;
-    }
-    .badge {
-      font-size: 0.85em;
-    }
-    .ok {
-      color: var(--_ok);
-    }
-    .buy-error {
-      flex-basis: 100%;
-    }
-    ul {
-      margin: 0;
-      padding: 0;
-      list-style: none;
-    }
-    li {
-      padding-block: 0.3em;
     }
   `,
 ];

@@ -12,6 +12,7 @@ import { highlight } from '../highlight.ts';
 import type { LitKit, PurchaseController } from '../purchase/purchase-controller.ts';
 import type { DkStrings } from '../strings.ts';
 import type { WidgetDomain } from '../types.ts';
+import { adoptStyle, type PopupHost, renderPopup as popup } from './popup.ts';
 
 /** What the rows are rendered from. */
 export interface RowsView {
@@ -31,29 +32,38 @@ export interface RowsView {
 }
 
 /**
- * The rows' own style, adopted by the search box's shadow root with the first rows (a constructed sheet, not an
- * inline `<style>`, so a page's `style-src 'self'` allows it): on a touch screen (`pointer: coarse`) each Buy button
- * is a 44 × 44 CSS px target at least, the size most touch guidelines ask for. It comes with this module, so the
- * search box's first load carries none of it.
+ * The rows' own style (and the siblings list's), adopted by the search box's shadow root with the popup (see
+ * `popup.ts`, a constructed sheet, so a page's `style-src 'self'` allows it): the rows, the active row, the matched
+ * text; on a touch screen (`pointer: coarse`) each Buy button is a 44 × 44 CSS px target at least, the size most
+ * touch guidelines ask for. It comes with this module, so the search box's first load carries none of it.
  */
-let rowSheet: CSSStyleSheet | undefined;
+const ROW_CSS = `
+[role=row]{cursor:pointer;border-inline-start:4px solid transparent}
+[role=row]+[role=row]{border-top:1px solid var(--_line)}
+[aria-selected=true]{background:var(--_active);border-inline-start-color:var(--_focus)}
+.cell{padding:.7em .9em}
+.name{flex:1 1 12em;overflow-wrap:anywhere}
+mark{color:inherit;background:var(--_mark);border-radius:.2em}
+.badge{font-size:.85em}
+.ok{color:var(--_ok)}
+.buy-error{flex-basis:100%}
+ul{margin:0;padding:0;list-style:none}
+li{padding-block:.3em}
+@media (pointer:coarse){[part=buy-button]{min-height:44px;min-width:44px;justify-content:center}}
+`;
 
-/** Adopts {@link rowSheet} into `root` (the search box's shadow root) once. */
-function adoptRowStyle(root: HTMLElement | DocumentFragment): void {
-  if (!(root instanceof ShadowRoot)) return;
-  if (!rowSheet) {
-    rowSheet = new CSSStyleSheet();
-    rowSheet.replaceSync(
-      '@media (pointer:coarse){[part=buy-button]{min-height:44px;min-width:44px;justify-content:center}}',
-    );
-  }
-  if (!root.adoptedStyleSheets.includes(rowSheet)) root.adoptedStyleSheets = [...root.adoptedStyleSheets, rowSheet];
+/**
+ * The popup's own pieces for the search box `host` (the phone's Close button, the recent searches), see `popup.ts`;
+ * sets the popup up, and adopts the rows' and the popup's style, on first call.
+ */
+export function renderPopup(lit: LitKit, host: PopupHost): TemplateResult {
+  return popup(lit, host, ROW_CSS);
 }
 
-/** Renders one grid row per result (with their style, see {@link adoptRowStyle}). */
+/** Renders one grid row per result (with their style, see {@link ROW_CSS}). */
 export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): TemplateResult[] {
   const { strings: s, purchase: p } = v;
-  adoptRowStyle(p.host.renderRoot);
+  adoptStyle(p.host.renderRoot, ROW_CSS);
   return v.results.map((result, i) => {
     const { domain, price_cents: cents, currency } = result;
     const mine = p.domain === domain;

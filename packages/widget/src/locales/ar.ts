@@ -27,6 +27,20 @@ function found(count: number): string {
   }
 }
 
+/** How many recent searches are listed, with Arabic's plural forms. */
+function recent(count: number): string {
+  switch (plural.select(count)) {
+    case 'one':
+      return 'عملية بحث أخيرة واحدة';
+    case 'two':
+      return 'عمليتا بحث أخيرتان';
+    case 'few':
+      return `${number(count)} عمليات بحث أخيرة`;
+    default:
+      return `${number(count)} عملية بحث أخيرة`;
+  }
+}
+
 /** The widget's strings in Arabic. */
 export const ar: DkStrings = {
   searchLabel: 'ابحث عن اسم نطاقك',
@@ -55,6 +69,13 @@ export const ar: DkStrings = {
   whoisLoading: 'جارٍ البحث…',
   whoisHeld: (registrar, date) => (date ? `مسجَّل لدى ${registrar} منذ ${date}.` : `مسجَّل لدى ${registrar}.`),
   whoisPrivate: 'لا يذكر سجلّه العام اسم المسجِّل.',
+  closeSearch: 'إغلاق',
+  recentSearches: 'عمليات البحث الأخيرة',
+  clearRecent: 'مسح',
+  removeRecent: (query) => `إزالة «${query}» من عمليات البحث الأخيرة`,
+  recentCount: (count) => `${recent(count)}. اضغط Tab للاختيار.`,
+  recentRemoved: (query) => `أُزيلت «${query}» من عمليات البحث الأخيرة.`,
+  recentCleared: 'مُسحت عمليات البحث الأخيرة.',
   networkError: 'تعذّر الوصول إلى خدمة النطاقات. تحقّق من اتصالك.',
   serviceUnavailable: 'البحث عن النطاقات غير متاح على هذا الموقع حاليًا. يُرجى المحاولة لاحقًا.',
   offline: 'أنت غير متصل بالإنترنت. سيُستأنف البحث عند عودة الاتصال.',

@@ -34,6 +34,16 @@ export const fr: DkStrings = {
   whoisHeld: (registrar, date) =>
     date ? `Enregistré chez ${registrar} depuis le ${date}.` : `Enregistré chez ${registrar}.`,
   whoisPrivate: 'Son enregistrement public ne nomme pas le registraire.',
+  closeSearch: 'Fermer',
+  recentSearches: 'Recherches récentes',
+  clearRecent: 'Effacer',
+  removeRecent: (query) => `Retirer « ${query} » des recherches récentes`,
+  recentCount: (count) =>
+    count === 1
+      ? '1 recherche récente. Appuyez sur Tab pour la choisir.'
+      : `${count} recherches récentes. Appuyez sur Tab pour en choisir une.`,
+  recentRemoved: (query) => `« ${query} » retirée des recherches récentes.`,
+  recentCleared: 'Recherches récentes effacées.',
   networkError: 'Impossible de joindre le service de domaines. Vérifiez votre connexion.',
   serviceUnavailable: 'La recherche de domaines est indisponible sur ce site pour le moment. Réessayez plus tard.',
   offline: 'Vous êtes hors ligne. La recherche reprendra dès votre retour.',
