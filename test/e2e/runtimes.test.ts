@@ -3,7 +3,7 @@
  * from the packed tarballs on Express (Node), Node's http server, a Next.js App Router app (`next build`, then
  * `next start`), Hono on Node, Bun, Deno and workerd (miniflare). See `runtimes/hosts.ts` for how each is started.
  *
- * Per host: `/readyz`; a search and the siblings of a word; a checkout session paid on the sandbox's hosted lander
+ * Per host: `/readyz`; a search and the siblings of a word; a typed domain's standing and its WHOIS (`GET /whois`); a checkout session paid on the sandbox's hosted lander
  * whose signed return `GET /checkout/return` confirms (and an edited one it refuses); a Merchant of Record quote →
  * order → status; a webhook delivery signed over its exact bytes accepted (and the same bytes, one changed, refused).
  *
@@ -190,6 +190,20 @@ describe.skipIf(!ready)('the BFF on every host (packed tarballs, outside the wor
         expect(siblings.status, JSON.stringify(listed)).toBe(200);
         expect(listed.query).toBe('coffee');
         expect(Array.isArray(listed.siblings)).toBe(true);
+      }, 60_000);
+
+      it('says where a typed domain stands and who holds it (GET /whois), refusing a bad domain first', async () => {
+        const standing = await json(await getPatiently(`${host.url}/siblings?q=live-site.com`));
+        expect(standing.domain).toEqual({ domain: 'live-site.com', status: 'registered' });
+
+        const whois = await getPatiently(`${host.url}/whois?domain=live-site.com`);
+        const held = await json(whois);
+        expect(whois.status, JSON.stringify(held)).toBe(200);
+        expect(held).toMatchObject({ domain: 'live-site.com', registered: true, registrar: expect.any(String) });
+
+        const bad = await fetch(`${host.url}/whois?domain=live%00site.com`);
+        expect(bad.status).toBe(400);
+        expect((await json(bad)).error.code).toBe('validation_error');
       }, 60_000);
 
       it('opens a checkout session; the lander’s signed return is confirmed, an edited one refused', async () => {
