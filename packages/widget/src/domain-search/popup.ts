@@ -300,10 +300,12 @@ class Popup {
 const POPUP_CSS = `
 .sheet:not(.open) .pop,.close{display:none}
 .pop>*{box-shadow:0 .5em 1.5em #0003}
+.pop>[part=verdict-alternatives]{padding:.5em .9em;background:var(--_bg);border-radius:var(--_r)}
 .recent li{display:flex;gap:var(--_gap)}
+.recent>button{justify-self:start}
 .link{flex:1;padding:.5em .25em;color:inherit;background:none;border:0;font-weight:normal;justify-content:flex-start}
 @media (max-width:${PHONE}px){
-.open{position:fixed;inset:0;z-index:2147483647;display:grid;grid-template-columns:1fr auto;align-content:start;gap:var(--_gap);padding:var(--_gap);overflow:auto;overscroll-behavior:contain;background:var(--_bg)}
+.open{position:fixed;inset:0;z-index:2147483647;display:grid;grid-template-columns:1fr auto;grid-auto-rows:max-content;align-content:start;gap:var(--_gap);padding:var(--_gap);overflow:auto;overscroll-behavior:contain;background:var(--_bg)}
 .open .pop{display:contents}
 .open .pop>*{grid-column:1/-1;box-shadow:none}
 .open .field{grid-area:1/1}
