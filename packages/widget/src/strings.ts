@@ -111,11 +111,15 @@ export interface DkStrings {
   readonly reserved: string;
   /**
    * `rate_limited` or `busy` when buying, with the BFF's `retry_after` (`seconds`, at least 1): the visitor's purchase
-   * limit or the shop's is met; says when to try again (in place of `rateLimited`).
+   * limit or the shop's is met; says when to try again.
    */
   readonly rateLimitedFor: (seconds: number) => string;
-  /** `rate_limited`, and `busy` outside the search's own countdown (a Buy): try again in a moment. */
-  readonly rateLimited: string;
+  /**
+   * @deprecated No longer shown: every met limit says when to try again (`rateLimitedFor` when buying, `busy` in the
+   * search), from the BFF's `Retry-After` (5 seconds when an answer gives none). Kept so that existing string sets
+   * still type-check.
+   */
+  readonly rateLimited?: string;
   /**
    * The generic error, for every code without a string of its own: server failures (`upstream_error`,
    * `internal_error`), a site's setup problems (`forbidden`, `method_not_allowed`...) and any code this version
@@ -284,29 +288,25 @@ export const baseStrings: Omit<
   validationError: 'Please check what you entered.',
   notFound: 'This domain is not for sale.',
   conflict: 'This domain was just sold.',
-  rateLimited: 'Busy right now. Please try again shortly.',
   unknownError: 'Something went wrong. Please try again later.',
-};
-
-/** Error codes whose string is not their camelCase name (see {@link errorMessage}). */
-const ALIASES: Readonly<Record<string, keyof DkStrings>> = {
-  bff_unreachable: 'serviceUnavailable',
-  bff_misconfigured: 'serviceUnavailable',
-  // (`unavailable` would read the availability badge's "Taken".)
-  unavailable: 'serviceUnavailable',
-  busy: 'rateLimited',
 };
 
 /**
  * The message to show for a failed call, always one of `strings`, never the BFF's English `message`: the string
  * keyed by its code in camelCase (`query_too_long` → `queryTooLong`, `network_error` → `networkError`; the
  * order flow's, such as `paymentDeclined`, once it is loaded, which is before any order call can fail), the
- * shared one of `bff_unreachable`, `bff_misconfigured`, `unavailable` (`serviceUnavailable`) and `busy`
- * (`rateLimited`), else {@link DkStrings.unknownError}.
+ * shared one of `bff_unreachable`, `bff_misconfigured` and `unavailable` (`serviceUnavailable`; `unavailable` would
+ * read the availability badge's "Taken"), else {@link DkStrings.unknownError}. A met limit (`rate_limited`, `busy`)
+ * always says when to try again (defect 6 of issue 23): its `retryAfter` (whole seconds, the BFF's `Retry-After`;
+ * 5 when absent, as the search waits) in `rateLimitedFor` once a buying flow is loaded, else in the search's `busy`.
  */
-export function errorMessage(error: { code: string }, strings: DkStrings): string {
-  const key = ALIASES[error.code] ?? error.code.replace(/_(.)/g, (_, c: string) => c.toUpperCase());
-  const text = (strings as unknown as Record<string, unknown>)[key];
+export function errorMessage(error: { code: string; retryAfter?: number | undefined }, strings: DkStrings): string {
+  const { code, retryAfter } = error;
+  if (code === 'busy' || code === 'rate_limited')
+    return (strings.rateLimitedFor ?? strings.busy)(retryAfter || 5);
+  const text = (strings as unknown as Record<string, unknown>)[
+    /^(bff_|unavailable$)/.test(code) ? 'serviceUnavailable' : code.replace(/_(.)/g, (_, c: string) => c.toUpperCase())
+  ];
   return typeof text === 'string' ? text : strings.unknownError;
 }
 

@@ -11,6 +11,8 @@ import { fr } from '../src/locales/fr.ts';
 import { canRetry, errorMessage } from '../src/strings.ts';
 
 const codes = Object.keys(WIDGET_ERROR_CODES) as WidgetErrorCode[];
+/** The codes of a met limit: said with the time to wait (a sentence made by a string function). */
+const LIMITS = new Set<string>(['rate_limited', 'busy']);
 
 /** The strings that are error messages; a code must never be said with any other (a badge, a button...). */
 const ERROR_KEYS = [
@@ -23,7 +25,6 @@ const ERROR_KEYS = [
   'validationError',
   'notFound',
   'conflict',
-  'rateLimited',
   'unknownError',
   'quoteExpired',
   'paymentDeclined',
@@ -35,7 +36,7 @@ const NOT_ERRORS = new Set(
 );
 
 describe('the widget says every BFF error code with its own strings', () => {
-  it.each(codes)('%s: a string of DkStrings, never an unrelated one', (code) => {
+  it.each(codes.filter((code) => !LIMITS.has(code)))('%s: a string of DkStrings, never an unrelated one', (code) => {
     for (const strings of [defaultStrings, fr, ar]) {
       const shown = errorMessage({ code }, strings);
       expect(Object.values(strings)).toContain(shown);
@@ -46,6 +47,20 @@ describe('the widget says every BFF error code with its own strings', () => {
   it.each(codes)('%s: Retry offered exactly when the list says a retry can help', (code) => {
     const { status, retry } = WIDGET_ERROR_CODES[code];
     expect(canRetry({ status })).toBe(retry);
+  });
+
+  it.each([...LIMITS])('%s: says when to try again, in each language, with or without a buying flow', (code) => {
+    for (const strings of [defaultStrings, fr, ar]) {
+      // With a buying flow loaded: its sentence with the BFF's Retry-After.
+      expect(errorMessage({ code, retryAfter: 42 }, strings)).toBe(strings.rateLimitedFor(42));
+      expect(errorMessage({ code, retryAfter: 42 }, strings)).toMatch(/42/);
+      // The search alone (no buying flow's strings yet): the search's countdown sentence.
+      const { rateLimitedFor: _, ...searchOnly } = strings;
+      expect(errorMessage({ code, retryAfter: 7 }, searchOnly as typeof strings)).toBe(strings.busy(7));
+      // No Retry-After at all: still a time (the search's 5 s), never "shortly".
+      expect(errorMessage({ code }, strings)).toBe(strings.rateLimitedFor(5));
+    }
+    expect(errorMessage({ code, retryAfter: 3 }, defaultStrings)).toBe('Busy right now. Please try again in 3 seconds.');
   });
 
   it('an unknown code gets the generic message, in each language', () => {

@@ -354,7 +354,7 @@ export class DkDomainSearch extends DkElement {
       (status === 'results'
         ? s.resultCount(results.length)
         : busy
-          ? s.busy(Math.max(1, error?.retryAfter ?? 5))
+          ? errorMessage(error!, s)
           : message || problem);
     return html`
       <div part="base" class="base">

@@ -189,6 +189,7 @@ describe('<dk-domain-search>', () => {
     const search = await fixture('dk-domain-search', { debounce: '0' });
     const clock = new FakeClock();
     search.clock = clock;
+    const errorEvent = nextEvent(document, 'dk-error');
     search.search('coffee');
     (await stub.call(0)).respond(
       503,
@@ -200,6 +201,8 @@ describe('<dk-domain-search>', () => {
     expect(part(search, '[part="retry-button"]').hidden, 'no Retry while waiting').to.equal(true);
     const announced = text(part(search, '[part="status"]'));
     expect(announced).to.equal('Busy right now. Trying again in 3 s…');
+    // The page hears the same time (issue 23, defect 6: never "try again shortly").
+    expect((await errorEvent).detail).to.deep.equal({ code: 'busy', message: 'Busy right now. Trying again in 3 s…' });
 
     clock.advance(1000);
     await search.updateComplete;
@@ -221,6 +224,7 @@ describe('<dk-domain-search>', () => {
     const search = await fixture('dk-domain-search', { debounce: '0' });
     const clock = new FakeClock();
     search.clock = clock;
+    const errorEvent = nextEvent(document, 'dk-error');
     search.search('coffee');
     (await stub.call(0)).respond(
       429,
@@ -228,6 +232,7 @@ describe('<dk-domain-search>', () => {
       { 'Retry-After': '2' },
     );
     await untilState(search, 'busy');
+    expect((await errorEvent).detail.message).to.equal('Busy right now. Trying again in 2 s…');
     clock.advance(2000);
     (await stub.call(1)).respond(200, { query: 'coffee', results: COFFEE });
     await untilState(search, 'results');

@@ -132,7 +132,7 @@ export class SearchController extends DkController<SearchStatus> {
       if (signal.aborted) return;
       const { code, retryAfter } = toApiError(caught);
       const busy = code === 'busy' || code === 'rate_limited';
-      if (busy) this.retryAt = host.clock.now() + Math.max(1, retryAfter ?? 5) * 1000;
+      if (busy) this.retryAt = host.clock.now() + (retryAfter || 5) * 1000;
       this.fail(caught, busy ? 'busy' : code === 'offline' || code === 'network_error' ? 'offline' : 'error');
       // Re-renders the countdown each second, then searches again.
       if (busy) this.countdown(this.retryAt, () => void this.run(query));

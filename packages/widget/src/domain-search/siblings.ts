@@ -16,6 +16,7 @@ import { fetchSiblings, fetchWhois, toApiError } from '../api.ts';
 import { DkSelectEvent } from '../events/dk-select.ts';
 import { formatPrice, isolate } from '../format.ts';
 import type { LitKit, PurchaseController } from '../purchase/purchase-controller.ts';
+import { purchaseStrings } from '../purchase/purchase-strings.ts';
 import { errorMessage, type DkSiblingStringKey, type DkStrings } from '../strings.ts';
 import type { WidgetDomain, SiblingsAnswer, WhoisAnswer } from '../types.ts';
 
@@ -99,8 +100,11 @@ export async function loadSiblings(
 /** A WHOIS lookup asked for with "Who holds it?": in flight, answered, or failed (with what to say). */
 type Lookup = { readonly state: 'loading' } | { readonly state: 'done'; readonly text: string };
 
-/** The host's strings, with this module's English defaults under them. */
-const words = (host: ExtrasHost): DkStrings => ({ ...siblingStrings, ...host.texts });
+/**
+ * The host's strings, with this module's English defaults under them, and those of a refused purchase: a met limit
+ * on "Who holds it?" says when to ask again (`rateLimitedFor`; the search's `busy` would promise a retry).
+ */
+const words = (host: ExtrasHost): DkStrings => ({ ...purchaseStrings, ...siblingStrings, ...host.texts });
 
 /** The lookups of each element, by domain (kept while the page lives; the BFF caches the answers too). */
 const lookups = new WeakMap<ExtrasHost, Map<string, Lookup>>();

@@ -92,7 +92,6 @@ export const ar: DkStrings = {
     `الخدمة مشغولة الآن. يُرجى المحاولة بعد ${
       seconds < 90 ? `${number(seconds)} ث` : `${number(Math.ceil(seconds / 60))} د`
     }.`,
-  rateLimited: 'الخدمة مشغولة الآن. يُرجى المحاولة بعد قليل.',
   unknownError: 'حدث خطأ ما. يُرجى المحاولة لاحقًا.',
   checkoutChecking: 'جارٍ تأكيد عملية الشراء…',
   checkoutConfirmed: (domain, price) =>

@@ -61,7 +61,6 @@ export const fr: DkStrings = {
     `Service occupé. Réessayez dans ${
       seconds < 90 ? `${seconds} seconde${seconds > 1 ? 's' : ''}` : `${Math.ceil(seconds / 60)} minutes`
     }.`,
-  rateLimited: 'Service occupé. Réessayez dans un instant.',
   unknownError: 'Une erreur s’est produite. Réessayez plus tard.',
   checkoutChecking: 'Confirmation de votre achat…',
   checkoutConfirmed: (domain, price) =>
