@@ -302,8 +302,7 @@ export const baseStrings: Omit<
  */
 export function errorMessage(error: { code: string; retryAfter?: number | undefined }, strings: DkStrings): string {
   const { code, retryAfter } = error;
-  if (code === 'busy' || code === 'rate_limited')
-    return (strings.rateLimitedFor ?? strings.busy)(retryAfter || 5);
+  if (code === 'busy' || code === 'rate_limited') return (strings.rateLimitedFor ?? strings.busy)(retryAfter || 5);
   const text = (strings as unknown as Record<string, unknown>)[
     /^(bff_|unavailable$)/.test(code) ? 'serviceUnavailable' : code.replace(/_(.)/g, (_, c: string) => c.toUpperCase())
   ];

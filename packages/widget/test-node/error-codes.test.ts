@@ -60,7 +60,9 @@ describe('the widget says every BFF error code with its own strings', () => {
       // No Retry-After at all: still a time (the search's 5 s), never "shortly".
       expect(errorMessage({ code }, strings)).toBe(strings.rateLimitedFor(5));
     }
-    expect(errorMessage({ code, retryAfter: 3 }, defaultStrings)).toBe('Busy right now. Please try again in 3 seconds.');
+    expect(errorMessage({ code, retryAfter: 3 }, defaultStrings)).toBe(
+      'Busy right now. Please try again in 3 seconds.',
+    );
   });
 
   it('an unknown code gets the generic message, in each language', () => {

@@ -351,11 +351,7 @@ export class DkDomainSearch extends DkElement {
     // The live region never repeats the busy countdown each second: it announces the wait once.
     const announcement =
       purchaseError ||
-      (status === 'results'
-        ? s.resultCount(results.length)
-        : busy
-          ? errorMessage(error!, s)
-          : message || problem);
+      (status === 'results' ? s.resultCount(results.length) : busy ? errorMessage(error!, s) : message || problem);
     return html`
       <div part="base" class="base">
         <label part="label" for="input"><slot name="label">${this.label || s.searchLabel}</slot></label>
