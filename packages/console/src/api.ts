@@ -13,11 +13,14 @@ export class ConsoleApiError extends Error {
   readonly code: string;
   /** HTTP status; 0 when the BFF was not reached. */
   readonly status: number;
-  constructor(code: string, status: number, message: string) {
+  /** The marketplace's own words when it refused a write (the BFF's `error.detail`), if any. */
+  readonly detail: string | undefined;
+  constructor(code: string, status: number, message: string, detail?: string) {
     super(message);
     this.name = 'ConsoleApiError';
     this.code = code;
     this.status = status;
+    this.detail = detail;
   }
   /** Whether the session was refused (not signed in, expired, or not allowed): the person must sign in again. */
   get unauthorized(): boolean {
@@ -178,11 +181,12 @@ async function readJson(response: Response): Promise<unknown> {
     );
   }
   if (!response.ok) {
-    const error = (body as { error?: { code?: unknown; message?: unknown } } | null)?.error;
+    const error = (body as { error?: { code?: unknown; message?: unknown; detail?: unknown } } | null)?.error;
     throw new ConsoleApiError(
       typeof error?.code === 'string' ? error.code : `http_${response.status}`,
       response.status,
       typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`,
+      typeof error?.detail === 'string' ? error.detail : undefined,
     );
   }
   return body;

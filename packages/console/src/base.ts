@@ -102,15 +102,20 @@ export abstract class DkConsoleView extends LitElement {
     if (this.state === 'initial') void this.refresh();
   }
 
-  protected override updated(changed: PropertyValues<this>): void {
-    if (this.state !== 'initial' && (changed.has('api') || changed.has('from') || changed.has('to'))) {
-      void this.refresh();
-    }
+  protected override updated(_changed: PropertyValues<this>): void {
+    // A new BFF address or date window loads again (once: the load in flight already used the current ones).
+    if (this.state !== 'initial' && this.#loadedFor !== this.#loadKey()) void this.refresh();
+  }
+
+  #loadedFor = '';
+  #loadKey(): string {
+    return `${this.api}|${this.from ?? ''}|${this.to ?? ''}`;
   }
 
   /** Loads the view's figures anew (the Refresh button). Resolves when done; never rejects. */
   async refresh(): Promise<void> {
     const call = ++this.#calls;
+    this.#loadedFor = this.#loadKey();
     this.#complete = new Promise((ok) => {
       this.#resolveComplete = ok;
     });

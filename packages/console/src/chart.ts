@@ -148,7 +148,7 @@ export class DkConsoleChart extends LitElement {
       </div>
       <details>
         <summary>${t.showTable}</summary>
-        <div class="scroll">
+        <div class="scroll" tabindex="0">
           <table part="table">
             <caption>
               ${this.label}

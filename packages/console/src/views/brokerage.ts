@@ -76,7 +76,7 @@ export class DkConsoleBrokerage extends DkConsoleView {
     const t = this.t;
     return html`${
       this.cases?.length
-        ? html`<div class="scroll">
+        ? html`<div class="scroll" tabindex="0">
           <table part="table">
             <caption class="sr-only">
               ${t.cases}

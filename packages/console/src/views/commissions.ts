@@ -33,7 +33,7 @@ export interface ConsoleCommissionTotals {
 interface LedgerPage {
   commissions: ConsoleCommissionEntry[];
   next_cursor?: string | null;
-  totals?: ConsoleCommissionTotals;
+  totals?: ConsoleCommissionTotals | null;
 }
 
 /** The commission ledger view. */
@@ -52,14 +52,14 @@ export class DkConsoleCommissions extends DkConsoleView {
   }
 
   protected async load(): Promise<void> {
-    this.ledger = await this.session.get<LedgerPage>('/me/commissions', { ...this.window, limit: 100 });
+    this.ledger = await this.session.get<LedgerPage>('/commissions', { limit: 100 });
   }
 
   async #more(): Promise<void> {
     const cursor = this.ledger?.next_cursor;
     if (!cursor || !this.ledger) return;
     try {
-      const page = await this.session.get<LedgerPage>('/me/commissions', { ...this.window, cursor, limit: 100 });
+      const page = await this.session.get<LedgerPage>('/commissions', { cursor, limit: 100 });
       this.ledger = { ...page, commissions: [...this.ledger.commissions, ...page.commissions] };
     } catch (error) {
       this.fail(error);
@@ -87,7 +87,7 @@ export class DkConsoleCommissions extends DkConsoleView {
       }
       ${
         this.ledger?.commissions.length
-          ? html`<div class="scroll">
+          ? html`<div class="scroll" tabindex="0">
             <table part="table">
               <caption class="sr-only">
                 ${t.ledger}

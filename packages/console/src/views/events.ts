@@ -16,9 +16,12 @@ export interface ConsoleEvent {
   readonly created_at: string;
   readonly data?: { order?: { public_id?: string; domain?: string; status?: string } } & Record<string, unknown>;
   readonly delivery?: {
-    readonly received_at?: string | null;
-    readonly status?: string | null;
-    readonly attempts?: number | null;
+    readonly received_at: string;
+    /** The BFF inbox's state of it: `pending`, `done` or `failed`. */
+    readonly state: string;
+    readonly attempts: number;
+    readonly handled_at?: string | null;
+    readonly last_error?: string | null;
   } | null;
 }
 
@@ -72,7 +75,7 @@ export class DkConsoleEvents extends DkConsoleView {
     const t = this.t;
     return html`${
       this.events?.length
-        ? html`<div class="scroll">
+        ? html`<div class="scroll" tabindex="0">
           <table part="table">
             <caption class="sr-only">
               ${t.events}
@@ -94,9 +97,11 @@ export class DkConsoleEvents extends DkConsoleView {
                   <td>
                     ${
                       e.delivery?.received_at
-                        ? html`${this.dateTime(e.delivery.received_at)}${
-                            e.delivery.status ? html` <span class="badge">${e.delivery.status}</span>` : nothing
-                          }`
+                        ? html`${this.dateTime(e.delivery.received_at)}${html` <span class="badge">${e.delivery.state}</span>${
+                            e.delivery.last_error
+                              ? html`<br /><span class="muted">${e.delivery.last_error}</span>`
+                              : nothing
+                          }`}`
                         : html`<span class="muted">${t.notDelivered}</span>`
                     }
                   </td>

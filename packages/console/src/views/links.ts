@@ -64,7 +64,7 @@ export class DkConsoleLinks extends DkConsoleView {
   protected async load(): Promise<void> {
     const [links, clicks] = await Promise.all([
       this.session.get<{ links: ConsoleLink[] }>('/links', { limit: 100 }),
-      this.session.get<{ clicks: number; by_day?: Array<{ date: string; clicks: number }> }>('/me/clicks', this.window),
+      this.session.get<{ clicks: number; by_day?: Array<{ date: string; clicks: number }> }>('/clicks', this.window),
     ]);
     this.links = links.links;
     this.series = clicks.by_day?.map((d) => ({ x: d.date.slice(0, 10), y: d.clicks }));
@@ -73,7 +73,8 @@ export class DkConsoleLinks extends DkConsoleView {
   async #create(event: SubmitEvent): Promise<void> {
     event.preventDefault();
     if (this.busy) return;
-    const form = new FormData(event.target as HTMLFormElement);
+    const element = event.currentTarget as HTMLFormElement;
+    const form = new FormData(element);
     const text = (name: string) => String(form.get(name) ?? '').trim();
     const body = {
       kind: this.kind,
@@ -84,9 +85,9 @@ export class DkConsoleLinks extends DkConsoleView {
     this.#createKey ??= idempotencyKey();
     this.busy = true;
     try {
-      const link = await this.session.post<ConsoleLink>('/links', body, this.#createKey);
+      const { link } = await this.session.post<{ link: ConsoleLink }>('/links', body, this.#createKey);
       this.#createKey = undefined;
-      (event.target as HTMLFormElement).reset();
+      element.reset();
       this.kind = 'generic';
       this.notice = { kind: 'ok', text: this.t.linkCreated(link.url) };
       this.dispatchEvent(new DkLinkCreatedEvent({ linkId: link.link_id, url: link.url, kind: link.kind }));
@@ -145,7 +146,7 @@ export class DkConsoleLinks extends DkConsoleView {
       </div>
       ${
         this.links?.length
-          ? html`<div class="scroll">
+          ? html`<div class="scroll" tabindex="0">
             <table part="table">
               <caption class="sr-only">
                 ${t.links}

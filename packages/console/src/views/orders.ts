@@ -23,6 +23,8 @@ export interface ConsoleOrder {
   readonly sale_price_cents: number;
   readonly currency: string;
   readonly created_at?: string;
+  /** Whether the BFF allows a refund (only before `TRANSFER_COMPLETED`); absent: judged from `status`. */
+  readonly refundable?: boolean;
   readonly timeline?: ReadonlyArray<{ status: string; at: string; note?: string | null; event_type?: string | null }>;
 }
 
@@ -113,8 +115,8 @@ export class DkConsoleOrders extends DkConsoleView {
     }
   }
 
-  #detail(id: string): Promise<ConsoleOrder> {
-    return this.session.get<ConsoleOrder>(`/orders/${encodeURIComponent(id)}`);
+  async #detail(id: string): Promise<ConsoleOrder> {
+    return (await this.session.get<{ order: ConsoleOrder }>(`/orders/${encodeURIComponent(id)}`)).order;
   }
 
   async #toggle(order: ConsoleOrder): Promise<void> {
@@ -161,14 +163,16 @@ export class DkConsoleOrders extends DkConsoleView {
     event.preventDefault();
     const order = this.confirming;
     if (!order || this.busy) return;
-    const reason = String(new FormData(event.target as HTMLFormElement).get('reason') ?? '').trim();
+    const reason = String(new FormData(event.currentTarget as HTMLFormElement).get('reason') ?? '').trim();
     this.busy = true;
     try {
-      const refund = await this.session.post<{
-        refund_id: string;
-        amount_cents: number;
-        currency: string;
-      }>('/refunds', { order_id: order.public_id, ...(reason ? { reason } : {}) }, this.#refundKey ?? idempotencyKey());
+      const { refund } = await this.session.post<{
+        refund: { refund_id: string; amount_cents: number; currency: string };
+      }>(
+        `/orders/${encodeURIComponent(order.public_id)}/refund`,
+        reason ? { reason } : {},
+        this.#refundKey ?? idempotencyKey(),
+      );
       this.#close();
       this.notice = { kind: 'ok', text: this.t.refunded(this.money(refund.amount_cents, refund.currency)) };
       this.dispatchEvent(
@@ -183,7 +187,7 @@ export class DkConsoleOrders extends DkConsoleView {
     } catch (error) {
       this.#close();
       if (error instanceof ConsoleApiError && !error.unauthorized) {
-        this.notice = { kind: 'bad', text: this.t.refundRefused(error.message) };
+        this.notice = { kind: 'bad', text: this.t.refundRefused(error.detail ?? error.message) };
         await this.refresh();
       } else this.fail(error);
     } finally {
@@ -222,7 +226,7 @@ export class DkConsoleOrders extends DkConsoleView {
       }
       ${
         this.orders?.length
-          ? html`<div class="scroll">
+          ? html`<div class="scroll" tabindex="0">
             <table part="table">
               <caption class="sr-only">
                 ${t.tabOrders}
@@ -252,7 +256,7 @@ export class DkConsoleOrders extends DkConsoleView {
   #row(order: ConsoleOrder): TemplateResult {
     const t = this.t;
     const detail = this.open.get(order.public_id);
-    const refundable = REFUNDABLE_STATUSES.includes(order.status);
+    const refundable = order.refundable ?? REFUNDABLE_STATUSES.includes(order.status);
     return html`<tr data-order=${order.public_id} data-status=${order.status}>
         <td>
           <button

@@ -12,14 +12,22 @@ import { DkConsoleView } from '../base.ts';
 import type { ChartPoint } from '../chart.ts';
 import { formatRate } from '../format.ts';
 
-/** What the overview shows (the BFF's `GET {api}/console/overview`). */
+/** What the overview shows (the BFF's `GET {api}/console/overview`, protocol `consoleOverviewSchema`). */
 export interface ConsoleOverview {
+  readonly from: string | null;
+  readonly to: string | null;
   readonly currency: string;
   readonly gmv_cents: number;
   readonly commission_cents: number;
+  readonly sales_count: number;
+  /** Owed to the marketplace for the settlement periods overlapping the window. */
   readonly owed_cents: number;
-  readonly period?: { readonly start: string; readonly end: string } | null;
-  readonly sales_by_day: ReadonlyArray<{ readonly date: string; readonly sales: number; readonly gmv_cents: number }>;
+  readonly sales_over_time: ReadonlyArray<{
+    readonly date: string;
+    readonly count: number;
+    readonly gmv_cents: number;
+    readonly commission_cents: number;
+  }>;
   readonly funnel: { readonly clicks: number; readonly sales: number; readonly conversion_rate: number };
 }
 
@@ -46,7 +54,7 @@ export class DkConsoleOverview extends DkConsoleView {
     const t = this.t;
     const o = this.overview;
     if (!o) return html``;
-    const points: ChartPoint[] = o.sales_by_day.map((d) => ({ x: d.date.slice(0, 10), y: d.gmv_cents }));
+    const points: ChartPoint[] = o.sales_over_time.map((d) => ({ x: d.date.slice(0, 10), y: d.gmv_cents }));
     const widest = Math.max(1, o.funnel.clicks, o.funnel.sales);
     const bar = (label: string, value: number, part: string) =>
       html`<div class="step" part=${part}>
@@ -86,9 +94,11 @@ export class DkConsoleOverview extends DkConsoleView {
           <dt>${t.owedThisPeriod}</dt>
           <dd data-cents=${o.owed_cents}>
             <bdi>${this.money(o.owed_cents, o.currency)}</bdi>
-            <div class="note">
-              ${o.period ? t.owedPeriod(this.date(o.period.start), this.date(o.period.end)) : t.noOpenPeriod}
-            </div>
+            ${
+              o.from || o.to
+                ? html`<div class="note">${t.owedPeriod(this.date(o.from), this.date(o.to))}</div>`
+                : nothing
+            }
           </dd>
         </div>
       </dl>

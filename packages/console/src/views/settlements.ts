@@ -45,7 +45,7 @@ export interface ConsolePayout {
 interface TransactionPage {
   transactions: ConsoleTransaction[];
   next_cursor?: string | null;
-  totals?: { gmv_cents: number; commission_cents: number; count: number; currency?: string };
+  totals?: { gmv_cents: number; commission_cents: number; count: number; currency?: string } | null;
 }
 
 /** The payment models of the transactions filter (Partner API spec 1). */
@@ -68,7 +68,7 @@ export class DkConsoleSettlements extends DkConsoleView {
   declare paymentModel: string | undefined;
   declare protected settlements: ConsoleSettlement[] | undefined;
   declare protected transactions: TransactionPage | undefined;
-  declare protected payouts: { payouts: ConsolePayout[]; total_paid_cents?: number } | undefined;
+  declare protected payouts: { payouts: ConsolePayout[]; total_paid_cents?: number | null } | undefined;
 
   protected get heading(): string {
     return this.t.tabSettlements;
@@ -86,7 +86,10 @@ export class DkConsoleSettlements extends DkConsoleView {
     const [settlements, transactions, payouts] = await Promise.all([
       this.session.get<{ settlements: ConsoleSettlement[] }>('/settlements', { limit: 50 }),
       this.session.get<TransactionPage>('/transactions', this.#txQuery()),
-      this.session.get<{ payouts: ConsolePayout[]; total_paid_cents?: number }>('/payouts', { limit: 50 }),
+      this.session.get<{ payouts: ConsolePayout[]; total_paid_cents?: number | null }>('/payouts', {
+        kind: 'partner',
+        limit: 50,
+      }),
     ]);
     this.settlements = settlements.settlements;
     this.transactions = transactions;
@@ -136,12 +139,12 @@ export class DkConsoleSettlements extends DkConsoleView {
   protected renderBody(): TemplateResult {
     const t = this.t;
     const totals = this.transactions?.totals;
-    const currency = totals?.currency ?? 'USD';
+    const currency = totals?.currency ?? this.transactions?.transactions[0]?.currency ?? 'USD';
     return html`
       <h3>${t.settlements}</h3>
       ${
         this.settlements?.length
-          ? html`<div class="scroll">
+          ? html`<div class="scroll" tabindex="0">
             <table part="settlements">
               <caption class="sr-only">
                 ${t.settlements}
@@ -196,7 +199,7 @@ export class DkConsoleSettlements extends DkConsoleView {
       }
       ${
         this.transactions?.transactions.length
-          ? html`<div class="scroll">
+          ? html`<div class="scroll" tabindex="0">
             <table part="transactions">
               <caption class="sr-only">
                 ${t.transactions}
@@ -230,13 +233,13 @@ export class DkConsoleSettlements extends DkConsoleView {
       ${this.transactions?.next_cursor ? html`<button @click=${() => this.#more()}>${t.loadMore}</button>` : nothing}
       <h3>${t.payouts}</h3>
       ${
-        this.payouts?.total_paid_cents !== undefined
+        this.payouts?.total_paid_cents != null
           ? html`<p part="total-paid">${t.totalPaid(this.money(this.payouts.total_paid_cents))}</p>`
           : nothing
       }
       ${
         this.payouts?.payouts.length
-          ? html`<div class="scroll">
+          ? html`<div class="scroll" tabindex="0">
             <table part="payouts">
               <caption class="sr-only">
                 ${t.payouts}
