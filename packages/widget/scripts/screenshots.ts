@@ -1,7 +1,8 @@
 /**
  * Renders the widget's states into `docs/screenshots/*.png` (run with `node scripts/screenshots.ts [name…]` after
- * `pnpm build`; names pick shots): light, dark, right-to-left, error, busy, and the MoR order flow with its
- * countdown and the placed order.
+ * `pnpm build`; names pick shots): light, dark, right-to-left, the recent searches, the full-screen search on a
+ * phone (light, dark, and Arabic with the recent searches), error, busy, and the MoR order flow with its countdown
+ * and the placed order.
  *
  * Each shot is a small partner page built here, loading the script-tag build; every request is answered by
  * Playwright's router (the page, `domainkit.min.js`, and a stubbed BFF), so nothing listens on a port.
@@ -33,8 +34,17 @@ interface Shot {
   /** A page script run before the widget loads (e.g. replacement strings). */
   readonly setup?: string;
   readonly search: 'results' | 'error' | 'busy';
+  /** A phone (390 × 844 CSS px, touch): the shot is the screen, where the search opens full screen. */
+  readonly phone?: boolean;
   readonly act: (page: Page) => Promise<void>;
 }
+
+/** The visitor's recent searches, as the element keeps them in localStorage. */
+const RECENT = `localStorage.setItem('dk-recent-searches', JSON.stringify(['coffee', 'studio', 'garden']));`;
+const AR = `import ar from '/domainkit-ar.min.js';
+    customElements.whenDefined('dk-domain-search').then(() => {
+      document.querySelector('dk-domain-search').strings = ar;
+    });`;
 
 const input = (page: Page) => page.locator('dk-domain-search [part="input"]');
 const state = (page: Page, value: string) =>
@@ -71,13 +81,51 @@ const SHOTS: Shot[] = [
     lang: 'ar',
     search: 'results',
     // The Arabic language set shipped beside the entry (`domainkit-ar.min.js`), as a partner page would use it.
-    setup: `import ar from '/domainkit-ar.min.js';
-    customElements.whenDefined('dk-domain-search').then(() => {
-      document.querySelector('dk-domain-search').strings = ar;
-    });`,
+    setup: AR,
     act: async (page) => {
       await typeAndWait(page, 'coffee', 'results');
       await input(page).press('ArrowDown');
+    },
+  },
+  {
+    name: 'recent-searches',
+    search: 'results',
+    setup: RECENT,
+    act: async (page) => {
+      await input(page).focus();
+      await page.locator('dk-domain-search [part="recent"]').waitFor();
+    },
+  },
+  {
+    name: 'phone-panel',
+    phone: true,
+    search: 'results',
+    act: async (page) => {
+      await input(page).tap();
+      await typeAndWait(page, 'coffee', 'results');
+    },
+  },
+  {
+    name: 'phone-panel-dark',
+    phone: true,
+    dark: true,
+    attributes: 'theme="dark"',
+    search: 'results',
+    act: async (page) => {
+      await input(page).tap();
+      await typeAndWait(page, 'coffee', 'results');
+    },
+  },
+  {
+    name: 'phone-recent-rtl',
+    phone: true,
+    dir: 'rtl',
+    lang: 'ar',
+    search: 'results',
+    setup: `${RECENT}\n${AR}`,
+    act: async (page) => {
+      await input(page).tap();
+      await page.locator('dk-domain-search [part="recent"]').waitFor();
     },
   },
   {
@@ -130,7 +178,7 @@ const SHOTS: Shot[] = [
 ];
 
 function pageHtml(shot: Shot): string {
-  return `<!doctype html><html lang="${shot.lang ?? 'en-US'}" dir="${shot.dir ?? 'ltr'}"><head><meta charset="utf-8">
+  return `<!doctype html><html lang="${shot.lang ?? 'en-US'}" dir="${shot.dir ?? 'ltr'}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/page.css"><script type="module" src="/domainkit.min.js"></script><script type="module" src="/app.js"></script></head>
 <body><main class="frame"><p class="eyebrow">${shot.dir ? 'أسماء أكمي' : 'Acme Domains'}</p>
 <dk-domain-search api="/dk" debounce="0" ${shot.attributes ?? ''}>
@@ -142,7 +190,7 @@ function pageHtml(shot: Shot): string {
 function pageCss(shot: Shot): string {
   const dark = shot.dark === true;
   return `body{margin:0;font-family:system-ui,"Segoe UI",Roboto,"Noto Sans Arabic",sans-serif;background:${dark ? '#0b0f17' : '#f6f4ee'};color:${dark ? '#e5e7eb' : '#14213d'}}
-.frame{box-sizing:border-box;width:640px;padding:28px 32px 32px}
+.frame{box-sizing:border-box;width:min(640px,100%);padding:28px 32px 32px}
 .eyebrow{margin:0 0 12px;font-size:13px;font-weight:700;letter-spacing:.08em;text-transform:uppercase;color:${dark ? '#8ab4ff' : '#0f766e'}}
 .pay{display:grid;gap:8px;max-width:320px}.pay label{display:grid;gap:2px;font-size:14px}
 .pay input{font:inherit;padding:7px 9px;border-radius:6px;${dark ? 'background:#0d1117;color:#e6e9ef;border:1px solid #3d4653' : 'background:#fff;color:#14213d;border:1px solid #c4cad3'}}
@@ -221,7 +269,8 @@ try {
   const only = process.argv.slice(2);
   for (const shot of SHOTS.filter((s) => only.length === 0 || only.includes(s.name))) {
     const context = await browser.newContext({
-      viewport: { width: 640, height: 720 },
+      viewport: shot.phone ? { width: 390, height: 844 } : { width: 640, height: 720 },
+      ...(shot.phone ? { hasTouch: true, isMobile: true } : {}),
       deviceScaleFactor: 2,
       colorScheme: 'light',
       reducedMotion: 'reduce',
@@ -231,7 +280,19 @@ try {
     await page.goto(`${ORIGIN}/`);
     await page.waitForFunction(() => customElements.get('dk-domain-search') !== undefined);
     await shot.act(page);
-    await page.locator('.frame').screenshot({ path: join(out, `${shot.name}.png`), animations: 'disabled' });
+    const path = join(out, `${shot.name}.png`);
+    if (shot.phone) await page.screenshot({ path, animations: 'disabled' });
+    else {
+      // The results open over the page, under the frame's bottom edge: the shot takes them in too.
+      const frame = (await page.locator('.frame').boundingBox())!;
+      const popup = await page.evaluate(() => {
+        const boxes = [...document.querySelector('dk-domain-search')!.shadowRoot!.querySelectorAll('.pop > *')];
+        return Math.max(0, ...boxes.map((box) => box.getBoundingClientRect().bottom));
+      });
+      const height = Math.max(frame.y + frame.height, popup + 32) - frame.y;
+      await page.setViewportSize({ width: 640, height: Math.ceil(Math.max(720, frame.y + height)) });
+      await page.screenshot({ path, clip: { ...frame, height }, animations: 'disabled' });
+    }
     console.log(`docs/screenshots/${shot.name}.png`);
     await context.close();
   }

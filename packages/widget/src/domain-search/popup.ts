@@ -311,7 +311,7 @@ const POPUP_CSS = `
 .open .field{grid-area:1/1}
 .open .close{display:inline-flex;grid-area:1/2;min-height:44px}
 }
-@media (pointer:coarse){.recent button{min-height:44px;min-width:44px;justify-content:center}}
+@media (pointer:coarse){.recent button{min-height:44px;min-width:44px}.recent .quiet{justify-content:center}}
 `;
 
 /** The popups of the search boxes on the page. */
