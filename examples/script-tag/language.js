@@ -31,6 +31,8 @@ const PAGES = {
     step3: 'Own it.',
     step3Text: 'The domain is transferred to you once payment clears.',
     footer: '© Acme Domains, an example partner site. Domain sales are processed by the marketplace.',
+    brokerTitle: 'Want a name that isn’t for sale?',
+    brokerText: 'Type it below: if its owner can be approached, our brokers will try to get it for you.',
   },
   fr: {
     lang: 'fr-FR',
@@ -54,6 +56,9 @@ const PAGES = {
     step2Text: 'Vous payez sur la page de paiement sécurisée de la place de marché.',
     step3: 'Profitez-en.',
     step3Text: 'Le domaine vous est transféré dès le paiement encaissé.',
+    brokerTitle: 'Vous voulez un nom qui n’est pas en vente ?',
+    brokerText:
+      'Saisissez-le ci-dessous : si son propriétaire peut être contacté, nos courtiers essaieront de l’obtenir pour vous.',
     footer:
       '© Acme Domains, un site partenaire d’exemple. Les ventes de domaines sont traitées par la place de marché.',
   },
@@ -80,6 +85,8 @@ const PAGES = {
     step2Text: 'تدفع على صفحة الدفع الآمنة للسوق.',
     step3: 'امتلكه.',
     step3Text: 'يُنقل النطاق إليك بمجرد تأكيد الدفع.',
+    brokerTitle: 'تريد اسمًا غير معروض للبيع؟',
+    brokerText: 'اكتبه أدناه: إن أمكن التواصل مع مالكه، سيحاول وسطاؤنا الحصول عليه لك.',
     footer: '© Acme Domains، موقع شريك للتجربة. تتولى السوق معالجة مبيعات النطاقات.',
   },
 };
@@ -104,6 +111,8 @@ async function switchTo(code) {
     el.setAttribute('placeholder', page[el.dataset.i18nPlaceholder]);
   for (const el of document.querySelectorAll('dk-domain-search, dk-buy-button, dk-checkout-return'))
     el.strings = strings;
+  // <dk-broker-button> carries its own English, French and Arabic: it follows `locale`.
+  for (const el of document.querySelectorAll('dk-broker-button')) el.locale = page.lang;
   // The hosted checkout speaks the page's language (the widget sends it); it returns the buyer to this page in it
   // (with its result added to the query, which this script keeps).
   const back = code === 'en' ? null : `${location.pathname}?lang=${code}`;

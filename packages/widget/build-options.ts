@@ -46,6 +46,16 @@ export const STRING_FILES: Readonly<Record<string, string>> = {
   'locales/ar.ts': 'domainkit-ar.min.js',
 };
 
+/**
+ * Standalone elements, built as script-tag files beside {@link SCRIPT_TAG_FILE} but never imported by it (the entry
+ * has no room): a page that uses one adds its own `<script type="module" src="…/domainkit-broker.min.js">`, or
+ * imports it when it first needs it. Each bundles its own Lit (Lit runs fine twice on a page; the entry exports
+ * nothing to share). Keyed by their source in `src/`.
+ */
+export const STANDALONE_FILES: Readonly<Record<string, string>> = {
+  'broker-button/broker-button.ts': 'domainkit-broker.min.js',
+};
+
 /** Points the entry's dynamic imports of {@link LAZY_FILES} at the files beside it (never bundled into it). */
 const lazyExternal: Plugin = {
   name: 'lazy-external',

@@ -21,7 +21,14 @@ import { join, relative } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'esbuild';
 import { rewriteDeclarationSpecifiers } from '../../scripts/declarations.ts';
-import { bundleScriptTag, LAZY_FILES, SCRIPT_TAG_FILE, STRING_FILES, target } from './build-options.ts';
+import {
+  bundleScriptTag,
+  LAZY_FILES,
+  SCRIPT_TAG_FILE,
+  STANDALONE_FILES,
+  STRING_FILES,
+  target,
+} from './build-options.ts';
 import { writeManifest } from './manifest.ts';
 
 const root = import.meta.dirname;
@@ -101,6 +108,15 @@ for (const [source, file] of Object.entries(STRING_FILES)) {
   lazyFiles.push([file, strings.code]);
 }
 
+// The standalone elements: files beside the entry that pages load themselves (the entry never does).
+for (const [source, file] of Object.entries(STANDALONE_FILES)) {
+  const element = await bundleScriptTag(root, { entry: join(src, source) });
+  if (code.includes(file)) throw new Error(`${SCRIPT_TAG_FILE} must not import ${file}.`);
+  await writeFile(join(dist, file), element.code);
+  await writeFile(join(dist, `${file}.LEGAL.txt`), element.legal);
+  lazyFiles.push([file, element.code]);
+}
+
 // The boxes the elements take before they upgrade, for the page's <head> (no layout shift when they do).
 await writeFile(join(dist, 'domainkit.css'), await readFile(join(src, 'domainkit.css')));
 
@@ -131,7 +147,11 @@ console.log(`\n@domainkit/widget built into ${relative(process.cwd(), dist) || '
 console.log(`  npm ESM build (${npmFiles.length} modules, Lit external, not minified) ${sizeOf(npmCode)}`);
 console.log(`  domainkit.min.js (script tag, ${inputs} modules, Lit bundled)    ${sizeOf(code)}`);
 for (const [file, text] of lazyFiles) {
-  const what = Object.values(STRING_FILES).includes(file) ? 'language set' : 'loaded on first use';
+  const what = Object.values(STRING_FILES).includes(file)
+    ? 'language set'
+    : Object.values(STANDALONE_FILES).includes(file)
+      ? 'standalone element'
+      : 'loaded on first use';
   console.log(`  ${`${file} (${what})`.padEnd(58)}${sizeOf(text)}`);
 }
 console.log(`  custom-elements.json (${elements} element classes)`);

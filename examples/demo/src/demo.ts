@@ -53,6 +53,8 @@ export interface Demo {
   readonly sandboxUrl: string;
   /** The generated SANDBOX credential (the secret stays server-side). */
   readonly credential: DemoCredential;
+  /** Resolves when the BFF has no background work running (stored webhook events handled). */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -220,6 +222,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     consoleUrl: `${url}/console/`,
     sandboxUrl: sandbox.url,
     credential: sandbox.demo,
+    idle: async () => bff?.idle(),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((ok) => server.close(() => ok()));

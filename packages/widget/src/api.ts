@@ -23,6 +23,9 @@ import type {
   Sibling,
   SiblingsAnswer,
   WhoisAnswer,
+  WidgetBrokerageCase,
+  WidgetBrokerageEligibility,
+  WidgetBrokerageRequest,
 } from './types.ts';
 import type { Failure } from './api-errors.ts';
 import { isCents, isRecord, type Json } from './json.ts';
@@ -457,4 +460,50 @@ export async function verifyCheckoutReturn(
     price_cents: 'c',
     currency: '$',
   });
+}
+
+/**
+ * `GET {api}/brokerage/eligibility?domain=` (a shop with brokerage on): whether the shop's brokers can try to acquire
+ * `domain`, why not (`reason`: `live_site`, `listed`, `open_case`), and the offer (tier, currency, smallest budget).
+ *
+ * @throws DkApiError (see `request`; `not_found` from a BFF without brokerage), `invalid_response` for another body.
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function checkBrokerage(
+  api: string,
+  domain: string,
+  options: RequestOptions = {},
+): Promise<WidgetBrokerageEligibility> {
+  const url = `${endpoint(api, '/brokerage/eligibility')}?domain=${encodeURIComponent(domain)}`;
+  return check<WidgetBrokerageEligibility>(await request(url, options), {
+    domain: 's',
+    eligible: 'b',
+    reason: 's?',
+    tier: 's',
+    currency: '$',
+    min_budget_cents: 'c',
+  });
+}
+
+/**
+ * `POST {api}/brokerage` with the visitor's request and `key` (one random key per attempt, sent as
+ * `Idempotency-Key`: a retry answers the same case).
+ *
+ * @throws DkApiError the BFF's code (`validation_error`, `conflict` when the name is no longer eligible, `busy`,
+ *   `rate_limited`...), `network_error`, or `invalid_response` when `progress_url` is not an absolute http(s) URL.
+ * @throws DOMException `AbortError` when `options.signal` aborts.
+ */
+export async function requestBrokerage(
+  api: string,
+  body: WidgetBrokerageRequest,
+  key: string,
+  options: RequestOptions = {},
+): Promise<WidgetBrokerageCase> {
+  const answer = check<WidgetBrokerageCase>(
+    await request(endpoint(api, '/brokerage'), options, body, { 'Idempotency-Key': key }),
+    { case_id: 's', domain: 's', status: 's', tier: 's', budget_cents: 'c', currency: '$', progress_url: 's' },
+  );
+  // The buyer opens this link: only an absolute http(s) URL, never `javascript:` or similar.
+  if (!/^https?:\/\//i.test(answer.progress_url)) throw invalid('progress_url');
+  return answer;
 }

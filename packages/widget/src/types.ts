@@ -117,6 +117,10 @@ export interface BffErrorBody {
     readonly max_length?: number;
     /** With every failed `POST /orders`: what became of the buyer's money. */
     readonly money?: WidgetMoney;
+    /** With 409 `conflict` of `POST /brokerage`: why the name cannot be brokered. */
+    readonly reason?: string;
+    /** With 400 `validation_error` of `POST /brokerage` for a budget under the minimum: that minimum (minor units). */
+    readonly min_budget_cents?: number;
   };
 }
 
@@ -216,5 +220,42 @@ export interface WidgetOrderResponse {
   readonly sale_price_cents: number;
   readonly currency: string;
   /** ISO 8601 UTC time the order was created. */
+  readonly created_at: string;
+}
+
+/** `GET /brokerage/eligibility?domain=` answer (protocol's `widgetBrokerageEligibilitySchema`). */
+export interface WidgetBrokerageEligibility {
+  readonly domain: string;
+  readonly eligible: boolean;
+  /** Why not: `live_site`, `listed`, `open_case` (or a reason a newer BFF knows); null when eligible. */
+  readonly reason: string | null;
+  /** The tier the shop's cases are opened with (`managed` or `self_serve`). */
+  readonly tier: string;
+  /** ISO 4217 code of the budget. */
+  readonly currency: string;
+  /** The smallest budget the shop accepts, in minor units of `currency`. */
+  readonly min_budget_cents: number;
+}
+
+/** `POST /brokerage` body (protocol's `widgetBrokerageRequestSchema`). */
+export interface WidgetBrokerageRequest {
+  readonly domain: string;
+  readonly buyer_email: string;
+  /** Minor units (cents) of the shop's currency. */
+  readonly budget_cents: number;
+  readonly consent: true;
+  readonly locale?: string;
+}
+
+/** `POST /brokerage` answer (protocol's `widgetBrokerageCaseSchema`). */
+export interface WidgetBrokerageCase {
+  readonly case_id: string;
+  readonly domain: string;
+  readonly status: string;
+  readonly tier: string;
+  readonly budget_cents: number;
+  readonly currency: string;
+  /** The buyer's no-login progress page (absolute http(s) URL). */
+  readonly progress_url: string;
   readonly created_at: string;
 }

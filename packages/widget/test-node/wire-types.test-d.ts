@@ -6,6 +6,8 @@
  */
 import type {
   Buyer as ProtocolBuyer,
+  WidgetBrokerageCase as ProtocolWidgetBrokerageCase,
+  WidgetBrokerageEligibility as ProtocolWidgetBrokerageEligibility,
   WidgetCheckoutResponse,
   WidgetCheckoutReturnResponse,
   WidgetDomain as ProtocolWidgetDomain,
@@ -33,6 +35,8 @@ import type {
   SearchResponse,
   Sibling,
   WidgetErrorCode,
+  WidgetBrokerageCase,
+  WidgetBrokerageEligibility,
 } from '../src/types.ts';
 import type { CheckoutResult } from '../src/api.ts';
 
@@ -59,6 +63,11 @@ describe("the widget's wire types equal protocol's widget ↔ BFF API", () => {
 
   it('GET /checkout/return', () => {
     expectTypeOf<CheckoutResult>().toEqualTypeOf<ReadOnlyWire<WidgetCheckoutReturnResponse>>();
+  });
+
+  it('GET /brokerage/eligibility and POST /brokerage', () => {
+    expectTypeOf<WidgetBrokerageEligibility>().toEqualTypeOf<ReadOnlyWire<ProtocolWidgetBrokerageEligibility>>();
+    expectTypeOf<WidgetBrokerageCase>().toEqualTypeOf<ReadOnlyWire<ProtocolWidgetBrokerageCase>>();
   });
 
   it('error answers', () => {

@@ -5,7 +5,6 @@
  * "Brokerage through the BFF".
  */
 import { z } from 'zod';
-import { BROKERAGE_TIERS } from './reporting.ts';
 import { currencySchema, domainNameSchema, languageTagSchema, timestampSchema, centsSchema } from './common.ts';
 import { INT32_MAX, policyText } from './input-policy.ts';
 
@@ -26,7 +25,8 @@ export const widgetBrokerageEligibilitySchema = z.object({
   domain: z.string(),
   eligible: z.boolean(),
   reason: z.string().nullable(),
-  tier: z.enum(BROKERAGE_TIERS),
+  /** The partner's tier: `managed` or `self_serve` (a newer tier is passed on as it is). */
+  tier: z.string(),
   currency: currencySchema,
   min_budget_cents: centsSchema,
 });

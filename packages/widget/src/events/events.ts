@@ -7,3 +7,4 @@ export { DkQuoteEvent, type DkQuoteDetail } from './dk-quote.ts';
 export { DkResultsEvent, type DkResultsDetail } from './dk-results.ts';
 export { DkSearchEvent, type DkSearchDetail } from './dk-search.ts';
 export { DkSelectEvent, type DkSelectDetail } from './dk-select.ts';
+export { DkBrokerageRequestEvent, type DkBrokerageRequestDetail } from './dk-brokerage-request.ts';
