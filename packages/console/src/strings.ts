@@ -31,7 +31,6 @@ export interface DkConsoleStrings {
   readonly commissionEarned: string;
   readonly owedThisPeriod: string;
   readonly owedPeriod: (from: string, to: string) => string;
-  readonly noOpenPeriod: string;
   readonly salesOverTime: string;
   readonly clicksOverTime: string;
   readonly funnel: string;
@@ -104,6 +103,8 @@ export interface DkConsoleStrings {
   readonly kindProduct: string;
   readonly product: string;
   readonly label: string;
+  /** Header of the links table's label column. */
+  readonly linkLabel: string;
   readonly create: string;
   readonly copy: string;
   readonly copyLink: (url: string) => string;
@@ -142,7 +143,6 @@ export const en: DkConsoleStrings = {
   commissionEarned: 'Commission earned',
   owedThisPeriod: 'Owed to the marketplace this period',
   owedPeriod: (from, to) => `Period ${from} – ${to}`,
-  noOpenPeriod: 'No settlement period yet',
   salesOverTime: 'Sales over time',
   clicksOverTime: 'Clicks over time',
   funnel: 'Referral funnel',
@@ -209,6 +209,7 @@ export const en: DkConsoleStrings = {
   kindProduct: 'Product',
   product: 'Product',
   label: 'Label (optional)',
+  linkLabel: 'Label',
   create: 'Create',
   copy: 'Copy',
   copyLink: (url) => `Copy ${url}`,

@@ -153,7 +153,7 @@ export class DkConsoleLinks extends DkConsoleView {
               </caption>
               <thead>
                 <tr>
-                  <th scope="col">${t.label}</th>
+                  <th scope="col">${t.linkLabel}</th>
                   <th scope="col">${t.kind}</th>
                   <th scope="col">URL</th>
                   <th scope="col" class="num">${t.clicks}</th>
