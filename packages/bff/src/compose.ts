@@ -165,7 +165,13 @@ function writeRoutes(o: ResolvedBffOptions, runtime: BffRuntime, logger: Logger)
   });
   const orderFlow = () => runtime.orderFlow();
   const purchase =
-    o.payments === undefined ? undefined : purchaseFeature({ db, client, now, domainChanged, priceLearned, orderFlow });
+    o.payments === undefined
+      ? undefined
+      : purchaseFeature({
+          ...{ db, client, now, domainChanged, priceLearned, orderFlow, logger },
+          ...{ deadlineMs: o.requestDeadlineMs, onOrderEvent: o.onOrderEvent },
+        });
+  if (purchase) runtime.on('*', purchase.onEvent);
   const brokerage =
     o.brokerage === undefined
       ? undefined

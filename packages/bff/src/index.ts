@@ -67,6 +67,8 @@ export {
   type TestCardPayment,
   RECORD_DEADLINE_MS,
   type FailedOrderReport,
+  type OrderStep,
+  type OrderEventHook,
   type MoneyOutcome,
   ORDER_STATUS_RANK,
   FINAL_ORDER_STATUSES,

@@ -33,6 +33,7 @@ import {
   purchaseOptionsShape,
   testPaymentsProblem,
   type FailedOrderReport,
+  type OrderStep,
   type PaymentAdapter,
 } from './purchase/index.ts';
 import { SEARCH_CACHE_ALIASES, searchOptionsShape, type SearchCacheOptions } from './search/index.ts';
@@ -155,6 +156,14 @@ export interface BffOptions {
    * (`orderDeadlineSeconds`), or its capture refused (the order then refunded upstream). Also logged at error.
    */
   readonly onOrderFailed?: ((report: FailedOrderReport) => void | Promise<void>) | undefined;
+  /**
+   * Called once per step of each MoR order (`order.recorded`, `order.held_for_review`, `order.transfer_started`,
+   * `order.transfer_completed`, `order.refunded`, …; Partner API spec 3, 6) with the order, its new status and the
+   * buyer it was placed for ({@link OrderStep}), so the shop can e-mail the buyer. Runs from the webhook inbox after
+   * the event moved the order: an event delivered twice, or older than what the order already shows, is not a new
+   * step. A throw makes the BFF call it again later (with the event's retries). Needs `webhook` (or catch-up).
+   */
+  readonly onOrderEvent?: ((step: OrderStep) => void | Promise<void>) | undefined;
   /**
    * Seconds after a payment within which its order must be recorded upstream; past it the recovery pass gives up,
    * voids (or refunds) the payment and reports the order. Default 30 (reported within about a minute).

@@ -124,6 +124,8 @@ export interface ResolvedBffOptions {
   readonly payments: PaymentAdapter | undefined;
   /** Told of every order whose payment was unwound (option `onOrderFailed`). */
   readonly onOrderFailed: ((report: FailedOrderReport) => void | Promise<void>) | undefined;
+  /** Told once per step of each MoR order (option `onOrderEvent`). */
+  readonly onOrderEvent: BffOptions['onOrderEvent'];
   /** Webhook receiving: `POST /webhooks` on when set. */
   readonly webhook: WebhookOptions | undefined;
   /** Option `onCheckoutCompleted`. */
@@ -228,6 +230,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     database: resolveDatabase(o),
     payments: o.payments,
     onOrderFailed: o.onOrderFailed,
+    onOrderEvent: o.onOrderEvent,
     webhook: o.webhook,
     eventHandlers: resolveEventHandlers(o.onEvent),
     siblings: resolveSiblings(o),

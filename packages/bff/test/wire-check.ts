@@ -13,6 +13,7 @@ import {
   widgetErrorSchema,
   widgetOrderResponseSchema,
   widgetOrderStatusSchema,
+  widgetOrderTrackSchema,
   widgetQuoteAnswerSchema,
   widgetSearchResponseSchema,
   widgetSiblingsResponseSchema,
@@ -38,6 +39,7 @@ const WIDGET_ROUTES: readonly WidgetRoute[] = [
   { method: 'POST', path: /\/quotes$/, schema: widgetQuoteAnswerSchema },
   { method: 'POST', path: /\/orders$/, schema: widgetOrderResponseSchema },
   { method: 'GET', path: /\/orders\/[^/]+$/, schema: widgetOrderStatusSchema },
+  { method: 'GET', path: /\/orders\/[^/]+\/status$/, schema: widgetOrderTrackSchema },
   { method: 'GET', path: /\/brokerage\/eligibility$/, schema: widgetBrokerageEligibilitySchema },
   { method: 'POST', path: /\/brokerage$/, schema: widgetBrokerageCaseSchema },
 ];

@@ -21,6 +21,7 @@ import * as m0030 from './migrations/0030-search-cache-per-credential.ts';
 import * as m0035 from './migrations/0035-order-view-tokens.ts';
 import * as m0036 from './migrations/0036-checkout-completions.ts';
 import * as m0040 from './migrations/0040-brokerage-cases.ts';
+import * as m0045 from './migrations/0045-order-steps.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
 /**
@@ -46,6 +47,7 @@ export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0035_order_view_tokens': m0035,
   '0036_checkout_completions': m0036,
   '0040_brokerage_cases': m0040,
+  '0045_order_steps': m0045,
 };
 
 /** The tables the BFF owns, in an order safe for `truncate`. */
@@ -64,6 +66,7 @@ export const BFF_TABLES = [
   'bff_visitor_hits',
   'bff_checkout_completions',
   'bff_brokerage_cases',
+  'bff_order_steps',
 ] as const;
 
 /** A PostgreSQL schema name the BFF accepts: lowercase letters, digits and `_`, not starting with a digit. */

@@ -107,6 +107,18 @@ export interface OrderTable {
   updated_at: Timestamp;
 }
 
+/** A step of an order the partner's `onOrderEvent` hook was told of (purchase/order-steps.ts). */
+export interface OrderStepTable {
+  order_id: string;
+  /** The event type of the step (`order.transfer_started`, …; Partner API spec 6). */
+  event_type: string;
+  /** The order status it moved the order to (Partner API spec 3). */
+  status: string;
+  /** The event that moved the order to it. */
+  event_id: string;
+  notified_at: Timestamp;
+}
+
 /** Where an event came from. */
 export type EventSource = 'webhook' | 'catch_up';
 /** Processing state of an inbox event. */
@@ -261,6 +273,7 @@ export interface BffTables {
   bff_visitor_hits: VisitorHitTable;
   bff_checkout_completions: CheckoutCompletionTable;
   bff_brokerage_cases: BrokerageCaseTable;
+  bff_order_steps: OrderStepTable;
 }
 
 /** A Kysely handle on the BFF database. */

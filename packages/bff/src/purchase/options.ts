@@ -1,5 +1,5 @@
 /**
- * The purchase feature's options (`payments`, `allowTestCardsInProduction`, `onOrderFailed`,
+ * The purchase feature's options (`payments`, `allowTestCardsInProduction`, `onOrderFailed`, `onOrderEvent`,
  * `orderDeadlineSeconds`), the order flow's timings with their defaults, and the environment variables
  * (`DOMAINKIT_PAYMENTS`, `DOMAINKIT_ALLOW_TEST_CARDS_IN_PRODUCTION`).
  */
@@ -8,6 +8,7 @@ import { isFunction, type EnvReader, type EnvVariable } from '../config/kit.ts';
 import { nodeEnv } from '../platform.ts';
 import { RECORD_DEADLINE_MS, type OrderTimings } from './deps.ts';
 import { isTwoPhase, testCardPayments, testPaymentsRefusal, type PaymentAdapter } from './payments.ts';
+import type { OrderStep } from './order-steps.ts';
 import type { FailedOrderReport } from './settle.ts';
 
 /** The `createBff` options of the purchase feature, as checked at creation (in the order `BffOptions` lists them). */
@@ -30,6 +31,9 @@ export const purchaseOptionsShape = {
     .optional(),
   onOrderFailed: z
     .custom<(report: FailedOrderReport) => void>(isFunction, { error: 'must be a function (report) => void' })
+    .optional(),
+  onOrderEvent: z
+    .custom<(step: OrderStep) => void | Promise<void>>(isFunction, { error: 'must be a function (step) => void' })
     .optional(),
   orderDeadlineSeconds: z
     .number({ error: 'must be a number of seconds, such as 30' })

@@ -373,3 +373,14 @@ export const widgetOrderStatusSchema = z.object({
   money: widgetMoneySchema.optional(),
 });
 export type WidgetOrderStatus = z.infer<typeof widgetOrderStatusSchema>;
+
+/**
+ * `GET /orders/:id/status?after=&wait=` answer (with header `X-Order-Token`): the order's status as
+ * {@link widgetOrderStatusSchema}, its `version` (opaque digits: pass it back as `after` to wait for the next change)
+ * and `final` (true once the order can no longer change: `SETTLED`, `REFUNDED`, `CANCELLED`, `FAILED`).
+ */
+export const widgetOrderTrackSchema = widgetOrderStatusSchema.extend({
+  version: z.string(),
+  final: z.boolean(),
+});
+export type WidgetOrderTrack = z.infer<typeof widgetOrderTrackSchema>;
