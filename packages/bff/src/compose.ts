@@ -1,12 +1,13 @@
 /**
  * The BFF assembled from its features, once, when it is first used (handler.ts): the runtime (database, upstream
  * client and budget, background work; runtime.ts), each feature's routes (search/, siblings/, whois/, checkout/,
- * purchase/, brokerage/, webhooks/, probes/, mcp/), the hot path of the cached search, and the request pipeline
+ * purchase/, brokerage/, console/, webhooks/, probes/, mcp/), the hot path of the cached search, and the request pipeline
  * (http/).
  */
 import type { Logger } from 'pino';
 import { brokerageFeature } from './brokerage/index.ts';
 import { checkoutFeature } from './checkout/index.ts';
+import { consoleFeature } from './console/index.ts';
 import { hotPath } from './http/prepared.ts';
 import { type HostContext, pipeline, type Pipeline, type PipelineOptions } from './http/pipeline.ts';
 import { MemoryVisitorHitStore } from './http/visitor-limits.ts';
@@ -58,6 +59,7 @@ export function composeBff(
     ...probeRoutes(o, runtime),
     ...siblingsFeature(o, runtime, logger),
     ...whoisFeature(o, runtime, logger),
+    ...consoleFeature(o, runtime, logger),
     ...writeRoutes(o, runtime, logger),
   ];
   // On a shared PostgreSQL every process counts a visitor's requests together; else in this process's memory.

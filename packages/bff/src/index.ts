@@ -25,6 +25,9 @@ export {
   type SiblingsOptions,
   type BrokerageOptions,
   type BrokerageTier,
+  type ConsoleActor,
+  type ConsoleAuthorize,
+  type ConsoleOptions,
   type McpOptions,
   type WebhookOptions,
   type UpstreamBudgetOptions,
@@ -40,6 +43,7 @@ export {
   type SearchCacheSettings,
 } from './search/index.ts';
 export { JSON_BODY_LIMIT_BYTES } from './http/body.ts';
+export { consoleSigningKey, DEFAULT_CONSOLE, mintConsoleToken, verifyConsoleToken } from './console/index.ts';
 export { redactPaths } from './logger.ts';
 export {
   openBffDatabase,

@@ -27,6 +27,7 @@ import {
   seconds,
 } from './config/kit.ts';
 import { BROKERAGE_OPTION_KEYS, brokerageOptionsShape, type BrokerageOptions } from './brokerage/index.ts';
+import { CONSOLE_OPTION_KEYS, consoleOptionsShape, type ConsoleOptions } from './console/index.ts';
 import { checkoutOptionsShape } from './checkout/index.ts';
 import {
   clientForPurchaseProblem,
@@ -56,6 +57,7 @@ export type { WebhookOptions } from './webhooks/index.ts';
 export type { SiblingsOptions } from './siblings/index.ts';
 export type { WhoisOptions } from './whois/index.ts';
 export type { BrokerageOptions, BrokerageTier } from './brokerage/index.ts';
+export type { ConsoleActor, ConsoleAuthorize, ConsoleOptions } from './console/index.ts';
 export type { McpOptions } from './mcp/index.ts';
 export {
   BffOptionsError,
@@ -214,6 +216,13 @@ export interface BffOptions {
    */
   readonly brokerage?: boolean | BrokerageOptions | undefined;
   /**
+   * The partner's back-office console (docs/console-api.md): `POST /console/session` mints a short-lived console
+   * session token when the partner's `authorize(request)` hook accepts, and the `/console/…` routes read orders,
+   * settlements, transactions, payouts, commissions, brokerage, links and events (cached, within the marketplace's
+   * 30 reporting calls a minute) and refund or create links. Default off ({@link ConsoleOptions}).
+   */
+  readonly console?: ConsoleOptions | undefined;
+  /**
    * The shop's tools for AI agents: MCP Streamable HTTP at `POST /mcp` (search, one domain with its WHOIS, a
    * checkout link a person opens and pays, an order's status) and `GET /llms.txt` describing them. Default off;
    * `true` turns it on; an object sets the agents' allowance and the hosts it answers on ({@link McpOptions}). No
@@ -349,6 +358,7 @@ const optionsSchema = z.strictObject({
   ...siblingsOptionsShape,
   ...whoisOptionsShape,
   ...brokerageOptionsShape,
+  ...consoleOptionsShape,
   ...mcpOptionsShape,
   checkCredential: z.boolean({ error: 'must be true or false' }).optional(),
   profile: z.enum(['production', 'test'], { error: 'must be "production" or "test"' }).optional(),
@@ -427,6 +437,7 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
     database: ['url', 'schema', 'dataDir', 'memory', 'perRequest'],
     metrics: ['token'],
     brokerage: BROKERAGE_OPTION_KEYS,
+    console: CONSOLE_OPTION_KEYS,
     mcp: ['toolCallsPerMinute', 'allowedHosts', 'shopName'],
     whois: WHOIS_OPTION_KEYS,
   };

@@ -17,6 +17,7 @@ import {
   type InboxTimings,
 } from './webhooks/index.ts';
 import { resolveBrokerage, type ResolvedBrokerage } from './brokerage/index.ts';
+import { resolveConsole, type ResolvedConsole } from './console/index.ts';
 import { resolveCheckoutReturnOrigins } from './checkout/index.ts';
 import { resolveMemoryCache, resolveSearch, type ResolvedSearch, type ResolvedSearchCache } from './search/index.ts';
 import { resolveSiblings, resolveSiblingsCache } from './siblings/index.ts';
@@ -138,6 +139,8 @@ export interface ResolvedBffOptions {
   readonly whois: ResolvedWhois | undefined;
   /** `GET /brokerage/eligibility` and `POST /brokerage` with these settings (option `brokerage`), or off. */
   readonly brokerage: ResolvedBrokerage | undefined;
+  /** The back-office console with these settings (option `console`), or off. */
+  readonly console: ResolvedConsole | undefined;
   /** The MCP endpoint (`POST /mcp`, `GET /llms.txt`); undefined when option `mcp` is off. */
   readonly mcp: ResolvedMcp | undefined;
   /** How long `/readyz` trusts a credential probe (credential-check.ts): a success, a failure (ms). */
@@ -236,6 +239,7 @@ export function resolveBffOptions(o: ValidBffOptions): ResolvedBffOptions {
     siblings: resolveSiblings(o),
     whois: resolveWhois(o),
     brokerage: resolveBrokerage(o.brokerage),
+    console: resolveConsole(o.console),
     mcp: resolveMcp(o),
     readiness: { checkCredential: o.checkCredential !== false, okTtlMs: 5 * 60_000, failedTtlMs: 10_000 },
     metrics: {

@@ -60,6 +60,43 @@ const brokerageCase = {
   progress_url: `${ORIGIN}/brokerage/progress/tok`,
   created_at: '2030-01-01T00:00:00Z',
 };
+/** Referral and reporting answers in protocol's documented shapes (the client parses them with those schemas). */
+const clicksReport = {
+  from: null,
+  to: '2030-02-01T00:00:00Z',
+  clicks: 12,
+  by_link: [{ link_id: 'lnk_1', clicks: 12 }],
+};
+const referralSale = {
+  sale_id: 'rs_1',
+  link_id: 'lnk_1',
+  domain: 'coffeehouse.com',
+  buyer: { email: 'b***@example.com' },
+  amount_cents: 250000,
+  commission_cents: 25000,
+  currency: 'USD',
+  status: 'COMPLETED',
+  created_at: '2030-01-01T00:00:00Z',
+};
+const commissionEntry = {
+  entry_id: 'com_1',
+  type: 'accrued',
+  status: 'pending',
+  amount_cents: 2500,
+  balance_cents: 2500,
+  currency: 'USD',
+  created_at: '2030-01-01T00:00:00Z',
+};
+const analytics = {
+  from: null,
+  to: null,
+  currency: 'USD',
+  clicks: 12,
+  sales: 1,
+  conversion_rate: 1 / 12,
+  gmv_cents: 250000,
+  commission_cents: 25000,
+};
 const link = {
   link_id: 'lnk_1',
   kind: 'domain',
@@ -306,27 +343,27 @@ const cases: Case[] = [
     method: 'GET',
     path: `${V1}/me/clicks`,
     query: 'to=2030-02-01T00%3A00%3A00Z',
-    answer: { total_clicks: 12 },
+    answer: clicksReport,
     call: (c) => c.me.clicks({ to: '2030-02-01T00:00:00Z' }),
-    expected: { total_clicks: 12 },
+    expected: clicksReport,
   },
   {
     name: 'me.sales',
     method: 'GET',
     path: `${V1}/me/sales`,
     query: 'limit=50',
-    answer: { sales: [{ domain: 'coffeehouse.com', amount_cents: 250000 }], next_cursor: null },
+    answer: { sales: [referralSale], next_cursor: null },
     call: (c) => first(c.me.sales()),
-    expected: [{ domain: 'coffeehouse.com', amount_cents: 250000 }],
+    expected: [referralSale],
   },
   {
     name: 'me.commissions',
     method: 'GET',
     path: `${V1}/me/commissions`,
     query: 'limit=50',
-    answer: { commissions: [{ state: 'accrued', amount_cents: 2500 }], next_cursor: null, balance_cents: 2500 },
+    answer: { commissions: [commissionEntry], next_cursor: null },
     call: (c) => first(c.me.commissions()),
-    expected: [{ state: 'accrued', amount_cents: 2500 }],
+    expected: [commissionEntry],
   },
   {
     name: 'me.payouts',
@@ -342,9 +379,9 @@ const cases: Case[] = [
     method: 'GET',
     path: `${V1}/analytics`,
     query: '',
-    answer: { clicks: 12, sales: 1, gmv_cents: 250000 },
+    answer: analytics,
     call: (c) => c.analytics.retrieve(),
-    expected: { clicks: 12, sales: 1, gmv_cents: 250000 },
+    expected: analytics,
   },
   {
     name: 'events.list',

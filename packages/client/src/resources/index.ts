@@ -19,7 +19,12 @@ import type {
   transactionSchema,
   transactionListSchema,
   payoutSchema,
+  analyticsSchema,
   brokerageCaseSchema,
+  clicksReportSchema,
+  commissionEntrySchema,
+  commissionListSchema,
+  referralSaleSchema,
   brokerageEligibilitySchema,
   createBrokerageCaseRequestSchema,
   linkSchema,
@@ -54,11 +59,20 @@ import {
   listLinksEndpoint,
   listReferralPayoutsEndpoint,
   listSalesEndpoint,
-  type ReportRecord,
   type dateWindowSchema,
 } from './referral.ts';
 import { listPayoutsEndpoint, listSettlementsEndpoint, listTransactionsEndpoint } from './reporting.ts';
 
+/** `GET /me/clicks`: click totals in a window, per link (protocol's `clicksReportSchema`). */
+export type ClicksReport = z.infer<typeof clicksReportSchema>;
+/** A sale attributed to a referral link (`GET /me/sales`). */
+export type ReferralSale = z.infer<typeof referralSaleSchema>;
+/** A commission ledger line (`GET /me/commissions`), with the running `balance_cents`. */
+export type CommissionEntry = z.infer<typeof commissionEntrySchema>;
+/** A page of `GET /me/commissions`, with the ledger's `totals`. */
+export type CommissionList = z.infer<typeof commissionListSchema>;
+/** `GET /analytics`: the referral funnel, GMV and commission over a window. */
+export type Analytics = z.infer<typeof analyticsSchema>;
 /** A settlement statement (Partner API spec 2.7). */
 export type Settlement = z.infer<typeof settlementSchema>;
 /** A sale of the transaction history (Partner API spec 2.7). */
@@ -146,17 +160,17 @@ export interface PartnerResources {
   };
   readonly me: {
     /** `GET /me/clicks` (scope `report`). */
-    clicks(params?: DateWindow, options?: ListOptions): Promise<ReportRecord>;
+    clicks(params?: DateWindow, options?: ListOptions): Promise<ClicksReport>;
     /** `GET /me/sales` (scope `report`). */
-    sales(params?: DateWindowParams, options?: ListOptions): PageIterator<ReportRecord>;
+    sales(params?: DateWindowParams, options?: ListOptions): PageIterator<ReferralSale>;
     /** `GET /me/commissions` (scope `report`); the running balance is on `pages()`'s `raw`. */
-    commissions(params?: DateWindowParams, options?: ListOptions): PageIterator<ReportRecord>;
+    commissions(params?: DateWindowParams, options?: ListOptions): PageIterator<CommissionEntry, CommissionList>;
     /** `GET /me/payouts` (scope `report`). */
     payouts(params?: DateWindowParams, options?: ListOptions): PageIterator<Payout>;
   };
   readonly analytics: {
     /** `GET /analytics` (scope `report`). */
-    retrieve(params?: DateWindow, options?: ListOptions): Promise<ReportRecord>;
+    retrieve(params?: DateWindow, options?: ListOptions): Promise<Analytics>;
   };
   readonly events: {
     /**

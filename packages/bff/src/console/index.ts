@@ -1,0 +1,91 @@
+/**
+ * The back-office console feature (docs/console-api.md; option `console`): the partner's own admin reads its orders,
+ * settlements, transactions, payouts, commissions, brokerage cases, referral links and events through the BFF, and
+ * refunds an order or creates a link, with a short-lived console session token the partner's `authorize(request)`
+ * hook lets the BFF mint. Reads share one cache kept inside the marketplace's 30 reporting calls a minute; a webhook
+ * event drops what it changes. The entry every other module of the BFF imports it through.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { RouteSpec } from '../http/index.ts';
+import type { ResolvedBffOptions } from '../resolved-options.ts';
+import type { BffRuntime } from '../runtime.ts';
+import { ConsoleCache } from './cache.ts';
+import type { ConsoleApi, ConsoleDeps } from './guard.ts';
+import { consoleSigningKey } from './token.ts';
+import { readRoutes, TAGS } from './views.ts';
+import { createLinkRoute, writeRoutes } from './writes.ts';
+
+export {
+  CONSOLE_OPTION_KEYS,
+  consoleOptionsShape,
+  DEFAULT_CONSOLE,
+  resolveConsole,
+  type ConsoleActor,
+  type ConsoleAuthorize,
+  type ConsoleOptions,
+  type ResolvedConsole,
+} from './options.ts';
+export { ConsoleCache } from './cache.ts';
+export { consoleSigningKey, mintConsoleToken, verifyConsoleToken } from './token.ts';
+export { isRefundable } from './views.ts';
+export type { ConsoleApi, ConsoleDeps } from './guard.ts';
+
+const CONSOLE_METHODS = ['orders', 'refunds', 'settlements', 'transactions', 'payouts', 'links', 'me', 'analytics'];
+
+/** Whether `client` has every resource the console reads (a PartnerClient does; a narrow fake may not). */
+export function isConsoleApi(client: object): client is ConsoleApi {
+  return CONSOLE_METHODS.every((m) => typeof (client as Record<string, unknown>)[m] === 'object');
+}
+
+/** The console's routes for these deps (tests build them with a fake client and clock). */
+export function consoleRoutes(deps: ConsoleDeps): RouteSpec[] {
+  const reads = readRoutes(deps);
+  const links = reads.find((r) => r.path === '/console/links');
+  return [
+    ...reads.map((r) =>
+      r === links ? { ...r, POST: createLinkRoute(deps), sameSiteWrite: true, limit: 'write' as const } : r,
+    ),
+    ...writeRoutes(deps),
+  ];
+}
+
+/**
+ * The console feature of one BFF (option `console`; needs a client with the reporting resources): its routes, and
+ * event handlers that drop the cached views an event changes.
+ */
+export function consoleFeature(o: ResolvedBffOptions, runtime: BffRuntime, logger: Logger): RouteSpec[] {
+  const settings = o.console;
+  if (settings === undefined) return [];
+  const client = runtime.client as object;
+  if (!isConsoleApi(client)) {
+    logger.warn('console: the client has no reporting resources (a PartnerClient has); the console is off');
+    return [];
+  }
+  const apiSecret = o.marketplace?.secret;
+  if (settings.sessionSecret === undefined && apiSecret === undefined)
+    logger.warn('console: no sessionSecret and no API secret; console tokens are valid in this process only');
+  const key =
+    settings.sessionSecret === undefined && apiSecret === undefined
+      ? randomBytes(32)
+      : consoleSigningKey(settings.sessionSecret, apiSecret ?? '');
+  const cache = new ConsoleCache({
+    freshnessMs: settings.freshnessMs,
+    perMinute: settings.reportingCallsPerMinute,
+    now: o.now,
+  });
+  runtime.on('*', (event) => {
+    cache.invalidate(event.type.startsWith('brokerage.') ? TAGS.brokerage : TAGS.order);
+  });
+  const database = runtime.database;
+  return consoleRoutes({
+    client,
+    cache,
+    key,
+    settings,
+    keyId: o.keyId,
+    db: o.database.kind === 'none' ? undefined : () => database.db(),
+    now: o.now,
+    logger,
+  });
+}
