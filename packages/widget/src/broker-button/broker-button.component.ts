@@ -113,8 +113,17 @@ export class DkBrokerButton extends LitElement {
     return { ...brokerStringsFor(this.#lang), ...this.strings };
   }
 
+  /** `locale`, else the nearest `lang` (across shadow roots: inside `<dk-domain-search>` too), else the browser's. */
   get #lang(): string | undefined {
-    return this.locale || this.closest('[lang]')?.getAttribute('lang') || globalThis.navigator?.language;
+    if (this.locale) return this.locale;
+    let node: Element | null = this;
+    while (node) {
+      const found = node.closest('[lang]');
+      if (found) return found.getAttribute('lang') || undefined;
+      const root = node.getRootNode();
+      node = root instanceof ShadowRoot ? root.host : null;
+    }
+    return globalThis.navigator?.language;
   }
 
   /** Checks `domain` (or the typed name) now; what the element does when `domain` changes. */
