@@ -37,6 +37,17 @@ describe('normaliseQuery', () => {
     ['  Coffee  ', 'coffee'],
     ['Coffee   Shop', 'coffee shop'],
     ['COFFEE\t\nshop', 'coffee shop'],
+    // IDNA (UTS #46): a name in Unicode (composed or not, any case, full-width) and its xn-- form are one search.
+    ['münchen', 'xn--mnchen-3ya'],
+    ['mu\u0308nchen', 'xn--mnchen-3ya'],
+    ['MÜNCHEN.de', 'xn--mnchen-3ya.de'],
+    ['xn--mnchen-3ya.de', 'xn--mnchen-3ya.de'],
+    ['ｍünchen', 'xn--mnchen-3ya'],
+    ['café shop', 'xn--caf-dma shop'],
+    // Not a host name: kept as typed (never read as a user, a path or an IPv4 address).
+    ['ü@evil.example', 'ü@evil.example'],
+    ['ü/x', 'ü/x'],
+    ['１２３', '１２３'],
   ])('%j → %j', (input, expected) => expect(normaliseQuery(input)).toBe(expected));
 });
 

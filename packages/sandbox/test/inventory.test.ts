@@ -80,6 +80,12 @@ describe('analyseQuery', () => {
     expect(analyseQuery('  green   tea ')).toMatchObject({ label: 'greentea', words: ['green', 'tea'] });
   });
 
+  it('reads an internationalised name in either form as one name, its words without accents', () => {
+    expect(analyseQuery('xn--mnchen-3ya.de')).toMatchObject({ label: 'xn--mnchen-3ya', tld: 'de', terms: ['munchen'] });
+    expect(analyseQuery('münchen').terms).toEqual(['munchen']);
+    expect(analyseQuery('xn--caf-dma shop')).toMatchObject({ words: ['cafe', 'shop'], terms: ['cafe', 'shop'] });
+  });
+
   it('yields no term for a query without letters or digits', () => {
     expect(analyseQuery('!!! ...').terms).toEqual([]);
   });

@@ -6,13 +6,17 @@
  *
  * In the memory of each process: answers are cheap to fetch again, and budgets, not caches, must be shared.
  */
+import { idnaWords } from './idna.ts';
 
 /**
- * The cache key and the query sent upstream: trimmed, lowercased, inner whitespace collapsed to one space.
- * `"  Coffee   Shop "` → `"coffee shop"`.
+ * The cache key and the query sent upstream: Unicode NFC, trimmed, lowercased, inner whitespace collapsed to one
+ * space, and each word that holds a character outside ASCII mapped to its ASCII domain form by IDNA (UTS #46
+ * processing, as WHATWG URL's host parser does it on every runtime), so that a name typed in Unicode and its
+ * `xn--` form (RFC 5890) are the same search: `"  Coffee   Shop "` → `"coffee shop"`, `"MÜNCHEN.de"` and
+ * `"xn--mnchen-3ya.de"` → `"xn--mnchen-3ya.de"`. A word that is no valid host name stays as typed.
  */
 export function normaliseQuery(q: string): string {
-  return q.trim().toLowerCase().replace(/\s+/g, ' ');
+  return idnaWords(q.trim().toLowerCase().replace(/\s+/g, ' '));
 }
 
 /** Settings of a {@link SearchCache}; durations in milliseconds, each counted after the previous one. */

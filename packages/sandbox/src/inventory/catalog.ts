@@ -2,6 +2,7 @@
  * Reading the inventory: one domain by name, keyword search, and the wire shapes of discovery (Partner API spec 4.1
  * "Discovery"; shapes decided in docs/spec-decisions.md).
  */
+import { domainToUnicode } from 'node:url';
 import { SEARCH_MAX_RESULTS } from '@domainkit/protocol';
 import type { Environment } from '../scopes.ts';
 import type { DomainRow, SandboxDb } from '../db/tables.ts';
@@ -85,8 +86,9 @@ function segment(token: string): string[] | undefined {
 }
 
 /**
- * Analyses a search query: lowercased, a trailing `.tld` recognised, split on anything that is not a letter or digit,
- * runs of letters segmented into known words.
+ * Analyses a search query: lowercased, a trailing `.tld` recognised, an `xn--` label read in Unicode (the BFF sends
+ * internationalised names in that form, IDNA UTS #46), accents dropped, split on anything that is not a letter or
+ * digit, runs of letters segmented into known words.
  */
 export function analyseQuery(q: string): AnalysedQuery {
   let text = q.trim().toLowerCase();
@@ -96,6 +98,13 @@ export function analyseQuery(q: string): AnalysedQuery {
     text = asDomain[1]!;
     tld = asDomain[2]!;
   }
+  // An internationalised name (RFC 5890) is one label in either form: its `xn--` form is the name, its letters
+  // without their accents (`münchen` → `munchen`) are the words a keyword search can match.
+  const idn = /^xn--[a-z0-9-]+$/.test(text) ? text : undefined;
+  text = text
+    .replace(/(?<![a-z0-9-])xn--[a-z0-9-]+/g, (label) => domainToUnicode(label) || label)
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '');
   const tokens = text
     .split(/[^a-z0-9]+/)
     .filter(Boolean)
@@ -107,7 +116,7 @@ export function analyseQuery(q: string): AnalysedQuery {
   }
   const all = [...new Set([...tokens, ...words])];
   const long = all.filter((t) => t.length >= 2);
-  return { label: tokens.join(''), tld, words: [...words], terms: long.length > 0 ? long : all };
+  return { label: idn ?? tokens.join(''), tld, words: [...words], terms: long.length > 0 ? long : all };
 }
 
 /**

@@ -84,18 +84,21 @@ export function domainResult(label: string, tld: TldInfo, known: KnownNames, vie
 /**
  * Answers a domain search.
  * @param q - a normalised query (see `domainSearchRequestSchema`): a label or a second-level domain.
- * @returns the exact domain (null for a bare label) and its siblings under every other known TLD, most popular first.
+ * @returns the exact domain (null for a bare label) and its siblings under every other known TLD, most popular first
+ *   (for an `xn--` label, only the TLDs that take internationalised names: `idn` in their metadata).
  * @throws {ProtocolError} `validation_error` for a TLD the service does not know.
  */
 export async function searchDomain(db: PublicExecutor, q: string, viewer: Viewer): Promise<PublicDomainSearchResponse> {
   const { label, tld } = parseQuery(q);
-  const names = TLDS.map((t) => `${label}.${t.tld}`);
+  // An internationalised label (`xn--`, RFC 5890) has siblings only under the TLDs whose registry takes IDNs.
+  const tlds = label.startsWith('xn--') ? TLDS.filter((t) => t.idn) : TLDS;
+  const names = tlds.map((t) => `${label}.${t.tld}`);
   const known = await loadKnownNames(db, names);
   return {
     query: q,
     label,
     domain: tld === undefined ? null : domainResult(label, tld, known, viewer),
-    siblings: TLDS.filter((t) => t !== tld).map((t) => domainResult(label, t, known, viewer)),
+    siblings: tlds.filter((t) => t !== tld).map((t) => domainResult(label, t, known, viewer)),
     prices_masked: !viewer.pricesVisible,
   };
 }
