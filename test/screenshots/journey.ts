@@ -13,7 +13,8 @@
  *   after paying, the confirmation `<dk-checkout-return>` shows once the BFF verified the sale.
  * - `mor-ordered.png` (1280 px), `mor-ordered-phone-dark.png` (390 px, dark): the React SPA as Merchant of Record,
  *   the placed order's thank-you view.
- * - `prices-ar-phone.png` (390 px), `prices-ar.png` (1280 px, dark): the script-tag page in Arabic, right to left.
+ * - `prices-ar-phone.png` (390 px, the search full screen), `prices-ar.png` (1280 px, dark, the results over the
+ *   page): the script-tag page in Arabic, right to left.
  *
  * The widget's own states (stubbed BFF) are shot by `packages/widget/scripts/screenshots.ts`. Build the widget and
  * the SPA first (`pnpm --filter @domainkit/widget build && pnpm --filter @domainkit/example-spa build`).
@@ -75,10 +76,18 @@ async function buyFirst(page: Page, word: string): Promise<void> {
   }
 }
 
-/** Saves the part of the page `selector` covers, with `pad` CSS pixels of the page around it, as `name`. */
+/**
+ * Saves the part of the page `selector` covers, with `pad` CSS pixels of the page around it, as `name`; the search
+ * box's results, which open over the page below it, are taken in too.
+ */
 async function shootPart(page: Page, selector: string, name: string, pad = 24): Promise<void> {
   await page.evaluate(() => window.scrollTo(0, 0));
   const box = (await page.locator(selector).first().boundingBox())!;
+  const popup = await page.evaluate(() => {
+    const pieces = document.querySelector('dk-domain-search')?.shadowRoot?.querySelectorAll('.pop > *') ?? [];
+    return Math.max(0, ...[...pieces].map((piece) => piece.getBoundingClientRect().bottom));
+  });
+  box.height = Math.max(box.height, popup - box.y);
   const width = await page.evaluate(() => document.documentElement.scrollWidth);
   const x = Math.max(0, box.x - pad);
   const clip = {
@@ -217,7 +226,9 @@ try {
     await page.goto(new URL('?lang=ar', demo.url).href);
     await page.waitForFunction(() => document.documentElement.dir === 'rtl');
     await search(page, 'cloud');
-    await shootPart(page, '#search', name, 16);
+    // On a phone the search is full screen: the shot is the screen.
+    if (viewport === PHONE) await shoot(page, name);
+    else await shootPart(page, '#search', name, 16);
     await context.close();
   }
 } finally {
