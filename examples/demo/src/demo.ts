@@ -15,6 +15,7 @@ import { pino } from 'pino';
 import { PinoPretty } from 'pino-pretty';
 import { createBff, testCardPayments, type BffOptions, type BffRouter, type McpOptions } from '@domainkit/bff';
 import { createSandboxAdmin, startSandbox, type DemoCredential } from '@domainkit/sandbox';
+import { seedConsoleHistory } from './seed-history.ts';
 
 /** Options of {@link startDemo}. */
 export interface DemoOptions {
@@ -26,6 +27,8 @@ export interface DemoOptions {
   readonly host?: string;
   /** Data folder (embedded databases and the generated demo credential). Default `.data` under the working directory. */
   readonly dataDir?: string;
+  /** Seed the demo partner's history for the console (once per data folder); default true. */
+  readonly seedHistory?: boolean | undefined;
   /** Where the JSON log lines of the sandbox and the BFF go; default standard output. */
   readonly logStream?: NodeJS.WritableStream;
   /** Clock of the BFF's search cache (milliseconds since the epoch), so tests can step past its TTL. */
@@ -130,8 +133,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
     logger: logger === false ? false : logger.child({ service: 'sandbox' }),
   });
   // The shop's name, as its buyers see it on the marketplace's hosted checkout (set in the back office).
-  await createSandboxAdmin({ url: sandbox.url, adminToken: sandbox.demo.admin_token })
-    .credentials.update(sandbox.demo.key_id, { display_name: SHOP_NAME })
+  const admin = createSandboxAdmin({ url: sandbox.url, adminToken: sandbox.demo.admin_token });
+  await admin.credentials
+    .update(sandbox.demo.key_id, { display_name: SHOP_NAME })
+    // The partner console has a business to show: orders in every state, settlements, referrals, brokerage.
+    .then(() => (options.seedHistory === false ? false : seedConsoleHistory(admin, sandbox.demo.key_id)))
     .catch(async (error: unknown) => {
       await sandbox.close();
       throw error;
@@ -205,6 +211,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       // Agents shop here too: MCP at /dk/mcp, described at /dk/llms.txt.
       mcp: { shopName: SHOP_NAME, ...options.mcp },
+      // The partner console at /console/: the demo has no sign-in of its own, so whoever opens this loopback demo is
+      // its partner. A real shop returns its signed-in admin user here, or null.
+      console: { authorize: () => ({ actor: 'demo partner' }) },
       ...(options.onCheckoutCompleted && { onCheckoutCompleted: options.onCheckoutCompleted }),
       logger: logger === false ? false : logger.child({ service: 'bff' }),
       ...(options.bffClock ? { now: options.bffClock } : {}),
