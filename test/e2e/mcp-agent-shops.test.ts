@@ -35,7 +35,14 @@ describe("an agent shops at the partner's MCP endpoint", () => {
   it('lists each tool with its input and output schemas and annotations', async () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
-    expect([...byName.keys()].sort()).toEqual(['checkout_link', 'domain_details', 'order_status', 'search_domains']);
+    expect([...byName.keys()].sort()).toEqual([
+      'brokerage_eligibility',
+      'brokerage_request',
+      'checkout_link',
+      'domain_details',
+      'order_status',
+      'search_domains',
+    ]);
     expect(byName.get('search_domains')!.inputSchema.required).toEqual(['query']);
     expect(byName.get('domain_details')!.inputSchema.required).toEqual(['domain']);
     expect(byName.get('checkout_link')!.inputSchema.required).toEqual(['domain']);

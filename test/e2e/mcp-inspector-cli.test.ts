@@ -44,6 +44,8 @@ describe('the MCP Inspector CLI against the demo', () => {
       tools: Array<{ name: string; inputSchema: { properties: object }; outputSchema?: { properties: object } }>;
     };
     expect(tools.map((t) => t.name).sort()).toEqual([
+      'brokerage_eligibility',
+      'brokerage_request',
       'checkout_link',
       'domain_details',
       'order_status',

@@ -11,7 +11,7 @@ import { consoleFeature } from './console/index.ts';
 import { hotPath } from './http/prepared.ts';
 import { type HostContext, pipeline, type Pipeline, type PipelineOptions } from './http/pipeline.ts';
 import { MemoryVisitorHitStore } from './http/visitor-limits.ts';
-import { MCP_SHOP_ROUTES, mcpFeature, type ShopCaller } from './mcp/index.ts';
+import { MCP_CONSENT_ROUTES, MCP_SHOP_ROUTES, mcpFeature, type ShopCaller } from './mcp/index.ts';
 import { compileTrust, type TrustFn, type TrustProxySetting } from './http/proxy-trust.ts';
 import { Routes, type RouteSpec } from './http/routes.ts';
 import { SqlVisitorHitStore, visitorLimiters } from './http/visitor-limits.ts';
@@ -85,7 +85,10 @@ export function composeBff(
       ? []
       : mcpFeature({
           settings: o.mcp,
-          shop: shopCaller(shopRoutes, common),
+          shop: shopCaller(shopRoutes, common, MCP_SHOP_ROUTES),
+          consentShop: shopCaller(shopRoutes, common, MCP_CONSENT_ROUTES),
+          consentSecret: o.marketplace?.secret,
+          brokerage: shopRoutes.some((r) => r.path === '/brokerage'),
           publicApi: o.marketplace && {
             ...{ baseUrl: o.marketplace.baseUrl, dispatcher: o.marketplace.dispatcher },
             ...{ timeoutMs: o.upstream.timeoutMs, maxRetries: o.upstream.maxRetries },
@@ -110,12 +113,17 @@ export function composeBff(
 }
 
 /**
- * How the MCP tools call the shop's own routes (mcp/ `ShopCaller`): a route table of {@link MCP_SHOP_ROUTES} alone,
+ * How the MCP tools call the shop's own routes (mcp/ `ShopCaller`): a route table of `allowed` alone
+ * ({@link MCP_SHOP_ROUTES} for the tools, {@link MCP_CONSENT_ROUTES} for the person's consent page),
  * served by a pipeline of its own without the visitor limits (the agent's allowance was counted already), in the
  * MCP request's database scope, under its request id, client address and origin.
  */
-function shopCaller(specs: readonly RouteSpec[], common: Omit<PipelineOptions, 'routes' | 'limits'>): ShopCaller {
-  const reachable = new Set<string>(MCP_SHOP_ROUTES);
+function shopCaller(
+  specs: readonly RouteSpec[],
+  common: Omit<PipelineOptions, 'routes' | 'limits'>,
+  allowed: readonly string[],
+): ShopCaller {
+  const reachable = new Set<string>(allowed);
   const routes = new Routes(
     specs.flatMap((spec) => {
       const GET = reachable.has(`GET ${spec.path}`) ? spec.GET : undefined;
@@ -143,7 +151,10 @@ function shopCaller(specs: readonly RouteSpec[], common: Omit<PipelineOptions, '
       headers,
       ...(options.body !== undefined && { body: JSON.stringify(options.body) }),
     });
-    const context: HostContext = { clientAddress: parent.clientAddress, trust: null, waitUntil: parent.waitUntil };
+    const context: HostContext = {
+      ...{ clientAddress: parent.clientAddress, trust: null, waitUntil: parent.waitUntil },
+      mountPath: parent.mountPath,
+    };
     const response = await serve(request, url, below, match, context);
     return { status: response.status, body: await response.json().catch(() => null) };
   };

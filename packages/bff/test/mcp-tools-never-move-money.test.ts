@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MCP_SHOP_ROUTES } from '../src/mcp/index.ts';
+import { MCP_CONSENT_ROUTES, MCP_SHOP_ROUTES } from '../src/mcp/index.ts';
 import { testCardPayments, type PaymentAdapter } from '../src/index.ts';
 import { startStubMarketplace, startTestBff, type StubMarketplace } from './helpers.ts';
 
@@ -70,8 +70,12 @@ describe('no MCP tool moves money (read from the source)', () => {
 
   it("the composition builds the tools' route table from MCP_SHOP_ROUTES alone", () => {
     const compose = readFileSync(join(src, 'compose.ts'), 'utf8');
+    expect(compose).toMatch(/\bshop: shopCaller\(shopRoutes, common, MCP_SHOP_ROUTES\)/);
+    // The person's consent page (not a tool) alone reaches POST /brokerage; nothing reaches orders or payments.
+    expect(compose).toMatch(/\bconsentShop: shopCaller\(shopRoutes, common, MCP_CONSENT_ROUTES\)/);
+    expect([...MCP_CONSENT_ROUTES]).toEqual(['POST /brokerage']);
     const shopCaller = compose.slice(compose.indexOf('function shopCaller('));
-    expect(shopCaller).toMatch(/new Set<string>\(MCP_SHOP_ROUTES\)/);
+    expect(shopCaller).toMatch(/new Set<string>\(allowed\)/);
     expect(shopCaller).toMatch(/reachable\.has\(`GET \$\{spec\.path\}`\)/);
     expect(shopCaller).toMatch(/reachable\.has\(`POST \$\{spec\.path\}`\)/);
   });

@@ -27,6 +27,7 @@ function bffRequest(request: Request, waitUntil: (promise: Promise<unknown>) => 
     method: request.method,
     url,
     path: url.pathname,
+    mountPath: '',
     query: Object.fromEntries(url.searchParams),
     params: {},
     route: '/webhooks',

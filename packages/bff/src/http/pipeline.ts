@@ -125,6 +125,7 @@ export function pipeline(o: PipelineOptions): Pipeline {
       method,
       url,
       path,
+      mountPath: context.mountPath ?? '',
       get query() {
         const query = parseQuery(url.search);
         Object.defineProperty(this, 'query', { value: query });
@@ -197,7 +198,10 @@ export function pipeline(o: PipelineOptions): Pipeline {
       }
       response = mutable(response);
       const sink = headerSink(response.headers);
+      // A route's own policy stays (an HTML page that posts a form to itself); every other answer gets the BFF's.
+      const ownPolicy = response.headers.get('Content-Security-Policy');
       applyAnswerHeaders(sink, id, req.secure);
+      if (ownPolicy !== null) sink.setHeader('Content-Security-Policy', ownPolicy);
       cors.apply(facts, sink);
       for (const [name, value] of limitHeaders) sink.setHeader(name, value);
       if (method === 'HEAD' && response.body !== null) response = new Response(null, response);

@@ -26,6 +26,11 @@ export interface BffRequest {
   readonly url: URL;
   /** The path below the BFF's base path, such as `/orders/or_1` (never empty: at least `/`). */
   readonly path: string;
+  /**
+   * Where the BFF is mounted, as the visitor addressed it: `/dk` for `/dk/orders/or_1` (its `basePath`, or the
+   * Express mount path), `''` at the root. `${ownOrigin}${mountPath}/mcp` is the absolute URL of the BFF's `/mcp`.
+   */
+  readonly mountPath: string;
   /** The query parameters (a null-prototype object). */
   readonly query: QueryValues;
   /** The route's `:name` parameters, percent-decoded (`/domains/:name` → `{name}`). */

@@ -21,6 +21,7 @@ import { type BffRequest, JSON_BODY_LIMIT_BYTES, readJson, type RouteSpec } from
 import { addressKey, type VisitorHitStore } from '../http/visitor-limits.ts';
 import type { BffMetrics } from '../metrics.ts';
 import { BFF_VERSION } from '../version.ts';
+import { ConsentTokens, consentPageRoute, consentSubmitRoute } from './consent.ts';
 import type { ResolvedMcp } from './options.ts';
 import { TOOL_DESCRIPTIONS, busyResult, toolNames, type ShopAnswer, type WhoisSummary } from './results.ts';
 
@@ -44,7 +45,14 @@ export const MCP_SHOP_ROUTES = [
   'GET /domains/:name',
   'GET /orders/:id',
   'POST /checkout',
+  'GET /brokerage/eligibility',
 ] as const;
+
+/**
+ * The shop route the consent page (consent.ts) calls once the person has agreed: `POST /brokerage`. No tool reaches
+ * it; the composition gives the page a caller of its own.
+ */
+export const MCP_CONSENT_ROUTES = ['POST /brokerage'] as const;
 
 /**
  * Calls one of the shop's own routes for a tool, as the visitor's browser would call it (its validation, caches and
@@ -64,9 +72,14 @@ export interface McpFeatureDeps {
   readonly shop: ShopCaller;
   /** How to reach the Public API for WHOIS/RDAP (Public API spec 4.2); undefined with a ready `client`. */
   readonly publicApi: PublicClientOptions | undefined;
-  /** Whether `GET /siblings` and `GET /orders/:id` are served. */
+  /** Whether `GET /siblings`, `GET /orders/:id` and the brokerage routes are served. */
   readonly siblings: boolean;
   readonly orders: boolean;
+  readonly brokerage: boolean;
+  /** The shop's API secret: consent links are signed under a key derived from it (undefined: no brokerage tools). */
+  readonly consentSecret: string | undefined;
+  /** Calls {@link MCP_CONSENT_ROUTES} for the consent page, with the attempt key in `Idempotency-Key`. */
+  readonly consentShop: ShopCaller;
   /** Where each agent's tool calls are counted (shared by the processes on PostgreSQL). */
   readonly hits: VisitorHitStore;
   /** Origins allowed to call the BFF from a browser (option `allowedOrigins`). */
@@ -112,7 +125,9 @@ export function refuseForeignRequest(
 export function mcpFeature(deps: McpFeatureDeps): McpFeature {
   const { settings, hits } = deps;
   hits.init?.({ windowMs: WINDOW_MS });
-  const llms = llmsText(settings.shopName, toolNames(deps));
+  const tokens =
+    deps.brokerage && deps.consentSecret !== undefined ? new ConsentTokens(deps.consentSecret, deps.now) : undefined;
+  const llms = llmsText(settings.shopName, toolNames({ orders: deps.orders, brokerage: tokens !== undefined }));
   const publicClient = deps.publicApi && new PublicClient(deps.publicApi);
   const whois =
     publicClient &&
@@ -171,6 +186,12 @@ export function mcpFeature(deps: McpFeatureDeps): McpFeature {
         whois,
         siblings: deps.siblings,
         orders: deps.orders,
+        consentLink:
+          tokens &&
+          (async (domain, budgetCents) => {
+            const { token, expiresAt } = await tokens.sign(domain, budgetCents);
+            return { url: `${req.ownOrigin}${req.mountPath}/mcp/consent?t=${token}`, expiresAt };
+          }),
         guard,
       },
       BFF_VERSION,
@@ -191,12 +212,42 @@ export function mcpFeature(deps: McpFeatureDeps): McpFeature {
   return {
     routes: [
       { path: '/mcp', POST: mcp },
+      ...(tokens === undefined ? [] : [consentRoute(deps, tokens)]),
       {
         path: '/llms.txt',
         GET: () => new Response(llms, { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } }),
         deadline: false,
       },
     ],
+  };
+}
+
+/**
+ * `GET /mcp/consent` (the page, opened from anywhere: a link in the person's assistant) and `POST /mcp/consent` (the
+ * person's form: only from this shop's own page, its `Origin`; a visitor write).
+ */
+function consentRoute(deps: McpFeatureDeps, tokens: ConsentTokens): RouteSpec {
+  const page = {
+    tokens,
+    shopName: deps.settings.shopName,
+    openCase: (req: BffRequest, body: Record<string, unknown>, attemptKey: string) =>
+      deps.consentShop(req, 'POST', '/brokerage', { body, headers: { 'Idempotency-Key': attemptKey } }),
+  };
+  const submit = consentSubmitRoute(page);
+  return {
+    path: '/mcp/consent',
+    GET: consentPageRoute(page),
+    POST: (req) => {
+      // The page answers `Referrer-Policy: no-referrer`, so a browser sends `Origin: null` with its form: then its
+      // `Sec-Fetch-Site` says whether the form was this shop's own page.
+      const origin = req.header('origin');
+      const ownPage =
+        origin === req.ownOrigin ||
+        ((origin === undefined || origin === 'null') && req.header('sec-fetch-site') === 'same-origin');
+      if (!ownPage) throw new BffHttpError('forbidden', "The consent form is sent from this shop's own page only.");
+      return submit(req);
+    },
+    limit: 'write',
   };
 }
 

@@ -39,6 +39,13 @@ export interface ToolContext {
   /** Whether `GET /orders/:id` (the shop sells as merchant of record) is served. */
   readonly orders: boolean;
   /**
+   * The brokerage tools (option `brokerage`): a consent link for the person (consent.ts), or undefined when the
+   * shop offers no brokerage.
+   */
+  readonly consentLink:
+    | ((domain: string, budgetCents: number) => Promise<{ url: string; expiresAt: string }>)
+    | undefined;
+  /**
    * Runs one tool call: counts it against the agent's allowance (a busy result past it), records its metric and
    * log line under the request id.
    */
@@ -76,11 +83,24 @@ export const TOOL_DESCRIPTIONS = {
     'Create a hosted checkout link for one domain. Give the link to the person: they open it and pay themselves. Nothing is charged by this tool and nothing is bought until the person pays.',
   order_status:
     'The status of an order the person placed in this shop, given its order id and the order token they were given.',
+  brokerage_eligibility:
+    "Whether the shop's brokers can try to acquire a domain that is not for sale here (and why not), with the smallest budget they accept.",
+  brokerage_request:
+    'Prepare a request for brokers to acquire a domain for the person. Creates nothing: it answers a consent link the person must open to type their e-mail address and agree; only then is the request sent.',
 } as const;
 
 /** The names of the tools this shop serves, in `tools/list` order. */
-export function toolNames(ctx: Pick<ToolContext, 'orders'>): (keyof typeof TOOL_DESCRIPTIONS)[] {
-  return ['search_domains', 'domain_details', 'checkout_link', ...(ctx.orders ? (['order_status'] as const) : [])];
+export function toolNames(ctx: {
+  readonly orders: boolean;
+  readonly brokerage: boolean;
+}): (keyof typeof TOOL_DESCRIPTIONS)[] {
+  return [
+    'search_domains',
+    'domain_details',
+    'checkout_link',
+    ...(ctx.orders ? (['order_status'] as const) : []),
+    ...(ctx.brokerage ? (['brokerage_eligibility', 'brokerage_request'] as const) : []),
+  ];
 }
 
 /** A result carrying `structured` both as structured content and as its JSON text (MCP "Structured content"). */

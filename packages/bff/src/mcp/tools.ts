@@ -230,5 +230,115 @@ export function createShopServer(ctx: ToolContext, version: string): McpServer {
         }),
     );
   }
+  if (ctx.consentLink !== undefined) registerBrokerageTools(server, ctx, ctx.consentLink);
   return server;
+}
+
+const eligibilityShape = {
+  domain: z.string().optional(),
+  eligible: z.boolean().optional(),
+  reason: z
+    .string()
+    .nullable()
+    .optional()
+    .describe(
+      'Why not: `listed` (buy it here), `live_site` (its owner is not approached), `open_case`; null when eligible.',
+    ),
+  currency: z.string().optional(),
+  min_budget_cents: z
+    .number()
+    .int()
+    .optional()
+    .describe('The smallest budget the brokers accept, in cents of `currency`.'),
+};
+
+/** `brokerage_eligibility` and `brokerage_request` (option `brokerage`): nothing is opened without the person. */
+function registerBrokerageTools(
+  server: McpServer,
+  ctx: ToolContext,
+  consentLink: NonNullable<ToolContext['consentLink']>,
+): void {
+  const eligibility = async (domain: string) => {
+    const answer = await ctx.shop('GET', `/brokerage/eligibility?domain=${encodeURIComponent(domain)}`);
+    return answer;
+  };
+  const pick = (body: unknown) => {
+    const e = body as {
+      domain: string;
+      eligible: boolean;
+      reason: string | null;
+      currency: string;
+      min_budget_cents: number;
+    };
+    return {
+      domain: e.domain,
+      eligible: e.eligible,
+      reason: e.reason,
+      currency: e.currency,
+      min_budget_cents: e.min_budget_cents,
+    };
+  };
+  server.registerTool(
+    'brokerage_eligibility',
+    {
+      title: 'Can brokers try for this domain?',
+      description: TOOL_DESCRIPTIONS.brokerage_eligibility,
+      inputSchema: { domain: domainNameSchema.describe('The domain the person wants, such as "bakery.com".') },
+      outputSchema: { ...outcomeShape, ...eligibilityShape },
+      annotations: { title: 'Brokerage eligibility', ...READ_ONLY },
+    },
+    ({ domain }) =>
+      ctx.guard('brokerage_eligibility', async () => {
+        const answer = await eligibility(domain);
+        if (answer.status !== 200) return failure(answer);
+        return ok({ outcome: 'ok', ...pick(answer.body) });
+      }),
+  );
+  server.registerTool(
+    'brokerage_request',
+    {
+      title: 'Prepare a brokerage request (the person consents)',
+      description: TOOL_DESCRIPTIONS.brokerage_request,
+      inputSchema: {
+        domain: domainNameSchema.describe('The domain the person wants, such as "bakery.com".'),
+        budget_cents: z
+          .number()
+          .int('must be a whole number of cents')
+          .positive('must be more than 0 cents')
+          .max(2_147_483_647)
+          .describe("The person's budget, in cents of the shop's currency (see brokerage_eligibility)."),
+      },
+      outputSchema: {
+        ...outcomeShape,
+        ...eligibilityShape,
+        consent_url: z
+          .string()
+          .optional()
+          .describe(
+            'Give this link to the person: they type their e-mail address and agree there. Nothing is sent before.',
+          ),
+        expires_at: z.string().optional().describe('The consent link works until then.'),
+      },
+      annotations: {
+        title: 'Brokerage request',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      },
+    },
+    ({ domain, budget_cents }) =>
+      ctx.guard('brokerage_request', async () => {
+        const answer = await eligibility(domain);
+        if (answer.status !== 200) return failure(answer);
+        const offer = pick(answer.body);
+        if (!offer.eligible) return ok({ outcome: 'ok', ...offer });
+        if (budget_cents < offer.min_budget_cents)
+          return toolError(
+            `validation_error: budget_cents must be at least ${offer.min_budget_cents} (cents of ${offer.currency}).`,
+          );
+        const link = await consentLink(domain, budget_cents);
+        return ok({ outcome: 'ok', ...offer, consent_url: link.url, expires_at: link.expiresAt });
+      }),
+  );
 }
