@@ -430,6 +430,28 @@ export async function getOrder(
 }
 
 /**
+ * Long-polls an order (`GET {api}/orders/:id/status?after=&wait=` with `X-Order-Token`): the BFF answers when the
+ * order's `version` differs from `after`, or after `waitSeconds` with the same one. `final` is true once it can no
+ * longer change.
+ * @throws {DkApiError} `not_found` for an unknown order or a wrong token (the same answer).
+ */
+export async function trackOrder(
+  api: string,
+  orderId: string,
+  token: string,
+  follow: { readonly after?: string | undefined; readonly waitSeconds: number },
+  options: RequestOptions = {},
+): Promise<WidgetOrderStatus & { readonly version: string; readonly final: boolean }> {
+  const query = `?wait=${follow.waitSeconds}${follow.after === undefined ? '' : `&after=${encodeURIComponent(follow.after)}`}`;
+  return check(
+    await request(endpoint(api, `/orders/${encodeURIComponent(orderId)}/status${query}`), options, undefined, {
+      'X-Order-Token': token,
+    }),
+    { order_id: 's', status: 's', version: 's' },
+  );
+}
+
+/**
  * Body of `GET {api}/checkout/return` (200): the hosted-checkout sale the BFF verified. Pinned to protocol's
  * `widgetCheckoutReturnResponseSchema` by `test-node/wire-types.test-d.ts`.
  */

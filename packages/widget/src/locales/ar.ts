@@ -120,11 +120,13 @@ export const ar: DkStrings = {
   orderProcessing: (domain, price) =>
     `نعمل على إتمام طلبك لـ ${domain} مقابل ${price}. إذا تعذّر إتمامه، فسيُسترد المبلغ تلقائيًا.`,
   orderNext: (status, domain) =>
-    status === 'TRANSFER_IN_PROGRESS'
-      ? `بدأ نقل ${domain} إليك. تابع الخطوات في بريدك الإلكتروني.`
-      : status === 'TRANSFER_COMPLETED' || status === 'SETTLED'
-        ? `تم نقل ${domain} إليك.`
-        : `الخطوة التالية: ينقل السوق ${domain} إليك. ستصلك تعليمات النقل عبر البريد الإلكتروني.`,
+    status === 'HELD_FOR_REVIEW'
+      ? `طلبك لـ ${domain} قيد المراجعة لدى السوق. يبدأ النقل بعد اعتماده.`
+      : status === 'TRANSFER_IN_PROGRESS'
+        ? `بدأ نقل ${domain} إليك. تابع الخطوات في بريدك الإلكتروني.`
+        : status === 'TRANSFER_COMPLETED' || status === 'SETTLED'
+          ? `تم نقل ${domain} إليك.`
+          : `الخطوة التالية: ينقل السوق ${domain} إليك. ستصلك تعليمات النقل عبر البريد الإلكتروني.`,
   orderReference: (orderId) => `مرجع الطلب: ${orderId}`,
   orderFailed: 'تعذّر إتمام طلبك.',
   cancel: 'إلغاء',

@@ -90,11 +90,13 @@ export const fr: DkStrings = {
   orderProcessing: (domain, price) =>
     `Nous finalisons votre commande de ${domain} pour ${price}. Si elle ne peut pas aboutir, votre paiement sera remboursé automatiquement.`,
   orderNext: (status, domain) =>
-    status === 'TRANSFER_IN_PROGRESS'
-      ? `Le transfert de ${domain} vers vous a commencé. Suivez les étapes reçues par e-mail.`
-      : status === 'TRANSFER_COMPLETED' || status === 'SETTLED'
-        ? `${domain} vous a été transféré.`
-        : `Et maintenant : la place de marché vous transfère ${domain}. Les instructions de transfert arrivent par e-mail.`,
+    status === 'HELD_FOR_REVIEW'
+      ? `Votre commande de ${domain} est en cours de vérification par la place de marché. Le transfert commencera ensuite.`
+      : status === 'TRANSFER_IN_PROGRESS'
+        ? `Le transfert de ${domain} vers vous a commencé. Suivez les étapes reçues par e-mail.`
+        : status === 'TRANSFER_COMPLETED' || status === 'SETTLED'
+          ? `${domain} vous a été transféré.`
+          : `Et maintenant : la place de marché vous transfère ${domain}. Les instructions de transfert arrivent par e-mail.`,
   orderReference: (orderId) => `Référence de commande : ${orderId}`,
   orderFailed: 'Votre commande n’a pas pu aboutir.',
   cancel: 'Annuler',

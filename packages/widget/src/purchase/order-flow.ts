@@ -10,7 +10,7 @@
  * everything else it reaches through the controller.
  */
 import type { TemplateResult } from 'lit';
-import { createOrder, createQuote, getOrder, isAbortError, isOrderAnswer, toApiError } from '../api.ts';
+import { createOrder, createQuote, getOrder, isAbortError, isOrderAnswer, toApiError, trackOrder } from '../api.ts';
 import { mmss } from '../clock.ts';
 import { DkOrderCreatedEvent, type DkOrderCreatedDetail } from '../events/dk-order-created.ts';
 import { DkQuoteEvent } from '../events/dk-quote.ts';
@@ -32,6 +32,15 @@ const POLLS = 3;
  * payment by default), the status is followed longer: up to 12 times (a minute), until it is recorded or refunded.
  */
 const PROCESSING_POLLS = 12;
+/**
+ * Seconds the BFF may hold each `GET /orders/:id/status` of a followed order (a long poll: it answers as soon as a
+ * webhook moves the order); under the BFF's default 15 s request deadline and the widget's own request deadline.
+ */
+const FOLLOW_WAIT_SECONDS = 12;
+/** Failed follow requests in a row after which the widget falls back to a few plain polls. */
+const FOLLOW_FAILURES = 3;
+/** The `version` of the order status each element shows (the next long poll waits for a change from it). */
+const followed = new WeakMap<PurchaseController, string>();
 
 /** Order mode's Buy: the first quote of `p.domain`; the element renders the order panel from now on. Never rejects. */
 export function buy(p: PurchaseController): Promise<void> {
@@ -381,7 +390,8 @@ function showOrder(p: PurchaseController, order: WidgetOrderResponse): DkOrderCr
     currency: order.currency,
   };
   p.host.dispatchEvent(new DkOrderCreatedEvent(detail));
-  poll(p, POLLS);
+  followed.delete(p);
+  void follow(p);
   return detail;
 }
 
@@ -417,6 +427,39 @@ export async function refresh(p: PurchaseController): Promise<void> {
   } catch (error) {
     // The placed order stays shown as it was; the next poll may succeed.
     if (!isAbortError(error)) p.set('ordered');
+  }
+}
+
+/**
+ * Follows the placed order through review, transfer and completion or refund by long poll (`GET /orders/:id/status`),
+ * until it is final; each answer is shown and said in the live region. A version older than the one shown is never
+ * applied. After {@link FOLLOW_FAILURES} failures in a row (a BFF without the route, the network) it falls back to
+ * {@link POLLS} plain refreshes.
+ */
+async function follow(p: PurchaseController, failures = 0): Promise<void> {
+  const order = p.order;
+  if (p.status !== 'ordered' || !order || !p.orderToken) return;
+  try {
+    const after = followed.get(p);
+    const track = await trackOrder(
+      p.host.api,
+      order.order_id,
+      p.orderToken,
+      { after, waitSeconds: FOLLOW_WAIT_SECONDS },
+      { signal: p.start('ordered') },
+    );
+    if (p.order !== order) return;
+    if (after === undefined || Number(track.version) >= Number(after)) {
+      followed.set(p, track.version);
+      p.order = { ...order, status: track.status, ...(isMoney(track.money) && { money: track.money }) };
+      p.set('ordered');
+    }
+    if (!track.final) void follow(p);
+  } catch (error) {
+    if (isAbortError(error)) return;
+    p.set('ordered');
+    if (failures + 1 < FOLLOW_FAILURES) p.wait(() => void follow(p, failures + 1), POLL_MS);
+    else poll(p, POLLS);
   }
 }
 

@@ -103,8 +103,8 @@ describe('order mode (MoR)', () => {
     expect(text(part(el, '[part="countdown"]'))).to.equal('Price locked for 04:59');
   });
 
-  it('places the order with the quote id, buyer and payment (never a price), fires dk-order-created, then polls its status', async () => {
-    const { el, clock } = await orderButton();
+  it('places the order with the quote id, buyer and payment (never a price), fires dk-order-created, then follows it to the end, never back', async () => {
+    const { el } = await orderButton();
     await quoted(stub, el);
     const created = nextEvent(el, 'dk-order-created');
     const placing = el.placeOrder(DETAILS);
@@ -133,27 +133,32 @@ describe('order mode (MoR)', () => {
     );
     expect(part(el, '[part="payment"]').hidden).to.equal(true);
 
-    clock.advance(5000);
-    const poll = await stub.call(2);
-    expect([poll.method, poll.url.pathname, poll.headers.get('x-order-token')]).to.deep.equal([
+    // A long poll at once (the BFF answers when a webhook moves the order), with the token in a header.
+    const first = await stub.call(2);
+    expect([first.method, first.url.pathname, first.headers.get('x-order-token')]).to.deep.equal([
       'GET',
-      '/dk/orders/ord_1',
+      '/dk/orders/ord_1/status',
       'tok_secret_1',
     ]);
-    poll.respond(200, { ...ORDER, status: 'TRANSFER_IN_PROGRESS', updated_at: '2030-01-01T12:02:00Z' });
+    expect([first.url.searchParams.get('after'), first.url.searchParams.get('wait')]).to.deep.equal([null, '12']);
+    first.respond(200, { ...ORDER, version: '1', final: false });
+    const moved = await stub.call(3);
+    expect(moved.url.searchParams.get('after'), 'waits for a change from what it shows').to.equal('1');
+    moved.respond(200, { ...ORDER, status: 'TRANSFER_IN_PROGRESS', version: '2', final: false });
     await settle(el);
     expect(text(part(el, '[part="order-next"]'))).to.equal(
       `The transfer of ${iso('coffeehouse.com')} to you has started. Watch your email for the steps.`,
     );
-
-    for (let i = 3; i <= 4; i++) {
-      clock.advance(5000);
-      (await stub.call(i)).respond(200, { ...ORDER, status: 'TRANSFER_IN_PROGRESS' });
-      await settle(el);
-    }
-    clock.advance(60_000);
+    // An older answer (a replayed version) never moves the view back.
+    (await stub.call(4)).respond(200, { ...ORDER, status: 'EXTERNALLY_PAID', version: '1', final: false });
     await settle(el);
-    expect(stub.calls, 'three polls, then no more').to.have.length(5);
+    expect(text(part(el, '[part="order-next"]'))).to.match(/^The transfer of .* has started/);
+    (await stub.call(5)).respond(200, { ...ORDER, status: 'TRANSFER_COMPLETED', version: '3', final: false });
+    await settle(el);
+    expect(text(part(el, '[part="order-next"]'))).to.equal(`${iso('coffeehouse.com')} has been transferred to you.`);
+    (await stub.call(6)).respond(200, { ...ORDER, status: 'SETTLED', version: '4', final: true });
+    await settle(el);
+    expect(stub.calls, 'no more requests once the order is final').to.have.length(7);
   });
 
   it('shows the placed order as thanks, the domain, the amount and the next step, and moves focus to its heading', async () => {
@@ -202,7 +207,7 @@ describe('order mode (MoR)', () => {
   });
 
   it('shows a 202 PROCESSING order (paid, record still being retried) and polls until it is recorded', async () => {
-    const { el, clock } = await orderButton();
+    const { el } = await orderButton();
     await quoted(stub, el);
     void el.placeOrder(DETAILS);
     (await stub.call(1)).respond(202, { ...ORDER, status: 'PROCESSING' });
@@ -211,8 +216,7 @@ describe('order mode (MoR)', () => {
       `We are completing your order of ${iso('coffeehouse.com')} for ${iso('$2,500')}. If it cannot be completed, your payment will be refunded automatically.`,
     );
     expect(moneyMentions(text(part(el, '[part="order"]'))), 'the money is said once').to.equal(1);
-    clock.advance(5000);
-    (await stub.call(2)).respond(200, { ...ORDER, status: 'EXTERNALLY_PAID' });
+    (await stub.call(2)).respond(200, { ...ORDER, status: 'EXTERNALLY_PAID', version: '2', final: false });
     await settle(el);
     expect(text(part(el, '[part="order-status"]'))).to.equal(
       `You paid ${iso('$2,500')} for ${iso('coffeehouse.com')}.`,
@@ -227,12 +231,10 @@ describe('order mode (MoR)', () => {
     await untilPurchase(el, 'ordered');
     // The BFF retries the record for up to 30 s: the status is followed past the usual three polls.
     for (let i = 2; i <= 6; i++) {
-      clock.advance(5000);
-      (await stub.call(i)).respond(200, { ...ORDER, status: 'PROCESSING' });
+      (await stub.call(i)).respond(200, { ...ORDER, status: 'PROCESSING', version: String(i), final: false });
       await settle(el);
     }
-    clock.advance(5000);
-    (await stub.call(7)).respond(200, { ...ORDER, status: 'REFUNDED', money: 'refunded' });
+    (await stub.call(7)).respond(200, { ...ORDER, status: 'REFUNDED', money: 'refunded', version: '7', final: true });
     await settle(el);
     clock.advance(60_000);
     await settle(el);
@@ -337,10 +339,12 @@ describe('order mode (MoR)', () => {
       currency: 'USD',
     });
     expect(sessionStorage.getItem('dk-purchase-key:coffeehouse.com'), 'the order is shown').to.equal(null);
-    clock.advance(5000);
     const poll = await stub.call(3);
-    expect([poll.url.pathname, poll.headers.get('x-order-token')]).to.deep.equal(['/dk/orders/oi_7', 'tok_fresh_7']);
-    poll.respond(200, { ...ORDER, order_id: 'oi_7', status: 'EXTERNALLY_PAID', updated_at: '2030-01-01T12:02:00Z' });
+    expect([poll.url.pathname, poll.headers.get('x-order-token')]).to.deep.equal([
+      '/dk/orders/oi_7/status',
+      'tok_fresh_7',
+    ]);
+    poll.respond(200, { ...ORDER, order_id: 'oi_7', status: 'EXTERNALLY_PAID', version: '2', final: false });
     await settle(el);
     expect(text(part(el, '[part="order-status"]'))).to.equal(
       `You paid ${iso('$2,500')} for ${iso('coffeehouse.com')}.`,

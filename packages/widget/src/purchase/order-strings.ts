@@ -28,11 +28,13 @@ export const orderStrings: Pick<DkStrings, DkOrderStringKey> = {
   orderProcessing: (domain, price) =>
     `We are completing your order of ${domain} for ${price}. If it cannot be completed, your payment will be refunded automatically.`,
   orderNext: (status, domain) =>
-    status === 'TRANSFER_IN_PROGRESS'
-      ? `The transfer of ${domain} to you has started. Watch your email for the steps.`
-      : status === 'TRANSFER_COMPLETED' || status === 'SETTLED'
-        ? `${domain} has been transferred to you.`
-        : `What happens now: the marketplace transfers ${domain} to you. Watch your email for the transfer instructions.`,
+    status === 'HELD_FOR_REVIEW'
+      ? `Your order of ${domain} is in review with the marketplace. The transfer starts once it is cleared.`
+      : status === 'TRANSFER_IN_PROGRESS'
+        ? `The transfer of ${domain} to you has started. Watch your email for the steps.`
+        : status === 'TRANSFER_COMPLETED' || status === 'SETTLED'
+          ? `${domain} has been transferred to you.`
+          : `What happens now: the marketplace transfers ${domain} to you. Watch your email for the transfer instructions.`,
   orderReference: (orderId) => `Order reference: ${orderId}`,
   orderFailed: 'Your order could not be completed.',
   cancel: 'Cancel',
