@@ -1,8 +1,10 @@
 /**
  * Issue 23, defect 9 (part: touch targets): on a phone (a 390 px touch screen, `pointer: coarse`), every result row's
- * Buy button is at least 44 × 44 CSS px, the touch target most guidelines ask for. axe-core finds nothing in the
- * results on a phone, light, dark and right to left.
+ * Buy button and the Retry of a failed search are at least 44 × 44 CSS px, the touch target most guidelines ask
+ * for (every button of the elements is, on a coarse pointer). axe-core finds nothing in those states on a phone,
+ * light, dark and right to left.
  */
+import type { Browser, Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
@@ -10,6 +12,32 @@ import { inEveryLook } from './shots.ts';
 import { searchFor } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-touch-targets-');
+
+/** A phone: 390 px wide, a touch screen (`pointer: coarse`). */
+async function phone(browser: Browser) {
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    hasTouch: true,
+    isMobile: true,
+    deviceScaleFactor: 3,
+  });
+  return { context, page: await context.newPage() };
+}
+
+/** Expects every visible button of `buttons` (at least one) to be 44 × 44 CSS px or more. */
+async function expectTouchTargets(buttons: Locator, what: string): Promise<void> {
+  const sizes = await buttons.evaluateAll((all) =>
+    all
+      .map((button) => button.getBoundingClientRect())
+      .filter((box) => box.width > 0)
+      .map((box) => ({ height: Math.round(box.height), width: Math.round(box.width) })),
+  );
+  expect(sizes.length, what).toBeGreaterThan(0);
+  for (const size of sizes) {
+    expect(size.height, `${what}: height`).toBeGreaterThanOrEqual(44);
+    expect(size.width, `${what}: width`).toBeGreaterThanOrEqual(44);
+  }
+}
 
 describe('on a phone', () => {
   it('the Buy buttons of the results are 44 px touch targets', async () => {
@@ -35,6 +63,25 @@ describe('on a phone', () => {
       expect(size.width, 'width').toBeGreaterThanOrEqual(44);
     }
     await inEveryLook(page, 'phone-results', (name) => expectNoAxeViolations(page, `the results on a phone (${name})`));
+    await context.close();
+  });
+
+  it('the Retry of a failed search is a 44 px touch target', async () => {
+    const { context, page } = await phone(stack.browser);
+    await page.goto(stack.demo.url);
+    // The BFF fails once (a server error a retry can help with).
+    await page.route(
+      '**/dk/search?*',
+      (route) => route.fulfill({ status: 500, json: { error: { code: 'upstream_error', message: 'Down.' } } }),
+      { times: 1 },
+    );
+    await page.locator('dk-domain-search [part="input"]').fill('coffee');
+    const retry = page.locator('dk-domain-search [part="retry-button"]');
+    await expect.poll(() => retry.isVisible(), { timeout: 15_000 }).toBe(true);
+    await expectTouchTargets(retry, 'Retry');
+    await inEveryLook(page, 'phone-search-error', (name) =>
+      expectNoAxeViolations(page, `a failed search on a phone (${name})`),
+    );
     await context.close();
   });
 });

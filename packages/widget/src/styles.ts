@@ -90,6 +90,14 @@ export const shared = css`
     border-radius: var(--_r);
     cursor: pointer;
   }
+  /* On a touch screen every button (Buy, Retry, the order panel's) is a 44 × 44 CSS px target at least. */
+  @media (pointer: coarse) {
+    button {
+      min-height: 44px;
+      min-width: 44px;
+      justify-content: center;
+    }
+  }
   .quiet {
     color: inherit;
     background: none;
