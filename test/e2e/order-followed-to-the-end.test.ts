@@ -1,0 +1,69 @@
+/**
+ * A buyer follows an MoR order to its end (Partner API spec 3, 6), on the demo stack in Chromium: after the order is
+ * placed in the buy button's placed-order view, the sandbox admin starts the transfer and confirms delivery; each step
+ * shows in the view (the BFF's long poll answers when the webhook moves the order), and the status route answers a
+ * wrong order token with the same 404 as an unknown order.
+ */
+import { describe, expect, it } from 'vitest';
+import { useDemoStack } from './demo-stack.ts';
+import { buyButtonOf, searchFor } from './widget-page.ts';
+
+const stack = useDemoStack('domainkit-order-follow-');
+
+async function admin(path: string): Promise<Response> {
+  return fetch(`${stack.demo.sandboxUrl}/admin${path}`, {
+    method: path.includes('?') ? 'GET' : 'POST',
+    headers: { authorization: `Bearer ${stack.demo.credential.admin_token}` },
+  });
+}
+
+describe('a buyer follows an MoR order', () => {
+  it('shows the transfer starting and completing as the admin moves the order; a wrong token is a 404', async () => {
+    const page = await stack.browser.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.message));
+    const tracked: Array<{ status: number; body: string; token: string | null }> = [];
+    page.on('response', async (response) => {
+      if (!/\/orders\/[^/]+\/status/.test(response.url())) return;
+      tracked.push({
+        status: response.status(),
+        body: await response.text().catch(() => ''),
+        token: (await response.request().allHeaders())['x-order-token'] ?? null,
+      });
+    });
+    await page.goto(new URL('spa/', stack.demo.url).href);
+    await page.getByLabel('Buying flow').selectOption('order');
+    const search = page.locator('dk-domain-search');
+    const panel = page.locator('dk-domain-search [part="order"]');
+    const options = await searchFor(page, 'coffee');
+    const buyable = options.filter({ has: page.locator('[part="buy-button"]') }).first();
+    const domain = (await buyable.getAttribute('data-domain'))!;
+    await buyButtonOf(page, domain).click();
+    await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 15_000 }).toBe('quoted');
+    await page.locator('form.payment button[type="submit"]').click();
+    await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 20_000 }).toBe('ordered');
+
+    const listed = await admin(`/orders?key_id=${stack.demo.credential.key_id}`);
+    const orders = ((await listed.json()) as { orders: Array<{ public_id: string; domain: string }> }).orders;
+    const orderId = orders.find((o) => o.domain === domain)!.public_id;
+
+    expect((await admin(`/orders/${orderId}/start-transfer`)).status).toBe(200);
+    await expect
+      .poll(() => panel.locator('[part="order-next"]').textContent(), { timeout: 20_000 })
+      .toMatch(/The transfer of .* to you has started/);
+    expect((await admin(`/orders/${orderId}/confirm-delivery`)).status).toBe(200);
+    await expect
+      .poll(() => panel.locator('[part="order-next"]').textContent(), { timeout: 20_000 })
+      .toMatch(/has been transferred to you/);
+
+    const token = tracked.find((t) => t.token !== null)!.token!;
+    const url = (id: string) => new URL(`dk/orders/${id}/status`, stack.demo.url).href;
+    const wrong = await page.request.get(url(orderId), { headers: { 'x-order-token': `${token.slice(0, -2)}xx` } });
+    const unknown = await page.request.get(url('ord_unknown_0'), { headers: { 'x-order-token': token } });
+    expect(wrong.status()).toBe(404);
+    expect(unknown.status()).toBe(404);
+    expect(await wrong.json()).toEqual(await unknown.json());
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
