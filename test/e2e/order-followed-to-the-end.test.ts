@@ -2,10 +2,13 @@
  * A buyer follows an MoR order to its end (Partner API spec 3, 6), on the demo stack in Chromium: after the order is
  * placed in the buy button's placed-order view, the sandbox admin starts the transfer and confirms delivery; each step
  * shows in the view (the BFF's long poll answers when the webhook moves the order), and the status route answers a
- * wrong order token with the same 404 as an unknown order.
+ * wrong order token with the same 404 as an unknown order. Each step has no axe violation, light, dark and right to
+ * left, at 390 and 1280 px (screenshots with `DK_SHOTS`).
  */
 import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
+import { inEveryLook, shot } from './shots.ts';
 import { buyButtonOf, searchFor } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-order-follow-');
@@ -51,10 +54,18 @@ describe('a buyer follows an MoR order', () => {
     await expect
       .poll(() => panel.locator('[part="order-next"]').textContent(), { timeout: 20_000 })
       .toMatch(/The transfer of .* to you has started/);
+    await inEveryLook(page, 'order-transfer-started', async (name) => {
+      await expectNoAxeViolations(page, name);
+      await shot(page, name);
+    });
     expect((await admin(`/orders/${orderId}/confirm-delivery`)).status).toBe(200);
     await expect
       .poll(() => panel.locator('[part="order-next"]').textContent(), { timeout: 20_000 })
       .toMatch(/has been transferred to you/);
+    await inEveryLook(page, 'order-transfer-completed', async (name) => {
+      await expectNoAxeViolations(page, name);
+      await shot(page, name);
+    });
 
     const token = tracked.find((t) => t.token !== null)!.token!;
     const url = (id: string) => new URL(`dk/orders/${id}/status`, stack.demo.url).href;
