@@ -58,7 +58,7 @@ describe('createBff options', () => {
       'an unknown option',
       { marketplace, frobnicate: true },
       [
-        'received unknown option `frobnicate`; known options: marketplace, client, returnUrl, cancelUrl, checkoutReturnOrigins, allowedOrigins, logger, searchCache, database, payments, allowTestCardsInProduction, onOrderFailed, orderDeadlineSeconds, webhook, onCheckoutCompleted, onEvent, upstreamBudget, visitorLimits, background, siblings, whois, brokerage, console, mcp, checkCredential, profile, metrics, requestDeadlineSeconds, now',
+        'received unknown option `frobnicate`; known options: marketplace, client, returnUrl, cancelUrl, checkoutReturnOrigins, allowedOrigins, logger, searchCache, database, payments, allowTestCardsInProduction, onOrderFailed, onOrderEvent, orderDeadlineSeconds, webhook, onCheckoutCompleted, onEvent, upstreamBudget, visitorLimits, background, siblings, whois, brokerage, console, mcp, checkCredential, profile, metrics, requestDeadlineSeconds, now',
       ],
     ],
     [
