@@ -208,6 +208,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       cancelUrl: `${url}/`,
       // Visitors may ask the marketplace's brokers for a name that is not listed here (tier managed, from 100 USD).
       brokerage: true,
+      // The partner console at /console/: the demo has no sign-in of its own, so whoever opens it is the demo
+      // partner. A real shop's hook checks its own admin session (docs/console-api.md).
+      console: { authorize: () => ({ actor: 'demo-partner' }) },
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       // Agents shop here too: MCP at /dk/mcp, described at /dk/llms.txt.
       mcp: { shopName: SHOP_NAME, ...options.mcp },
