@@ -57,7 +57,8 @@ export async function servePath(
   if (path === undefined) return answerOutside(undefined, request);
   if (request.method === 'GET') {
     const header = (name: string) => request.headers.get(name) ?? undefined;
-    const headers: Array<[string, string]> = [];
+    // A plain record: what every host's `Response` takes fastest (@hono/node-server writes it without a `Headers`).
+    const headers: Record<string, string> = {};
     const trust = context?.trust === undefined ? parts.trust : (context.trust ?? undefined);
     const body = parts.hot(
       {
@@ -69,7 +70,11 @@ export async function servePath(
           isSecure(header, raw.startsWith('https:'), () => new URL(raw), context?.clientAddress ?? '', trust),
         outerId: context?.outerId,
       },
-      { setHeader: (name, value) => void headers.push([name, value]) },
+      {
+        setHeader: (name, value) => {
+          headers[name.toLowerCase()] = value;
+        },
+      },
     );
     if (body !== undefined) return new Response(body.text, { status: 200, headers });
   }
