@@ -214,9 +214,6 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       // Agents shop here too: MCP at /dk/mcp, described at /dk/llms.txt.
       mcp: { shopName: SHOP_NAME, ...options.mcp },
-      // The partner console at /console/: the demo has no sign-in of its own, so whoever opens this loopback demo is
-      // its partner. A real shop returns its signed-in admin user here, or null.
-      console: { authorize: () => ({ actor: 'demo partner' }) },
       ...(options.onCheckoutCompleted && { onCheckoutCompleted: options.onCheckoutCompleted }),
       logger: logger === false ? false : logger.child({ service: 'bff' }),
       ...(options.bffClock ? { now: options.bffClock } : {}),
