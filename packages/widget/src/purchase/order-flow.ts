@@ -108,6 +108,8 @@ export async function requestQuote(p: PurchaseController): Promise<void> {
     const error = await readRefusal(p.host.api, p.domain, caught, signal);
     const failed = p.fail(error, !p.quote ? 'idle' : before === 'mismatch' ? 'mismatch' : 'expired');
     if (failed) quoteFailures.add(failed);
+    // A failed re-quote: focus on the alert saying what happened and what to do (the retry is the next control).
+    if (failed && !fresh) void moveFocus(p, () => p.host.renderRoot.querySelector<HTMLElement>('[part="order-error"]'));
   }
 }
 
