@@ -54,6 +54,7 @@ export const STRING_FILES: Readonly<Record<string, string>> = {
  */
 export const STANDALONE_FILES: Readonly<Record<string, string>> = {
   'broker-button/broker-button.ts': 'domainkit-broker.min.js',
+  'order-status/order-status.ts': 'domainkit-order-status.min.js',
 };
 
 /** Points the entry's dynamic imports of {@link LAZY_FILES} at the files beside it (never bundled into it). */

@@ -36,7 +36,10 @@ const PROCESSING_POLLS = 12;
  * Seconds the BFF may hold each `GET /orders/:id/status` of a followed order (a long poll: it answers as soon as a
  * webhook moves the order); under the BFF's default 15 s request deadline and the widget's own request deadline.
  */
-const FOLLOW_WAIT_SECONDS = 12;
+export const FOLLOW_WAIT_SECONDS = 12;
+/** Whether a followed status of `version` may be shown over the one of `after` (never an older one). */
+export const isNewer = (after: string | undefined, version: string): boolean =>
+  after === undefined || Number(version) >= Number(after);
 /** Failed follow requests in a row after which the widget falls back to a few plain polls. */
 const FOLLOW_FAILURES = 3;
 /** The `version` of the order status each element shows (the next long poll waits for a change from it). */
@@ -451,7 +454,7 @@ async function follow(p: PurchaseController, failures = 0): Promise<void> {
       { signal: p.start('ordered') },
     );
     if (p.order !== order) return;
-    if (after === undefined || Number(track.version) >= Number(after)) {
+    if (isNewer(after, track.version)) {
       followed.set(p, track.version);
       p.order = { ...order, status: track.status, ...(isMoney(track.money) && { money: track.money }) };
       p.set('ordered');
