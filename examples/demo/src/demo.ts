@@ -66,6 +66,7 @@ const examplePage = resolve(here, '../../script-tag');
 const spaDist = resolve(here, '../../spa/dist');
 const widgetDist = dirname(fileURLToPath(import.meta.resolve('@domainkit/widget/domainkit.min.js')));
 const consolePage = resolve(here, '../console');
+const orderPage = resolve(here, '../order');
 // The console's browser bundle (`pnpm --filter @domainkit/console build`), found through its package.json, so the
 // stack starts even before it is built (then /console/ says so).
 const consoleDist = join(dirname(fileURLToPath(import.meta.resolve('@domainkit/console/package.json'))), 'dist/bundle');
@@ -181,6 +182,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
     }),
   );
+  // The buyer's order page the shop links from its confirmation e-mail: /order/#order=<id>&token=<order token>.
+  partner.get(['/order', '/order/', '/order/index.html'], (req, res) => {
+    if (!req.path.endsWith('/') && !req.path.endsWith('.html')) return res.redirect(301, '/order/');
+    res.setHeader('Cache-Control', 'no-cache');
+    res.sendFile(join(orderPage, 'index.html'));
+  });
   partner.get(['/', '/index.html'], (_req, res) => {
     res.setHeader('Cache-Control', 'no-cache');
     res.type('html').send(examplePageHtml(version));
