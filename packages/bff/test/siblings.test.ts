@@ -172,7 +172,14 @@ describe('GET /siblings', () => {
     expect(JSON.parse(suite.stub.callsTo('public-search').at(-1)!.body)).toEqual({ q: 'coffeeshop' });
   });
 
-  it.each(['café', 'coffee_shop', '-coffee', '.io'])(
+  it('looks an internationalised word up by its A-label (IDNA, UTS #46): "café" as xn--caf-dma', async () => {
+    const res = await call(`${suite.bff.url}/siblings?q=${encodeURIComponent('café')}`);
+
+    expect(res.status).toBe(200);
+    expect(JSON.parse(suite.stub.callsTo('public-search').at(-1)!.body)).toEqual({ q: 'xn--caf-dma' });
+  });
+
+  it.each(['coffee_shop', '-coffee', '.io'])(
     'answers no siblings, without asking upstream, for %j (not a domain label)',
     async (q) => {
       const before = suite.stub.callsTo('public-search').length;
