@@ -65,7 +65,11 @@ async function searchOn(path: string) {
   });
   await tab.goto(`${pageUrl}${path}`);
   await tab.locator('dk-domain-search [part="input"]').fill('coffee');
-  await expect.poll(() => tab.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors.length)).toBe(1);
+  // The failure arrives after the typing pause, the refused request and the lazily loaded error words: on a busy
+  // machine that is more than expect.poll's default second, so it is given the time a visitor would wait.
+  await expect
+    .poll(() => tab.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors.length), { timeout: 15_000 })
+    .toBe(1);
   const [detail] = await tab.evaluate(() => (window as unknown as { __errors: unknown[] }).__errors);
   const state = await tab.locator('dk-domain-search').getAttribute('data-state');
   await tab.close();
