@@ -7,6 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemo, type Demo, type DemoOptions } from '@domainkit/example-demo';
+import { createSandboxAdmin, type SandboxAdmin } from '@domainkit/sandbox';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchChromium } from './browser.ts';
@@ -18,6 +19,8 @@ export interface DemoStack {
   readonly browser: Browser;
   /** The demo's data folder (removed after the file). */
   readonly dataDir: string;
+  /** The demo sandbox's admin API (the marketplace's back office: move orders, list cases, inject faults). */
+  readonly admin: SandboxAdmin;
 }
 
 /**
@@ -33,6 +36,7 @@ export function useDemoStack(
   let demo: Demo | undefined;
   let browser: Browser | undefined;
   let dataDir: string | undefined;
+  let admin: SandboxAdmin | undefined;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), prefix));
     demo = await startDemo({ quiet: true, ...options.demo, port: 0, sandboxPort: 0, dataDir });
@@ -52,6 +56,10 @@ export function useDemoStack(
     },
     get dataDir() {
       return dataDir!;
+    },
+    get admin() {
+      admin ??= createSandboxAdmin({ url: demo!.sandboxUrl, adminToken: demo!.credential.admin_token });
+      return admin;
     },
   };
 }

@@ -9,19 +9,15 @@ import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
 import { inEveryLook } from './shots.ts';
-import { buyButtonOf, searchFor } from './widget-page.ts';
+import { quoteOnTheSpa } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-failed-requote-');
 
 describe('a failed re-quote after a changed price', () => {
   it('moves focus to the alert saying what to do, never to <body>, and the retry still works', async () => {
     const page = await stack.browser.newPage({ viewport: { width: 390, height: 900 } });
-    await page.goto(new URL('spa/', stack.demo.url).href);
-    await page.getByLabel('Buying flow').selectOption('order');
     const search = page.locator('dk-domain-search');
-    await searchFor(page, 'price changes');
-    await buyButtonOf(page, 'price-changes.com').click();
-    await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 10_000 }).toBe('quoted');
+    await quoteOnTheSpa(page, stack.demo.url, 'price changes', 'price-changes.com');
     await page.locator('form.payment button[type="submit"]').click();
     await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 15_000 }).toBe('mismatch');
 

@@ -9,27 +9,12 @@ import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
 import { inEveryLook } from './shots.ts';
-import { buyButtonOf, searchFor } from './widget-page.ts';
+import { quoteOnTheSpa } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-focus-lock-');
 
-/** The SPA in MoR mode with the price of `domain` (found by searching `word`) locked. */
-async function quoted(page: Page, word: string, domain?: string): Promise<string> {
-  await page.goto(new URL('spa/', stack.demo.url).href);
-  await page.getByLabel('Buying flow').selectOption('order');
-  const rows = await searchFor(page, word);
-  const name =
-    domain ??
-    (await rows
-      .filter({ has: page.locator('[part="buy-button"]') })
-      .first()
-      .getAttribute('data-domain'))!;
-  await buyButtonOf(page, name).click();
-  await expect
-    .poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 10_000 })
-    .toBe('quoted');
-  return name;
-}
+/** The SPA in MoR mode with a price locked (see {@link quoteOnTheSpa}); resolves with its domain. */
+const quoted = (page: Page, word: string, domain?: string) => quoteOnTheSpa(page, stack.demo.url, word, domain);
 
 /** The `part` of the element focused inside the search's shadow root, or what has focus in the page. */
 function focused(page: Page): Promise<string> {

@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useDemoStack } from './demo-stack.ts';
-import { buyButtonOf, searchFor } from './widget-page.ts';
+import { quoteOnTheSpa } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-mor-price-');
 
@@ -16,14 +16,10 @@ describe('a MoR purchase whose price changed', () => {
     const page = await stack.browser.newPage();
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(error.message));
-    await page.goto(new URL('spa/', stack.demo.url).href);
-    await page.getByLabel('Buying flow').selectOption('order');
     const search = page.locator('dk-domain-search');
     const panel = page.locator('dk-domain-search [part="order"]');
 
-    await searchFor(page, 'price changes');
-    await buyButtonOf(page, 'price-changes.com').click();
-    await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 10_000 }).toBe('quoted');
+    await quoteOnTheSpa(page, stack.demo.url, 'price changes', 'price-changes.com');
     await page.locator('form.payment button[type="submit"]').click();
 
     await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 15_000 }).toBe('mismatch');

@@ -9,16 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
 import { inEveryLook, shot } from './shots.ts';
-import { buyButtonOf, searchFor } from './widget-page.ts';
+import { orderOnTheSpa } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-order-follow-');
-
-async function admin(path: string): Promise<Response> {
-  return fetch(`${stack.demo.sandboxUrl}/admin${path}`, {
-    method: path.includes('?') ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${stack.demo.credential.admin_token}` },
-  });
-}
 
 describe('a buyer follows an MoR order', () => {
   it('shows the transfer starting and completing as the admin moves the order; a wrong token is a 404', async () => {
@@ -34,23 +27,13 @@ describe('a buyer follows an MoR order', () => {
         token: (await response.request().allHeaders())['x-order-token'] ?? null,
       });
     });
-    await page.goto(new URL('spa/', stack.demo.url).href);
-    await page.getByLabel('Buying flow').selectOption('order');
-    const search = page.locator('dk-domain-search');
     const panel = page.locator('dk-domain-search [part="order"]');
-    const options = await searchFor(page, 'coffee');
-    const buyable = options.filter({ has: page.locator('[part="buy-button"]') }).first();
-    const domain = (await buyable.getAttribute('data-domain'))!;
-    await buyButtonOf(page, domain).click();
-    await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 15_000 }).toBe('quoted');
-    await page.locator('form.payment button[type="submit"]').click();
-    await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 20_000 }).toBe('ordered');
+    const domain = await orderOnTheSpa(page, stack.demo.url, 'coffee');
 
-    const listed = await admin(`/orders?key_id=${stack.demo.credential.key_id}`);
-    const orders = ((await listed.json()) as { orders: Array<{ public_id: string; domain: string }> }).orders;
+    const { orders } = await stack.admin.orders.list({ key_id: stack.demo.credential.key_id });
     const orderId = orders.find((o) => o.domain === domain)!.public_id;
 
-    expect((await admin(`/orders/${orderId}/start-transfer`)).status).toBe(200);
+    await stack.admin.orders.startTransfer(orderId);
     await expect
       .poll(() => panel.locator('[part="order-next"]').textContent(), { timeout: 20_000 })
       .toMatch(/The transfer of .* to you has started/);
@@ -58,7 +41,7 @@ describe('a buyer follows an MoR order', () => {
       await expectNoAxeViolations(page, name);
       await shot(page, name);
     });
-    expect((await admin(`/orders/${orderId}/confirm-delivery`)).status).toBe(200);
+    await stack.admin.orders.confirmDelivery(orderId);
     await expect
       .poll(() => panel.locator('[part="order-next"]').textContent(), { timeout: 20_000 })
       .toMatch(/has been transferred to you/);

@@ -9,16 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
 import { inEveryLook } from './shots.ts';
-import { buyButtonOf, searchFor } from './widget-page.ts';
+import { orderOnTheSpa } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-order-page-');
-
-async function admin(path: string): Promise<Response> {
-  return fetch(`${stack.demo.sandboxUrl}/admin${path}`, {
-    method: path.includes('?') ? 'GET' : 'POST',
-    headers: { authorization: `Bearer ${stack.demo.credential.admin_token}` },
-  });
-}
 
 describe('the order page linked from the confirmation e-mail', () => {
   it('shows each step of the order to its buyer; a wrong token says the order cannot be found', async () => {
@@ -30,19 +23,9 @@ describe('the order page linked from the confirmation e-mail', () => {
     page.on('request', (request) => {
       token ||= request.headers()['x-order-token'] ?? '';
     });
-    await page.goto(new URL('spa/', stack.demo.url).href);
-    await page.getByLabel('Buying flow').selectOption('order');
-    const search = page.locator('dk-domain-search');
-    const options = await searchFor(page, 'coffee');
-    const buyable = options.filter({ has: page.locator('[part="buy-button"]') }).first();
-    const domain = (await buyable.getAttribute('data-domain'))!;
-    await buyButtonOf(page, domain).click();
-    await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 15_000 }).toBe('quoted');
-    await page.locator('form.payment button[type="submit"]').click();
-    await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 20_000 }).toBe('ordered');
+    const domain = await orderOnTheSpa(page, stack.demo.url, 'coffee');
     await expect.poll(() => token, { timeout: 20_000 }).not.toBe('');
-    const listed = await admin(`/orders?key_id=${stack.demo.credential.key_id}`);
-    const orders = ((await listed.json()) as { orders: Array<{ public_id: string; domain: string }> }).orders;
+    const { orders } = await stack.admin.orders.list({ key_id: stack.demo.credential.key_id });
     const orderId = orders.find((o) => o.domain === domain)!.public_id;
 
     const requested: string[] = [];
@@ -52,12 +35,12 @@ describe('the order page linked from the confirmation e-mail', () => {
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toContain(domain);
     expect(await page.locator('dk-order-status [part="reference"]').textContent()).toContain(orderId);
 
-    expect((await admin(`/orders/${orderId}/start-transfer`)).status).toBe(200);
+    await stack.admin.orders.startTransfer(orderId);
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/The transfer of .* to you has started/);
     await inEveryLook(page, 'order-page-transfer-started', async (name) => {
       await expectNoAxeViolations(page, name);
     });
-    expect((await admin(`/orders/${orderId}/confirm-delivery`)).status).toBe(200);
+    await stack.admin.orders.confirmDelivery(orderId);
     await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/has been transferred to you/);
     await inEveryLook(page, 'order-page-transfer-completed', async (name) => {
       await expectNoAxeViolations(page, name);

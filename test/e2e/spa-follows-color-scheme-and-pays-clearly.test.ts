@@ -8,25 +8,12 @@ import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
 import { inEveryLook } from './shots.ts';
-import { buyButtonOf, searchFor } from './widget-page.ts';
+import { quoteOnTheSpa } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-spa-scheme-');
 
-/** The SPA in MoR mode with a price locked on the first available result of `word`; resolves with its domain. */
-async function quoted(page: Page, word: string): Promise<string> {
-  await page.goto(new URL('spa/', stack.demo.url).href);
-  await page.getByLabel('Buying flow').selectOption('order');
-  const rows = await searchFor(page, word);
-  const domain = (await rows
-    .filter({ has: page.locator('[part="buy-button"]') })
-    .first()
-    .getAttribute('data-domain'))!;
-  await buyButtonOf(page, domain).click();
-  await expect
-    .poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 10_000 })
-    .toBe('quoted');
-  return domain;
-}
+/** The SPA in MoR mode with a price locked (see {@link quoteOnTheSpa}); resolves with its domain. */
+const quoted = (page: Page, word: string, domain?: string) => quoteOnTheSpa(page, stack.demo.url, word, domain);
 
 describe('the SPA example', () => {
   it('follows prefers-color-scheme: dark page, dark widget', async () => {

@@ -75,3 +75,38 @@ export function payByForm(checkoutUrl: string | URL): Promise<Response> {
     redirect: 'manual',
   });
 }
+
+/**
+ * On the demo's React SPA (`<demoUrl>/spa/`) switched to the Merchant-of-Record flow: searches `word` like a visitor,
+ * presses Buy on `domain` (default: the first result that has a Buy button) and waits until the price is locked
+ * (`data-purchase="quoted"`, up to 15 s). Resolves with the domain quoted.
+ */
+export async function quoteOnTheSpa(page: Page, demoUrl: string, word: string, domain?: string): Promise<string> {
+  await page.goto(new URL('spa/', demoUrl).href);
+  await page.getByLabel('Buying flow').selectOption('order');
+  const rows = await searchFor(page, word);
+  const name =
+    domain ??
+    (await rows
+      .filter({ has: page.locator('[part="buy-button"]') })
+      .first()
+      .getAttribute('data-domain'))!;
+  await buyButtonOf(page, name).click();
+  await expect
+    .poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 15_000 })
+    .toBe('quoted');
+  return name;
+}
+
+/**
+ * {@link quoteOnTheSpa}, then pays on the SPA's own payment form (the test card it fills) and waits until the order is
+ * recorded (`data-purchase="ordered"`, up to 20 s). Resolves with the domain ordered.
+ */
+export async function orderOnTheSpa(page: Page, demoUrl: string, word: string, domain?: string): Promise<string> {
+  const name = await quoteOnTheSpa(page, demoUrl, word, domain);
+  await page.locator('form.payment button[type="submit"]').click();
+  await expect
+    .poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 20_000 })
+    .toBe('ordered');
+  return name;
+}
