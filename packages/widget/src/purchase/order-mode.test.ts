@@ -314,7 +314,7 @@ describe('order mode (MoR)', () => {
     first.el.remove();
 
     // The visitor reloads and presses Buy again.
-    const { el, clock } = await orderButton();
+    const { el } = await orderButton();
     const created = nextEvent(el, 'dk-order-created');
     part<HTMLButtonElement>(el, '[part="buy-button"]').click();
     const requote = await stub.call(2);
