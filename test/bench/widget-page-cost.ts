@@ -1,7 +1,7 @@
 /**
- * `pnpm --filter @domainkit/e2e bench` (widget page cost): what the widget costs the page that hosts it, measured on
- * the demo's script-tag page (sandbox marketplace + BFF + `examples/script-tag` with the widget's `dist/`), with the
- * widget and with its scripts blocked, in the same run:
+ * Widget page cost, part of `pnpm bench` (by itself: `node test/bench/widget-page-cost.ts`): what the widget costs the
+ * page that hosts it, measured on the demo's script-tag page (sandbox marketplace + BFF + `examples/script-tag` with
+ * the widget's `dist/`), with the widget and with its scripts blocked, in the same run:
  *
  * - Lighthouse 12 (npm `lighthouse`, its default mobile run with simulated throttling), {@link RUNS} navigations
  *   each way, alternated; the widget is blocked with `--blocked-url-patterns` on the files it is served from. Read:
