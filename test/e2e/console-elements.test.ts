@@ -9,9 +9,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
+import { deepText } from './console-page.ts';
 import { launchChromium } from './browser.ts';
 import { inEveryLook } from './shots.ts';
 
@@ -364,21 +365,6 @@ async function open(tab: string, extra = ''): Promise<Page> {
   await page.goto(`${base}/console/?tab=${tab}${extra}`);
   await page.locator(`dk-console-${tab}[data-state="complete"], dk-console-${tab}[data-state="signed-out"]`).waitFor();
   return page;
-}
-
-/** The text a person reads in `locator`'s element, shadow roots included (styles left out), spaces collapsed. */
-function deepText(locator: Locator): Promise<string> {
-  return locator.first().evaluate((element) => {
-    const walk = (node: Node): string => {
-      let text = node instanceof Element && node.shadowRoot ? walk(node.shadowRoot) : '';
-      for (const child of node.childNodes) {
-        if (child.nodeType === Node.TEXT_NODE) text += child.textContent ?? '';
-        else if (child.nodeName !== 'STYLE') text += walk(child);
-      }
-      return text;
-    };
-    return walk(element).replace(/\s+/g, ' ');
-  });
 }
 
 const VIEWS = ['overview', 'orders', 'settlements', 'commissions', 'brokerage', 'links', 'events'] as const;
