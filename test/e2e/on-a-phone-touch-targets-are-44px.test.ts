@@ -1,15 +1,16 @@
 /**
  * Issue 23, defect 9 (part: touch targets): on a phone (a 390 px touch screen, `pointer: coarse`), every result row's
- * Buy button and the Retry of a failed search are at least 44 × 44 CSS px, the touch target most guidelines ask
- * for (every button of the elements is, on a coarse pointer). axe-core finds nothing in those states on a phone,
- * light, dark and right to left.
+ * Buy button, the Retry of a failed search and the Merchant-of-Record order panel's buttons (Cancel with a price
+ * locked; confirm the new price and Cancel after a price change; a new quote and Cancel after the lock expired) are
+ * at least 44 × 44 CSS px, the touch target most guidelines ask for (every button of the elements is, on a coarse
+ * pointer). axe-core finds nothing in those states on a phone, light, dark and right to left.
  */
 import type { Browser, Locator } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
 import { inEveryLook } from './shots.ts';
-import { searchFor } from './widget-page.ts';
+import { quoteOnTheSpa, searchFor } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-touch-targets-');
 
@@ -83,5 +84,36 @@ describe('on a phone', () => {
       expectNoAxeViolations(page, `a failed search on a phone (${name})`),
     );
     await context.close();
+  });
+  it("the order panel's buttons (confirm the new price, Cancel, a new quote) are 44 px touch targets", async () => {
+    const { context, page } = await phone(stack.browser);
+    const search = page.locator('dk-domain-search');
+    const button = (name: string) => page.locator(`dk-domain-search [part="${name}"]`);
+    // A price locked (the SPA in Merchant-of-Record mode): Cancel.
+    await quoteOnTheSpa(page, stack.demo.url, 'price changes', 'price-changes.com');
+    await expectTouchTargets(button('cancel-button'), 'Cancel, a price locked');
+    // The price changed when paying (the sandbox's scenario domain): confirm the new price, and Cancel.
+    await page.locator('form.payment button[type="submit"]').tap();
+    await expect.poll(() => search.getAttribute('data-purchase'), { timeout: 15_000 }).toBe('mismatch');
+    await expectTouchTargets(button('order-button'), 'confirm the new price');
+    await expectTouchTargets(button('cancel-button'), 'Cancel, the price changed');
+    await inEveryLook(page, 'phone-order-price-changed', (name) =>
+      expectNoAxeViolations(page, `the order panel after a price change on a phone (${name})`),
+    );
+    await context.close();
+
+    // The lock expired: a new quote (the retry), and Cancel.
+    const again = await phone(stack.browser);
+    await again.page.clock.install();
+    await quoteOnTheSpa(again.page, stack.demo.url, 'garden');
+    await again.page.clock.runFor(10 * 60_000 + 5_000);
+    const expired = again.page.locator('dk-domain-search');
+    await expect.poll(() => expired.getAttribute('data-purchase'), { timeout: 15_000 }).toBe('expired');
+    await expectTouchTargets(again.page.locator('dk-domain-search [part="order-button"]'), 'a new quote');
+    await expectTouchTargets(again.page.locator('dk-domain-search [part="cancel-button"]'), 'Cancel, the lock expired');
+    await inEveryLook(again.page, 'phone-order-expired', (name) =>
+      expectNoAxeViolations(again.page, `the order panel after the lock expired on a phone (${name})`),
+    );
+    await again.context.close();
   });
 });
