@@ -10,7 +10,7 @@ import type { BrowserContextOptions, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
-import { openCheckout, payByForm, payOnLander } from './widget-page.ts';
+import { checkoutReturnOf, openCheckout, payByForm, payOnLander } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-lander-prg-');
 /** The shop's name as the demo's partner set it in the marketplace's back office. */
@@ -20,15 +20,6 @@ const SHOP = 'Acme Domains';
 async function visitor(options: BrowserContextOptions = {}): Promise<Page> {
   const context = await stack.browser.newContext({ viewport: { width: 390, height: 900 }, ...options });
   return context.newPage();
-}
-
-/** The confirmation `<dk-checkout-return>` settles on, back on the partner page (once it has one). */
-async function confirmation(page: Page): Promise<string | null> {
-  const host = page.locator('dk-checkout-return');
-  await expect
-    .poll(() => host.getAttribute('data-state'), { timeout: 10_000 })
-    .toMatch(/^(confirmed|unconfirmed|canceled)$/);
-  return host.getAttribute('data-state');
 }
 
 const taken = new Set<string>();
@@ -113,7 +104,7 @@ describe('the hosted checkout, a payment page', () => {
     expect(await back.textContent()).toBe(`Return to ${SHOP}`);
     await back.click();
     await page.waitForURL((url) => url.searchParams.has('sig'));
-    expect(await confirmation(page)).toBe('confirmed');
+    expect((await checkoutReturnOf(page)).state).toBe('confirmed');
     await page.context().close();
   });
 
@@ -127,7 +118,7 @@ describe('the hosted checkout, a payment page', () => {
     expect(await notice.getAttribute('role')).toBe('status');
     await page.clock.runFor(10_000);
     await page.waitForURL((url) => url.searchParams.has('sig'));
-    expect(await confirmation(page)).toBe('confirmed');
+    expect((await checkoutReturnOf(page)).state).toBe('confirmed');
 
     // Stay: the countdown stops, says so, and the buyer is still on the receipt long after.
     await page.goto(receiptUrl);

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
 import { inEveryLook } from './shots.ts';
-import { payOnLander, searchFor } from './widget-page.ts';
+import { buyFirstOnLander, checkoutReturnOf, payOnLander } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-language-checkout-');
 
@@ -23,30 +23,10 @@ async function arabicPage(): Promise<Page> {
   return page;
 }
 
-/** Buys the first available result of `word`; resolves once the hosted checkout shows. */
-async function buyFirst(page: Page, word: string): Promise<void> {
-  const rows = await searchFor(page, word);
-  await rows
-    .filter({ has: page.locator('[part="buy-button"]') })
-    .first()
-    .locator('[part="buy-button"]')
-    .click();
-  await page.getByTestId('lander-domain').waitFor();
-}
-
-/** `<dk-checkout-return>`'s state once settled, and its words. */
-async function confirmation(page: Page): Promise<{ state: string | null; text: string | null }> {
-  const host = page.locator('dk-checkout-return');
-  await expect
-    .poll(() => host.getAttribute('data-state'), { timeout: 10_000 })
-    .toMatch(/^(confirmed|unconfirmed|canceled)$/);
-  return { state: await host.getAttribute('data-state'), text: await host.locator('[part="message"]').textContent() };
-}
-
 describe("the page's language, carried through the hosted checkout and back", () => {
   it('an Arabic page: Arabic checkout and receipt, then an Arabic thank-you on the Arabic page', async () => {
     const page = await arabicPage();
-    await buyFirst(page, 'coffee');
+    await buyFirstOnLander(page, 'coffee');
     const lander = await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir]);
     expect(lander, 'the hosted checkout follows the page, not the browser').toEqual(['ar', 'rtl']);
     expect(await payOnLander(page, '4242 4242 4242 4242')).toBe('paid');
@@ -54,7 +34,7 @@ describe("the page's language, carried through the hosted checkout and back", ()
 
     await page.getByTestId('lander-return').click();
     await page.waitForURL((url) => url.searchParams.has('sig'));
-    const done = await confirmation(page);
+    const done = await checkoutReturnOf(page);
     expect(done.state).toBe('confirmed');
     expect(done.text).toContain('شكرًا لك!');
     expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
@@ -69,10 +49,10 @@ describe("the page's language, carried through the hosted checkout and back", ()
 
   it('an Arabic page: cancelling returns to the Arabic page, which says so in Arabic', async () => {
     const page = await arabicPage();
-    await buyFirst(page, 'garden');
+    await buyFirstOnLander(page, 'garden');
     await page.getByTestId('lander-cancel').click();
     await page.waitForURL((url) => url.searchParams.get('status') === 'canceled');
-    const canceled = await confirmation(page);
+    const canceled = await checkoutReturnOf(page);
     expect(canceled.state).toBe('canceled');
     expect(canceled.text).toMatch(/[\u0600-\u06ff]/);
     expect(canceled.text).not.toMatch(/[A-Za-z]{3}/);

@@ -1,56 +1,27 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useDemoStack } from './demo-stack.ts';
-import { payOnLander, searchFor } from './widget-page.ts';
+import { buyFirstOnLander, checkoutReturnOf, payOnLander } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-return-');
-
-/** The confirmation element's state and text, once it settled. */
-async function confirmation(page: Page): Promise<{ state: string | undefined; text: string }> {
-  const host = page.locator('dk-checkout-return');
-  await page.waitForFunction(() => {
-    const state = document.querySelector('dk-checkout-return')?.getAttribute('data-state');
-    return state !== 'checking';
-  });
-  return {
-    state: (await host.getAttribute('data-state')) ?? undefined,
-    text: (
-      (await host
-        .locator('[part="message"]')
-        .textContent()
-        .catch(() => '')) ?? ''
-    ).trim(),
-  };
-}
-
-/** Searches a word and clicks Buy on its first available result; resolves with that domain on the lander. */
-async function buyFirst(page: Page, word: string): Promise<string> {
-  const rows = await searchFor(page, word);
-  const row = rows.filter({ has: page.locator('[part="buy-button"]') }).first();
-  const domain = (await row.getAttribute('data-domain'))!;
-  await row.locator('[part="buy-button"]').click();
-  await page.getByTestId('lander-domain').waitFor();
-  return domain;
-}
 
 describe('the return journey (hosted checkout)', () => {
   it('cancel → back on the page, usable; pay → back with a verified confirmation; a forged URL is not confirmed', async () => {
     const page = await stack.browser.newPage({ viewport: { width: 390, height: 900 } });
     await page.goto(stack.demo.url);
-    const first = await buyFirst(page, 'coffee');
+    const first = await buyFirstOnLander(page, 'coffee');
     expect(await page.getByTestId('lander-domain').textContent()).toBe(first);
     // Cancel on the hosted checkout: back on the partner page, nothing charged, the search works.
     await page.getByTestId('lander-cancel').click();
     await page.waitForURL(
       (url) => url.origin === new URL(stack.demo.url).origin && url.searchParams.get('status') === 'canceled',
     );
-    expect(await confirmation(page)).toMatchObject({ state: 'canceled' });
-    const bought = await buyFirst(page, 'coffee');
+    expect(await checkoutReturnOf(page)).toMatchObject({ state: 'canceled' });
+    const bought = await buyFirstOnLander(page, 'coffee');
     // Pay: the return link carries the signed result; the page shows the sale the BFF verified.
     expect(await payOnLander(page, '4242 4242 4242 4242')).toBe('paid');
     await page.getByTestId('lander-return').click();
     await page.waitForURL((url) => url.searchParams.has('sig'));
-    const done = await confirmation(page);
+    const done = await checkoutReturnOf(page);
     expect(done.state).toBe('confirmed');
     expect(done.text).toContain(bought);
     expect(done.text).toMatch(/Thank you!.*\$[\d,.]+.*paid/);
@@ -70,7 +41,7 @@ describe('the return journey (hosted checkout)', () => {
     }).toString();
     for (const forged of [edited, madeUp]) {
       await page.goto(forged.href);
-      const answer = await confirmation(page);
+      const answer = await checkoutReturnOf(page);
       expect(answer.state, forged.href).toBe('unconfirmed');
       expect(answer.text).not.toContain('Thank you');
     }
@@ -86,21 +57,21 @@ describe('the return journey (hosted checkout)', () => {
       search.setAttribute('return-path', '/?via=return-path');
       search.setAttribute('cancel-path', '/?via=cancel-path');
     });
-    await buyFirst(page, 'garden');
+    await buyFirstOnLander(page, 'garden');
     await page.getByTestId('lander-cancel').click();
     await page.waitForURL((url) => url.searchParams.get('status') === 'canceled');
     expect([new URL(page.url()).origin, new URL(page.url()).searchParams.get('via')]).toEqual([origin, 'cancel-path']);
-    expect(await confirmation(page)).toMatchObject({ state: 'canceled' });
+    expect(await checkoutReturnOf(page)).toMatchObject({ state: 'canceled' });
 
     await page.evaluate(() => {
       document.querySelector('dk-domain-search')!.setAttribute('return-path', '/?via=return-path');
     });
-    const bought = await buyFirst(page, 'garden');
+    const bought = await buyFirstOnLander(page, 'garden');
     expect(await payOnLander(page, '4242 4242 4242 4242')).toBe('paid');
     await page.getByTestId('lander-return').click();
     await page.waitForURL((url) => url.searchParams.has('sig'));
     expect([new URL(page.url()).origin, new URL(page.url()).searchParams.get('via')]).toEqual([origin, 'return-path']);
-    const done = await confirmation(page);
+    const done = await checkoutReturnOf(page);
     expect([done.state, done.text.includes(bought)]).toEqual(['confirmed', true]);
 
     // A return path on another site is refused by the BFF: the visitor stays, nothing opens.

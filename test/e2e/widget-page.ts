@@ -110,3 +110,32 @@ export async function orderOnTheSpa(page: Page, demoUrl: string, word: string, d
     .toBe('ordered');
   return name;
 }
+
+/**
+ * Presses Buy on the first result of `word` that has one (non-MoR flow) and waits for the sandbox's hosted checkout.
+ * Resolves with the domain being bought.
+ */
+export async function buyFirstOnLander(page: Page, word: string): Promise<string> {
+  const rows = await searchFor(page, word);
+  const row = rows.filter({ has: page.locator('[part="buy-button"]') }).first();
+  const domain = (await row.getAttribute('data-domain'))!;
+  await row.locator('[part="buy-button"]').click();
+  await page.getByTestId('lander-domain').waitFor();
+  return domain;
+}
+
+/**
+ * Back on the partner page: waits (up to 10 s) until `<dk-checkout-return>` has settled on `confirmed`,
+ * `unconfirmed` or `canceled`, and resolves with that state and its message's words (trimmed; empty without one).
+ */
+export async function checkoutReturnOf(page: Page): Promise<{ state: string | null; text: string }> {
+  const host = page.locator('dk-checkout-return');
+  await expect
+    .poll(() => host.getAttribute('data-state'), { timeout: 10_000 })
+    .toMatch(/^(confirmed|unconfirmed|canceled)$/);
+  const text = await host
+    .locator('[part="message"]')
+    .textContent({ timeout: 2_000 })
+    .catch(() => '');
+  return { state: await host.getAttribute('data-state'), text: text?.trim() ?? '' };
+}
