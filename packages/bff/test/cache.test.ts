@@ -2,9 +2,9 @@
  * The search cache: identical in-flight searches share one upstream call; answers live for the TTL; failures are
  * not cached. Deterministic: the clock is injected and upstream answers are released by hand.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { SearchCache, normaliseQuery } from '../src/index.ts';
-import { call, startStubMarketplace, startTestBff, type StubMarketplace } from './helpers.ts';
+import { call, useFreshStubAndBff } from './helpers.ts';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -16,20 +16,7 @@ function deferred<T>() {
   return { promise, resolve, reject };
 }
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-async function setup(
-  overrides: Parameters<typeof startTestBff>[1] = {},
-): Promise<{ stub: StubMarketplace; url: string }> {
-  const stub = await startStubMarketplace();
-  closers.push(() => stub.close());
-  const bff = await startTestBff(stub, overrides);
-  closers.push(() => bff.close());
-  return { stub, url: bff.url };
-}
+const setup = useFreshStubAndBff();
 
 describe('normaliseQuery', () => {
   it.each([

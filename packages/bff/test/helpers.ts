@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import pg from 'pg';
 import { pino, type Logger } from 'pino';
-import { afterAll, beforeAll, beforeEach } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import {
   createBff,
   openBffDatabase,
@@ -272,4 +272,26 @@ export function useStubAndBff(overrides: Partial<BffServerOptions> = {}): StubAn
     await suite.stub?.close();
   });
   return suite;
+}
+
+/**
+ * For suites whose tests each need a fresh stub and BFF (their own counters, options, cache): returns `setup`, which
+ * starts both for the calling test, and closes whatever it started after each test (`afterEach`). Call it at the top
+ * of a file or of a `describe`.
+ * @returns `setup(overrides)`: the stub and the BFF's base `url` (options as {@link startTestBff}).
+ */
+export function useFreshStubAndBff(): (
+  overrides?: Partial<BffServerOptions>,
+) => Promise<{ stub: StubMarketplace; url: string }> {
+  const closers: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+  });
+  return async (overrides = {}) => {
+    const stub = await startStubMarketplace();
+    closers.push(() => stub.close());
+    const bff = await startTestBff(stub, overrides);
+    closers.push(() => bff.close());
+    return { stub, url: bff.url };
+  };
 }

@@ -4,16 +4,9 @@
  * identical calls in flight coalesced; bad input refused before anything goes upstream; upstream failures mapped
  * to the BFF's safe answers; `siblings: false` turns the route off.
  */
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UPSTREAM_ERROR_MESSAGE } from '../src/index.ts';
-import {
-  call,
-  startStubMarketplace,
-  startTestBff,
-  type Answer,
-  type StubMarketplace,
-  useStubAndBff,
-} from './helpers.ts';
+import { call, type Answer, useFreshStubAndBff, useStubAndBff } from './helpers.ts';
 
 function deferred<T>() {
   let resolve!: (v: T) => void;
@@ -290,20 +283,7 @@ describe('GET /siblings', () => {
 });
 
 describe('GET /siblings caching', () => {
-  const closers: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-  });
-
-  async function setup(
-    overrides: Parameters<typeof startTestBff>[1] = {},
-  ): Promise<{ stub: StubMarketplace; url: string }> {
-    const stub = await startStubMarketplace();
-    closers.push(() => stub.close());
-    const bff = await startTestBff(stub, overrides);
-    closers.push(() => bff.close());
-    return { stub, url: bff.url };
-  }
+  const setup = useFreshStubAndBff();
 
   it('sends two concurrent lookups of one label upstream once', async () => {
     const bothArrived = deferred<void>();

@@ -4,24 +4,11 @@
  * upstream, answers cached by domain, lookups that reach upstream bounded by the BFF's own budget, and the route off
  * with `whois: false`.
  */
-import { afterEach, describe, expect, it } from 'vitest';
-import { call, startStubMarketplace, startTestBff, type StubMarketplace } from './helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { call, useFreshStubAndBff } from './helpers.ts';
 
 describe('GET /whois', () => {
-  const closers: Array<() => Promise<void>> = [];
-  afterEach(async () => {
-    for (const close of closers.splice(0).reverse()) await close();
-  });
-
-  async function setup(
-    overrides: Parameters<typeof startTestBff>[1] = {},
-  ): Promise<{ stub: StubMarketplace; url: string }> {
-    const stub = await startStubMarketplace();
-    closers.push(() => stub.close());
-    const bff = await startTestBff(stub, overrides);
-    closers.push(() => bff.close());
-    return { stub, url: bff.url };
-  }
+  const setup = useFreshStubAndBff();
 
   it('says who holds a domain, the registrant left out, asking the Public API anonymously', async () => {
     const { stub, url } = await setup();
