@@ -2,17 +2,19 @@
  * The back-office console feature (docs/console-api.md; option `console`): the partner's own admin reads its orders,
  * settlements, transactions, payouts, commissions, brokerage cases, referral links and events through the BFF, and
  * refunds an order or creates a link, with a short-lived console session token the partner's `authorize(request)`
- * hook lets the BFF mint. Reads share one cache kept inside the marketplace's 30 reporting calls a minute; a webhook
- * event drops what it changes. The entry every other module of the BFF imports it through.
+ * hook lets the BFF mint. Reads share one cache kept inside the marketplace's 30 reporting calls a minute, in the
+ * database when there is one (every process on one PostgreSQL shares it); a webhook event drops what it changes. The entry every other module of the BFF imports it through.
  */
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { RouteSpec } from '../http/index.ts';
 import type { ResolvedBffOptions } from '../resolved-options.ts';
 import type { BffRuntime } from '../runtime.ts';
-import { ConsoleCache } from './cache.ts';
+import { MemoryBucketStore, SqlBucketStore } from '../upstream/budget.ts';
+import { ConsoleCache, MemoryConsoleReads } from './cache.ts';
 import type { ConsoleApi, ConsoleDeps } from './guard.ts';
 import { consoleSigningKey } from './token.ts';
+import { SqlConsoleReads } from './store.ts';
 import { readRoutes, TAGS } from './views.ts';
 import { createLinkRoute, writeRoutes } from './writes.ts';
 
@@ -26,10 +28,16 @@ export {
   type ConsoleOptions,
   type ResolvedConsole,
 } from './options.ts';
-export { ConsoleCache } from './cache.ts';
+export { ConsoleCache, MemoryConsoleReads, type ConsoleCacheOptions, type ConsoleReads } from './cache.ts';
+export { SqlConsoleReads } from './store.ts';
 export { consoleSigningKey, mintConsoleToken, verifyConsoleToken } from './token.ts';
 export { isRefundable } from './views.ts';
 export type { ConsoleApi, ConsoleDeps } from './guard.ts';
+
+/** Copies kept at most per credential. */
+const MAX_READS = 2000;
+/** How long a copy is kept past its freshness, to be served while the budget is spent (ms). */
+const KEEP_STALE_MS = 60 * 60_000;
 
 const CONSOLE_METHODS = ['orders', 'refunds', 'settlements', 'transactions', 'payouts', 'links', 'me', 'analytics'];
 
@@ -69,22 +77,30 @@ export function consoleFeature(o: ResolvedBffOptions, runtime: BffRuntime, logge
     settings.sessionSecret === undefined && apiSecret === undefined
       ? randomBytes(32)
       : consoleSigningKey(settings.sessionSecret, apiSecret ?? '');
+  const database = runtime.database;
+  const db = () => database.db();
+  const shared = o.database.kind !== 'none';
+  // With a database, the copies and the budget live there (shared by every process on one PostgreSQL); the budget
+  // in the upstream budget's own send log, under a bucket of its own.
   const cache = new ConsoleCache({
     freshnessMs: settings.freshnessMs,
     perMinute: settings.reportingCallsPerMinute,
     now: o.now,
+    reads: shared
+      ? new SqlConsoleReads(db, o.keyId, { keepMs: settings.freshnessMs + KEEP_STALE_MS, maxRows: MAX_READS })
+      : new MemoryConsoleReads(MAX_READS),
+    budget: { store: shared ? new SqlBucketStore(db) : new MemoryBucketStore(), name: `${o.keyId}:console` },
+    attemptTimeoutMs: o.upstream.timeoutMs,
+    logger,
   });
-  runtime.on('*', (event) => {
-    cache.invalidate(event.type.startsWith('brokerage.') ? TAGS.brokerage : TAGS.order);
-  });
-  const database = runtime.database;
+  runtime.on('*', (event) => cache.invalidate(event.type.startsWith('brokerage.') ? TAGS.brokerage : TAGS.order));
   return consoleRoutes({
     client,
     cache,
     key,
     settings,
     keyId: o.keyId,
-    db: o.database.kind === 'none' ? undefined : () => database.db(),
+    db: shared ? db : undefined,
     now: o.now,
     logger,
   });

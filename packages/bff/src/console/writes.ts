@@ -132,7 +132,7 @@ function refund(deps: ConsoleDeps, writes: ConsoleWrites): ConsoleHandler {
       }
       throw error;
     }
-    deps.cache.invalidate(TAGS.order);
+    await deps.cache.invalidate(TAGS.order);
     deps.logger.info({ actor, order_id: id, refund_id: made.refund_id }, 'console refund made');
     const after = made.order ?? { ...order, status: 'REFUNDED' };
     return json({ refund: made, order: consoleOrder(after) });
@@ -144,7 +144,7 @@ function createLink(deps: ConsoleDeps, writes: ConsoleWrites): ConsoleHandler {
   return idempotent(deps, writes, 'link', async (_req, actor, sent, key) => {
     const input = parseInput(consoleCreateLinkRequestSchema, sent, 'body');
     const link = await deps.client.links.create(input, { idempotencyKey: key });
-    deps.cache.invalidate(TAGS.link);
+    await deps.cache.invalidate(TAGS.link);
     deps.logger.info({ actor, link_id: link.link_id, kind: link.kind }, 'console link created');
     return json({ link }, 201);
   });

@@ -22,6 +22,7 @@ import * as m0035 from './migrations/0035-order-view-tokens.ts';
 import * as m0036 from './migrations/0036-checkout-completions.ts';
 import * as m0040 from './migrations/0040-brokerage-cases.ts';
 import * as m0045 from './migrations/0045-order-steps.ts';
+import * as m0048 from './migrations/0048-console-reads.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
 /**
@@ -48,6 +49,7 @@ export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0036_checkout_completions': m0036,
   '0040_brokerage_cases': m0040,
   '0045_order_steps': m0045,
+  '0048_console_reads': m0048,
 };
 
 /** The tables the BFF owns, in an order safe for `truncate`. */
@@ -67,6 +69,7 @@ export const BFF_TABLES = [
   'bff_checkout_completions',
   'bff_brokerage_cases',
   'bff_order_steps',
+  'bff_console_reads',
 ] as const;
 
 /** A PostgreSQL schema name the BFF accepts: lowercase letters, digits and `_`, not starting with a digit. */

@@ -257,6 +257,23 @@ export interface CheckoutCompletionTable {
   hook_error: string | null;
 }
 
+/**
+ * A console read shared by every BFF process of one credential (migration 0048, console/store.ts): what one view
+ * query answered, and when it was read from the marketplace.
+ */
+export interface ConsoleReadTable {
+  /** The credential (key id) whose marketplace records it shows. */
+  key_id: string;
+  /** The view and its query (`orders:{"status":"SETTLED"}`). */
+  key: string;
+  /** The answer as JSON. */
+  value: string;
+  /** What it shows (`orders`, `settlements`, …): an event or a write that changes one drops the row. */
+  tags: string[];
+  /** When it was read from the marketplace, ms since the epoch. */
+  read_ms: number;
+}
+
 /** The whole database. */
 export interface BffTables {
   bff_meta: MetaTable;
@@ -274,6 +291,7 @@ export interface BffTables {
   bff_checkout_completions: CheckoutCompletionTable;
   bff_brokerage_cases: BrokerageCaseTable;
   bff_order_steps: OrderStepTable;
+  bff_console_reads: ConsoleReadTable;
 }
 
 /** A Kysely handle on the BFF database. */

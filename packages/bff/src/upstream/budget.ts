@@ -73,6 +73,9 @@ export interface SendHold {
   readonly untilMs: number;
 }
 
+/** The answer of {@link BucketStore.takeSends}: recorded, or how long until the first send stops counting (ms). */
+export type SendsResult = { readonly ok: true } | { readonly ok: false; readonly waitMs: number };
+
 /** Longest wait (ms) a take suggests when the send log is full: sends in flight may be settled sooner. */
 const LOG_FULL_RECHECK_MS = 1_000;
 
@@ -84,6 +87,13 @@ export interface BucketStore {
    * records this one (atomically with the token).
    */
   take(name: string, limit: BucketLimit, nowMs: number, reserve?: number, hold?: SendHold): Promise<TakeResult>;
+  /**
+   * Records `holds` as sends of `name` only if, with them, at most `perMinute` sends would still count (those whose
+   * bound passed are forgotten first); all of them or none, atomically with every other take of `name`, and without
+   * tokens: the send log alone bounds the window (the console's reporting reads, console/cache.ts).
+   * @returns `ok`, or `waitMs` until the first send still counting stops counting.
+   */
+  takeSends?(name: string, perMinute: number, nowMs: number, holds: readonly SendHold[]): Promise<SendsResult>;
   /** Sets until when send `id` of `name` counts (its attempt ended); never extends it past a later value. */
   settle?(name: string, id: string, untilMs: number): Promise<void>;
   /** Pauses `name` until `untilMs` (the marketplace said 429 with that Retry-After); the tokens stay. */
@@ -128,21 +138,34 @@ export class MemoryBucketStore implements BucketStore {
         nextMs: untilOne(bucket.tokens, rate),
       };
     if (hold !== undefined) {
-      const sends = this.#sends.get(name) ?? new Map<string, number>();
-      this.#sends.set(name, sends);
-      let first = Infinity;
-      for (const [id, until] of sends) {
-        if (until <= nowMs) sends.delete(id);
-        else first = Math.min(first, until);
-      }
+      const sends = this.#liveSends(name, nowMs);
       if (sends.size >= limit.perMinute) {
-        const waitMs = logFullWait(first, nowMs);
+        const waitMs = logFullWait(Math.min(...sends.values()), nowMs);
         return { ok: false, waitMs, nextMs: waitMs };
       }
       sends.set(hold.id, hold.untilMs);
     }
     bucket.tokens -= 1;
     return { ok: true, ticket: hold?.id, nextMs: untilOne(bucket.tokens, rate) };
+  }
+
+  async takeSends(name: string, perMinute: number, nowMs: number, holds: readonly SendHold[]): Promise<SendsResult> {
+    const sends = this.#liveSends(name, nowMs);
+    if (sends.size + holds.length > perMinute) {
+      // More holds than the window allows at all: a window from now (it never passes; the caller asked too much).
+      const first = sends.size === 0 ? nowMs + 60_000 : Math.min(...sends.values());
+      return { ok: false, waitMs: Math.max(1, Math.ceil(first - nowMs)) };
+    }
+    for (const hold of holds) sends.set(hold.id, hold.untilMs);
+    return { ok: true };
+  }
+
+  /** The sends of `name` still counting at `nowMs` (those whose bound passed are forgotten). */
+  #liveSends(name: string, nowMs: number): Map<string, number> {
+    const sends = this.#sends.get(name) ?? new Map<string, number>();
+    this.#sends.set(name, sends);
+    for (const [id, until] of sends) if (until <= nowMs) sends.delete(id);
+    return sends;
   }
 
   async settle(name: string, id: string, untilMs: number): Promise<void> {
@@ -166,6 +189,20 @@ export class MemoryBucketStore implements BucketStore {
 }
 
 /**
+ * Forgets the sends of `name` whose bound passed, then counts those still counting and the earliest bound among them
+ * (`nowMs` when none). Run inside the transaction holding the bucket's row lock.
+ */
+async function liveSends(trx: BffDb, name: string, nowMs: number): Promise<{ count: number; firstUntilMs: number }> {
+  await trx.deleteFrom('bff_budget_sends').where('name', '=', name).where('until_ms', '<=', nowMs).execute();
+  const live = await trx
+    .selectFrom('bff_budget_sends')
+    .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min('until_ms').as('first')])
+    .where('name', '=', name)
+    .executeTakeFirstOrThrow();
+  return { count: Number(live.n), firstUntilMs: Number(live.first ?? nowMs) };
+}
+
+/**
  * Bucket state in the `bff_buckets` table: one atomic `UPDATE … RETURNING` per take, so BFF processes sharing a
  * PostgreSQL share the budget exactly, and a restart on embedded PGlite (kept in the data folder) starts from the
  * tokens left, never from a full bucket: a restart can never spend more than the window allows.
@@ -179,11 +216,12 @@ export class SqlBucketStore implements BucketStore {
     this.#db = db;
   }
 
-  async #ensure(db: BffDb, name: string, limit: BucketLimit, nowMs: number): Promise<void> {
+  /** Creates the row of bucket `name` (the one every take of it locks) unless it exists. */
+  async #ensure(db: BffDb, name: string, tokens: number, nowMs: number): Promise<void> {
     if (this.#created.has(name)) return;
     await db
       .insertInto('bff_buckets')
-      .values({ name, tokens: limit.burst, updated_ms: nowMs, blocked_until_ms: 0 })
+      .values({ name, tokens, updated_ms: nowMs, blocked_until_ms: 0 })
       .onConflict((oc) => oc.column('name').doNothing())
       .execute();
     this.#created.add(name);
@@ -192,7 +230,7 @@ export class SqlBucketStore implements BucketStore {
   async take(name: string, limit: BucketLimit, nowMs: number, reserve = 0, hold?: SendHold): Promise<TakeResult> {
     const need = 1 + reserve;
     const db = await this.#db();
-    await this.#ensure(db, name, limit, nowMs);
+    await this.#ensure(db, name, limit.burst, nowMs);
     const rate = ratePerMs(limit);
     // One transaction, the bucket's row locked first: processes sharing a PostgreSQL take one after the other, and
     // each statement after the lock sees the sends the others committed.
@@ -213,14 +251,9 @@ export class SqlBucketStore implements BucketStore {
       if (tokens < need)
         return { ok: false, waitMs: Math.max(1, Math.ceil((need - tokens) / rate)), nextMs: untilOne(tokens, rate) };
       if (hold !== undefined) {
-        await trx.deleteFrom('bff_budget_sends').where('name', '=', name).where('until_ms', '<=', nowMs).execute();
-        const live = await trx
-          .selectFrom('bff_budget_sends')
-          .select((eb) => [eb.fn.countAll<string | number>().as('n'), eb.fn.min('until_ms').as('first')])
-          .where('name', '=', name)
-          .executeTakeFirstOrThrow();
-        if (Number(live.n) >= limit.perMinute) {
-          const waitMs = logFullWait(Number(live.first ?? nowMs), nowMs);
+        const live = await liveSends(trx, name, nowMs);
+        if (live.count >= limit.perMinute) {
+          const waitMs = logFullWait(live.firstUntilMs, nowMs);
           return { ok: false, waitMs, nextMs: waitMs };
         }
         await trx.insertInto('bff_budget_sends').values({ name, id: hold.id, until_ms: hold.untilMs }).execute();
@@ -231,6 +264,35 @@ export class SqlBucketStore implements BucketStore {
         .where('name', '=', name)
         .execute();
       return { ok: true, ticket: hold?.id, nextMs: untilOne(tokens - 1, rate) };
+    });
+  }
+
+  async takeSends(name: string, perMinute: number, nowMs: number, holds: readonly SendHold[]): Promise<SendsResult> {
+    const db = await this.#db();
+    await this.#ensure(db, name, 0, nowMs);
+    // As `take`: the bucket's row locked first, so two processes at the limit never both record the last send.
+    return db.transaction().execute(async (trx): Promise<SendsResult> => {
+      const row = await trx
+        .selectFrom('bff_buckets')
+        .select('name')
+        .where('name', '=', name)
+        .forUpdate()
+        .executeTakeFirst();
+      if (row === undefined) {
+        this.#created.delete(name); // truncated under us (tests): recreate on the next take
+        return { ok: false, waitMs: 1 };
+      }
+      const live = await liveSends(trx, name, nowMs);
+      if (live.count + holds.length > perMinute) {
+        const first = live.count === 0 ? nowMs + 60_000 : live.firstUntilMs; // as in MemoryBucketStore
+        return { ok: false, waitMs: Math.max(1, Math.ceil(first - nowMs)) };
+      }
+      if (holds.length > 0)
+        await trx
+          .insertInto('bff_budget_sends')
+          .values(holds.map((h) => ({ name, id: h.id, until_ms: h.untilMs })))
+          .execute();
+      return { ok: true };
     });
   }
 
