@@ -5,8 +5,9 @@
  * - on a desktop the results open as a popup over the page: the search box keeps its box, nothing under it moves
  *   (no layout shift at all, not even one right after a keystroke);
  * - on a phone (390 px, touch) the search opens as a full-screen panel: the field on top, the results under it, a
- *   visible Close button, Escape closes, Tab stays inside, the page under it does not scroll, and focus is back in
- *   the field after closing;
+ *   visible Close button, Escape closes, Tab stays inside, the page under it neither scrolls nor moves, and focus is
+ *   back in the field after closing; a page narrowed from a desktop to phone width while a price is locked (the
+ *   MoR order panel, on the SPA) keeps the order panel in view: the search panel does not open over it;
  * - focusing the empty box shows the visitor's recent searches (kept in localStorage), each one can be searched
  *   again or removed, and "Clear" removes them all; with storage unavailable nothing is kept or shown.
  *
@@ -17,7 +18,7 @@ import { describe, expect, it } from 'vitest';
 import { expectNoAxeViolations } from './axe.ts';
 import { useDemoStack } from './demo-stack.ts';
 import { inEveryLook } from './shots.ts';
-import { searchFor } from './widget-page.ts';
+import { quoteOnTheSpa, searchFor } from './widget-page.ts';
 
 const stack = useDemoStack('domainkit-results-popup-');
 
@@ -93,9 +94,13 @@ describe('on a phone', () => {
   it('the search opens as a full-screen panel with a Close button, Escape and a focus trap', async () => {
     const { context, page } = await open(PHONE);
     const input = part(page, 'input');
+    const under = () => page.locator('#featured').boundingBox();
+    const underBefore = await under();
     await input.tap();
     const rows = await searchFor(page, 'coffee');
     await expect.poll(() => rows.count()).toBeGreaterThan(0);
+    // The element keeps its place in the page under the panel: nothing there moves (nor back after Close).
+    expect(await under(), 'the page under the panel does not move').toEqual(underBefore);
     const panel = await page.evaluate(() => {
       const host = document.querySelector('dk-domain-search')!;
       const field = host.shadowRoot!.querySelector('[part="input"]')!.getBoundingClientRect();
@@ -148,6 +153,38 @@ describe('on a phone', () => {
     await close.tap();
     await expect.poll(() => close.isVisible()).toBe(false);
     expect(await focused(page)).toBe('input');
+    expect(await under(), 'the page is where it was after Close').toEqual(underBefore);
+    await context.close();
+  });
+
+  it('a page narrowed to phone width with a price locked keeps the order panel in view, no search panel over it', async () => {
+    const context = await stack.browser.newContext(DESKTOP);
+    const page = await context.newPage();
+    await quoteOnTheSpa(page, stack.demo.url, 'garden');
+    expect(await part(page, 'results').isVisible(), 'the order panel stands in for the results').toBe(false);
+    await page.setViewportSize(PHONE.viewport);
+    await page.waitForTimeout(300);
+    const order = part(page, 'order');
+    await order.scrollIntoViewIfNeeded();
+    const onTop = await order.evaluate((panel) => {
+      const box = panel.getBoundingClientRect();
+      const root = panel.getRootNode() as ShadowRoot;
+      const hit = root.elementFromPoint(box.left + box.width / 2, box.top + Math.min(box.height / 2, 20));
+      return { hit: hit !== null && panel.contains(hit), dialog: root.querySelector('[role="dialog"]') !== null };
+    });
+    expect(onTop.dialog, 'no full-screen search panel').toBe(false);
+    expect(onTop.hit, 'the order panel is what a tap on it reaches').toBe(true);
+    expect(await part(page, 'close-button').isVisible()).toBe(false);
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
+    await inEveryLook(page, 'order-panel-after-resize', (name) =>
+      expectNoAxeViolations(page, `the order panel after the page narrowed (${name})`),
+    );
+    // Back to a desktop and to a phone again (the looks did): still the order panel, no search panel over it.
+    expect(
+      await page.evaluate(() =>
+        document.querySelector('dk-domain-search')!.shadowRoot!.querySelector('[role="dialog"]'),
+      ),
+    ).toBe(null);
     await context.close();
   });
 

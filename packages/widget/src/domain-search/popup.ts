@@ -5,8 +5,9 @@
  * - on a wide screen the results (and the messages standing in for them) open over the page under the box; a press
  *   outside the element, or focus moving out of it, closes them;
  * - on a phone (at most {@link PHONE}) the search opens as a full-screen panel (a modal dialog): the field on top,
- *   the results under it, a Close button; Escape and Close close it, Tab stays inside, the page under it does not
- *   scroll, and focus is in the field again after it closes;
+ *   the results under it, a Close button; Escape and Close close it, Tab stays inside, the page under it neither
+ *   scrolls nor moves (the element keeps its height), and focus is in the field again after it closes; it does not
+ *   open over an order panel when the page narrows to phone width (the order panel stays in view);
  * - focusing the empty box lists the visitor's recent searches (the queries whose results they saw), kept in their
  *   `localStorage` ({@link STORAGE_KEY}, {@link MAX_RECENT} at most, newest first); each can be searched again or
  *   removed, and Clear removes them all. Without storage (refused, private mode) nothing is kept or shown.
@@ -106,7 +107,10 @@ class Popup {
     // the element hides the results itself while the order panel shows, and shows them again after.)
     host.addEventListener('dk-quote', () => this.#full && this.close());
     host.addEventListener('dk-select', () => this.#remember());
-    this.#phone.addEventListener('change', () => this.#sync());
+    // Narrowed to phone width while a price is locked: the order panel stays in view, no search panel over it.
+    this.#phone.addEventListener('change', () =>
+      this.#phone.matches && root.querySelector('[part=order]') ? this.close() : this.#sync(),
+    );
     // Set up while the element renders: once it has, open for a box already in use.
     void host.updateComplete.then(() => {
       if (root instanceof ShadowRoot && root.activeElement === this.input) this.show();
@@ -165,6 +169,10 @@ class Popup {
   #sync(): void {
     const sheet = this.#sheet;
     const full = this.open && this.#phone.matches;
+    // The element's box (the label, the field), measured before the panel leaves the page's flow: it keeps that
+    // height while the panel is open, so the page under the panel does not move.
+    const base = sheet?.parentElement;
+    const height = full && !this.#full ? base?.getBoundingClientRect().height : 0;
     sheet?.classList.toggle('open', this.open);
     if (full !== this.#full && sheet) {
       this.#full = full;
@@ -172,11 +180,13 @@ class Popup {
       if (full) {
         this.#overflow = page.style.overflow;
         page.style.overflow = 'hidden';
+        base!.style.minBlockSize = `${height}px`;
         sheet.setAttribute('role', 'dialog');
         sheet.setAttribute('aria-modal', 'true');
         sheet.setAttribute('aria-label', this.host.label || this.#s.searchLabel);
       } else {
         page.style.overflow = this.#overflow;
+        base!.style.minBlockSize = '';
         for (const name of ['role', 'aria-modal', 'aria-label']) sheet.removeAttribute(name);
       }
     }
