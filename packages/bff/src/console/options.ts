@@ -32,8 +32,9 @@ export interface ConsoleOptions {
    */
   readonly freshnessSeconds?: number | undefined;
   /**
-   * Reporting calls this BFF sends the marketplace in any 60 seconds, all consoles together; default 30 (Partner API
-   * spec 8). Past it, a stale copy is served, else 503 `busy`.
+   * Console reads sent to the marketplace in any 60 seconds, all consoles together, and with a database every BFF
+   * process of the credential sharing it; default 30 (Partner API spec 8). Past it, a stale copy is served, else 503
+   * `busy`.
    */
   readonly reportingCallsPerMinute?: number | undefined;
   /**
