@@ -63,11 +63,13 @@ export function composeBff(
     ...writeRoutes(o, runtime, logger),
   ];
   // On a shared PostgreSQL every process counts a visitor's requests together; else in this process's memory.
+  // Either way on the BFF's clock, as the budgets and the agents' allowance are.
   const limits = visitorLimiters(
     o.visitorLimits,
     database.kind === 'postgres'
       ? (prefix) => new SqlVisitorHitStore({ db: () => database.db(), prefix, now: o.now, logger })
       : undefined,
+    o.now,
   );
   const trust = compileTrust(trustProxy);
   const common: Omit<PipelineOptions, 'routes' | 'limits'> = {

@@ -321,6 +321,24 @@ describe('the BFF in front of a budget', () => {
     }
   });
 
+  it('counts each visitor’s minute on the BFF’s clock (option `now`), as the budgets are counted', async () => {
+    const stub = await startStubMarketplace();
+    let now = Date.UTC(2030, 0, 1);
+    const bff = await startTestBff(stub, { visitorLimits: { searchesPerMinute: 2 }, now: () => now });
+    try {
+      const statuses = [];
+      for (const q of ['coffee', 'tea', 'cocoa']) statuses.push((await call(`${bff.url}/search?q=${q}`)).status);
+      now += 61_000;
+      const nextMinute = await call(`${bff.url}/search?q=mate`);
+
+      expect(statuses).toEqual([200, 200, 429]);
+      expect(nextMinute.status).toBe(200);
+    } finally {
+      await bff.close();
+      await stub.close();
+    }
+  });
+
   it('limits each visitor’s searches that may spend the budget: 429 rate_limited with Retry-After after the limit, answers held in memory still served, other visitors unaffected', async () => {
     const stub = await startStubMarketplace();
     const bff = await startTestBff(stub, { visitorLimits: { searchesPerMinute: 3 }, trustProxy: 1 });
