@@ -226,3 +226,24 @@ describe('no console answer carries the API secret', () => {
     expect(bffLines.join('\n')).not.toContain(sandbox.demo.secret);
   });
 });
+
+describe("a person's Refresh reads the marketplace again", () => {
+  it('with Cache-Control: no-cache the cached copy is read again; without it, the copy answers', async () => {
+    const token = await session();
+    const linkReads = () =>
+      sandboxLines.filter((l) => l.msg === 'request' && l.path === '/api/partner/v1/links').length;
+    const read = async (headers: Record<string, string> = {}) => {
+      const answer = await fetch(`${bff.url}/console/links?limit=7`, {
+        headers: { authorization: `Bearer ${token}`, ...headers },
+      });
+      expect(answer.status).toBe(200);
+      return (await answer.json()) as { as_of: string };
+    };
+    const first = await read();
+    const reads = linkReads();
+    expect(await read()).toEqual(first);
+    expect(linkReads()).toBe(reads);
+    await read({ 'cache-control': 'no-cache' });
+    expect(linkReads()).toBe(reads + 1);
+  });
+});

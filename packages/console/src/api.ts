@@ -4,7 +4,9 @@
  * cookie of the partner's own sign-in travels with it) and sends it as `Authorization: Bearer` on every console
  * call. One session per BFF address is shared by every element of the page. A 401 on a call mints a new token once
  * (it may have expired) and retries; a second refusal is a {@link ConsoleApiError} with `status` 401. Writes carry
- * an `Idempotency-Key`, one per logical write, reused when the same write is retried.
+ * an `Idempotency-Key`, one per logical write, reused when the same write is retried. The reads of
+ * {@link ConsoleSession.revalidating} (a person's Refresh) send `Cache-Control: no-cache`, so the BFF reads the
+ * marketplace again instead of answering its shared cached copy (within its reporting budget).
  */
 
 /** A call to the BFF failed: `code` is the BFF's `error.code` or a local one (`network_error`, `invalid_response`). */
@@ -44,14 +46,29 @@ const RENEW_BEFORE_MS = 30_000;
 export class ConsoleSession {
   /** The BFF's mount (e.g. `/dk`), without a trailing slash. */
   readonly api: string;
+  /** Whether reads ask the BFF for what the marketplace has now (`Cache-Control: no-cache`), not its cached copy. */
+  readonly revalidates: boolean;
   #token: Promise<Token> | undefined;
+  /** The session whose token this one uses (set on the {@link revalidating} twin). */
+  readonly #owner: ConsoleSession | undefined;
+  #twin: ConsoleSession | undefined;
 
-  constructor(api: string) {
+  constructor(api: string, owner?: ConsoleSession) {
     this.api = api.replace(/\/+$/, '');
+    this.#owner = owner;
+    this.revalidates = owner !== undefined;
+  }
+
+  /** This session (same token) with reads that ask the BFF to read the marketplace again: a person's Refresh. */
+  revalidating(): ConsoleSession {
+    if (this.#owner !== undefined) return this;
+    this.#twin ??= new ConsoleSession(this.api, this);
+    return this.#twin;
   }
 
   /** The current token, minted when there is none or it is about to expire. */
   async token(): Promise<string> {
+    if (this.#owner !== undefined) return this.#owner.token();
     const current = this.#token ? await this.#token.catch(() => undefined) : undefined;
     if (current && current.expiresAt - RENEW_BEFORE_MS > Date.now()) return current.value;
     this.#token = this.#mint();
@@ -63,7 +80,8 @@ export class ConsoleSession {
 
   /** Forgets the token (the next call mints one). */
   reset(): void {
-    this.#token = undefined;
+    if (this.#owner !== undefined) this.#owner.reset();
+    else this.#token = undefined;
   }
 
   async #mint(): Promise<Token> {
@@ -118,6 +136,7 @@ export class ConsoleSession {
       const headers: Record<string, string> = { accept, authorization: `Bearer ${token}` };
       if (body !== undefined) headers['content-type'] = 'application/json';
       if (key) headers['idempotency-key'] = key;
+      if (method === 'GET' && this.revalidates) headers['cache-control'] = 'no-cache';
       const response = await send(`${this.api}/console${path}`, {
         method,
         headers,

@@ -46,6 +46,8 @@ export abstract class DkConsoleView extends LitElement {
   declare protected error: ConsoleApiError | undefined;
 
   #calls = 0;
+  /** Whether the load running asks the BFF for what the marketplace has now (a {@link refresh}). */
+  #revalidate = false;
   #resolveComplete: (() => void) | undefined;
   #complete: Promise<void> = Promise.resolve();
 
@@ -72,8 +74,10 @@ export abstract class DkConsoleView extends LitElement {
     return this.locale || this.closest('[lang]')?.getAttribute('lang') || '';
   }
 
+  /** The page's session for `api`; during a {@link refresh}, its twin that asks the BFF to read anew. */
   protected get session(): ConsoleSession {
-    return consoleSession(this.api);
+    const session = consoleSession(this.api);
+    return this.#revalidate ? session.revalidating() : session;
   }
 
   protected money(cents: number | null | undefined, currency = 'USD'): string {
@@ -99,12 +103,12 @@ export abstract class DkConsoleView extends LitElement {
 
   override connectedCallback(): void {
     super.connectedCallback();
-    if (this.state === 'initial') void this.refresh();
+    if (this.state === 'initial') void this.reload();
   }
 
   protected override updated(_changed: PropertyValues<this>): void {
     // A new BFF address or date window loads again (once: the load in flight already used the current ones).
-    if (this.state !== 'initial' && this.#loadedFor !== this.#loadKey()) void this.refresh();
+    if (this.state !== 'initial' && this.#loadedFor !== this.#loadKey()) void this.reload();
   }
 
   #loadedFor = '';
@@ -112,9 +116,26 @@ export abstract class DkConsoleView extends LitElement {
     return `${this.api}|${this.from ?? ''}|${this.to ?? ''}`;
   }
 
-  /** Loads the view's figures anew (the Refresh button). Resolves when done; never rejects. */
-  async refresh(): Promise<void> {
+  /**
+   * Loads the view's figures anew, as the marketplace has them now (the Refresh button): the BFF is asked to read
+   * again rather than answer its shared cached copy (`Cache-Control: no-cache`; within its reporting budget, past
+   * which it answers the copy). Resolves when done; never rejects.
+   */
+  refresh(): Promise<void> {
+    return this.#run(true);
+  }
+
+  /**
+   * Loads the view's figures for its current query (first load, new window or filters), from the BFF's shared cache
+   * while fresh. Resolves when done; never rejects.
+   */
+  protected reload(): Promise<void> {
+    return this.#run(false);
+  }
+
+  async #run(revalidate: boolean): Promise<void> {
     const call = ++this.#calls;
+    this.#revalidate = revalidate;
     this.#loadedFor = this.#loadKey();
     this.#complete = new Promise((ok) => {
       this.#resolveComplete = ok;
@@ -130,7 +151,10 @@ export abstract class DkConsoleView extends LitElement {
       if (call !== this.#calls) return;
       this.fail(error);
     } finally {
-      if (call === this.#calls) done?.();
+      if (call === this.#calls) {
+        this.#revalidate = false;
+        done?.();
+      }
     }
   }
 

@@ -3,7 +3,8 @@
  * is answered from one copy, fresh for `freshnessMs`; a miss goes upstream only while fewer than
  * `reportingCallsPerMinute` console reads still count against the window (Partner API spec 8: 30 reporting calls a
  * minute); past it a stale copy is served, else 503 `busy`. Entries are tagged by what they show (`orders`,
- * `settlements`, …) so an event or a write drops exactly those.
+ * `settlements`, …) so an event or a write drops exactly those. A read asked to revalidate (a person's Refresh,
+ * `Cache-Control: no-cache`) goes upstream even while its copy is fresh, inside the same budget.
  *
  * With a database, both live there (the same pattern as the upstream budget and the search answers): the copies in
  * `bff_console_reads` (store.ts) and the budget in the upstream budget's send log (`bff_budget_sends`, taken under
@@ -125,14 +126,22 @@ export class ConsoleCache {
 
   /**
    * The value of `key`: fresh from the cache, or read by `load` (which makes at most `calls` upstream calls) when
-   * the budget has room for all of them, else the stale copy.
+   * the budget has room for all of them, else the stale copy. With `revalidate` (RFC 9111 5.2.1.4 `no-cache`: a
+   * person asked for what the marketplace has now), a fresh copy counts as stale.
    * @throws {UpstreamBusyError} when nothing is cached and the budget has no room (503 `busy`, with `retry_after`).
    */
-  async get<T>(key: string, tags: readonly string[], calls: number, load: () => Promise<T>): Promise<CachedRead<T>> {
+  async get<T>(
+    key: string,
+    tags: readonly string[],
+    calls: number,
+    load: () => Promise<T>,
+    options: { readonly revalidate?: boolean } = {},
+  ): Promise<CachedRead<T>> {
     const running = this.#inFlight.get(key);
     if (running !== undefined) return (await running) as CachedRead<T>;
     const stored = await this.#reads.get(key);
-    if (stored !== undefined && this.#now() - stored.at < this.#freshnessMs) return stored as CachedRead<T>;
+    if (stored !== undefined && options.revalidate !== true && this.#now() - stored.at < this.#freshnessMs)
+      return stored as CachedRead<T>;
     const again = this.#inFlight.get(key); // started while the copy was read
     if (again !== undefined) return (await again) as CachedRead<T>;
     const work = this.#load(key, tags, calls, stored, load);

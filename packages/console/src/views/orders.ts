@@ -142,7 +142,7 @@ export class DkConsoleOrders extends DkConsoleView {
     this.domain = text('domain')?.toLowerCase();
     this.from = text('from');
     this.to = text('to');
-    void this.refresh();
+    void this.reload();
   }
 
   #ask(order: ConsoleOrder): void {

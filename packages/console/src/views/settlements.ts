@@ -118,7 +118,7 @@ export class DkConsoleSettlements extends DkConsoleView {
     this.paymentModel = text('payment_model');
     this.from = text('from');
     this.to = text('to');
-    void this.refresh();
+    void this.reload();
   }
 
   /** Downloads the transactions of the current filters as CSV (`GET {api}/console/transactions.csv`). */
