@@ -85,6 +85,16 @@ describe('the console cache in memory', () => {
     expect([orders.calls, links.calls]).toEqual([2, 1]);
   });
 
+  it("a person's Refresh reads a fresh copy again within the budget; past it, the copy answers", async () => {
+    const cache = new ConsoleCache({ freshnessMs: 60_000, perMinute: 2, now: clock().now });
+    const load = counting({ clicks: 0 });
+    await cache.get('links', ['links'], 1, load);
+    await cache.get('links', ['links'], 1, load, { revalidate: true });
+    expect(load.calls).toBe(2);
+    const kept = await cache.get('links', ['links'], 1, load, { revalidate: true });
+    expect([kept.value, load.calls]).toEqual([{ clicks: 0 }, 2]);
+  });
+
   it('keeps counting a read that ended without an answer (it may still arrive)', async () => {
     const time = clock();
     const cache = new ConsoleCache({ freshnessMs: 0, perMinute: 1, now: time.now, attemptTimeoutMs: 10_000 });
