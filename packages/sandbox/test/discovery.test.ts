@@ -74,6 +74,12 @@ describe('GET /domains/search', () => {
     expect(a.domains.length).toBeGreaterThan(0);
   });
 
+  it('finds the internationalised scenario name by its xn-- label, with or without its TLD', async () => {
+    for (const q of ['xn--mnchen-3ya', 'xn--mnchen-3ya.de']) {
+      expect((await search(q)).domains.map((d) => d.domain)[0], q).toBe('xn--mnchen-3ya.de');
+    }
+  });
+
   it('answers an empty list when nothing matches', async () => {
     expect((await search('zzqxj')).domains).toEqual([]);
   });

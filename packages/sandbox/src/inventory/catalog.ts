@@ -122,7 +122,7 @@ export function analyseQuery(q: string): AnalysedQuery {
 /**
  * Keyword search over an environment's inventory (Partner API spec 4.1: at most 5 results, query required).
  *
- * A domain matches when its label contains at least one query term. Ranking, first difference wins: the exact
+ * A domain matches when its label is the query's or contains at least one query term. Ranking, first difference wins: the exact
  * domain name; the exact label; more query words among the domain's words; more terms inside the label; the
  * query's TLD; shorter label; lower price; name. Sold domains stay in the results (with `available: false`), so a
  * visitor sees what happened to a name. Deterministic: the same query on the same data gives the same list.
@@ -140,7 +140,8 @@ export async function searchDomains(
     .selectFrom('domains')
     .selectAll()
     .where('environment', '=', environment)
-    .where((eb) => eb.or(query.terms.map((t) => eb('label', 'like', `%${t}%`))))
+    // The exact label too: an `xn--` label spells none of the words read from it (`munchen`).
+    .where((eb) => eb.or([eb('label', '=', query.label), ...query.terms.map((t) => eb('label', 'like', `%${t}%`))]))
     .execute();
   const exactName = query.tld === undefined ? undefined : `${query.label}.${query.tld}`;
   const ranked = candidates.map((row) => ({

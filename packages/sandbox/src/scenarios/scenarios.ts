@@ -12,12 +12,13 @@
  * | `reserved-elsewhere.com` | $4,000 | reserved by another buyer's quote: quotes, orders and checkout sessions answer 409 `conflict` |
  * | `live-site.com` | not listed | runs a live site: brokerage eligibility answers `eligible: false`, reason `live_site` |
  * | `coffeehouse.com` | $2,500 | an ordinary listing that always exists: the example pages feature it |
+ * | `xn--mnchen-3ya.de` | $1,200 | an internationalised name (`münchen.de`, RFC 5890), listed in its ASCII form: a search for `münchen` or `xn--mnchen-3ya` finds it |
  */
 import type { Environment } from '../scopes.ts';
 import type { SandboxExecutor } from '../db/tables.ts';
 
 /** The behaviours a listed scenario domain can have. */
-export type Scenario = 'always_held' | 'reprice_after_quote' | 'slow' | 'sold' | 'reserved' | 'featured';
+export type Scenario = 'always_held' | 'reprice_after_quote' | 'slow' | 'sold' | 'reserved' | 'featured' | 'idn';
 
 /** One scenario domain. */
 export interface ScenarioDomain {
@@ -35,6 +36,7 @@ export const SCENARIO_DOMAINS: readonly ScenarioDomain[] = [
   { name: 'already-sold.com', scenario: 'sold', priceCents: 200_000, words: ['already', 'sold'] },
   { name: 'reserved-elsewhere.com', scenario: 'reserved', priceCents: 400_000, words: ['reserved', 'elsewhere'] },
   { name: 'coffeehouse.com', scenario: 'featured', priceCents: 250_000, words: ['coffee', 'house'] },
+  { name: 'xn--mnchen-3ya.de', scenario: 'idn', priceCents: 120_000, words: ['munchen'] },
 ];
 
 /** Unlisted domains that run a live site (brokerage eligibility answers `live_site`). */
