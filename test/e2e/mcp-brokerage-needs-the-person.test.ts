@@ -73,20 +73,23 @@ describe('a brokerage request needs the person', () => {
     await page.goto(consentUrl);
     await expect.poll(() => page.locator('h1').textContent()).toContain(domain);
     await page.getByLabel('Your e-mail address').fill('person@example.com');
-    // The form cannot be sent without the consent ticked (the browser holds it back).
-    await page.getByRole('button', { name: 'Ask the brokers' }).click();
+    // Sent without the consent ticked, the form comes back saying so, and nothing is opened.
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toContain('Tick the box so our brokers may contact you.');
     expect(await casesFor(domain)).toEqual([]);
     await page.getByLabel('I agree to be contacted about this request.').check();
-    await page.getByRole('button', { name: 'Ask the brokers' }).click();
-    await expect.poll(() => page.locator('h1').textContent()).toBe('The brokers have your request');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Request sent');
     expect(await page.getByTestId('progress').getAttribute('href')).toMatch(/^http/);
     expect(await casesFor(domain)).toHaveLength(1);
-    // The same form sent again (back, send): still one case.
-    await page.goBack();
+    // The same link opened and sent again: still one case, and the person reads that it was sent.
+    await page.goto(consentUrl);
     await page.getByLabel('Your e-mail address').fill('person@example.com');
     await page.getByLabel('I agree to be contacted about this request.').check();
-    await page.getByRole('button', { name: 'Ask the brokers' }).click();
-    await expect.poll(() => page.locator('h1').textContent()).toBe('The brokers have your request');
+    await page.getByRole('button', { name: 'Send request' }).click();
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Request sent');
     expect(await casesFor(domain)).toHaveLength(1);
     await page.close();
   });

@@ -220,7 +220,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       console: { authorize: () => ({ actor: 'demo-partner' }) },
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
       // Agents shop here too: MCP at /dk/mcp, described at /dk/llms.txt.
-      mcp: { shopName: SHOP_NAME, ...options.mcp },
+      // The brokerage consent page sends a person to this page for a name that is listed for sale here.
+      mcp: { shopName: SHOP_NAME, shopUrl: `${url}/`, ...options.mcp },
       ...(options.onCheckoutCompleted && { onCheckoutCompleted: options.onCheckoutCompleted }),
       logger: logger === false ? false : logger.child({ service: 'bff' }),
       ...(options.bffClock ? { now: options.bffClock } : {}),

@@ -89,6 +89,7 @@ export function composeBff(
           settings: o.mcp,
           shop: shopCaller(shopRoutes, common, MCP_SHOP_ROUTES),
           consentShop: shopCaller(shopRoutes, common, MCP_CONSENT_ROUTES),
+          brokerageOffer: o.brokerage && { currency: o.brokerage.currency, tier: o.brokerage.tier },
           consentSecret: o.marketplace?.secret,
           brokerage: shopRoutes.some((r) => r.path === '/brokerage'),
           publicApi: o.marketplace && {

@@ -438,7 +438,7 @@ function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
     metrics: ['token'],
     brokerage: BROKERAGE_OPTION_KEYS,
     console: CONSOLE_OPTION_KEYS,
-    mcp: ['toolCallsPerMinute', 'allowedHosts', 'shopName'],
+    mcp: ['toolCallsPerMinute', 'allowedHosts', 'shopName', 'shopUrl'],
     whois: WHOIS_OPTION_KEYS,
   };
   return nested[String(path[0])] ?? [];

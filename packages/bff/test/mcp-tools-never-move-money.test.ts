@@ -71,9 +71,10 @@ describe('no MCP tool moves money (read from the source)', () => {
   it("the composition builds the tools' route table from MCP_SHOP_ROUTES alone", () => {
     const compose = readFileSync(join(src, 'compose.ts'), 'utf8');
     expect(compose).toMatch(/\bshop: shopCaller\(shopRoutes, common, MCP_SHOP_ROUTES\)/);
-    // The person's consent page (not a tool) alone reaches POST /brokerage; nothing reaches orders or payments.
+    // The person's consent page (not a tool) alone reaches POST /brokerage (and reads the eligibility as it opens);
+    // nothing reaches orders or payments.
     expect(compose).toMatch(/\bconsentShop: shopCaller\(shopRoutes, common, MCP_CONSENT_ROUTES\)/);
-    expect([...MCP_CONSENT_ROUTES]).toEqual(['POST /brokerage']);
+    expect([...MCP_CONSENT_ROUTES]).toEqual(['GET /brokerage/eligibility', 'POST /brokerage']);
     const shopCaller = compose.slice(compose.indexOf('function shopCaller('));
     expect(shopCaller).toMatch(/new Set<string>\(allowed\)/);
     expect(shopCaller).toMatch(/reachable\.has\(`GET \$\{spec\.path\}`\)/);

@@ -195,6 +195,13 @@ export function pipeline(o: PipelineOptions): Pipeline {
         response = await run();
       } catch (error) {
         response = answerError(error, route);
+        if (spec.errorPage !== undefined) {
+          const json = response;
+          response = await spec.errorPage(json.clone(), req).catch((pageError: unknown) => {
+            o.logger.error({ err: pageError, route }, 'error page failed; answered JSON');
+            return json;
+          });
+        }
       }
       response = mutable(response);
       const sink = headerSink(response.headers);

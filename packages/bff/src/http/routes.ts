@@ -4,7 +4,7 @@
  * `method_not_allowed` naming the right one in `Allow`; `HEAD` is served by the `GET` route.
  */
 import { BffHttpError } from '../errors.ts';
-import type { RouteHandler } from './request.ts';
+import type { BffRequest, RouteHandler } from './request.ts';
 
 /** Which visitor limit a route counts against (visitor-limits.ts); none for webhooks and probes. */
 export type VisitorLimitClass = 'search' | 'siblings' | 'write';
@@ -26,6 +26,13 @@ export interface RouteSpec {
   readonly rawBody?: boolean | undefined;
   /** Answered within the visitor deadline (option `requestDeadlineSeconds`); default true. */
   readonly deadline?: boolean | undefined;
+  /**
+   * A page for people rather than an API: each error answer (a refusal before the handler ran, such as the visitor
+   * limit or the method, or an error it raised, such as its deadline) is handed over as the JSON answer the BFF
+   * would send (status, headers, `{"error"}` body), and the page this returns is sent instead. Should it fail,
+   * the JSON answer is sent.
+   */
+  readonly errorPage?: ((answer: Response, req: BffRequest) => Promise<Response>) | undefined;
 }
 
 /** A route that matched a path, with its decoded parameters. */

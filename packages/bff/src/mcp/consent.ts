@@ -12,12 +12,37 @@
  * shop's API secret: the domain, the budget in cents and the expiry (seconds since the epoch). It carries no personal
  * data; the e-mail address is the person's to type.
  */
+import { widgetBrokerageRequestSchema } from '@domainkit/protocol';
 import { BffHttpError } from '../errors.ts';
 import { type BffRequest, readRawBody, type RouteHandler } from '../http/index.ts';
+import { type ConsentStrings, consentStringsFor } from './consent-strings.ts';
+import {
+  type ConsentValues,
+  type FormNotice,
+  consentHtml,
+  forbiddenBody,
+  formBody,
+  linkBody,
+  refusedBody,
+  sentBody,
+} from './consent-view.ts';
 import type { ShopAnswer } from './results.ts';
 
 /** How long a consent link stays valid (s). */
 export const CONSENT_TTL_SECONDS = 30 * 60;
+
+/** A consent link that cannot be used: 400 `validation_error`, and why (`invalid`: malformed or altered). */
+export class ConsentLinkError extends BffHttpError {
+  readonly reason: 'invalid' | 'expired';
+
+  constructor(reason: 'invalid' | 'expired') {
+    super(
+      'validation_error',
+      `This consent link ${reason === 'expired' ? 'has expired' : 'is not valid'}: ask the assistant for a new one.`,
+    );
+    this.reason = reason;
+  }
+}
 
 /** What a consent token holds. */
 export interface ConsentClaim {
@@ -73,11 +98,11 @@ export class ConsentTokens {
 
   /**
    * The claim of a token this shop signed that has not expired.
-   * @throws {BffHttpError} 400 `validation_error` for a token that is malformed, altered or expired.
+   * @throws {ConsentLinkError} 400 `validation_error` for a token that is malformed, altered or expired.
    */
   async verify(token: string): Promise<ConsentClaim> {
-    const refuse = (why: string) =>
-      new BffHttpError('validation_error', `This consent link ${why}: ask the assistant for a new one.`);
+    const refuse = (why: 'is not valid' | 'has expired') =>
+      new ConsentLinkError(why === 'has expired' ? 'expired' : 'invalid');
     const [body, mac, extra] = token.split('.');
     if (!body || !mac || extra !== undefined || token.length > 1000) throw refuse('is not valid');
     let claim: { d?: unknown; b?: unknown; x?: unknown };
@@ -99,111 +124,208 @@ export class ConsentTokens {
 export interface ConsentPageDeps {
   readonly tokens: ConsentTokens;
   readonly shopName: string;
-  /** Opens the case through the shop's own `POST /brokerage` (the only route this caller reaches). */
+  /** The shop's page where a person buys (option `mcp.shopUrl`): a name listed for sale links there. */
+  readonly shopUrl: string | undefined;
+  /** The shop's brokerage offer (option `brokerage`): budgets' currency and the tier of the cases it opens. */
+  readonly offer: { readonly currency: string; readonly tier: string };
+  /** The marketplace's eligibility through the shop's own `GET /brokerage/eligibility?domain=`. */
+  readonly eligibility: (req: BffRequest, domain: string) => Promise<ShopAnswer>;
+  /** Opens the case through the shop's own `POST /brokerage` (the only write this caller reaches). */
   readonly openCase: (req: BffRequest, body: Record<string, unknown>, attemptKey: string) => Promise<ShopAnswer>;
+  /** Clock, ms since the epoch. */
+  readonly now: () => number;
 }
 
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** The largest form body read (bytes): a token, an e-mail address and a box. */
+const FORM_LIMIT_BYTES = 4096;
+
+/** The BFF's error body, as far as the page reads it. */
+interface ErrorBody {
+  readonly code?: string;
+  readonly retry_after?: number;
+  readonly reason?: string;
 }
 
-function page(title: string, main: string, status = 200): Response {
-  const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark"><meta name="robots" content="noindex"><title>${escapeHtml(title)}</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:2rem auto;padding:0 1rem}
-label{display:block;margin:1rem 0 .25rem}input[type=email]{font:inherit;width:100%;min-height:44px;box-sizing:border-box}
-button{font:inherit;min-height:44px;padding:0 1.25rem;margin-top:1rem}.check{display:flex;gap:.5rem;align-items:flex-start}
-.check input{min-width:24px;min-height:24px}</style></head>
-<body><main>${main}</main></body></html>`;
-  return new Response(html, {
-    status,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      // No script at all; its own inline styles; the form posts to this page only.
-      'Content-Security-Policy':
-        "default-src 'none';style-src 'unsafe-inline';form-action 'self';frame-ancestors 'none';base-uri 'none'",
-    },
-  });
+function errorOf(body: unknown): ErrorBody {
+  const error = (body as { error?: unknown } | null)?.error;
+  return typeof error === 'object' && error !== null ? (error as ErrorBody) : {};
 }
 
-function money(cents: number): string {
-  return (cents / 100).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+/** The e-mail address as `POST /brokerage` checks it. */
+const emailSchema = widgetBrokerageRequestSchema.shape.buyer_email;
+
+/** One request's page: its language and the shop's words around each state. */
+class ConsentPage {
+  readonly t: ConsentStrings;
+  readonly #deps: ConsentPageDeps;
+
+  constructor(deps: ConsentPageDeps, req: BffRequest) {
+    this.#deps = deps;
+    this.t = consentStringsFor(req.query.lang, req.header('accept-language'));
+  }
+
+  html(title: string, body: string, status: number, headers?: Headers): Promise<Response> {
+    return consentHtml(this.t, this.#deps.shopName, title, body, status, headers);
+  }
+
+  /** The page of a link that cannot be used. */
+  link(error: ConsentLinkError, status = 400, headers?: Headers): Promise<Response> {
+    const t = this.t;
+    const title = error.reason === 'expired' ? t.linkExpiredTitle : t.linkInvalidTitle;
+    return this.html(title, linkBody(t, error.reason, CONSENT_TTL_SECONDS / 60), status, headers);
+  }
+
+  /** The form for `claim`, with what was typed and a notice. */
+  form(
+    token: string,
+    claim: ConsentClaim,
+    values: ConsentValues,
+    notice: FormNotice | undefined,
+    status: number,
+    headers?: Headers,
+  ): Promise<Response> {
+    const { t } = this;
+    const deps = this.#deps;
+    const minutesLeft = Math.max(1, Math.ceil((claim.expires * 1000 - deps.now()) / 60_000));
+    const body = formBody(t, {
+      shopName: deps.shopName,
+      token,
+      domain: claim.domain,
+      budgetCents: claim.budgetCents,
+      ...deps.offer,
+      minutesLeft,
+      values,
+      notice,
+    });
+    const title = t.formTitle(claim.domain);
+    return this.html(notice?.kind === 'fields' ? `${t.checkForm} ${title}` : title, body, status, headers);
+  }
+
+  /** The page of a name the brokers cannot take. */
+  refused(domain: string, reason: string, status: number): Promise<Response> {
+    const deps = this.#deps;
+    const body = refusedBody(this.t, { domain, reason, shopName: deps.shopName, shopUrl: deps.shopUrl });
+    return this.html(reason === 'listed' ? this.t.listedTitle : this.t.notSentTitle, body, status);
+  }
+
+  /** What a failed shop answer means for the form: wait and send again, or send again. */
+  static notice(error: ErrorBody): FormNotice {
+    return error.retry_after !== undefined && error.retry_after > 0
+      ? { kind: 'busy', seconds: Math.ceil(error.retry_after) }
+      : { kind: 'failed' };
+  }
 }
 
-/** `GET /mcp/consent?t=`: what the person agrees to, and the form. */
+/** The forms read by this process's requests, for their error pages (see {@link consentErrorPage}). */
+const formsRead = new WeakMap<Request, URLSearchParams>();
+
+async function readForm(req: BffRequest): Promise<URLSearchParams> {
+  const form = new URLSearchParams(new TextDecoder().decode(await readRawBody(req, FORM_LIMIT_BYTES)));
+  formsRead.set(req.request, form);
+  return form;
+}
+
+function valuesOf(form: URLSearchParams | undefined): ConsentValues {
+  return { email: (form?.get('buyer_email') ?? '').slice(0, 254), consent: form?.get('consent') === 'true' };
+}
+
+/**
+ * `GET /mcp/consent?t=[&lang=]`: what the person agrees to, and the form. A link that cannot be used, or a name the
+ * marketplace will not broker (listed for sale, a live site), gets its own page saying what to do instead; when the
+ * eligibility cannot be read now, the form is shown with the reason and the wait.
+ */
 export function consentPageRoute(deps: ConsentPageDeps): RouteHandler {
   return async (req) => {
+    const page = new ConsentPage(deps, req);
     const token = typeof req.query.t === 'string' ? req.query.t : '';
     let claim: ConsentClaim;
     try {
       claim = await deps.tokens.verify(token);
     } catch (error) {
-      return page(
-        'Consent link not valid',
-        `<h1>This link cannot be used</h1><p>${escapeHtml((error as Error).message)}</p>`,
-        400,
-      );
+      if (error instanceof ConsentLinkError) return page.link(error);
+      throw error;
     }
-    const domain = escapeHtml(claim.domain);
-    return page(
-      `Ask brokers for ${claim.domain}`,
-      `<h1>Ask brokers to acquire ${domain}</h1>
-<p>An assistant prepared this request for you at ${escapeHtml(deps.shopName)}. Nothing happens unless you send this form.</p>
-<p>The marketplace's brokers will contact the owner of <strong>${domain}</strong> and try to buy it for you, for up to
-<strong>${money(claim.budgetCents)}</strong> (the shop's currency). You pay nothing now.</p>
-<form method="post">
-<input type="hidden" name="t" value="${escapeHtml(token)}">
-<label for="buyer_email">Your e-mail address (the brokers write to you there)</label>
-<input id="buyer_email" name="buyer_email" type="email" required autocomplete="email">
-<p class="check"><input id="consent" name="consent" type="checkbox" value="true" required>
-<label for="consent" style="margin:0">I agree to be contacted about this request.</label></p>
-<button type="submit">Ask the brokers</button>
-</form>`,
-    );
+    const answer = await deps.eligibility(req, claim.domain);
+    const offer = answer.body as { eligible?: unknown; reason?: unknown } | null;
+    const reason = typeof offer?.reason === 'string' ? offer.reason : 'not_eligible';
+    // A case already open may be this very link's (sent before): the form then answers that it was sent; another
+    // link's case is refused once the form is sent.
+    if (answer.status === 200 && offer?.eligible === false && reason !== 'open_case')
+      return page.refused(claim.domain, reason, 409);
+    const notice = answer.status === 200 ? undefined : ConsentPage.notice(errorOf(answer.body));
+    return page.form(token, claim, valuesOf(undefined), notice, 200);
   };
 }
 
-/** `POST /mcp/consent` (a form from the page above, same-origin only): opens the case. */
+/**
+ * `POST /mcp/consent` (a form from the page above, same-origin only): checks the e-mail address and the consent box
+ * (the form again with each error tied to its field, what was typed kept), then opens the case through the shop's
+ * `POST /brokerage` with the token's hash as its attempt key (a form sent twice opens one case).
+ */
 export function consentSubmitRoute(deps: ConsentPageDeps): RouteHandler {
   return async (req) => {
-    const form = new URLSearchParams(new TextDecoder().decode(await readRawBody(req, 4096)));
+    const page = new ConsentPage(deps, req);
+    const form = await readForm(req);
     const token = form.get('t') ?? '';
     let claim: ConsentClaim;
     try {
       claim = await deps.tokens.verify(token);
-      if (form.get('consent') !== 'true')
-        throw new BffHttpError('validation_error', 'Tick "I agree to be contacted" to send the request.');
     } catch (error) {
-      return page(
-        'Request not sent',
-        `<h1>The request was not sent</h1><p>${escapeHtml((error as Error).message)}</p>`,
-        400,
-      );
+      if (error instanceof ConsentLinkError) return page.link(error);
+      throw error;
     }
+    const values = valuesOf(form);
+    const email = emailSchema.safeParse(values.email);
+    if (!email.success || !values.consent)
+      return page.form(token, claim, values, { kind: 'fields', email: !email.success, consent: !values.consent }, 400);
     const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', encoder.encode(token)));
     const answer = await deps.openCase(
       req,
       {
         domain: claim.domain,
-        buyer_email: form.get('buyer_email') ?? '',
+        buyer_email: email.data,
         budget_cents: claim.budgetCents,
         consent: true,
+        locale: page.t.lang,
       },
       base64url(digest),
     );
-    if (answer.status !== 200 && answer.status !== 201) {
-      const message =
-        (answer.body as { error?: { message?: string } } | null)?.error?.message ?? 'The request could not be sent.';
-      return page('Request not sent', `<h1>The request was not sent</h1><p>${escapeHtml(message)}</p>`, answer.status);
+    if (answer.status === 200 || answer.status === 201) {
+      const opened = answer.body as { domain: string; progress_url: string };
+      const progressUrl = /^https?:\/\//.test(opened.progress_url) ? opened.progress_url : undefined;
+      const body = sentBody(page.t, { domain: opened.domain, email: email.data, progressUrl });
+      return page.html(page.t.sentTitle, body, 201);
     }
-    const opened = answer.body as { domain: string; progress_url: string };
-    const progress = /^https?:\/\//.test(opened.progress_url) ? opened.progress_url : undefined;
-    return page(
-      'Request sent',
-      `<h1>The brokers have your request</h1><p>They will write to you about <strong>${escapeHtml(opened.domain)}</strong>.</p>
-${progress === undefined ? '' : `<p><a href="${escapeHtml(progress)}" data-testid="progress">Follow its progress</a></p>`}`,
-      201,
-    );
+    const error = errorOf(answer.body);
+    if (error.code === 'conflict' && error.reason !== undefined)
+      return page.refused(claim.domain, error.reason, answer.status);
+    return page.form(token, claim, values, ConsentPage.notice(error), answer.status);
+  };
+}
+
+/**
+ * The page shown instead of a JSON error answer of `/mcp/consent` (a route's `errorPage`, http/routes.ts): the
+ * visitor limit, a form from another page, a body too large, the deadline. With a usable link it is the form again
+ * (what was typed kept) saying why it was not sent and, when busy, how long to wait; else the link's own page.
+ */
+export function consentErrorPage(deps: ConsentPageDeps): (answer: Response, req: BffRequest) => Promise<Response> {
+  return async (answer, req) => {
+    const page = new ConsentPage(deps, req);
+    const error = errorOf(await answer.json().catch(() => null));
+    const headers = new Headers(answer.headers);
+    if (error.code === 'forbidden')
+      return page.html(page.t.notSentTitle, forbiddenBody(page.t), answer.status, headers);
+    let form = formsRead.get(req.request);
+    if (form === undefined && req.method === 'POST' && !req.request.bodyUsed)
+      form = await readForm(req).catch(() => undefined);
+    const token = form?.get('t') ?? (typeof req.query.t === 'string' ? req.query.t : '');
+    let claim: ConsentClaim;
+    try {
+      claim = await deps.tokens.verify(token);
+    } catch (e) {
+      if (e instanceof ConsentLinkError) return page.link(e, answer.status, headers);
+      throw e;
+    }
+    return page.form(token, claim, valuesOf(form), ConsentPage.notice(error), answer.status, headers);
   };
 }

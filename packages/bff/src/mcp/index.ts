@@ -21,7 +21,7 @@ import { type BffRequest, JSON_BODY_LIMIT_BYTES, readJson, type RouteSpec } from
 import { addressKey, type VisitorHitStore } from '../http/visitor-limits.ts';
 import type { BffMetrics } from '../metrics.ts';
 import { BFF_VERSION } from '../version.ts';
-import { ConsentTokens, consentPageRoute, consentSubmitRoute } from './consent.ts';
+import { ConsentTokens, consentErrorPage, consentPageRoute, consentSubmitRoute } from './consent.ts';
 import type { ResolvedMcp } from './options.ts';
 import { TOOL_DESCRIPTIONS, busyResult, toolNames, type ShopAnswer, type WhoisSummary } from './results.ts';
 
@@ -49,10 +49,10 @@ export const MCP_SHOP_ROUTES = [
 ] as const;
 
 /**
- * The shop route the consent page (consent.ts) calls once the person has agreed: `POST /brokerage`. No tool reaches
- * it; the composition gives the page a caller of its own.
+ * The shop routes the consent page (consent.ts) calls: the eligibility as the page opens, and `POST /brokerage` once
+ * the person has agreed. No tool reaches `POST /brokerage`; the composition gives the page a caller of its own.
  */
-export const MCP_CONSENT_ROUTES = ['POST /brokerage'] as const;
+export const MCP_CONSENT_ROUTES = ['GET /brokerage/eligibility', 'POST /brokerage'] as const;
 
 /**
  * Calls one of the shop's own routes for a tool, as the visitor's browser would call it (its validation, caches and
@@ -80,6 +80,8 @@ export interface McpFeatureDeps {
   readonly consentSecret: string | undefined;
   /** Calls {@link MCP_CONSENT_ROUTES} for the consent page, with the attempt key in `Idempotency-Key`. */
   readonly consentShop: ShopCaller;
+  /** The shop's brokerage offer (option `brokerage`), shown on the consent page. */
+  readonly brokerageOffer: { readonly currency: string; readonly tier: string } | undefined;
   /** Where each agent's tool calls are counted (shared by the processes on PostgreSQL). */
   readonly hits: VisitorHitStore;
   /** Origins allowed to call the BFF from a browser (option `allowedOrigins`). */
@@ -126,7 +128,9 @@ export function mcpFeature(deps: McpFeatureDeps): McpFeature {
   const { settings, hits } = deps;
   hits.init?.({ windowMs: WINDOW_MS });
   const tokens =
-    deps.brokerage && deps.consentSecret !== undefined ? new ConsentTokens(deps.consentSecret, deps.now) : undefined;
+    deps.brokerage && deps.brokerageOffer !== undefined && deps.consentSecret !== undefined
+      ? new ConsentTokens(deps.consentSecret, deps.now)
+      : undefined;
   const llms = llmsText(settings.shopName, toolNames({ orders: deps.orders, brokerage: tokens !== undefined }));
   const publicClient = deps.publicApi && new PublicClient(deps.publicApi);
   const whois =
@@ -212,7 +216,9 @@ export function mcpFeature(deps: McpFeatureDeps): McpFeature {
   return {
     routes: [
       { path: '/mcp', POST: mcp },
-      ...(tokens === undefined ? [] : [consentRoute(deps, tokens)]),
+      ...(tokens === undefined || deps.brokerageOffer === undefined
+        ? []
+        : [consentRoute(deps, tokens, deps.brokerageOffer)]),
       {
         path: '/llms.txt',
         GET: () => new Response(llms, { headers: { 'Content-Type': 'text/markdown; charset=utf-8' } }),
@@ -224,12 +230,22 @@ export function mcpFeature(deps: McpFeatureDeps): McpFeature {
 
 /**
  * `GET /mcp/consent` (the page, opened from anywhere: a link in the person's assistant) and `POST /mcp/consent` (the
- * person's form: only from this shop's own page, its `Origin`; a visitor write).
+ * person's form: only from this shop's own page, its `Origin`; a visitor write). Every refusal is a page in the
+ * person's language, never JSON.
  */
-function consentRoute(deps: McpFeatureDeps, tokens: ConsentTokens): RouteSpec {
+function consentRoute(
+  deps: McpFeatureDeps,
+  tokens: ConsentTokens,
+  offer: { readonly currency: string; readonly tier: string },
+): RouteSpec {
   const page = {
     tokens,
     shopName: deps.settings.shopName,
+    shopUrl: deps.settings.shopUrl,
+    offer,
+    now: deps.now,
+    eligibility: (req: BffRequest, domain: string) =>
+      deps.consentShop(req, 'GET', `/brokerage/eligibility?domain=${encodeURIComponent(domain)}`),
     openCase: (req: BffRequest, body: Record<string, unknown>, attemptKey: string) =>
       deps.consentShop(req, 'POST', '/brokerage', { body, headers: { 'Idempotency-Key': attemptKey } }),
   };
@@ -247,6 +263,7 @@ function consentRoute(deps: McpFeatureDeps, tokens: ConsentTokens): RouteSpec {
       if (!ownPage) throw new BffHttpError('forbidden', "The consent form is sent from this shop's own page only.");
       return submit(req);
     },
+    errorPage: consentErrorPage(page),
     limit: 'write',
   };
 }

@@ -3,7 +3,7 @@
  * them) and its defaults: off unless asked for.
  */
 import { z } from 'zod';
-import { perMinute } from '../config/kit.ts';
+import { httpUrl, perMinute } from '../config/kit.ts';
 
 /** Default tool calls one agent (client address) may make per minute. */
 export const DEFAULT_MCP_TOOL_CALLS_PER_MINUTE = 10;
@@ -25,8 +25,14 @@ export interface McpOptions {
    * `webhook.publicUrl`, and the loopback names. A request addressed to any other host answers 403 `forbidden`.
    */
   readonly allowedHosts?: readonly string[] | undefined;
-  /** The shop's name, as `initialize` and `GET /llms.txt` give it; default "Domain shop". */
+  /** The shop's name, as `initialize`, `GET /llms.txt` and the brokerage consent page give it; default "Domain shop". */
   readonly shopName?: string | undefined;
+  /**
+   * The shop's page where a person searches and buys (absolute http(s) URL), such as `https://shop.example/`: the
+   * brokerage consent page links a name that is listed for sale there. Default none: the page tells the person to
+   * ask the assistant for a checkout link.
+   */
+  readonly shopUrl?: string | undefined;
 }
 
 /** The `createBff` options of the MCP feature, as checked at creation. */
@@ -48,9 +54,10 @@ export const mcpOptionsShape = {
             )
             .optional(),
           shopName: z.string().min(1).max(100).optional(),
+          shopUrl: httpUrl.optional(),
         }),
       ],
-      { error: 'must be true, false, or { toolCallsPerMinute, allowedHosts, shopName }' },
+      { error: 'must be true, false, or { toolCallsPerMinute, allowedHosts, shopName, shopUrl }' },
     )
     .optional(),
 };
@@ -61,6 +68,8 @@ export interface ResolvedMcp {
   /** Host names (lower case, no port) the endpoint answers on. */
   readonly allowedHosts: ReadonlySet<string>;
   readonly shopName: string;
+  /** The shop's page where a person buys, if given. */
+  readonly shopUrl: string | undefined;
 }
 
 /** What the MCP feature reads of the options. */
@@ -89,5 +98,6 @@ export function resolveMcp(o: McpInput): ResolvedMcp | undefined {
     toolCallsPerMinute: given.toolCallsPerMinute ?? DEFAULT_MCP_TOOL_CALLS_PER_MINUTE,
     allowedHosts: new Set(hosts.map((h) => h.toLowerCase())),
     shopName: given.shopName ?? 'Domain shop',
+    shopUrl: given.shopUrl,
   });
 }

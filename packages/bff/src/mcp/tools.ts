@@ -315,7 +315,7 @@ function registerBrokerageTools(
           .string()
           .optional()
           .describe(
-            'Give this link to the person: they type their e-mail address and agree there. Nothing is sent before.',
+            "Give this link to the person: they type their e-mail address and agree there. Nothing is sent before. The page speaks English, French or Arabic: add `&lang=fr` or `&lang=ar` for the person's language, else their browser's decides.",
           ),
         expires_at: z.string().optional().describe('The consent link works until then.'),
       },
