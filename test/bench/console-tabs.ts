@@ -3,7 +3,11 @@
  * most 30 reporting calls in any 60-second window (counted from the sandbox's own request log) and each console view
  * answers from the BFF in at most 50 ms at the 95th percentile once warm (after every tab's first round).
  * `CONSOLE_BENCH_SECONDS` shortens the run (e.g. 20 for a quick check); `CONSOLE_BENCH_TABS` changes the tab count.
+ * By default the BFF keeps its state in embedded PGlite; with `CONSOLE_BENCH_DATABASE_URL` (a PostgreSQL server) it
+ * uses a fresh schema there (dropped afterwards), and `CONSOLE_BENCH_PROCESSES` BFFs (default 1) share it, the tabs
+ * spread over them: the bound is then the processes' together.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,10 +15,14 @@ import { Writable } from 'node:stream';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startBff } from '@domainkit/bff';
 import { createSandboxAdmin, startSandbox } from '@domainkit/sandbox';
+import pg from 'pg';
 import pino from 'pino';
 
 const SECONDS = Number(process.env.CONSOLE_BENCH_SECONDS ?? 300);
 const TABS = Number(process.env.CONSOLE_BENCH_TABS ?? 20);
+const DATABASE_URL = process.env.CONSOLE_BENCH_DATABASE_URL || undefined;
+const PROCESSES = DATABASE_URL === undefined ? 1 : Number(process.env.CONSOLE_BENCH_PROCESSES ?? 1);
+const SCHEMA = `dk_console_bench_${randomBytes(6).toString('hex')}`;
 const REFRESH_MS = 5_000;
 const MAX_CALLS_PER_MINUTE = 30;
 const MAX_P95_MS = 50;
@@ -58,23 +66,31 @@ for (const status of ['EXTERNALLY_PAID', 'TRANSFER_IN_PROGRESS', 'TRANSFER_COMPL
   await admin.fixtures.order({ status });
 await admin.fixtures.referralSale({ clicks: 7 });
 await admin.fixtures.brokerageCase({ status: 'CLOSED_DEAL' });
-const bff = await startBff({
-  marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret },
-  database: { memory: true },
-  logger: false,
-  visitorLimits: false,
-  background: { enabled: false },
-  port: 0,
-  console: { authorize: () => ({ actor: 'bench' }) },
-});
+const bffs = await Promise.all(
+  Array.from({ length: PROCESSES }, () =>
+    startBff({
+      marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret },
+      database: DATABASE_URL === undefined ? { memory: true } : { url: DATABASE_URL, schema: SCHEMA },
+      logger: false,
+      visitorLimits: false,
+      background: { enabled: false },
+      port: 0,
+      console: { authorize: () => ({ actor: 'bench' }) },
+    }),
+  ),
+);
 
-const { token } = (await (await fetch(`${bff.url}/console/session`, { method: 'POST' })).json()) as { token: string };
+// Every process accepts the others' tokens (one credential, one signing key).
+const { token } = (await (await fetch(`${bffs[0]!.url}/console/session`, { method: 'POST' })).json()) as {
+  token: string;
+};
 const warm: number[] = [];
 const byView = new Map<string, number[]>();
 const statuses = new Map<number, number>();
 const until = Date.now() + SECONDS * 1000;
 
 async function tab(index: number): Promise<void> {
+  const bff = bffs[index % bffs.length]!;
   await sleep((index * REFRESH_MS) / TABS);
   let round = 0;
   while (Date.now() < until) {
@@ -99,15 +115,20 @@ for (const start of upstream)
   worstWindow = Math.max(worstWindow, upstream.filter((t) => t >= start && t < start + 60_000).length);
 warm.sort((a, b) => a - b);
 const p95 = warm.length === 0 ? 0 : (warm[Math.min(warm.length - 1, Math.floor(warm.length * 0.95))] ?? 0);
-await bff.close();
+for (const bff of bffs) await bff.close();
 await sandbox.close();
 await rm(dataDir, { recursive: true, force: true });
+if (DATABASE_URL !== undefined) {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  await client.query(`drop schema if exists "${SCHEMA}" cascade`).finally(() => client.end());
+}
 
 const p95Of = (ms: number[]) => [...ms].sort((a, b) => a - b)[Math.floor(ms.length * 0.95)] ?? 0;
 const slowest = Math.max(0, ...[...byView.values()].map(p95Of));
 const ok = worstWindow <= MAX_CALLS_PER_MINUTE && slowest <= MAX_P95_MS && warm.length > 0;
 console.log(
-  `console tabs: ${TABS} tabs for ${SECONDS} s, ${warm.length} warm views (answers ${JSON.stringify(Object.fromEntries(statuses))}); ` +
+  `console tabs: ${TABS} tabs for ${SECONDS} s on ${PROCESSES} BFF process(es) (${DATABASE_URL === undefined ? 'PGlite' : 'PostgreSQL'}), ${warm.length} warm views (answers ${JSON.stringify(Object.fromEntries(statuses))}); ` +
     `upstream reporting calls in the worst 60 s: ${worstWindow} (≤ ${MAX_CALLS_PER_MINUTE}); ` +
     `p95 of all ${p95.toFixed(1)} ms, of the slowest view ${slowest.toFixed(1)} ms (≤ ${MAX_P95_MS}) ${ok ? 'PASS' : 'FAIL'}`,
 );

@@ -10,6 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
+import { setTimeout } from 'node:timers/promises';
 import { startBff, type RunningBff } from '@domainkit/bff';
 import { createSandboxAdmin, startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import pg from 'pg';
@@ -29,9 +30,18 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL share the console cac
   let b: RunningBff;
   let dataDir: string;
   const sandboxLines: Array<{ msg?: string; path?: string }> = [];
-  /** Console reads the sandbox has logged so far. */
-  const upstreamCalls = () =>
-    sandboxLines.filter((l) => l.msg === 'request' && CONSOLE_UPSTREAM.test(l.path ?? '')).length;
+  const logged = () => sandboxLines.filter((l) => l.msg === 'request' && CONSOLE_UPSTREAM.test(l.path ?? '')).length;
+  /**
+   * Console reads the sandbox has logged, once its log is quiet: it writes a request's line as the answer finishes,
+   * so the last line may come just after the BFF has answered.
+   */
+  async function upstreamCalls(): Promise<number> {
+    for (let seen = logged(); ; ) {
+      await setTimeout(250);
+      if (logged() === seen) return seen;
+      seen = logged();
+    }
+  }
 
   const start = () =>
     startBff({
@@ -103,21 +113,21 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL share the console cac
 
   it('a figure read through one is answered by the other without an upstream call', async () => {
     const [tokenA, tokenB] = [await token(a), await token(b)];
-    const before = upstreamCalls();
+    const before = await upstreamCalls();
     const fromA = await fetch(`${a.url}/console/settlements`, { headers: { authorization: `Bearer ${tokenA}` } });
     expect(fromA.status).toBe(200);
-    expect(upstreamCalls()).toBe(before + 1);
+    expect(await upstreamCalls()).toBe(before + 1);
 
     const fromB = await fetch(`${b.url}/console/settlements`, { headers: { authorization: `Bearer ${tokenB}` } });
     expect(fromB.status).toBe(200);
     // The same copy, read once: the same figures and the same `as_of`.
     expect(await fromB.json()).toEqual(await fromA.json());
-    expect(upstreamCalls()).toBe(before + 1);
+    expect(await upstreamCalls()).toBe(before + 1);
   });
 
   it('together they send at most 30 console reads in a minute, racing for the last ones', async () => {
     const tokens = { a: await token(a), b: await token(b) };
-    const before = upstreamCalls();
+    const before = await upstreamCalls();
     // 40 reads no cache holds (each page size is its own figure), sent at once, alternating between the processes.
     const answers = await Promise.all(
       Array.from({ length: 40 }, async (_, i) => {
@@ -128,7 +138,7 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL share the console cac
         return answer.status === 200 ? 'ok' : `${answer.status} ${body.error?.code}`;
       }),
     );
-    expect(upstreamCalls() - before).toBe(30);
+    expect((await upstreamCalls()) - before).toBe(30);
     expect(answers.filter((s) => s === 'ok')).toHaveLength(30);
     expect(new Set(answers.filter((s) => s !== 'ok'))).toEqual(new Set(['503 busy']));
   });

@@ -6,11 +6,12 @@
  * `settlements`, …) so an event or a write drops exactly those. A read asked to revalidate (a person's Refresh,
  * `Cache-Control: no-cache`) goes upstream even while its copy is fresh, inside the same budget.
  *
- * With a database, both live there (the same pattern as the upstream budget and the search answers): the copies in
- * `bff_console_reads` (store.ts) and the budget in the upstream budget's send log (`bff_budget_sends`, taken under
- * the row lock of its `bff_buckets` row, upstream/budget.ts), so every BFF process of the credential on one
- * PostgreSQL shares one cache and one budget, and two processes at the limit never both send the last call. Without
- * one, both live in this process's memory. Identical misses in flight in one process share one load.
+ * On PostgreSQL both live in the database (the same pattern as the upstream budget and the search answers): the
+ * copies in `bff_console_reads` (store.ts) and the budget in the upstream budget's send log (`bff_budget_sends`, taken
+ * under the row lock of its `bff_buckets` row, upstream/budget.ts), so every BFF process of the credential on one
+ * PostgreSQL shares one cache and one budget, and two processes at the limit never both send the last call. On
+ * embedded PGlite (one process) the budget lives there too and the copies in memory; without a database, both in
+ * memory. Identical misses in flight in one process share one load.
  *
  * A read counts against the window from when it is taken until a minute after its load ended (the marketplace
  * counts arrivals, which come after the send); a load that ended without an answer keeps counting until its first

@@ -80,15 +80,17 @@ export function consoleFeature(o: ResolvedBffOptions, runtime: BffRuntime, logge
   const database = runtime.database;
   const db = () => database.db();
   const shared = o.database.kind !== 'none';
-  // With a database, the copies and the budget live there (shared by every process on one PostgreSQL); the budget
-  // in the upstream budget's own send log, under a bucket of its own.
+  // On PostgreSQL the copies and the budget live there, shared by every process on it; the budget in the upstream
+  // budget's own send log, under a bucket of its own. Embedded PGlite is one process's: the budget lives there (kept
+  // across a restart) and the copies in memory (nothing to share, and a query per read would slow every answer).
   const cache = new ConsoleCache({
     freshnessMs: settings.freshnessMs,
     perMinute: settings.reportingCallsPerMinute,
     now: o.now,
-    reads: shared
-      ? new SqlConsoleReads(db, o.keyId, { keepMs: settings.freshnessMs + KEEP_STALE_MS, maxRows: MAX_READS })
-      : new MemoryConsoleReads(MAX_READS),
+    reads:
+      o.database.kind === 'postgres'
+        ? new SqlConsoleReads(db, o.keyId, { keepMs: settings.freshnessMs + KEEP_STALE_MS, maxRows: MAX_READS })
+        : new MemoryConsoleReads(MAX_READS),
     budget: { store: shared ? new SqlBucketStore(db) : new MemoryBucketStore(), name: `${o.keyId}:console` },
     attemptTimeoutMs: o.upstream.timeoutMs,
     logger,

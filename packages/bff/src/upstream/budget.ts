@@ -271,17 +271,14 @@ export class SqlBucketStore implements BucketStore {
     const db = await this.#db();
     await this.#ensure(db, name, 0, nowMs);
     // As `take`: the bucket's row locked first, so two processes at the limit never both record the last send.
-    return db.transaction().execute(async (trx): Promise<SendsResult> => {
+    const result = await db.transaction().execute(async (trx): Promise<SendsResult | undefined> => {
       const row = await trx
         .selectFrom('bff_buckets')
         .select('name')
         .where('name', '=', name)
         .forUpdate()
         .executeTakeFirst();
-      if (row === undefined) {
-        this.#created.delete(name); // truncated under us (tests): recreate on the next take
-        return { ok: false, waitMs: 1 };
-      }
+      if (row === undefined) return undefined; // truncated under us (tests)
       const live = await liveSends(trx, name, nowMs);
       if (live.count + holds.length > perMinute) {
         const first = live.count === 0 ? nowMs + 60_000 : live.firstUntilMs; // as in MemoryBucketStore
@@ -294,6 +291,9 @@ export class SqlBucketStore implements BucketStore {
           .execute();
       return { ok: true };
     });
+    if (result !== undefined) return result;
+    this.#created.delete(name);
+    return this.takeSends(name, perMinute, nowMs, holds); // the row is made again first
   }
 
   async settle(name: string, id: string, untilMs: number): Promise<void> {
