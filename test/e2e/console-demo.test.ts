@@ -12,6 +12,7 @@
 import { type AttemptReport, type Page, PartnerClient } from '@domainkit/client';
 import type { Locator } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { expectNoAxeViolations } from './axe.ts';
 import {
   CONSOLE_VIEWS,
   type ConsoleTabName,
@@ -22,12 +23,20 @@ import {
   settledView,
 } from './console-page.ts';
 import { useDemoStack } from './demo-stack.ts';
+import { shot } from './shots.ts';
 
 const log = demoLog();
 const stack = useDemoStack('domainkit-console-demo-', { demo: { quiet: false, logStream: log.stream } });
 
 /** The test's own reporting calls, at most (6 are made: transactions, settlements, payouts, ledger, brokerage, analytics). */
 const OWN_REPORTING_CALLS = 6;
+
+/** The looks of the French and Arabic views: light at a phone's and a desktop's width, and dark on the desktop. */
+const LANGUAGE_LOOKS = [
+  { name: 'light-390', colorScheme: 'light', width: 390 },
+  { name: 'light-1280', colorScheme: 'light', width: 1280 },
+  { name: 'dark-1280', colorScheme: 'dark', width: 1280 },
+] as const;
 
 const money = (cents: number, currency = 'USD') =>
   new Intl.NumberFormat('en', { style: 'currency', currency }).format(cents / 100);
@@ -210,6 +219,48 @@ describe('the console on the demo shows what the marketplace holds', () => {
     expect(errors).toEqual([]);
     await page.close();
   });
+
+  it.each(['fr', 'ar'] as const)(
+    'in %s: every view speaks it, with the same figures in its numbers, and axe finds nothing at 390 and 1280 px',
+    async (lang) => {
+      const page = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(`${stack.demo.consoleUrl}?lang=${lang}`);
+      const overview = await settledView(page, 'overview');
+      expect(await page.evaluate(() => [document.documentElement.lang, document.documentElement.dir])).toEqual([
+        lang,
+        lang === 'ar' ? 'rtl' : 'ltr',
+      ]);
+      // The same GMV, written as the language writes amounts (the browser's own Intl, as the element uses it; spaces
+      // collapsed as deepText reads them).
+      const totals = expected.transactions.raw.totals!;
+      const gmv = await page.evaluate(
+        ([cents, currency, locale]) =>
+          new Intl.NumberFormat(locale, { style: 'currency', currency })
+            .format(Number(cents) / 100)
+            .replace(/\s+/g, ' '),
+        [String(totals.gmv_cents), totals.currency ?? 'USD', lang] as const,
+      );
+      await expect.poll(() => deepText(overview.locator('[part="gmv"]'))).toContain(gmv);
+      expect((await deepText(page.locator('dk-console').getByRole('tab').first())).trim()).toBe(
+        lang === 'fr' ? 'Vue d’ensemble' : 'نظرة عامة',
+      );
+      for (const { tab } of CONSOLE_VIEWS) {
+        const view = tab === 'overview' ? overview : await openTab(page, tab);
+        expect([tab, await view.getAttribute('data-state')]).toEqual([tab, 'complete']);
+        if (tab === 'overview' || tab === 'links') await view.locator('dk-console-chart canvas').first().waitFor();
+        for (const look of LANGUAGE_LOOKS) {
+          await page.emulateMedia({ colorScheme: look.colorScheme });
+          await page.setViewportSize({ width: look.width, height: 900 });
+          const name = `console-${tab}-${lang}-${look.name}`;
+          await shot(page, name);
+          await expectNoAxeViolations(page, name);
+        }
+        await page.emulateMedia({ colorScheme: 'light' });
+        await page.setViewportSize({ width: 1280, height: 900 });
+      }
+      await page.close();
+    },
+  );
 
   it('the marketplace refused nothing: the test and the console together stayed inside the reporting limit', () => {
     const refused = log.requests.filter((r) => r.status === 429);

@@ -69,9 +69,12 @@ export abstract class DkConsoleView extends LitElement {
     return { ...en, ...this.strings };
   }
 
-  /** The locale used for amounts and dates. */
+  /**
+   * The locale used for amounts and dates: `locale`, else the nearest `lang`, looked for past shadow roots too (a
+   * view inside `<dk-console>` speaks the page's language), else the browser's.
+   */
   protected get numberLocale(): string {
-    return this.locale || this.closest('[lang]')?.getAttribute('lang') || '';
+    return this.locale || nearestLang(this);
   }
 
   /** The page's session for `api`; during a {@link refresh}, its twin that asks the BFF to read anew. */
@@ -208,6 +211,17 @@ export abstract class DkConsoleView extends LitElement {
 
   /** Whether a previous load left figures to keep on screen while refreshing. */
   protected abstract hasData(): boolean;
+}
+
+/** The `lang` of `element`'s nearest ancestor that has one, crossing shadow roots to their hosts; `''` when none. */
+export function nearestLang(element: Element): string {
+  for (let at: Element | null = element; at !== null; ) {
+    const lang = at.closest('[lang]')?.getAttribute('lang');
+    if (lang) return lang;
+    const root = at.getRootNode();
+    at = root instanceof ShadowRoot ? root.host : null;
+  }
+  return '';
 }
 
 /** Defines `tag` as `element` once, in a browser only (SSR-safe: nothing happens where `customElements` is missing). */
