@@ -247,7 +247,7 @@ describe('the console on the demo shows what the marketplace holds', () => {
       for (const { tab } of CONSOLE_VIEWS) {
         const view = tab === 'overview' ? overview : await openTab(page, tab);
         expect([tab, await view.getAttribute('data-state')]).toEqual([tab, 'complete']);
-        if (tab === 'overview' || tab === 'links') await view.locator('dk-console-chart canvas').first().waitFor();
+        if (tab === 'overview') await view.locator('dk-console-chart canvas').first().waitFor();
         for (const look of LANGUAGE_LOOKS) {
           await page.emulateMedia({ colorScheme: look.colorScheme });
           await page.setViewportSize({ width: look.width, height: 900 });

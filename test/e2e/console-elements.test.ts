@@ -285,11 +285,6 @@ async function consoleApi(req: IncomingMessage, res: ServerResponse, path: strin
         to: null,
         clicks: 42,
         by_link: [{ link_id: 'lnk_1', clicks: 42 }],
-        by_day: [
-          { date: '2026-11-16', clicks: 10 },
-          { date: '2026-11-17', clicks: 12 },
-          { date: '2026-11-18', clicks: 20 },
-        ],
         ...fresh,
       });
     case '/console/events':
@@ -378,7 +373,7 @@ describe('console elements', () => {
       settlements: ['$1,080.00', '1 transactions, GMV $1,200.00, commission $120.00', 'Total paid: $50.00'],
       commissions: ['$25.00', '$75.00', '-$50.00'],
       brokerage: ['dream.com', 'Deal at $4,500.00, your cut $450.00'],
-      links: ['https://market.example/r/abc123', '42', 'Clicks over time'],
+      links: ['https://market.example/r/abc123', '42', 'No chart of clicks per day'],
       events: ['order.recorded', 'Not received'],
     };
     for (const view of VIEWS) {
@@ -389,6 +384,18 @@ describe('console elements', () => {
     }
     // The token went as Bearer; the session was minted once per page.
     expect(stub.calls.filter((c) => c === 'POST /console/session')).toHaveLength(VIEWS.length);
+  });
+
+  it('links: the click total of the window, and why there is no per-day chart instead of an empty one', async () => {
+    stub = freshStub();
+    const page = await open('links');
+    const view = page.locator('dk-console-links');
+    expect(await view.locator('[part="clicks"] dd[data-clicks]').getAttribute('data-clicks')).toBe('42');
+    expect(await deepText(view.locator('[part="clicks"]'))).toContain(
+      'the marketplace reports clicks as a total for a date range, not day by day',
+    );
+    expect(await view.locator('dk-console-chart').count()).toBe(0);
+    await page.close();
   });
 
   it('a chart loads uPlot on first use and keeps its figures in a data table', async () => {
@@ -479,7 +486,7 @@ describe('console elements', () => {
     async (view) => {
       stub = freshStub();
       const page = await open(view);
-      if (view === 'overview' || view === 'links') await page.locator('dk-console-chart canvas').first().waitFor();
+      if (view === 'overview') await page.locator('dk-console-chart canvas').first().waitFor();
       await inEveryLook(page, `console-${view}`, (name) => expectNoAxeViolations(page, name));
       await page.close();
     },

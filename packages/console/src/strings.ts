@@ -32,7 +32,10 @@ export interface DkConsoleStrings {
   readonly owedThisPeriod: string;
   readonly owedPeriod: (from: string, to: string) => string;
   readonly salesOverTime: string;
-  readonly clicksOverTime: string;
+  /** Heading of the click total of the date window, every link together (links view). */
+  readonly clicksAllLinks: string;
+  /** Why the links view has no per-day chart: the marketplace gives click totals for a window, not a series. */
+  readonly noDailyClicks: string;
   readonly funnel: string;
   readonly clicks: string;
   readonly sales: string;
@@ -144,7 +147,9 @@ export const en: DkConsoleStrings = {
   owedThisPeriod: 'Owed to the marketplace this period',
   owedPeriod: (from, to) => `Period ${from} – ${to}`,
   salesOverTime: 'Sales over time',
-  clicksOverTime: 'Clicks over time',
+  clicksAllLinks: 'Clicks, all links together',
+  noDailyClicks:
+    'No chart of clicks per day: the marketplace reports clicks as a total for a date range, not day by day.',
   funnel: 'Referral funnel',
   clicks: 'Clicks',
   sales: 'Sales',

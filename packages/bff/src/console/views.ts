@@ -140,17 +140,18 @@ function overview(deps: ConsoleDeps): ConsoleHandler {
   };
 }
 
-/** `GET /console/clicks?from&to`: totals per link, and per UTC day when the marketplace gives `by_day`. */
+/**
+ * `GET /console/clicks?from&to`: the window's click total and each link's (`GET /me/clicks` gives totals for a window,
+ * nothing per day: docs/spec-decisions.md "Clicks per day").
+ */
 function clicks(deps: ConsoleDeps): ConsoleHandler {
   return view(deps, 'clicks', consoleWindowQuerySchema, ['clicks'], async (w) => {
     const report = await deps.client.me.clicks(w);
-    const byDay = Array.isArray(report.by_day) ? (report.by_day as Array<{ date: string; clicks: number }>) : [];
     return {
       from: report.from,
       to: report.to,
       clicks: report.clicks,
       by_link: report.by_link.map((l) => ({ link_id: l.link_id, clicks: l.clicks })),
-      by_day: byDay.map((d) => ({ date: String(d.date), clicks: Number(d.clicks) })),
     };
   });
 }

@@ -32,7 +32,9 @@ export const fr: DkConsoleStrings = {
   owedThisPeriod: 'Dû à la place de marché sur la période',
   owedPeriod: (from, to) => `Période du ${from} au ${to}`,
   salesOverTime: 'Ventes dans le temps',
-  clicksOverTime: 'Clics dans le temps',
+  clicksAllLinks: 'Clics, tous liens confondus',
+  noDailyClicks:
+    'Pas de graphique des clics par jour : la place de marché donne les clics en total sur une période, pas jour par jour.',
   funnel: 'Entonnoir d’affiliation',
   clicks: 'Clics',
   sales: 'Ventes',

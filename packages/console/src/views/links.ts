@@ -1,18 +1,18 @@
 /**
  * `<dk-console-links>`: referral links (Partner API spec 4.1 `GET /links`, `POST /links`): create one (generic, domain
- * or product), copy it, each link's clicks and sales, and clicks over time (`GET /me/clicks`) as a chart with its
- * data table.
+ * or product), copy it, each link's clicks and sales, and the click total of the date window (`GET /me/clicks`). No
+ * per-day chart: the marketplace gives click totals for a window, not a series, and the view says so rather than draw
+ * an empty chart (docs/spec-decisions.md "Clicks per day").
  *
  * @summary Referral links: create, copy, clicks and sales.
  * @event dk-link-created - a link was created.
  * @event dk-console-error - a call failed.
  * @csspart view - the section.  @csspart create - the creation form.  @csspart table - the links table.
- * @csspart copy - each Copy button.
+ * @csspart copy - each Copy button.  @csspart clicks - the click total of the window.
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ConsoleApiError, idempotencyKey } from '../api.ts';
 import { DkConsoleView } from '../base.ts';
-import type { ChartPoint } from '../chart.ts';
 import { DkLinkCreatedEvent } from '../events.ts';
 
 /** A referral link with its counts (protocol `linkSchema`). */
@@ -36,13 +36,14 @@ export class DkConsoleLinks extends DkConsoleView {
   static override properties: PropertyDeclarations = {
     ...DkConsoleView.properties,
     links: { state: true },
-    series: { state: true },
+    windowClicks: { state: true },
     kind: { state: true },
     notice: { state: true },
     busy: { state: true },
   };
   declare protected links: ConsoleLink[] | undefined;
-  declare protected series: ChartPoint[] | undefined;
+  /** Clicks on every link in the date window (`GET /me/clicks`). */
+  declare protected windowClicks: number | undefined;
   declare protected kind: (typeof LINK_KINDS)[number];
   declare protected notice: { kind: 'ok' | 'bad'; text: string } | undefined;
   declare protected busy: boolean;
@@ -64,10 +65,10 @@ export class DkConsoleLinks extends DkConsoleView {
   protected async load(): Promise<void> {
     const [links, clicks] = await Promise.all([
       this.session.get<{ links: ConsoleLink[] }>('/links', { limit: 100 }),
-      this.session.get<{ clicks: number; by_day?: Array<{ date: string; clicks: number }> }>('/clicks', this.window),
+      this.session.get<{ clicks: number }>('/clicks', this.window),
     ]);
     this.links = links.links;
-    this.series = clicks.by_day?.map((d) => ({ x: d.date.slice(0, 10), y: d.clicks }));
+    this.windowClicks = clicks.clicks;
   }
 
   async #create(event: SubmitEvent): Promise<void> {
@@ -181,17 +182,15 @@ export class DkConsoleLinks extends DkConsoleView {
           : html`<p class="muted">${t.empty}</p>`
       }
       ${
-        this.series
-          ? html`<dk-console-chart
-            .label=${t.clicksOverTime}
-            .valueLabel=${t.clicks}
-            kind="bars"
-            .points=${this.series}
-            .strings=${this.strings}
-            .locale=${this.numberLocale}
-            theme=${this.theme ?? nothing}
-          ></dk-console-chart>`
-          : nothing
+        this.windowClicks === undefined
+          ? nothing
+          : html`<dl class="cards" part="clicks">
+            <div class="card">
+              <dt>${t.clicksAllLinks}</dt>
+              <dd data-clicks=${this.windowClicks}><bdi>${this.count(this.windowClicks)}</bdi></dd>
+              <dd class="note">${t.noDailyClicks}</dd>
+            </div>
+          </dl>`
       }
     `;
   }

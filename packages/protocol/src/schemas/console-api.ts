@@ -211,13 +211,15 @@ export const consoleLinkListSchema = z.object({
   ...freshness,
 });
 
-/** `GET /console/clicks?from&to`: click total, per link, and per UTC day (`YYYY-MM-DD`) for the chart. */
+/**
+ * `GET /console/clicks?from&to`: the click total of the window and each link's. Nothing per day: the Partner API gives
+ * click totals "optionally windowed by date" (spec 4.1), not a series (docs/spec-decisions.md "Clicks per day").
+ */
 export const consoleClicksSchema = z.object({
   from: timestampSchema.nullable(),
   to: timestampSchema.nullable(),
   clicks: z.number().int().nonnegative(),
   by_link: z.array(z.object({ link_id: z.string(), clicks: z.number().int().nonnegative() })),
-  by_day: z.array(z.object({ date: z.string(), clicks: z.number().int().nonnegative() })),
   ...freshness,
 });
 
