@@ -27,6 +27,22 @@ function loadUPlot(): Promise<typeof UPlot> {
   return uplot;
 }
 
+/** Steps between the time axis's ticks (seconds): a day, two, a week, two, about a month, a quarter, half a year, a year. */
+const DAY_STEPS = [1, 2, 7, 14, 30, 91, 182, 365].map((days) => days * 86_400);
+
+/**
+ * The width of an axis (CSS px) that fits its longest label: amounts such as `80 000,00 $US` are wider than a fixed
+ * size allows. uPlot calls it per layout cycle with the labels it will draw.
+ */
+function widestLabel(u: UPlot, values: string[] | null, axisIndex: number, cycle: number): number {
+  const axis = u.axes[axisIndex] as UPlot.Axis & { _size?: number };
+  if (cycle > 1 && axis._size !== undefined) return axis._size;
+  const longest = (values ?? []).reduce((widest, v) => (v.length > widest.length ? v : widest), '');
+  u.ctx.font = axis.font?.[0] ?? u.ctx.font;
+  const gap = (axis.gap ?? 5) + 8;
+  return Math.ceil(u.ctx.measureText(longest).width / (globalThis.devicePixelRatio || 1) + gap);
+}
+
 /** A chart of one daily series with its data-table alternative. */
 export class DkConsoleChart extends LitElement {
   static override styles = [
@@ -123,6 +139,20 @@ export class DkConsoleChart extends LitElement {
     return this.format ? this.format(value) : new Intl.NumberFormat(this.locale || undefined).format(value);
   }
 
+  /** A tick of the time axis (Unix seconds, midnight UTC) as a short date: `27 nov.`, `Nov 27`. */
+  #tick(seconds: number): string {
+    const date = new Date(seconds * 1000);
+    try {
+      return new Intl.DateTimeFormat(this.locale || undefined, {
+        day: 'numeric',
+        month: 'short',
+        timeZone: 'UTC',
+      }).format(date);
+    } catch {
+      return date.toISOString().slice(0, 10);
+    }
+  }
+
   #day(x: string): string {
     try {
       return new Intl.DateTimeFormat(this.locale || undefined, { dateStyle: 'medium', timeZone: 'UTC' }).format(
@@ -213,10 +243,21 @@ export class DkConsoleChart extends LitElement {
         legend: { show: false },
         cursor: { show: false },
         scales: {
-          x: { time: true },
-          y: { range: (_u: UPlot, _min: number, max: number): [number, number] => [0, Math.max(1, max)] },
+          // One day alone (a partner's first day of sales) is drawn in the middle of a three-day span.
+          // (uPlot alone spans 1000 days from a single time in seconds.)
+          x: {
+            time: true,
+            range: (_u: UPlot, min: number, max: number): [number, number] =>
+              xs.length === 1 ? [xs[0]! - 86_400, xs[0]! + 86_400] : [min, max],
+          },
+          // From 0, with room above the highest point so its marker is not cut.
+          y: { range: (_u: UPlot, _min: number, max: number): [number, number] => [0, Math.max(1, max * 1.15)] },
         },
-        axes: [axis, { ...axis, size: 70, values: (_u: UPlot, values: number[]) => values.map((v) => this.#fmt(v)) }],
+        axes: [
+          // Whole days only, written as the locale writes a short date (uPlot's own labels are English hours).
+          { ...axis, incrs: DAY_STEPS, values: (_u: UPlot, splits: number[]) => splits.map((x) => this.#tick(x)) },
+          { ...axis, size: widestLabel, values: (_u: UPlot, values: number[]) => values.map((v) => this.#fmt(v)) },
+        ],
         series: [
           {},
           {
