@@ -124,6 +124,19 @@ describe('the console on the demo shows what the marketplace holds', () => {
     const overviewText = await deepText(overview);
     for (const figure of [money(totals.gmv_cents, currency), money(totals.commission_cents, currency), money(owed)])
       expect(overviewText).toContain(figure);
+    // Sales over time: each day's GMV, adding up to the card's (refunded and cancelled sales add nothing, as in the
+    // marketplace's totals).
+    const byDay = new Map<string, number>();
+    for (const t of transactions.items) {
+      const day = t.created_at.slice(0, 10);
+      byDay.set(day, (byDay.get(day) ?? 0) + (['REFUNDED', 'CANCELLED'].includes(t.status) ? 0 : t.gmv_cents));
+    }
+    const days = [...byDay.entries()].sort(([a], [b]) => a.localeCompare(b));
+    expect(days.reduce((sum, [, gmv]) => sum + gmv, 0)).toBe(totals.gmv_cents);
+    const chartRows = await overview
+      .locator('dk-console-chart tbody td')
+      .evaluateAll((tds) => tds.map((td) => td.textContent?.trim()));
+    expect(chartRows).toEqual(days.map(([, gmv]) => money(gmv, currency)));
     expect(await overview.locator('[part="funnel-clicks"] strong').getAttribute('data-value')).toBe(
       String(analytics.clicks),
     );

@@ -106,8 +106,10 @@ function overview(deps: ConsoleDeps): ConsoleHandler {
         const date = UTC_DAY(t.created_at);
         const day = days.get(date) ?? { date, count: 0, gmv_cents: 0, commission_cents: 0 };
         day.count += 1;
-        day.gmv_cents += t.gmv_cents;
-        day.commission_cents += t.commission_cents;
+        // As the marketplace's totals: a refunded or cancelled sale is counted but adds nothing to GMV or commission.
+        const undone = t.status === 'REFUNDED' || t.status === 'CANCELLED';
+        day.gmv_cents += undone ? 0 : t.gmv_cents;
+        day.commission_cents += undone ? 0 : t.commission_cents;
         days.set(date, day);
       }
       const totals = tx.raw.totals ?? {
