@@ -103,14 +103,20 @@ export function toRequest(req: IncomingMessage, res: ServerResponse, url: URL): 
   return new Request(url, { method, headers, body, signal: gone.signal, duplex: 'half' } as RequestInit);
 }
 
-/** Writes a `Response` to a Node answer (closing the connection after it when the answer says `Connection: close`). */
+/**
+ * Writes a `Response` to a Node answer, closing the connection after it when the answer says `Connection: close`, or
+ * when the request's body was not read to its end (an answer given before the route read it, such as a refusal):
+ * its rest is never drained, and a next request on a kept-alive connection is never read from its middle
+ * (RFC 9112 section 9.6).
+ */
 export async function writeResponse(response: Response, req: IncomingMessage, res: ServerResponse): Promise<void> {
   res.statusCode = response.status;
   res.removeHeader('X-Powered-By');
   for (const [name, value] of response.headers) if (name !== 'set-cookie') res.setHeader(name, value);
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) res.setHeader('Set-Cookie', cookies);
-  if (response.headers.get('connection') === 'close') res.once('finish', () => req.socket.destroySoon());
+  if (!req.complete) res.setHeader('Connection', 'close');
+  if (res.getHeader('Connection') === 'close') res.once('finish', () => req.socket.destroySoon());
   if (response.body === null) {
     res.end();
     return;

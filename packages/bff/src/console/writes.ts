@@ -157,6 +157,8 @@ function session(deps: ConsoleDeps): RouteHandler {
     const actor = who ? String(who.actor ?? '').trim() : '';
     if (actor === '' || actor.length > 200)
       return consoleError('unauthorized', 'Sign in to the admin first: the console could not tell who you are.');
+    // The session takes no body: one sent is read within the JSON limit (refused past it, 413) and ignored.
+    await bodyOf(req);
     const { token, claims } = mintConsoleToken(deps.key, actor, deps.settings.tokenTtlSeconds, deps.now());
     deps.logger.info({ actor }, 'console session opened');
     const body: ConsoleSession = {
