@@ -170,6 +170,13 @@ describe('GET /siblings', () => {
 
     expect(res.status).toBe(200);
     expect(JSON.parse(suite.stub.callsTo('public-search').at(-1)!.body)).toEqual({ q: 'xn--caf-dma' });
+    // Each sibling keeps its A-label as `domain` and names itself in Unicode for the visitor.
+    const siblings = (res.json as { siblings: { domain: string; display_name?: string }[] }).siblings;
+    expect(siblings.length).toBeGreaterThan(0);
+    for (const sibling of siblings) {
+      expect(sibling.domain).toMatch(/^xn--caf-dma\./);
+      expect(sibling.display_name).toBe(sibling.domain.replace('xn--caf-dma', 'café'));
+    }
   });
 
   it.each(['coffee_shop', '-coffee', '.io'])(

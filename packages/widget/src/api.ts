@@ -460,6 +460,8 @@ export interface CheckoutResult {
   /** Always `paid`: a cancelled checkout returns to `cancel_url`, unsigned. */
   readonly status: 'paid';
   readonly domain: string;
+  /** The name as a person reads it, when not `domain` (see `WidgetDomain.display_name`). */
+  readonly display_name?: string | undefined;
   readonly price_cents: number;
   readonly currency: string;
 }

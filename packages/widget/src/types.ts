@@ -9,8 +9,13 @@
 
 /** One domain as the BFF answers it in `GET /search` and `GET /domains/:name`. */
 export interface WidgetDomain {
-  /** Fully qualified name, e.g. `coffeehouse.com`. */
+  /** Fully qualified name, e.g. `coffeehouse.com`; its ASCII form for an internationalised name (`xn--…`). */
   readonly domain: string;
+  /**
+   * The name as a person reads it when that is not `domain`: an internationalised name in Unicode (`münchen.de` for
+   * `xn--mnchen-3ya.de`). Absent (and from older BFFs): show `domain`. Never sent back: requests use `domain`.
+   */
+  readonly display_name?: string | undefined;
   /** Whether the domain can be bought now. */
   readonly available: boolean;
   /** Buy-now price in minor units of `currency` (cents for USD); `null` when the domain has no price. */
@@ -40,6 +45,8 @@ export interface SearchResponse {
 export interface Sibling {
   /** Fully qualified name, e.g. `coffee.io`. */
   readonly domain: string;
+  /** The name as a person reads it, when not `domain` (see {@link WidgetDomain.display_name}). */
+  readonly display_name?: string | undefined;
   readonly tld: string;
   /** `available` (can be registered) or `for_sale` (listed on the marketplace). */
   readonly status: 'available' | 'for_sale';
@@ -57,6 +64,8 @@ export interface Sibling {
  */
 export interface ExactDomain {
   readonly domain: string;
+  /** The name as a person reads it, when not `domain` (see {@link WidgetDomain.display_name}). */
+  readonly display_name?: string | undefined;
   readonly status: 'available' | 'for_sale' | 'registered';
 }
 
@@ -156,6 +165,8 @@ export interface WidgetQuoteResponse {
   readonly quote_id: string;
   /** The domain the price is locked for. */
   readonly domain: string;
+  /** The name as a person reads it, when not `domain` (see {@link WidgetDomain.display_name}). */
+  readonly display_name?: string | undefined;
   /** The locked price in minor units of `currency`. */
   readonly price_cents: number;
   /** ISO 4217 code of `price_cents`. */
@@ -196,6 +207,8 @@ export interface WidgetOrderStatus {
   /** The order's status, e.g. `EXTERNALLY_PAID` (Partner API spec section 3). */
   readonly status: string;
   readonly domain: string;
+  /** The name as a person reads it, when not `domain` (see {@link WidgetDomain.display_name}). */
+  readonly display_name?: string | undefined;
   /** What the buyer paid, in minor units of `currency`. */
   readonly sale_price_cents: number;
   readonly currency: string;
@@ -216,6 +229,8 @@ export interface WidgetOrderResponse {
   /** `EXTERNALLY_PAID` once recorded (Partner API spec section 3), `PROCESSING` while the BFF still retries the record. */
   readonly status: string;
   readonly domain: string;
+  /** The name as a person reads it, when not `domain` (see {@link WidgetDomain.display_name}). */
+  readonly display_name?: string | undefined;
   /** What the buyer paid, in minor units of `currency`. */
   readonly sale_price_cents: number;
   readonly currency: string;
@@ -226,6 +241,8 @@ export interface WidgetOrderResponse {
 /** `GET /brokerage/eligibility?domain=` answer (protocol's `widgetBrokerageEligibilitySchema`). */
 export interface WidgetBrokerageEligibility {
   readonly domain: string;
+  /** The name as a person reads it, when not `domain` (see {@link WidgetDomain.display_name}). */
+  readonly display_name?: string | undefined;
   readonly eligible: boolean;
   /** Why not: `live_site`, `listed`, `open_case` (or a reason a newer BFF knows); null when eligible. */
   readonly reason: string | null;
@@ -251,6 +268,8 @@ export interface WidgetBrokerageRequest {
 export interface WidgetBrokerageCase {
   readonly case_id: string;
   readonly domain: string;
+  /** The name as a person reads it, when not `domain` (see {@link WidgetDomain.display_name}). */
+  readonly display_name?: string | undefined;
   readonly status: string;
   readonly tier: string;
   readonly budget_cents: number;

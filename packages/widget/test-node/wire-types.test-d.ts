@@ -13,6 +13,7 @@ import type {
   WidgetDomain as ProtocolWidgetDomain,
   WidgetError,
   WidgetErrorCode as ProtocolWidgetErrorCode,
+  WidgetExactDomain,
   WidgetOrderRequest,
   WidgetOrderResponse as ProtocolWidgetOrderResponse,
   WidgetOrderStatus as ProtocolWidgetOrderStatus,
@@ -26,6 +27,7 @@ import type {
   BffErrorBody,
   Buyer,
   CheckoutSession,
+  ExactDomain,
   WidgetDomain,
   WidgetOrderResponse,
   OrderDetails,
@@ -55,6 +57,7 @@ describe("the widget's wire types equal protocol's widget ↔ BFF API", () => {
 
   it('GET /siblings', () => {
     expectTypeOf<Sibling>().toEqualTypeOf<ReadOnlyWire<WidgetSibling>>();
+    expectTypeOf<ExactDomain>().toEqualTypeOf<ReadOnlyWire<WidgetExactDomain>>();
   });
 
   it('POST /checkout', () => {

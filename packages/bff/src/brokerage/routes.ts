@@ -9,6 +9,7 @@
  *   token of the shop's upstream write budget (503 `busy`), and only then `POST /brokerage` upstream with the tier
  *   the partner configured.
  */
+import { named } from '../http/widget.ts';
 import { MarketplaceError, MarketplaceResponseError } from '@domainkit/client';
 import {
   ErrorCode,
@@ -80,7 +81,7 @@ function attemptKeyOf(req: BffRequest): string | undefined {
 async function eligibilityOf(deps: BrokerageRouteDeps, domain: string): Promise<WidgetBrokerageEligibility> {
   const answer = await deps.client.brokerage.eligibility(domain);
   return {
-    domain: answer.domain,
+    ...named(answer.domain),
     eligible: answer.eligible,
     reason: answer.eligible ? null : (answer.reason ?? 'not_eligible'),
     tier: deps.settings.tier,
@@ -112,7 +113,7 @@ function caseAnswer(row: {
 }): WidgetBrokerageCase {
   return {
     case_id: row.case_id ?? '',
-    domain: row.domain,
+    ...named(row.domain),
     status: row.status ?? 'OPEN',
     tier: row.tier,
     budget_cents: toCents(row.budget_cents),
@@ -220,7 +221,7 @@ export function createCaseRoute(deps: BrokerageRouteDeps): RouteHandler {
     deps.logger.info({ case_id: opened.case_id, domain: opened.domain }, 'brokerage case opened');
     const body: WidgetBrokerageCase = {
       case_id: opened.case_id,
-      domain: opened.domain,
+      ...named(opened.domain),
       status: opened.status,
       tier: opened.tier,
       budget_cents: opened.budget_cents,

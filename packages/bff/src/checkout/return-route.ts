@@ -10,6 +10,7 @@
  * and siblings answer listing the domain (`domainChanged`, on every replica sharing the database), so no visitor is
  * offered the domain just bought.
  */
+import { named } from '../http/widget.ts';
 import { verifyCheckoutReturn, type CheckoutReturn } from '@domainkit/protocol';
 import type { Logger } from 'pino';
 import { claimCheckoutCompletion, recordCheckoutHookError } from './completions.ts';
@@ -49,7 +50,7 @@ export function checkoutReturnRoute(deps: CheckoutReturnDeps): RouteHandler {
     deps.domainChanged(sale.domain);
     if (deps.onCheckoutCompleted) await reportOnce(deps, deps.onCheckoutCompleted, sale);
     const { checkout_session_id, domain, price_cents, currency } = sale;
-    return json({ checkout_session_id, status: 'paid', domain, price_cents, currency }, 200, {
+    return json({ checkout_session_id, status: 'paid', ...named(domain), price_cents, currency }, 200, {
       'Cache-Control': 'no-store',
     });
   };

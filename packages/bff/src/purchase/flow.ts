@@ -15,6 +15,7 @@
  * Every unwound payment is logged at error and reported to the `onOrderFailed` hook. The price is always the stored
  * quote's, never a figure from the browser.
  */
+import { named } from '../http/widget.ts';
 import type { Buyer, WidgetOrderResponse } from '@domainkit/protocol';
 import { toCents } from '../db/tables.ts';
 import { BffHttpError } from '../errors.ts';
@@ -120,7 +121,7 @@ export async function placeOrder(
     order_id: intent.intent_id,
     order_token: token,
     status: PROCESSING_STATUS,
-    domain: intent.domain,
+    ...named(intent.domain),
     sale_price_cents: toCents(intent.price_cents),
     currency: intent.currency,
     created_at: intent.created_at.toISOString(),
@@ -180,7 +181,7 @@ export async function placeOrder(
         order_id: o.public_id,
         order_token: token,
         status: o.status,
-        domain: o.domain,
+        ...named(o.domain),
         sale_price_cents: o.sale_price_cents,
         currency: o.currency,
         created_at: o.created_at ?? created,
@@ -194,7 +195,7 @@ export async function placeOrder(
         order_id: intent.intent_id,
         order_token: token,
         status: PROCESSING_STATUS,
-        domain: intent.domain,
+        ...named(intent.domain),
         sale_price_cents: toCents(intent.price_cents),
         currency: intent.currency,
         created_at: created,

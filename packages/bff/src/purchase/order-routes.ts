@@ -14,6 +14,7 @@
  *   "currency", "updated_at"}`; 404 when the order is unknown or the token does not match (the same answer, so
  *   an order's existence is not revealed).
  */
+import { named } from '../http/widget.ts';
 import { buyerSchema, widgetOrderRequestSchema, type WidgetMoney, type WidgetOrderStatus } from '@domainkit/protocol';
 import { z } from 'zod';
 import { toCents } from '../db/tables.ts';
@@ -134,7 +135,7 @@ export function orderStatusRoute(deps: OrderStatusRouteDeps): RouteHandler {
     const body: WidgetOrderStatus = {
       order_id: intent.order_id ?? intent.intent_id,
       status: order?.status ?? intentStatus(intent),
-      domain: order?.domain ?? intent.domain,
+      ...named(order?.domain ?? intent.domain),
       sale_price_cents: toCents(order?.sale_price_cents ?? intent.price_cents),
       currency: order?.currency ?? intent.currency,
       updated_at: new Date(Math.max(intent.updated_at.getTime(), order?.updated_at.getTime() ?? 0)).toISOString(),

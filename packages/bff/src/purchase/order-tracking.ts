@@ -10,6 +10,7 @@
  * per recheck per waiting buyer. The status never moves back: it is the stored order's, which an older event never
  * moves (status.ts `movesForward`). A wrong token gets the same 404 as an unknown order.
  */
+import { named } from '../http/widget.ts';
 import type { WidgetOrderTrack } from '@domainkit/protocol';
 import { z } from 'zod';
 import { toCents } from '../db/tables.ts';
@@ -119,7 +120,7 @@ async function readTrack(db: BffDb, id: string, token: string | undefined): Prom
   const body: WidgetOrderTrack = {
     order_id: intent.order_id ?? intent.intent_id,
     status,
-    domain: order?.domain ?? intent.domain,
+    ...named(order?.domain ?? intent.domain),
     sale_price_cents: toCents(order?.sale_price_cents ?? intent.price_cents),
     currency: order?.currency ?? intent.currency,
     updated_at: new Date(updated).toISOString(),

@@ -11,6 +11,7 @@
  * order they may have paid for rather than paying again. The key without its quote, or with another, is answered
  * as any quote request (docs/spec-decisions.md "Purchase keys and deadlines").
  */
+import { named } from '../http/widget.ts';
 import { widgetQuoteRequestSchema, type WidgetQuoteResponse } from '@domainkit/protocol';
 import { type BffRequest, JSON_BODY_LIMIT_BYTES, json, readJson, type RouteHandler } from '../http/index.ts';
 import type { OrderFlowDeps } from './deps.ts';
@@ -50,7 +51,7 @@ export function quoteRoute(deps: QuoteRouteDeps): RouteHandler {
     const quote = await requestQuote(deps, domain);
     const body: WidgetQuoteResponse = {
       quote_id: quote.quote_id,
-      domain: quote.domain,
+      ...named(quote.domain),
       price_cents: quote.price_cents,
       currency: quote.currency,
       expires_at: quote.expires_at,

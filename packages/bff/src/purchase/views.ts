@@ -3,6 +3,7 @@
  * to a retry with the widget's purchase key (Partner API spec 4.1 Idempotency-Key semantics, applied to the
  * visitor's attempt) and the order a re-quote finds under way.
  */
+import { named } from '../http/widget.ts';
 import { BffHttpError } from '../errors.ts';
 import { toCents } from '../db/tables.ts';
 import type { WidgetMoney, WidgetOrderResponse } from '@domainkit/protocol';
@@ -113,7 +114,7 @@ export async function purchaseAnswer(
       order_id: intent.order_id ?? intent.intent_id,
       order_token: token,
       status: order?.status ?? PROCESSING_STATUS,
-      domain: order?.domain ?? intent.domain,
+      ...named(order?.domain ?? intent.domain),
       sale_price_cents: toCents(order?.sale_price_cents ?? intent.price_cents),
       currency: order?.currency ?? intent.currency,
       created_at: intent.created_at.toISOString(),

@@ -10,6 +10,7 @@
  * identical calls in flight share one upstream request. A query that cannot be a label answers no siblings without
  * calling upstream.
  */
+import { named } from '../http/widget.ts';
 import type { PublicDomainResultLenient, PublicDomainSearchResponseLenient } from '@domainkit/client';
 import {
   WIDGET_SIBLINGS_MAX,
@@ -75,7 +76,9 @@ export function exactDomain(query: string): string | undefined {
 export function toExactDomain(answer: PublicDomainSearchResponseLenient, domain: string): WidgetExactDomain | null {
   const found = [answer.domain, ...answer.siblings].find((d) => d?.domain.toLowerCase() === domain);
   const status = found?.status;
-  return status === 'available' || status === 'for_sale' || status === 'registered' ? { domain, status } : null;
+  return status === 'available' || status === 'for_sale' || status === 'registered'
+    ? { ...named(domain), status }
+    : null;
 }
 
 /** One Public API result as the widget shows it, or `undefined` when it cannot be bought. */
@@ -90,7 +93,7 @@ function toSibling(result: PublicDomainResultLenient): WidgetSibling | undefined
     price.price_cents >= 0 &&
     CURRENCY.test(price.currency);
   return {
-    domain: result.domain,
+    ...named(result.domain),
     tld: result.tld,
     status: result.status,
     available: true,

@@ -14,9 +14,19 @@ import {
 import { searchQuerySchema } from './discovery.ts';
 import { buyerSchema } from './orders.ts';
 
-/** One search result as the widget shows it. */
+/**
+ * `display_name` beside a `domain` in the BFF's answers: the name as a person reads it, when that is not `domain`
+ * itself: an internationalised name (RFC 5890) in Unicode, `münchen.de` for `xn--mnchen-3ya.de`, when the BFF's
+ * display rule allows it (UTS #46 valid, one script per label, no whole-script lookalike of a Latin name; see
+ * docs/spec-decisions.md, "Widget: internationalised names shown in Unicode"). Absent: show `domain`. Only for
+ * showing: every request names the domain by `domain`, its ASCII form.
+ */
+export const displayNameSchema = z.string().optional();
+
+/** One search result as the widget shows it (`display_name`: see {@link displayNameSchema}). */
 export const widgetDomainSchema = z.object({
   domain: z.string(),
+  display_name: displayNameSchema,
   available: z.boolean(),
   price_cents: centsSchema.nullable(),
   currency: currencySchema.nullable(),
@@ -50,6 +60,7 @@ export const WIDGET_SIBLINGS_MAX = 8;
  */
 export const widgetSiblingSchema = z.object({
   domain: z.string(),
+  display_name: displayNameSchema,
   tld: z.string(),
   status: z.enum(['available', 'for_sale']),
   available: z.boolean(),
@@ -69,6 +80,7 @@ export const widgetSiblingsQuerySchema = widgetSearchQuerySchema;
  */
 export const widgetExactDomainSchema = z.object({
   domain: z.string(),
+  display_name: displayNameSchema,
   status: z.enum(['available', 'for_sale', 'registered']),
 });
 export type WidgetExactDomain = z.infer<typeof widgetExactDomainSchema>;
@@ -166,6 +178,7 @@ export const widgetCheckoutReturnResponseSchema = z.object({
   checkout_session_id: z.string(),
   status: z.literal('paid'),
   domain: z.string(),
+  display_name: displayNameSchema,
   price_cents: centsSchema,
   currency: currencySchema,
 });
@@ -317,6 +330,7 @@ export type WidgetQuoteRequest = z.input<typeof widgetQuoteRequestSchema>;
 export const widgetQuoteResponseSchema = z.object({
   quote_id: z.string(),
   domain: z.string(),
+  display_name: displayNameSchema,
   price_cents: centsSchema,
   currency: currencySchema,
   expires_at: timestampSchema,
@@ -344,6 +358,7 @@ export const widgetOrderResponseSchema = z.object({
   order_token: z.string(),
   status: z.string(),
   domain: z.string(),
+  display_name: displayNameSchema,
   sale_price_cents: centsSchema,
   currency: currencySchema,
   created_at: timestampSchema,
@@ -367,6 +382,7 @@ export const widgetOrderStatusSchema = z.object({
   order_id: z.string(),
   status: z.string(),
   domain: z.string(),
+  display_name: displayNameSchema,
   sale_price_cents: centsSchema,
   currency: currencySchema,
   updated_at: timestampSchema,

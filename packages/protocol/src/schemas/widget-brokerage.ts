@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { currencySchema, domainNameSchema, languageTagSchema, timestampSchema, centsSchema } from './common.ts';
 import { INT32_MAX, policyText } from './input-policy.ts';
+import { displayNameSchema } from './widget-api.ts';
 
 /** Why a name cannot be brokered: listed here (buy it now), it runs a live site, or a case is already open. */
 export const BROKERAGE_INELIGIBLE_REASONS = ['listed', 'live_site', 'open_case'] as const;
@@ -23,6 +24,7 @@ export const widgetBrokerageEligibilityQuerySchema = z.strictObject({ domain: do
  */
 export const widgetBrokerageEligibilitySchema = z.object({
   domain: z.string(),
+  display_name: displayNameSchema,
   eligible: z.boolean(),
   reason: z.string().nullable(),
   /** The partner's tier: `managed` or `self_serve` (a newer tier is passed on as it is). */
@@ -60,6 +62,7 @@ export type WidgetBrokerageRequest = z.input<typeof widgetBrokerageRequestSchema
 export const widgetBrokerageCaseSchema = z.object({
   case_id: z.string(),
   domain: z.string(),
+  display_name: displayNameSchema,
   status: z.string(),
   tier: z.string(),
   budget_cents: centsSchema,

@@ -15,6 +15,23 @@ export type DkBrokerState = (typeof BROKER_STATES)[number];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /**
+ * A name typed in Unicode in the ASCII form the BFF takes (`münchen.de` → `xn--mnchen-3ya.de`, IDNA UTS #46 by the
+ * browser's URL parser); ASCII, and anything that is no host name alone, as it is (the BFF says what is wrong).
+ */
+function asciiName(name: string): string {
+  if (!/[^\x20-\x7e]/.test(name) || /[\s/?#@:\\%[\]]/.test(name)) return name;
+  try {
+    return new URL(`http://${name}/`).hostname;
+  } catch {
+    return name;
+  }
+}
+
+/** The name of an answer as a person reads it: its `display_name` (an IDN in Unicode) when the BFF gave one. */
+const shown = (answer: { domain: string; display_name?: string | undefined }): string =>
+  answer.display_name || answer.domain;
+
+/**
  * Offers a visitor the shop's brokers for a name that is not for sale here (Partner API spec 2.6, 4.1
  * "Brokerage", through the partner's BFF).
  *
@@ -128,9 +145,10 @@ export class DkBrokerButton extends LitElement {
 
   /** Checks `domain` (or the typed name) now; what the element does when `domain` changes. */
   async check(name = this.domain || this.typed): Promise<void> {
-    const domain = name.trim().toLowerCase();
-    if (!domain) return;
-    this.typed = domain;
+    const typed = name.trim().toLowerCase();
+    if (!typed) return;
+    this.typed = typed;
+    const domain = asciiName(typed);
     this.#abort?.abort();
     const abort = new AbortController();
     this.#abort = abort;
@@ -275,7 +293,7 @@ export class DkBrokerButton extends LitElement {
       case 'checking':
         return html`<p part="message" class="mute">${s.checking(this.typed)}</p>`;
       case 'ineligible': {
-        const d = e!.domain;
+        const d = shown(e!);
         const why =
           e!.reason === 'live_site'
             ? s.liveSite(d)
@@ -288,7 +306,7 @@ export class DkBrokerButton extends LitElement {
           ${this.domain ? nothing : html`<p class="mute">${s.tryAnother}</p>`}`;
       }
       case 'eligible':
-        return html`<p part="message">${s.offerText(e!.domain)}</p>
+        return html`<p part="message">${s.offerText(shown(e!))}</p>
           <div><button part="offer-button" type="button" @click=${() => (this.phase = 'form')}>${s.offer}</button></div>`;
       case 'form':
       case 'sending':
@@ -296,7 +314,7 @@ export class DkBrokerButton extends LitElement {
       case 'sent': {
         const c = this.#case!;
         return html`<h2 id="sent" tabindex="-1">${s.sentTitle}</h2>
-          <p part="message">${s.sentText(c.domain, this.#email.trim())}</p>
+          <p part="message">${s.sentText(shown(c), this.#email.trim())}</p>
           <div>
             <a part="progress-link" href=${c.progress_url} target="_blank" rel="noopener noreferrer"
               >${s.progressLink}<span class="vh"> ${s.newTab}</span></a
@@ -315,7 +333,7 @@ export class DkBrokerButton extends LitElement {
     const invalid = (field: string) => (problem && this.#invalidField() === field ? 'true' : 'false');
     return html`
       <form part="form" novalidate aria-labelledby="form-title" @submit=${this.#submit}>
-        <h2 id="form-title">${s.formTitle(e.domain)}</h2>
+        <h2 id="form-title">${s.formTitle(shown(e))}</h2>
         <p class="mute">${e.tier === 'self_serve' ? s.tierSelfServe : s.tierManaged}</p>
         <div class="field">
           <label for="email">${s.emailLabel}</label>

@@ -124,6 +124,7 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * @csspart status - The visually hidden live region announcing counts and errors.
  * @csspart order - Order mode: the panel with the quote, the payment slot and the order status.
  * @csspart order-title - The domain and its locked price.
+ * @csspart order-ascii - Under an internationalised name shown in Unicode (title, placed order): its ASCII form (`xn--…`).
  * @csspart countdown - The remaining time of the price lock; also `countdown-ending` in its last minute (shown as an alert).
  * @csspart lock-notice - The visually hidden status that says once, in the lock's last minute, that time is short.
  * @csspart order-message - What happens now (expired lock, changed price, placing the order).

@@ -1,6 +1,7 @@
 /**
- * The result rows of `<dk-domain-search>` (one grid row per domain: its name with the matched part marked, its
- * availability, price and Buy button) and what choosing one does. Loaded on demand: the search box works
+ * The result rows of `<dk-domain-search>` (one grid row per domain: its name with the matched part marked, in
+ * Unicode for an internationalised name the BFF names so (`display_name`; its ASCII form as the row's title and
+ * value), its availability, price and Buy button) and what choosing one does. Loaded on demand: the search box works
  * (typing, its states) before it arrives, and it is fetched when the browser is idle, so it is there before
  * the first answer. In the script-tag build it is `domainkit-results.min.js`, beside `domainkit.min.js`;
  * like the other files loaded on demand it bundles no Lit: it gets its host's.
@@ -66,6 +67,8 @@ export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): Tem
   adoptStyle(p.host.renderRoot, ROW_CSS);
   return v.results.map((result, i) => {
     const { domain, price_cents: cents, currency } = result;
+    // The name as the visitor reads it (an IDN in Unicode, when the BFF says so); `domain` stays the value used.
+    const name = result.display_name || domain;
     const mine = p.domain === domain;
     // Refused just now: sold (the marketplace says so) or held by another buyer's price lock; never "Available · Buy"
     // beside the reason.
@@ -76,12 +79,12 @@ export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): Tem
     return html`
       <div part="option" role="row" data-domain=${domain} aria-selected=${i === v.active} @click=${() => p.busy || v.choose(result, i)}>
         <div id=${`cell-${i}`} role="gridcell" class="cell row">
-          <bdi part="name" class="name">${highlight(domain, v.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</bdi>
+          <bdi part="name" class="name" title=${name === domain ? nothing : domain}>${highlight(name, v.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</bdi>
           <span part=${available ? 'availability available' : reserved ? 'availability reserved' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : reserved ? s.reserved : s.unavailable}</span>
           ${available && cents !== null && currency !== null ? html`<bdi part="price" class="price">${formatPrice(cents, currency, v.locale)}</bdi>` : nothing}
           ${
             available
-              ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(domain)} aria-disabled=${p.busy}>
+              ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(name)} aria-disabled=${p.busy}>
                 ${p.busy && mine ? spinner : nothing}${s.buy}
               </button>`
               : nothing
@@ -114,6 +117,7 @@ export function nextRow(key: string, active: number, n: number): number {
 
 /** Fires `dk-select` for `result` on `host` and, unless cancelled, buys it when available. */
 export function choose(host: EventTarget, purchase: PurchaseController, result: WidgetDomain): void {
+  if (result.display_name) purchase.names = { ...purchase.names, [result.domain]: result.display_name };
   if (host.dispatchEvent(new DkSelectEvent({ domain: result.domain, result })) && result.available) {
     void purchase.buy(result.domain);
   }

@@ -384,6 +384,53 @@ describe('<dk-domain-search>: the verdict on a whole domain typed', () => {
     expect(await selected).to.equal('coffee.dev');
   });
 
+  it('names an internationalised domain typed in Unicode as the BFF does, matching its ASCII row', async () => {
+    const search = await fixture('dk-domain-search');
+    const ascii = 'xn--mnchen-3ya.de';
+    search.search('münchen.de');
+    (await stub.call(0)).respond(200, {
+      query: ascii,
+      results: [
+        OLIVE[0]!,
+        { domain: ascii, display_name: 'münchen.de', available: true, price_cents: 120000, currency: 'USD' },
+      ],
+    });
+    await untilState(search, 'results');
+    const lookup = await stub.call(1);
+    lookup.respond(200, {
+      query: ascii,
+      siblings: [
+        {
+          domain: 'xn--mnchen-3ya.dev',
+          display_name: 'münchen.dev',
+          tld: 'dev',
+          status: 'for_sale',
+          available: true,
+          price_cents: null,
+          currency: null,
+          kind: 'listing',
+        },
+      ],
+      domain: { domain: ascii, display_name: 'münchen.de', status: 'for_sale' },
+    });
+    await until(() => verdictOf(search)?.dataset.verdict !== undefined, 'the verdict is shown');
+    await settle(search);
+
+    const verdict = verdictOf(search)!;
+    expect(verdict.dataset.verdict, 'the typed name is the ASCII row').to.equal('listed');
+    expect(verdict.dataset.domain, 'the value the widget sends').to.equal(ascii);
+    expect(said(search)).to.equal('münchen.de is for sale here: buy it now.');
+    expect(
+      rows(search).map((row) => row.dataset.domain),
+      'the exact name first',
+    ).to.deep.equal([ascii, 'olive.io']);
+    search.siblings = true;
+    await settle(search);
+    expect(text(part(search, '[part="sibling-name"]'))).to.equal('münchen.dev');
+    expect(part(search, '[part="sibling-name"]').title).to.equal('xn--mnchen-3ya.dev');
+    expect(part(search, '[part~="sibling-buy"]').getAttribute('aria-label')).to.equal('Buy münchen.dev');
+  });
+
   it('says only "not listed here" when the BFF does not tell the name\'s standing', async () => {
     const search = await fixture('dk-domain-search');
     await typed(search, 'live-site.com', OLIVE, null);

@@ -59,16 +59,36 @@ export interface ExtrasSearch {
   readonly found?: SiblingsAnswer | undefined;
 }
 
-/**
- * The whole domain name a query names (`" WWW.Live-Site.com "` → `live-site.com`), or `undefined` for a word, a
- * phrase or a name with more than one dot: only such a name gets a verdict of its own.
- */
-export function typedDomain(query: string): string | undefined {
-  const name = query
+/** `query` trimmed, lowercased and without `www.`: a whole domain name as typed. */
+const asTyped = (query: string): string =>
+  query
     .trim()
     .toLowerCase()
     .replace(/^www\./, '');
-  return /^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.[\p{L}]{2,}$/u.test(name) ? name : undefined;
+
+/**
+ * The whole domain name a query names, in the ASCII form the BFF and the marketplace use (`" WWW.Live-Site.com "` →
+ * `live-site.com`; `münchen.de` → `xn--mnchen-3ya.de`, IDNA UTS #46 by the browser's URL parser), or `undefined` for
+ * a word, a phrase or a name with more than one dot: only such a name gets a verdict of its own.
+ */
+export function typedDomain(query: string): string | undefined {
+  const name = asTyped(query);
+  if (!/^[\p{L}\p{N}](?:[\p{L}\p{N}-]*[\p{L}\p{N}])?\.[\p{L}]{2,}$/u.test(name)) return undefined;
+  try {
+    return new URL(`http://${name}/`).hostname;
+  } catch {
+    return name;
+  }
+}
+
+/**
+ * The BFF's name of `domain` as a person reads it (`display_name`, see `WidgetDomain`), remembered for the purchase's
+ * messages; `''` when it gave none.
+ */
+function shown(host: ExtrasHost, domain: string, display: string | undefined): string {
+  if (display && host.purchase.names?.[domain] !== display)
+    host.purchase.names = { ...host.purchase.names, [domain]: display };
+  return display || '';
 }
 
 /**
@@ -151,15 +171,31 @@ const failed = new WeakMap<ExtrasHost, string>();
 
 /** Fires `dk-select` for `domain` on `host` and, unless cancelled, buys it (a listed name the results did not show). */
 function buy(host: ExtrasHost, domain: string): void {
-  const result: WidgetDomain = { domain, available: true, price_cents: null, currency: null };
+  const display = host.purchase.names?.[domain];
+  const result: WidgetDomain = {
+    domain,
+    ...(display && { display_name: display }),
+    available: true,
+    price_cents: null,
+    currency: null,
+  };
   if (host.dispatchEvent(new DkSelectEvent({ domain, result }))) void host.purchase.buy(domain);
 }
 
-/** A Buy button for a name the verdict or the siblings list offers (the purchase's busy state shown on it). */
-function buyButton({ html, nothing, spinner }: LitKit, host: ExtrasHost, domain: string, part: string): TemplateResult {
+/**
+ * A Buy button for a name the verdict or the siblings list offers (the purchase's busy state shown on it); `name` is
+ * the domain as the visitor reads it.
+ */
+function buyButton(
+  { html, nothing, spinner }: LitKit,
+  host: ExtrasHost,
+  domain: string,
+  name: string,
+  part: string,
+): TemplateResult {
   const s = words(host);
   const p = host.purchase;
-  return html`<button part=${part} type="button" aria-label=${s.buyDomain(domain)} aria-disabled=${p.busy} @click=${() => p.busy || buy(host, domain)}>
+  return html`<button part=${part} type="button" aria-label=${s.buyDomain(name)} aria-disabled=${p.busy} @click=${() => p.busy || buy(host, domain)}>
     ${p.busy && p.domain === domain ? spinner : nothing}${s.buy}
   </button>`;
 }
@@ -176,7 +212,8 @@ export function renderVerdict(host: ExtrasHost, search: ExtrasSearch): TemplateR
   const { html, nothing } = lit;
   const s = words(host);
   const row = search.results.find((r) => r.domain === domain);
-  const standing = search.found?.domain?.domain === domain ? search.found.domain.status : undefined;
+  const exact = search.found?.domain?.domain === domain ? search.found.domain : undefined;
+  const standing = exact?.status;
   // Among the shop's results and buyable: listed (its row is first, with its Buy). Among them but not buyable (sold,
   // reserved): taken. Otherwise the Public API's word: registered, for sale, nobody's; without it, not listed here.
   const verdict = row
@@ -190,7 +227,9 @@ export function renderVerdict(host: ExtrasHost, search: ExtrasSearch): TemplateR
         : standing === 'available'
           ? 'unregistered'
           : 'unlisted';
-  const name = isolate(domain);
+  // The name in Unicode when the BFF says so; else as the visitor typed it (their own words, never the shop's).
+  const shownName = shown(host, domain, row?.display_name || exact?.display_name) || asTyped(search.query);
+  const name = isolate(shownName);
   const text =
     verdict === 'listed'
       ? s.verdictListed(name)
@@ -210,7 +249,7 @@ export function renderVerdict(host: ExtrasHost, search: ExtrasSearch): TemplateR
   return html`
     <div part="verdict" class="box" data-verdict=${verdict} data-domain=${domain}>
       <p part="verdict-text" role="status">${text}</p>
-      ${verdict === 'for-sale' ? buyButton(lit, host, domain, 'verdict-buy buy-button') : nothing}
+      ${verdict === 'for-sale' ? buyButton(lit, host, domain, shownName, 'verdict-buy buy-button') : nothing}
       ${
         verdict === 'taken'
           ? lookup?.state === 'done'
@@ -239,14 +278,15 @@ export function renderSiblings(host: ExtrasHost, search: ExtrasSearch): Template
     <div part="siblings" class="box">
       <p part="siblings-title" id="siblings" class="mute">${s.siblingsTitle}</p>
       <ul aria-labelledby="siblings">
-        ${siblings.map(({ domain, kind, price_cents: cents, currency }) => {
+        ${siblings.map(({ domain, display_name: display, kind, price_cents: cents, currency }) => {
           const listing = kind === 'listing';
+          const name = shown(host, domain, display) || domain;
           return html`
             <li part="sibling" class="row" data-domain=${domain} data-kind=${kind}>
-              <bdi part="sibling-name" class="name">${domain}</bdi>
+              <bdi part="sibling-name" class="name" title=${name === domain ? nothing : domain}>${name}</bdi>
               <span part="sibling-status" class="badge">${listing ? s.siblingListing : s.siblingRegistration}</span>
               ${listing && cents !== null && currency !== null ? html`<bdi part="sibling-price" class="price">${formatPrice(cents, currency, host.priceLocale)}</bdi>` : nothing}
-              ${listing ? buyButton(lit, host, domain, 'sibling-buy buy-button') : nothing}
+              ${listing ? buyButton(lit, host, domain, name, 'sibling-buy buy-button') : nothing}
             </li>
           `;
         })}

@@ -71,6 +71,7 @@ const RETRY_MS = 5000;
  * @csspart base - The box around everything.
  * @csspart heading - What the element says first.
  * @csspart status - The order's step (a live region).
+ * @csspart ascii-name - Under an internationalised name shown in Unicode: its ASCII form (`xn--…`).
  * @csspart reference - The order's reference.
  * @csspart contact-link - The shop's help (`contact`).
  * @csspart retry-button - Asks again.
@@ -194,7 +195,8 @@ export class DkOrderStatus extends LitElement {
   }
 
   #step(s: DkStrings, order: WidgetOrderStatus): [string, string] {
-    const domain = `\u2068${order.domain}\u2069`;
+    // The name as the buyer reads it (an internationalised name in Unicode, when the BFF says so).
+    const domain = `\u2068${order.display_name || order.domain}\u2069`;
     const price = `\u2068${formatPrice(order.sale_price_cents, order.currency, this.#lang || undefined)}\u2069`;
     if (ENDED.includes(order.status)) {
       return [s.orderFailed, order.status === 'REFUNDED' ? s.moneyRefunded : s.moneyUnknown];
@@ -224,6 +226,7 @@ export class DkOrderStatus extends LitElement {
     return html`<div part="base" class="box">
       <h2 part="heading">${heading}</h2>
       <p part="status" role="status">${said}</p>
+      ${order?.display_name && order.display_name !== order.domain ? html`<p part="ascii-name" class="mute">${order.domain}</p>` : nothing}
       ${order ? html`<p part="reference" class="mute">${s.orderReference(`\u2068${order.order_id}\u2069`)}</p>` : nothing}
       <div class="row">${action}</div>
     </div>`;

@@ -105,7 +105,7 @@ export async function confirmReturn(el: CheckoutReturnHost): Promise<void> {
   try {
     const sale = await verifyCheckoutReturn(el.api, location.search);
     const locale = el.locale || el.closest('[lang]')?.getAttribute('lang') || undefined;
-    const domain = isolate(sale.domain);
+    const domain = isolate(sale.display_name || sale.domain);
     const price = isolate(formatPrice(sale.price_cents, sale.currency, locale));
     show('confirmed', (s) => s.checkoutConfirmed(domain, price));
     await el.updateComplete;

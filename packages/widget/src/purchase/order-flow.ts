@@ -80,6 +80,7 @@ export async function requestQuote(p: PurchaseController): Promise<void> {
       p.quote = {
         quote_id: '',
         domain: answer.domain,
+        display_name: answer.display_name,
         price_cents: answer.sale_price_cents,
         currency: answer.currency,
         expires_at: answer.created_at,
@@ -91,6 +92,7 @@ export async function requestQuote(p: PurchaseController): Promise<void> {
     }
     const quote = answer;
     p.quote = quote;
+    if (quote.display_name) p.names = { ...p.names, [quote.domain]: quote.display_name };
     listen(p);
     p.newPrice = 0;
     p.set('quoted');
@@ -329,6 +331,21 @@ function refusal(error: NonNullable<PurchaseController['error']>, s: DkStrings):
 const iso = (value: string): string => `\u2068${value}\u2069`;
 
 /**
+ * `domain` as the visitor reads it: the BFF's `display_name` of it (an internationalised name in Unicode) from the
+ * answer at hand, or the one the rows the visitor bought from gave; else `domain`, its ASCII form.
+ */
+const nameOf = (p: PurchaseController, domain: string, display?: string): string =>
+  display || p.names?.[domain] || domain;
+
+/**
+ * The ASCII form of a name shown in Unicode, as a quiet line under it (registrars show both: a buyer may need the
+ * form DNS settings and other registrars use); nothing when the name is shown in ASCII.
+ */
+function asciiLine({ html, nothing }: PurchaseController['lit'], name: string, domain: string) {
+  return name === domain ? nothing : html`<p part="order-ascii" class="mute">${domain}</p>`;
+}
+
+/**
  * The visitor's whole message for a failed order: what happened, then what became of the money, said once.
  * `priceText` formats minor units for the element's locale.
  */
@@ -351,7 +368,7 @@ function failureMessage(
             : code === 'network_error' || code === 'upstream_timeout' || code === 'invalid_response'
               ? s.orderInterrupted
               : code === 'conflict'
-                ? s.orderSold(iso(p.domain))
+                ? s.orderSold(iso(nameOf(p, p.domain)))
                 : code === 'upstream_error'
                   ? s.orderRefused
                   : refusal(error, s);
@@ -507,7 +524,8 @@ function renderPlaced(
   price: string,
 ): TemplateResult {
   const { html } = p.lit;
-  const domain = iso(order.domain);
+  const name = nameOf(p, order.domain, order.display_name);
+  const domain = iso(name);
   const ended = ENDED.includes(order.status);
   const money = (order as { money?: WidgetMoney }).money;
   const [heading, summary, next] = ended
@@ -518,6 +536,7 @@ function renderPlaced(
   return html`
     <p id="order-title" part="order-heading" role="heading" aria-level="2" tabindex="-1"><strong>${heading}</strong></p>
     <p part="order-status" role="status">${summary}</p>
+    ${asciiLine(p.lit, name, order.domain)}
     ${next ? html`<p part="order-next">${next}</p>` : p.lit.nothing}
     <p part="order-reference" class="mute">${s.orderReference(iso(order.order_id))}</p>
   `;
@@ -538,6 +557,7 @@ export function renderOrderPanel(
   const nothing: Nothing = p.lit.nothing;
   if (!quote) return nothing;
   const price = (cents: number): string => formatPrice(cents, quote.currency, locale);
+  const name = nameOf(p, quote.domain, quote.display_name);
   const paying = phase === 'quoted' || phase === 'ordering';
   const pending = phase === 'pending'; // a fresh quote is on its way (after an expiry or a changed price)
   // A failed re-quote is said as it is; a failed order with what became of its money.
@@ -564,7 +584,8 @@ export function renderOrderPanel(
       ${
         phase === 'ordered' && order
           ? renderPlaced(p, s, order, formatPrice(order.sale_price_cents, order.currency, locale))
-          : html`<p id="order-title" part="order-title" class="name">${s.quoteTitle(quote.domain, price(changed ? newPrice : quote.price_cents))}</p>
+          : html`<p id="order-title" part="order-title" class="name">${s.quoteTitle(name, price(changed ? newPrice : quote.price_cents))}</p>
+            ${asciiLine(p.lit, name, quote.domain)}
             <p part=${ending ? 'countdown countdown-ending' : 'countdown'} class=${ending ? 'alert' : 'mute'} ?hidden=${!paying}>${s.lockedFor(mmss(left))}</p>
             <p part="lock-notice" class="vh" role="status">${ending ? s.lockEnding : ''}</p>
             <p part="order-message" role="status" tabindex="-1">${message}</p>`

@@ -614,6 +614,46 @@ describe('order mode (MoR)', () => {
     expect(part(el, '[part="buy-button"]').hidden).to.equal(false);
   });
 
+  it('names an internationalised domain in Unicode from its row to the placed order, the ASCII form beside it', async () => {
+    const search = await fixture('dk-domain-search', { debounce: '0', mode: 'order', locale: 'en-US' });
+    search.clock = new FakeClock(T0);
+    const ascii = 'xn--mnchen-3ya.de';
+    const named = { domain: ascii, display_name: 'münchen.de' };
+    search.search('münchen');
+    (await stub.call(0)).respond(200, {
+      query: 'xn--mnchen-3ya',
+      results: [{ ...named, available: true, price_cents: 120000, currency: 'USD' }],
+    });
+    await untilState(search, 'results');
+    const row = rows(search)[0]!;
+    const name = row.querySelector<HTMLElement>('[part~="name"]')!;
+    expect(text(name)).to.equal('münchen.de');
+    expect(name.title, 'the ASCII form as its title').to.equal(ascii);
+    expect(row.querySelector('[part="buy-button"]')!.getAttribute('aria-label')).to.equal('Buy münchen.de');
+    row.click();
+    const post = await stub.call(1);
+    expect(post.json, 'the request names the ASCII form').to.deep.equal({ domain: ascii });
+    post.respond(201, { ...QUOTE, ...named, price_cents: 120000 });
+    await untilPurchase(search, 'quoted');
+    expect(text(part(search, '[part="order-title"]'))).to.equal('münchen.de for $1,200');
+    expect(text(part(search, '[part="order-ascii"]'))).to.equal(ascii);
+
+    void search.placeOrder(DETAILS);
+    // An answer without display_name (an older BFF): the name the row gave is kept.
+    (await stub.call(2)).respond(201, { ...ORDER, domain: ascii, sale_price_cents: 120000 });
+    await untilPurchase(search, 'ordered');
+    await settle(search);
+    expect(text(part(search, '[part="order-status"]'))).to.equal(`You paid ${iso('$1,200')} for ${iso('münchen.de')}.`);
+    expect(text(part(search, '[part="order-ascii"]'))).to.equal(ascii);
+  });
+
+  it('shows an ASCII name without a second line, and a name without display_name as it is', async () => {
+    const { el } = await orderButton();
+    await quoted(stub, el);
+    expect(text(part(el, '[part="order-title"]'))).to.equal('coffeehouse.com for $2,500');
+    expect(el.shadowRoot!.querySelector('[part="order-ascii"]')).to.equal(null);
+  });
+
   it('runs the same flow from a search result, with the payment slot on <dk-domain-search>', async () => {
     const search = await fixture('dk-domain-search', { debounce: '0', mode: 'order', locale: 'en-US' });
     search.clock = new FakeClock(T0);

@@ -89,6 +89,11 @@ export class PurchaseController extends DkController<PurchasePhase> {
   declare flow: OrderFlow | undefined;
   /** The English defaults of the strings of the flow in use, once it is loaded (the host's `texts` include them). */
   declare words: Partial<DkStrings> | undefined;
+  /**
+   * The names as a person reads them (`display_name` of the BFF's answers: an internationalised name in Unicode), by
+   * the ASCII name requests use; filled by the rows a visitor buys from, read wherever a message names the domain.
+   */
+  declare names: Record<string, string> | undefined;
   /** Order mode: the placed order's token (`X-Order-Token`), never shown. */
   orderToken = '';
   /** Order mode: the buyer and payment of the last `placeOrder`, kept to confirm a changed price with. */
