@@ -4,8 +4,9 @@
  * through the client, and adds `as_of` and `max_age`. Every answer is built field by field from the marketplace's
  * records: nothing of the credential is ever in it.
  */
-import type { Page } from '@domainkit/client';
+import { MarketplaceError, type Page } from '@domainkit/client';
 import {
+  ErrorCode,
   CONSOLE_TRANSACTION_CSV_COLUMNS,
   ORDER_TRANSITIONS,
   consoleBrokerageQuerySchema,
@@ -20,6 +21,7 @@ import {
   type OrderStatus,
 } from '@domainkit/protocol';
 import { z } from 'zod';
+import { BffHttpError } from '../errors.ts';
 import { json } from '../http/index.ts';
 import { parseInput } from '../validate.ts';
 import type { CachedRead } from './cache.ts';
@@ -229,6 +231,27 @@ function events(deps: ConsoleDeps): ConsoleHandler {
   };
 }
 
+/**
+ * A read whose query the marketplace refused (400 `validation_error`: a `cursor` no page of that list gave, an
+ * `after_id` it does not know) is the caller's to fix: 400 `validation_error` saying what to send, not a 502. The
+ * marketplace's own words are not passed on (errors.ts: upstream text never reaches a browser).
+ */
+function refusedQueryIsTheCallers(handler: ConsoleHandler): ConsoleHandler {
+  return async (req, claims) => {
+    try {
+      return await handler(req, claims);
+    } catch (error) {
+      if (error instanceof MarketplaceError && error.status === 400 && error.code === ErrorCode.ValidationError)
+        throw new BffHttpError(
+          'validation_error',
+          'The marketplace refused this query: pass `cursor` (or `after_id`) exactly as a previous page gave it in `next_cursor`, or leave it out for the first page; dates as ISO 8601.',
+          { cause: error },
+        );
+      throw error;
+    }
+  };
+}
+
 /** The console's read routes, each behind the token guard (scope `read`). */
 export function readRoutes(deps: ConsoleDeps): Array<{ path: string; GET: ReturnType<typeof guarded> }> {
   const c = deps.client;
@@ -284,5 +307,8 @@ export function readRoutes(deps: ConsoleDeps): Array<{ path: string; GET: Return
     '/console/clicks': clicks(deps),
     '/console/events': events(deps),
   };
-  return Object.entries(routes).map(([path, handler]) => ({ path, GET: guarded(deps, 'read', handler) }));
+  return Object.entries(routes).map(([path, handler]) => ({
+    path,
+    GET: guarded(deps, 'read', refusedQueryIsTheCallers(handler)),
+  }));
 }
