@@ -323,9 +323,74 @@ const BFF_ROUTES: Endpoint[] = [
     headers: { 'idempotency-key': 'fuzz-purchase-0002' },
   },
   { method: 'GET', path: '/orders/:id', headers: { 'x-order-token': 'x' } },
+  { method: 'GET', path: '/orders/:id/status', params: ['after', 'wait'], headers: { 'x-order-token': 'x' } },
+  {
+    method: 'GET',
+    path: '/checkout/return',
+    params: ['checkout_session_id', 'status', 'domain', 'price_cents', 'currency', 'ts', 'sig'],
+  },
+  { method: 'GET', path: '/whois', params: ['domain'] },
+  { method: 'GET', path: '/brokerage/eligibility', params: ['domain'] },
+  {
+    method: 'POST',
+    path: '/brokerage',
+    fields: ['domain', 'buyer_email', 'budget_cents', 'consent', 'locale'],
+    headers: { 'idempotency-key': 'fuzz-brokerage-attempt-0001' },
+  },
+  {
+    method: 'POST',
+    path: '/mcp',
+    fields: ['jsonrpc', 'id', 'method', 'params'],
+    headers: { accept: 'application/json, text/event-stream' },
+  },
+  { method: 'GET', path: '/llms.txt' },
+  { method: 'GET', path: '/mcp/consent', params: ['t', 'lang'] },
+  // As the page's own browser sends it (a form from elsewhere is refused before it is read).
+  {
+    method: 'POST',
+    path: '/mcp/consent',
+    params: ['t', 'lang'],
+    form: true,
+    fields: ['t', 'buyer_email', 'consent'],
+    headers: { 'sec-fetch-site': 'same-origin' },
+  },
   { method: 'POST', path: '/webhooks', fields: ['id', 'type', 'created_at', 'data'] },
   { method: 'GET', path: '/healthz' },
   { method: 'GET', path: '/readyz' },
+];
+
+/** The console's session token (`POST /console/session`), set before the first test: its routes are read signed in. */
+const consoleSession: Record<string, string> = {};
+
+const CONSOLE_ROUTES: Endpoint[] = [
+  { method: 'POST', path: '/console/session', fields: ['actor'] },
+  ...[
+    '/console/overview',
+    '/console/orders/:id',
+    '/console/clicks',
+    '/console/events',
+    '/console/settlements',
+    '/console/transactions',
+    '/console/transactions.csv',
+    '/console/payouts',
+    '/console/commissions',
+    '/console/sales',
+    '/console/brokerage',
+    '/console/links',
+    '/console/orders',
+  ].map((path) => ({
+    method: 'GET',
+    path,
+    params: ['from', 'to', 'status', 'domain', 'payment_model', 'kind', 'after_id', 'cursor', 'limit'],
+    headers: consoleSession,
+  })),
+  {
+    method: 'POST',
+    path: '/console/links',
+    fields: ['kind', 'domain', 'product', 'label'],
+    headers: consoleSession,
+  },
+  { method: 'POST', path: '/console/orders/:id/refund', fields: ['reason'], headers: consoleSession },
 ];
 
 /** How a generated request is sent, beyond its path, query and body. */
@@ -542,11 +607,16 @@ beforeAll(async () => {
     webhook: { secret: WEBHOOK_SECRET },
     database: { memory: true },
     returnUrl: 'https://shop.example/thanks',
+    brokerage: true,
+    mcp: true,
+    console: { authorize: () => ({ actor: 'fuzz-partner' }) },
     logger: false,
     visitorLimits: false,
     background: { enabled: false },
     port: 0,
   });
+  const session = await fetch(`${bff.url}/console/session`, { method: 'POST' });
+  consoleSession.authorization = `Bearer ${((await session.json()) as { token: string }).token}`;
   limitedBff = await startBff({
     marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
     database: { memory: true },
@@ -589,10 +659,15 @@ describe(`malformed input never gets a 5xx, a stack trace or a slow answer (seed
     expect(await fuzz('bff', BFF_ROUTES, 'none')).toEqual([]);
   });
 
+  it('the console routes, signed in', async () => {
+    expect(await fuzz('bff', CONSOLE_ROUTES, 'none')).toEqual([]);
+  });
+
   it('chunked bodies, cut anywhere and padded past every limit: answered, never drained', async () => {
     const withBody = (endpoints: Endpoint[]) => endpoints.filter((e) => e.fields !== undefined && e.method !== 'GET');
     const found = [
       ...(await fuzz('bff', withBody(BFF_ROUTES), 'none', { chunked: true })),
+      ...(await fuzz('bff', withBody(CONSOLE_ROUTES), 'none', { chunked: true })),
       ...(await fuzz('sandbox', withBody(PARTNER), 'signed', { chunked: true })),
       ...(await fuzz('sandbox', withBody(UNSIGNED), 'none', { chunked: true })),
       ...(await fuzz('sandbox', withBody(ADMIN), 'admin', { chunked: true })),
