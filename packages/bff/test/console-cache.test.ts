@@ -197,6 +197,50 @@ describe.each(databaseKinds())('the console cache in the database (%s)', (kind) 
     expect(load.calls).toBe(3);
   });
 
+  it('while one process reads a stale copy again, the other serves that copy without a call, then the new one', async () => {
+    const time = clock();
+    const a = processOn(testDb.database, time.now);
+    const b = processOn(second, time.now);
+    await a.get('orders', ['orders'], 1, counting({ n: 1 }));
+    time.advance(61_000);
+
+    let finish: (value: { n: number }) => void = () => {};
+    let started: () => void = () => {};
+    const loading = new Promise<void>((resolve) => {
+      started = resolve;
+    });
+    const refreshing = a.get('orders', ['orders'], 1, () => {
+      started();
+      return new Promise<{ n: number }>((resolve) => {
+        finish = resolve;
+      });
+    });
+    await loading;
+    const loadB = counting({ n: 99 });
+    expect(await b.get('orders', ['orders'], 1, loadB)).toEqual({ value: { n: 1 }, at: T0, tags: ['orders'] });
+
+    finish({ n: 2 });
+    expect((await refreshing).value).toEqual({ n: 2 });
+    expect((await b.get('orders', ['orders'], 1, loadB)).value).toEqual({ n: 2 });
+    expect(loadB.calls).toBe(0);
+  });
+
+  it('a read that failed ends its claim: the other process reads at once', async () => {
+    const time = clock();
+    const a = processOn(testDb.database, time.now);
+    const b = processOn(second, time.now);
+    await a.get('orders', ['orders'], 1, counting({ n: 1 }));
+    time.advance(61_000);
+    await expect(
+      a.get('orders', ['orders'], 1, async () => {
+        throw new Error('socket hang up');
+      }),
+    ).rejects.toThrow();
+    const loadB = counting({ n: 2 });
+    expect((await b.get('orders', ['orders'], 1, loadB)).value).toEqual({ n: 2 });
+    expect(loadB.calls).toBe(1);
+  });
+
   it('two processes at the limit never both take the last send', async () => {
     const storeA = new SqlBucketStore(async () => testDb.database.db);
     const storeB = new SqlBucketStore(async () => second.db);

@@ -11,7 +11,9 @@
  * under the row lock of its `bff_buckets` row, upstream/budget.ts), so every BFF process of the credential on one
  * PostgreSQL shares one cache and one budget, and two processes at the limit never both send the last call. On
  * embedded PGlite (one process) the budget lives there too and the copies in memory; without a database, both in
- * memory. Identical misses in flight in one process share one load.
+ * memory. Identical misses in flight in one process share one load; across processes, the first to find a copy
+ * stale claims it and reads it again while the others serve the stale copy (a view is read once per freshness
+ * period however many processes serve it).
  *
  * A read counts against the window from when it is taken until a minute after its load ended (the marketplace
  * counts arrivals, which come after the send); a load that ended without an answer keeps counting until its first
@@ -43,6 +45,14 @@ export interface ConsoleReads {
   put(key: string, read: StoredRead): Promise<void>;
   /** Drops every copy tagged with one of `tags`. */
   drop(tags: readonly string[]): Promise<void>;
+  /**
+   * Marks the copy `stale` of `key` as read again by this process until `untilMs`, unless another process already
+   * is (or the copy was replaced since): `true` when this process should read it. Absent when one process holds the
+   * copies (in-flight reads are shared in memory).
+   */
+  claim?(key: string, stale: StoredRead, untilMs: number, nowMs: number): Promise<boolean>;
+  /** Ends this process's claim `untilMs` on `key` (its read failed or was refused), so another may read it. */
+  release?(key: string, untilMs: number): Promise<void>;
 }
 
 /** The copies in this process's memory: the oldest stored goes first past `maxEntries`. */
@@ -155,6 +165,38 @@ export class ConsoleCache {
   }
 
   async #load(
+    key: string,
+    tags: readonly string[],
+    calls: number,
+    stored: StoredRead | undefined,
+    load: () => Promise<unknown>,
+  ): Promise<StoredRead> {
+    const now = this.#now();
+    const loadMs = calls * this.#attemptTimeoutMs;
+    if (stored === undefined || this.#reads.claim === undefined) return this.#spend(key, tags, calls, stored, load);
+    const claimUntil = now + loadMs;
+    if (!(await this.#reads.claim(key, stored, claimUntil, now))) {
+      // Another process reads it again (or just did): its copy if stored by now, else the stale one; none when an
+      // event or a write dropped it meanwhile, and then it is read as a first read is.
+      const latest = await this.#reads.get(key);
+      if (latest === undefined) return this.#spend(key, tags, calls, undefined, load);
+      return latest.at > stored.at ? latest : stored;
+    }
+    let read: StoredRead | undefined;
+    try {
+      read = await this.#spend(key, tags, calls, stored, load);
+      return read;
+    } finally {
+      // Storing a new copy ended the claim; otherwise end it now, so another process may read (else it lapses).
+      if (read === stored || read === undefined) await this.#reads.release?.(key, claimUntil).catch(() => {});
+    }
+  }
+
+  /**
+   * Reads `key` upstream when the budget has room for its `calls`, and stores the copy; else `stored`.
+   * @throws {UpstreamBusyError} when the budget has no room and there is no copy.
+   */
+  async #spend(
     key: string,
     tags: readonly string[],
     calls: number,

@@ -51,7 +51,14 @@ export class SqlConsoleReads implements ConsoleReads {
     const db = await this.#db();
     await db
       .insertInto('bff_console_reads')
-      .values({ key_id: this.#keyId, key, value: JSON.stringify(read.value), tags: [...read.tags], read_ms: read.at })
+      .values({
+        key_id: this.#keyId,
+        key,
+        value: JSON.stringify(read.value),
+        tags: [...read.tags],
+        read_ms: read.at,
+        refreshing_until_ms: null,
+      })
       .onConflict((oc) =>
         oc
           .columns(['key_id', 'key'])
@@ -59,6 +66,7 @@ export class SqlConsoleReads implements ConsoleReads {
             value: (eb) => eb.ref('excluded.value'),
             tags: (eb) => eb.ref('excluded.tags'),
             read_ms: (eb) => eb.ref('excluded.read_ms'),
+            refreshing_until_ms: null,
           })
           // Two processes storing one key: the later read wins, whichever finishes last.
           .where(sql<boolean>`bff_console_reads.read_ms <= excluded.read_ms`),
@@ -68,6 +76,32 @@ export class SqlConsoleReads implements ConsoleReads {
       this.#prunedMs = read.at;
       await this.#prune(db, read.at);
     }
+  }
+
+  async claim(key: string, stale: StoredRead, untilMs: number, nowMs: number): Promise<boolean> {
+    const db = await this.#db();
+    // One statement: of two processes finding the same stale copy, one updates the row, the other finds it claimed.
+    const row = await db
+      .updateTable('bff_console_reads')
+      .set({ refreshing_until_ms: untilMs })
+      .where('key_id', '=', this.#keyId)
+      .where('key', '=', key)
+      .where('read_ms', '=', stale.at)
+      .where((eb) => eb.or([eb('refreshing_until_ms', 'is', null), eb('refreshing_until_ms', '<=', nowMs)]))
+      .returning('key')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async release(key: string, untilMs: number): Promise<void> {
+    const db = await this.#db();
+    await db
+      .updateTable('bff_console_reads')
+      .set({ refreshing_until_ms: null })
+      .where('key_id', '=', this.#keyId)
+      .where('key', '=', key)
+      .where('refreshing_until_ms', '=', untilMs)
+      .execute();
   }
 
   async drop(tags: readonly string[]): Promise<void> {

@@ -23,6 +23,7 @@ import * as m0036 from './migrations/0036-checkout-completions.ts';
 import * as m0040 from './migrations/0040-brokerage-cases.ts';
 import * as m0045 from './migrations/0045-order-steps.ts';
 import * as m0048 from './migrations/0048-console-reads.ts';
+import * as m0049 from './migrations/0049-console-read-refresh.ts';
 import type { BffDb, BffTables } from './tables.ts';
 
 /**
@@ -50,6 +51,7 @@ export const BFF_MIGRATIONS: Readonly<Record<string, BffMigration>> = {
   '0040_brokerage_cases': m0040,
   '0045_order_steps': m0045,
   '0048_console_reads': m0048,
+  '0049_console_read_refresh': m0049,
 };
 
 /** The tables the BFF owns, in an order safe for `truncate`. */

@@ -272,6 +272,8 @@ export interface ConsoleReadTable {
   tags: string[];
   /** When it was read from the marketplace, ms since the epoch. */
   read_ms: number;
+  /** Until when one process reads it again (migration 0049); the others serve this copy meanwhile. */
+  refreshing_until_ms: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 /** The whole database. */
