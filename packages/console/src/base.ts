@@ -110,6 +110,7 @@ export abstract class DkConsoleView extends LitElement {
   }
 
   protected override updated(_changed: PropertyValues<this>): void {
+    labelColumns(this.renderRoot);
     // A new BFF address or date window loads again (once: the load in flight already used the current ones).
     if (this.state !== 'initial' && this.#loadedFor !== this.#loadKey()) void this.reload();
   }
@@ -211,6 +212,26 @@ export abstract class DkConsoleView extends LitElement {
 
   /** Whether a previous load left figures to keep on screen while refreshing. */
   protected abstract hasData(): boolean;
+}
+
+/**
+ * Names each body cell of every wide table (4 columns or more) in `root` by its column's header, as `data-label`,
+ * and marks the table `data-stack`, so on a phone its rows stack with each value named (styles.ts). A cell that
+ * spans columns keeps no name.
+ */
+export function labelColumns(root: ParentNode): void {
+  for (const table of root.querySelectorAll('table')) {
+    const heads = [...table.querySelectorAll('thead th')].map((th) => th.textContent?.trim() ?? '');
+    if (heads.length < 4) continue;
+    table.setAttribute('data-stack', '');
+    for (const row of table.querySelectorAll('tbody tr')) {
+      const cells = [...row.children];
+      if (cells.length !== heads.length) continue;
+      cells.forEach((cell, i) => {
+        if (cell.getAttribute('data-label') !== heads[i]) cell.setAttribute('data-label', heads[i] ?? '');
+      });
+    }
+  }
 }
 
 /** The `lang` of `element`'s nearest ancestor that has one, crossing shadow roots to their hosts; `''` when none. */

@@ -121,6 +121,7 @@ export const consoleStyles = css`
   .scroll {
     overflow-x: auto;
     max-width: 100%;
+    container-type: inline-size;
   }
   table {
     border-collapse: collapse;
@@ -147,6 +148,48 @@ export const consoleStyles = css`
     text-align: end;
     font-variant-numeric: tabular-nums;
     white-space: nowrap;
+  }
+  /* On a phone, a wide table's rows stack: each cell on a line of its own, named by its column (data-label, set by
+     the view from the table's head), so nothing hides past the edge. The head stays for screen readers. */
+  @container (max-width: 36rem) {
+    table[data-stack] thead {
+      position: absolute;
+      width: 1px;
+      height: 1px;
+      overflow: hidden;
+      clip-path: inset(50%);
+      white-space: nowrap;
+    }
+    table[data-stack],
+    table[data-stack] tbody {
+      display: block;
+    }
+    table[data-stack] tbody tr {
+      display: block;
+      border-block-end: 1px solid var(--_line);
+      padding-block: 0.3em;
+    }
+    table[data-stack] tbody :is(td, th) {
+      display: block;
+      border: 0;
+      padding: 0.15em 0.5em;
+      text-align: start;
+      white-space: normal;
+      overflow-wrap: anywhere;
+    }
+    /* The name floats in the cell's start padding; flow-root makes the cell as tall as a name that wraps. */
+    table[data-stack] tbody :is(td, th)[data-label] {
+      display: flow-root;
+      padding-inline-start: 9.5em;
+    }
+    table[data-stack] tbody :is(td, th)[data-label]::before {
+      content: attr(data-label);
+      float: inline-start;
+      inline-size: 8.4em;
+      margin-inline-start: -9em;
+      color: var(--_muted);
+      font-weight: normal;
+    }
   }
   .cards {
     display: grid;

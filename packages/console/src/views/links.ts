@@ -112,6 +112,12 @@ export class DkConsoleLinks extends DkConsoleView {
     }
   }
 
+  /** A link kind in the console's language (an unknown kind as the marketplace names it). */
+  #kind(kind: string): string {
+    const t = this.t;
+    return { generic: t.kindGeneric, domain: t.kindDomain, product: t.kindProduct }[kind] ?? kind;
+  }
+
   #target(link: ConsoleLink): string {
     return link.domain ?? link.product ?? '';
   }
@@ -165,7 +171,7 @@ export class DkConsoleLinks extends DkConsoleView {
                 ${this.links.map(
                   (link) => html`<tr data-link=${link.link_id}>
                     <td>${link.label ?? ''} <bdi class="muted">${this.#target(link)}</bdi></td>
-                    <td>${link.kind}</td>
+                    <td>${this.#kind(link.kind)}</td>
                     <td>
                       <bdi><code>${link.url}</code></bdi>
                       <button part="copy" aria-label=${t.copyLink(link.url)} @click=${() => this.#copy(link.url)}>
