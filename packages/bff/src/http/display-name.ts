@@ -1,3 +1,4 @@
+/// <reference path="../types/punycode.d.ts" />
 /**
  * How the BFF names a domain to a person (docs/spec-decisions.md, "Widget: internationalised names shown in
  * Unicode"): an internationalised name (IDNA, RFC 5890) is shown in Unicode, `münchen.de` for `xn--mnchen-3ya.de`,
