@@ -106,6 +106,7 @@ describe('the console on the demo shows what the marketplace holds', () => {
     const open = async (tab: ConsoleTabName) => {
       const view = await openTab(page, tab);
       shown.push([tab, await view.getAttribute('data-state')]);
+      await shot(page, `console-${tab}-en-light-1280`);
       return view;
     };
     const { transactions, settlements, payouts, ledger, brokerage, analytics, orders, links, events } = expected;
@@ -115,6 +116,8 @@ describe('the console on the demo shows what the marketplace holds', () => {
     // Overview: GMV, commission, owed for the window (every statement), the funnel.
     const overview = await settledView(page, 'overview');
     shown.push(['overview', await overview.getAttribute('data-state')]);
+    await overview.locator('dk-console-chart canvas').waitFor();
+    await shot(page, 'console-overview-en-light-1280');
     const owed = settlements.items.reduce((sum, s) => sum + s.amount_owed_cents, 0);
     expect([await cents(overview, 'gmv'), await cents(overview, 'commission'), await cents(overview, 'owed')]).toEqual([
       totals.gmv_cents,
@@ -244,7 +247,7 @@ describe('the console on the demo shows what the marketplace holds', () => {
         lang === 'ar' ? 'rtl' : 'ltr',
       ]);
       // The same GMV, written as the language writes amounts (the browser's own Intl, as the element uses it; spaces
-      // collapsed as deepText reads them).
+      // collapsed as deepText reads them, and the bidi isolates that keep `US$` whole in Arabic set aside).
       const totals = expected.transactions.raw.totals!;
       const gmv = await page.evaluate(
         ([cents, currency, locale]) =>
@@ -253,7 +256,8 @@ describe('the console on the demo shows what the marketplace holds', () => {
             .replace(/\s+/g, ' '),
         [String(totals.gmv_cents), totals.currency ?? 'USD', lang] as const,
       );
-      await expect.poll(() => deepText(overview.locator('[part="gmv"]'))).toContain(gmv);
+      const shown = () => deepText(overview.locator('[part="gmv"]')).then((t) => t.replace(/[\u2066-\u2069]/g, ''));
+      await expect.poll(shown).toContain(gmv);
       expect((await deepText(page.locator('dk-console').getByRole('tab').first())).trim()).toBe(
         lang === 'fr' ? 'Vue d’ensemble' : 'نظرة عامة',
       );

@@ -13,16 +13,23 @@ export function minorUnitExponent(currency: string): number {
   return 2;
 }
 
+/** Marks a right-to-left number format starts with (U+200F RLM, U+061C ALM). */
+const RTL_MARK = /[\u200f\u061c]/;
+
 /**
  * `amountMinor` (integer minor units of `currency`) as a price for `locale`, e.g. `formatMoney(123450, 'USD', 'en')`
- * → `"$1,234.50"`. Never throws: an unknown currency gives `"1234.50 XYZ"`.
+ * → `"$1,234.50"`. In a right-to-left format (Arabic: RLM, `1,234.50 US$`) the currency is isolated (U+2066 … U+2069,
+ * Unicode bidi isolates), so `US$` stays one word beside the number and a minus stays on the number; without it a
+ * browser shows `$-1,234.50 US`. Never throws: an unknown currency gives `"1234.50 XYZ"`.
  */
 export function formatMoney(amountMinor: number, currency: string, locale?: string): string {
   const exponent = minorUnitExponent(currency);
   const major = amountMinor / 10 ** exponent;
   for (const tag of [locale || undefined, undefined]) {
     try {
-      return new Intl.NumberFormat(tag, { style: 'currency', currency }).format(major);
+      const parts = new Intl.NumberFormat(tag, { style: 'currency', currency }).formatToParts(major);
+      const rtl = parts.some((p) => RTL_MARK.test(p.value));
+      return parts.map((p) => (rtl && p.type === 'currency' ? `\u2066${p.value}\u2069` : p.value)).join('');
     } catch {
       // next
     }
