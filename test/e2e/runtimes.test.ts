@@ -3,7 +3,8 @@
  * from the packed tarballs on Express (Node), Node's http server, a Next.js App Router app (`next build`, then
  * `next start`), Hono on Node, Bun, Deno and workerd (miniflare). See `runtimes/hosts.ts` for how each is started.
  *
- * Per host: `/readyz`; a search and the siblings of a word; a typed domain's standing and its WHOIS (`GET /whois`); a checkout session paid on the sandbox's hosted lander
+ * Per host: `/readyz`; a search and the siblings of a word; a typed domain's standing and its WHOIS (`GET /whois`);
+ * the shop's MCP tools listed and its search called by the official MCP SDK client (`POST /mcp`); a checkout session paid on the sandbox's hosted lander
  * whose signed return `GET /checkout/return` confirms (and an edited one it refuses); a Merchant of Record quote →
  * order → status; a webhook delivery signed over its exact bytes accepted (and the same bytes, one changed, refused).
  *
@@ -17,6 +18,8 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PartnerClient } from '@domainkit/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { signWebhookPayload } from '@domainkit/protocol';
 import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import pg from 'pg';
@@ -204,6 +207,23 @@ describe.skipIf(!ready)('the BFF on every host (packed tarballs, outside the wor
         const bad = await fetch(`${host.url}/whois?domain=live%00site.com`);
         expect(bad.status).toBe(400);
         expect((await json(bad)).error.code).toBe('validation_error');
+      }, 60_000);
+
+      it('serves the shop’s tools to an agent over MCP (official SDK client): the search answers as GET /search', async () => {
+        const agent = new Client({ name: `domainkit-runtimes-${spec.name}`, version: '1.0.0' });
+        await agent.connect(new StreamableHTTPClientTransport(new URL(`${host.url}/mcp`)));
+        try {
+          const { tools } = await agent.listTools();
+          expect(tools.map((t) => t.name)).toContain('search_domains');
+          const visitor = await json(await getPatiently(`${host.url}/search?q=garden`));
+          const result = await agent.callTool({ name: 'search_domains', arguments: { query: 'garden' } });
+          expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+          const found = result.structuredContent as { outcome: string; results: unknown[] };
+          expect(found.outcome).toBe('ok');
+          expect(found.results).toEqual(visitor.results);
+        } finally {
+          await agent.close();
+        }
       }, 60_000);
 
       it('opens a checkout session; the lander’s signed return is confirmed, an edited one refused', async () => {

@@ -20,6 +20,8 @@ export function bffOptions(env, basePath = '/dk') {
     webhook: { secret: env.DK_WEBHOOK_SECRET },
     database: env.DK_DATABASE_URL ? { url: env.DK_DATABASE_URL, schema: env.DK_DATABASE_SCHEMA } : { memory: true },
     returnUrl: 'https://shop.example/thanks',
+    // The shop's tools for AI agents at POST /mcp (issue 25: on every host the BFF runs on).
+    mcp: true,
     // `next start` runs with NODE_ENV=production: a staging shop on a SANDBOX credential may keep test cards.
     allowTestCardsInProduction: true,
     logger: env.DK_LOG === '1' ? undefined : false,
