@@ -63,7 +63,10 @@ async function readExpected(client: PartnerClient) {
     first(client.links.list({ limit: 100 })),
     first(client.events.list({ limit: 50 })),
   ]);
-  return { transactions, settlements, payouts, ledger, brokerage, analytics, orders, links, events };
+  // The list carries no timeline (the spec gives it on GET /brokerage/{case_id}): the closed deal's, read alone.
+  const deal = brokerage.items.find((c) => c.status === 'CLOSED_DEAL');
+  const dealCase = deal === undefined ? undefined : await client.brokerage.retrieve(deal.case_id);
+  return { transactions, settlements, payouts, ledger, brokerage, dealCase, analytics, orders, links, events };
 }
 
 beforeAll(async () => {
@@ -213,6 +216,15 @@ describe('the console on the demo shows what the marketplace holds', () => {
       expect(text).toContain(money(c.budget_cents, c.currency));
       if (c.deal_price_cents != null) expect(text).toContain(money(c.deal_price_cents, c.currency));
     }
+    // The closed deal's timeline, opened: every step the marketplace lists for it.
+    const dealCase = expected.dealCase!;
+    expect(dealCase.timeline?.length).toBeGreaterThan(1);
+    await brokerageView.getByRole('button', { name: `Timeline of the case for ${dealCase.domain}` }).click();
+    const steps = brokerageView.locator(`#tl-${dealCase.case_id} li`);
+    await expect.poll(() => steps.count()).toBe(dealCase.timeline!.length);
+    expect(await steps.evaluateAll((lis) => lis.map((li) => li.textContent?.split(' · ')[0]?.trim()))).toEqual(
+      dealCase.timeline!.map((step) => step.status),
+    );
 
     // Referral links: each link's clicks and sales.
     const linksView = await open('links');
@@ -265,6 +277,12 @@ describe('the console on the demo shows what the marketplace holds', () => {
         const view = tab === 'overview' ? overview : await openTab(page, tab);
         expect([tab, await view.getAttribute('data-state')]).toEqual([tab, 'complete']);
         if (tab === 'overview') await view.locator('dk-console-chart canvas').first().waitFor();
+        if (tab === 'brokerage') {
+          // The closed deal's timeline open, as a person reads it.
+          const deal = expected.dealCase!;
+          await view.locator(`button[aria-controls="tl-${deal.case_id}"]`).click();
+          await view.locator(`#tl-${deal.case_id} li`).first().waitFor();
+        }
         for (const look of LANGUAGE_LOOKS) {
           await page.emulateMedia({ colorScheme: look.colorScheme });
           await page.setViewportSize({ width: look.width, height: 900 });

@@ -376,6 +376,7 @@ const CONSOLE_ROUTES: Endpoint[] = [
     '/console/commissions',
     '/console/sales',
     '/console/brokerage',
+    '/console/brokerage/:id',
     '/console/links',
     '/console/orders',
   ].map((path) => ({

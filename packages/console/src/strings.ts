@@ -52,6 +52,8 @@ export interface DkConsoleStrings {
   readonly created: string;
   readonly timeline: string;
   readonly details: (id: string) => string;
+  /** Name of the button that shows a brokerage case's timeline. */
+  readonly caseTimeline: (domain: string) => string;
   readonly refund: string;
   readonly refundOrder: (domain: string) => string;
   readonly refundConfirmTitle: (domain: string) => string;
@@ -165,6 +167,7 @@ export const en: DkConsoleStrings = {
   created: 'Created',
   timeline: 'Timeline',
   details: (id) => `Timeline of order ${id}`,
+  caseTimeline: (domain) => `Timeline of the case for ${domain}`,
   refund: 'Refund',
   refundOrder: (domain) => `Refund the order for ${domain}`,
   refundConfirmTitle: (domain) => `Refund the order for ${domain}?`,

@@ -173,6 +173,17 @@ function orderDetail(deps: ConsoleDeps): ConsoleHandler {
   };
 }
 
+/** `GET /console/brokerage/:id`: one case with its timeline (`GET /brokerage/{case_id}`; the list carries none). */
+function brokerageCase(deps: ConsoleDeps): ConsoleHandler {
+  return async (req) => {
+    const { id } = parseInput(orderIdSchema, req.params, 'path'); // a case id has an order id's shape
+    const read = await cacheFor(deps, req).get(`case:${id}`, ['brokerage'], 1, async () => ({
+      case: await deps.client.brokerage.retrieve(id),
+    }));
+    return json(fresh(deps, read));
+  };
+}
+
 /** Quotes a CSV field (RFC 4180), and defuses a leading formula character for spreadsheets. */
 function csvField(value: unknown): string {
   let text = value === null || value === undefined ? '' : String(value);
@@ -300,6 +311,7 @@ export function readRoutes(deps: ConsoleDeps): Array<{ path: string; GET: Return
       const p = await page(c.brokerage.list(q));
       return { cases: p.items, next_cursor: p.nextCursor };
     }),
+    '/console/brokerage/:id': brokerageCase(deps),
     '/console/links': view(deps, 'links', consolePageQuerySchema, ['links'], async (q) => {
       const p = await page(c.links.list(q));
       return { links: p.items, next_cursor: p.nextCursor };

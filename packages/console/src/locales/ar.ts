@@ -48,6 +48,7 @@ export const ar: DkConsoleStrings = {
   created: 'أُنشئ في',
   timeline: 'السجل الزمني',
   details: (id) => `السجل الزمني للطلب ${id}`,
+  caseTimeline: (domain) => `السجل الزمني لملف ${domain}`,
   refund: 'استرداد',
   refundOrder: (domain) => `استرداد طلب ${domain}`,
   refundConfirmTitle: (domain) => `استرداد طلب ${domain}؟`,

@@ -50,6 +50,7 @@ export const fr: DkConsoleStrings = {
   created: 'Créée le',
   timeline: 'Historique',
   details: (id) => `Historique de la commande ${id}`,
+  caseTimeline: (domain) => `Historique du dossier pour ${domain}`,
   refund: 'Rembourser',
   refundOrder: (domain) => `Rembourser la commande de ${domain}`,
   refundConfirmTitle: (domain) => `Rembourser la commande de ${domain} ?`,

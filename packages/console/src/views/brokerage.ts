@@ -1,6 +1,7 @@
 /**
  * `<dk-console-brokerage>`: the partner's brokerage cases (Partner API spec 4.1 `GET /brokerage`) with status,
- * timeline and outcome (deal price and the partner's cut, or closed without a deal).
+ * timeline and outcome (deal price and the partner's cut, or closed without a deal). The list carries no timeline
+ * (the spec gives it on `GET /brokerage/{case_id}`): each case's is read when the person opens it.
  *
  * @summary Brokerage cases.
  * @event dk-console-error - a call failed.
@@ -31,9 +32,18 @@ export class DkConsoleBrokerage extends DkConsoleView {
     ...DkConsoleView.properties,
     cases: { state: true },
     nextCursor: { state: true },
+    open: { state: true },
   };
   declare protected cases: ConsoleBrokerageCase[] | undefined;
   declare protected nextCursor: string | null;
+  /** Cases whose timeline is open, by id (with the case as read alone). */
+  declare protected open: ReadonlyMap<string, ConsoleBrokerageCase>;
+
+  constructor() {
+    super();
+    this.nextCursor = null;
+    this.open = new Map();
+  }
 
   protected get heading(): string {
     return this.t.cases;
@@ -48,6 +58,52 @@ export class DkConsoleBrokerage extends DkConsoleView {
     });
     this.cases = page.cases;
     this.nextCursor = page.next_cursor ?? null;
+    // Timelines left open are read again.
+    const open = new Map<string, ConsoleBrokerageCase>();
+    for (const id of this.open.keys()) open.set(id, await this.#case(id));
+    this.open = open;
+  }
+
+  async #case(id: string): Promise<ConsoleBrokerageCase> {
+    return (await this.session.get<{ case: ConsoleBrokerageCase }>(`/brokerage/${encodeURIComponent(id)}`)).case;
+  }
+
+  async #toggle(c: ConsoleBrokerageCase): Promise<void> {
+    const open = new Map(this.open);
+    if (open.delete(c.case_id)) {
+      this.open = open;
+      return;
+    }
+    try {
+      open.set(c.case_id, await this.#case(c.case_id));
+      this.open = open;
+    } catch (error) {
+      this.fail(error);
+    }
+  }
+
+  #timeline(c: ConsoleBrokerageCase): TemplateResult {
+    const t = this.t;
+    const detail = this.open.get(c.case_id);
+    const steps = c.timeline ?? detail?.timeline;
+    const list = html`<ol class="timeline" id=${`tl-${c.case_id}`}>
+      ${(steps ?? []).map(
+        // The marketplace's status and note keep their own direction in a right-to-left page.
+        (step) =>
+          html`<li><bdi>${step.status}</bdi> · ${this.date(step.at)}${step.note ? html` — <bdi>${step.note}</bdi>` : ''}</li>`,
+      )}
+    </ol>`;
+    if (c.timeline) return list;
+    return html`<button
+        class="link"
+        aria-expanded=${detail ? 'true' : 'false'}
+        aria-controls=${`tl-${c.case_id}`}
+        aria-label=${t.caseTimeline(c.domain)}
+        @click=${() => this.#toggle(c)}
+      >
+        ${t.timeline}
+      </button>
+      ${detail ? list : nothing}`;
   }
 
   async #more(): Promise<void> {
@@ -105,14 +161,7 @@ export class DkConsoleBrokerage extends DkConsoleView {
                         : nothing
                     }
                   </td>
-                  <td>
-                    <ol class="timeline">
-                      ${(c.timeline ?? []).map(
-                        (step) =>
-                          html`<li>${step.status} · ${this.date(step.at)}${step.note ? ` — ${step.note}` : ''}</li>`,
-                      )}
-                    </ol>
-                  </td>
+                  <td>${this.#timeline(c)}</td>
                 </tr>`,
               )}
             </tbody>

@@ -298,7 +298,7 @@ export class DkConsoleOrders extends DkConsoleView {
                   (step) =>
                     html`<li>
                       <span class="badge">${step.status}</span> ${this.dateTime(step.at)}${
-                        step.note ? html` — ${step.note}` : nothing
+                        step.note ? html` — <bdi>${step.note}</bdi>` : nothing
                       }
                     </li>`,
                 )}

@@ -197,12 +197,18 @@ export const consoleBrokerageQuerySchema = z.strictObject({
   cursor: cursorSchema.optional(),
   limit: pageLimitSchema,
 });
-/** `GET /console/brokerage`: cases with status, timeline and outcome. */
+/** `GET /console/brokerage`: cases with status and outcome (each case's timeline: `GET /console/brokerage/:id`). */
 export const consoleBrokerageListSchema = z.object({
   cases: z.array(brokerageCaseSchema),
   next_cursor: z.string().nullable(),
   ...freshness,
 });
+
+/**
+ * `GET /console/brokerage/:id`: one case with its timeline (the list carries none: Partner API spec 4.1 gives a case's
+ * timeline on `GET /brokerage/{case_id}`).
+ */
+export const consoleBrokerageCaseViewSchema = z.object({ case: brokerageCaseSchema, ...freshness });
 
 /** `GET /console/links?cursor&limit`: referral links with clicks and sales per link. */
 export const consoleLinkListSchema = z.object({
