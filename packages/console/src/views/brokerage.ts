@@ -9,6 +9,7 @@
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
+import { listTable, moreButton } from '../table.ts';
 
 /** A brokerage case (protocol `brokerageCaseSchema`). */
 export interface ConsoleBrokerageCase {
@@ -130,26 +131,19 @@ export class DkConsoleBrokerage extends DkConsoleView {
 
   protected renderBody(): TemplateResult {
     const t = this.t;
-    return html`${
-      this.cases?.length
-        ? html`<div class="scroll" tabindex="0">
-          <table part="table">
-            <caption class="sr-only">
-              ${t.cases}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">${t.domain}</th>
-                <th scope="col">${t.tier}</th>
-                <th scope="col">${t.status}</th>
-                <th scope="col" class="num">${t.budget}</th>
-                <th scope="col">${t.outcome}</th>
-                <th scope="col">${t.timeline}</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${this.cases.map(
-                (c) => html`<tr data-case=${c.case_id}>
+    return html`${listTable({
+      part: 'table',
+      caption: t.cases,
+      columns: [
+        { label: t.domain },
+        { label: t.tier },
+        { label: t.status },
+        { label: t.budget, num: true },
+        { label: t.outcome },
+        { label: t.timeline },
+      ],
+      items: this.cases,
+      row: (c) => html`<tr data-case=${c.case_id}>
                   <td><bdi>${c.domain}</bdi></td>
                   <td>${c.tier}</td>
                   <td><span class="badge">${c.status}</span></td>
@@ -163,12 +157,8 @@ export class DkConsoleBrokerage extends DkConsoleView {
                   </td>
                   <td>${this.#timeline(c)}</td>
                 </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`
-        : html`<p class="muted">${t.empty}</p>`
-    }
-    ${this.nextCursor ? html`<button @click=${() => this.#more()}>${t.loadMore}</button>` : nothing}`;
+      empty: t.empty,
+    })}
+    ${moreButton(this.nextCursor, t.loadMore, () => this.#more())}`;
   }
 }

@@ -9,6 +9,7 @@
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
+import { listTable, moreButton } from '../table.ts';
 
 /** A ledger line (protocol `commissionEntrySchema`): `amount_cents` signed, `balance_cents` after it. */
 export interface ConsoleCommissionEntry {
@@ -85,38 +86,27 @@ export class DkConsoleCommissions extends DkConsoleView {
           </dl>`
           : nothing
       }
-      ${
-        this.ledger?.commissions.length
-          ? html`<div class="scroll" tabindex="0">
-            <table part="table">
-              <caption class="sr-only">
-                ${t.ledger}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t.created}</th>
-                  <th scope="col">${t.type}</th>
-                  <th scope="col">${t.status}</th>
-                  <th scope="col" class="num">${t.amount}</th>
-                  <th scope="col" class="num">${t.balance}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${this.ledger.commissions.map(
-                  (line) => html`<tr>
-                    <td>${this.dateTime(line.created_at)}</td>
-                    <td>${line.type}</td>
-                    <td>${line.status ?? ''}</td>
-                    <td class="num">${this.money(line.amount_cents, line.currency)}</td>
-                    <td class="num">${this.money(line.balance_cents, line.currency)}</td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-          : html`<p class="muted">${t.empty}</p>`
-      }
-      ${this.ledger?.next_cursor ? html`<button @click=${() => this.#more()}>${t.loadMore}</button>` : nothing}
+      ${listTable({
+        part: 'table',
+        caption: t.ledger,
+        columns: [
+          { label: t.created },
+          { label: t.type },
+          { label: t.status },
+          { label: t.amount, num: true },
+          { label: t.balance, num: true },
+        ],
+        items: this.ledger?.commissions,
+        row: (line) => html`<tr>
+          <td>${this.dateTime(line.created_at)}</td>
+          <td>${line.type}</td>
+          <td>${line.status ?? ''}</td>
+          <td class="num">${this.money(line.amount_cents, line.currency)}</td>
+          <td class="num">${this.money(line.balance_cents, line.currency)}</td>
+        </tr>`,
+        empty: t.empty,
+      })}
+      ${moreButton(this.ledger?.next_cursor, t.loadMore, () => this.#more())}
     `;
   }
 }

@@ -8,6 +8,7 @@
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
+import { listTable, moreButton } from '../table.ts';
 
 /** An event with its delivery as the BFF received it (null when it never arrived). */
 export interface ConsoleEvent {
@@ -73,24 +74,12 @@ export class DkConsoleEvents extends DkConsoleView {
 
   protected renderBody(): TemplateResult {
     const t = this.t;
-    return html`${
-      this.events?.length
-        ? html`<div class="scroll" tabindex="0">
-          <table part="table">
-            <caption class="sr-only">
-              ${t.events}
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">${t.created}</th>
-                <th scope="col">${t.event}</th>
-                <th scope="col">${t.order}</th>
-                <th scope="col">${t.delivery}</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${this.events.map(
-                (e) => html`<tr data-event=${e.id}>
+    return html`${listTable({
+      part: 'table',
+      caption: t.events,
+      columns: [{ label: t.created }, { label: t.event }, { label: t.order }, { label: t.delivery }],
+      items: this.events,
+      row: (e) => html`<tr data-event=${e.id}>
                   <td>${this.dateTime(e.created_at)}</td>
                   <td><code>${e.type}</code><br /><span class="muted"><bdi>${e.id}</bdi></span></td>
                   <td><bdi>${this.#subject(e)}</bdi></td>
@@ -106,12 +95,8 @@ export class DkConsoleEvents extends DkConsoleView {
                     }
                   </td>
                 </tr>`,
-              )}
-            </tbody>
-          </table>
-        </div>`
-        : html`<p class="muted">${t.empty}</p>`
-    }
-    ${this.nextCursor ? html`<button @click=${() => this.#more()}>${t.loadMore}</button>` : nothing}`;
+      empty: t.empty,
+    })}
+    ${moreButton(this.nextCursor, t.loadMore, () => this.#more())}`;
   }
 }

@@ -13,6 +13,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ConsoleApiError, idempotencyKey } from '../api.ts';
 import { DkConsoleView } from '../base.ts';
+import { listTable } from '../table.ts';
 import { DkLinkCreatedEvent } from '../events.ts';
 
 /** A referral link with its counts (protocol `linkSchema`). */
@@ -151,42 +152,31 @@ export class DkConsoleLinks extends DkConsoleView {
       <div role="status">
         ${this.notice ? html`<div class="notice ${this.notice.kind}" part="notice"><p>${this.notice.text}</p></div>` : nothing}
       </div>
-      ${
-        this.links?.length
-          ? html`<div class="scroll" tabindex="0">
-            <table part="table">
-              <caption class="sr-only">
-                ${t.links}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t.linkLabel}</th>
-                  <th scope="col">${t.kind}</th>
-                  <th scope="col">URL</th>
-                  <th scope="col" class="num">${t.clicks}</th>
-                  <th scope="col" class="num">${t.sales}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${this.links.map(
-                  (link) => html`<tr data-link=${link.link_id}>
-                    <td>${link.label ?? ''} <bdi class="muted">${this.#target(link)}</bdi></td>
-                    <td>${this.#kind(link.kind)}</td>
-                    <td>
-                      <bdi><code>${link.url}</code></bdi>
-                      <button part="copy" aria-label=${t.copyLink(link.url)} @click=${() => this.#copy(link.url)}>
-                        ${t.copy}
-                      </button>
-                    </td>
-                    <td class="num" data-clicks=${link.clicks}>${this.count(link.clicks)}</td>
-                    <td class="num" data-sales=${link.sales}>${this.count(link.sales)}</td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-          : html`<p class="muted">${t.empty}</p>`
-      }
+      ${listTable({
+        part: 'table',
+        caption: t.links,
+        columns: [
+          { label: t.linkLabel },
+          { label: t.kind },
+          { label: 'URL' },
+          { label: t.clicks, num: true },
+          { label: t.sales, num: true },
+        ],
+        items: this.links,
+        row: (link) => html`<tr data-link=${link.link_id}>
+          <td>${link.label ?? ''} <bdi class="muted">${this.#target(link)}</bdi></td>
+          <td>${this.#kind(link.kind)}</td>
+          <td>
+            <bdi><code>${link.url}</code></bdi>
+            <button part="copy" aria-label=${t.copyLink(link.url)} @click=${() => this.#copy(link.url)}>
+              ${t.copy}
+            </button>
+          </td>
+          <td class="num" data-clicks=${link.clicks}>${this.count(link.clicks)}</td>
+          <td class="num" data-sales=${link.sales}>${this.count(link.sales)}</td>
+        </tr>`,
+        empty: t.empty,
+      })}
       ${
         this.windowClicks === undefined
           ? nothing

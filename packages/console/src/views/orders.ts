@@ -13,6 +13,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ConsoleApiError, idempotencyKey } from '../api.ts';
 import { DkConsoleView } from '../base.ts';
+import { listTable, moreButton } from '../table.ts';
 import { DkRefundEvent } from '../events.ts';
 
 /** An order as the console reads it (Partner API spec 2.1; the timeline on `GET /orders/{public_id}`). */
@@ -224,31 +225,22 @@ export class DkConsoleOrders extends DkConsoleView {
           </div>`
           : nothing
       }
-      ${
-        this.orders?.length
-          ? html`<div class="scroll" tabindex="0">
-            <table part="table">
-              <caption class="sr-only">
-                ${t.tabOrders}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t.order}</th>
-                  <th scope="col">${t.domain}</th>
-                  <th scope="col">${t.status}</th>
-                  <th scope="col" class="num">${t.amount}</th>
-                  <th scope="col">${t.created}</th>
-                  <th scope="col">${t.refund}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${this.orders.map((order) => this.#row(order))}
-              </tbody>
-            </table>
-          </div>`
-          : html`<p class="muted">${t.empty}</p>`
-      }
-      ${this.nextCursor ? html`<button part="more" @click=${() => this.#more()}>${t.loadMore}</button>` : nothing}
+      ${listTable({
+        part: 'table',
+        caption: t.tabOrders,
+        columns: [
+          { label: t.order },
+          { label: t.domain },
+          { label: t.status },
+          { label: t.amount, num: true },
+          { label: t.created },
+          { label: t.refund },
+        ],
+        items: this.orders,
+        row: (order) => this.#row(order),
+        empty: t.empty,
+      })}
+      ${moreButton(this.nextCursor, t.loadMore, () => this.#more(), 'more')}
       ${this.#dialog()}
     `;
   }

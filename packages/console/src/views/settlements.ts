@@ -10,6 +10,7 @@
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
+import { listTable, moreButton } from '../table.ts';
 
 /** A settlement statement (protocol `settlementSchema`). */
 export interface ConsoleSettlement {
@@ -142,37 +143,26 @@ export class DkConsoleSettlements extends DkConsoleView {
     const currency = totals?.currency ?? this.transactions?.transactions[0]?.currency ?? 'USD';
     return html`
       <h3>${t.settlements}</h3>
-      ${
-        this.settlements?.length
-          ? html`<div class="scroll" tabindex="0">
-            <table part="settlements">
-              <caption class="sr-only">
-                ${t.settlements}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t.period}</th>
-                  <th scope="col" class="num">${t.grossSold}</th>
-                  <th scope="col" class="num">${t.commissionRetained}</th>
-                  <th scope="col" class="num">${t.amountOwed}</th>
-                  <th scope="col" class="num">${t.orderCount}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${this.settlements.map(
-                  (s) => html`<tr data-settlement=${s.settlement_id}>
-                    <th scope="row">${this.date(s.period_start)} – ${this.date(s.period_end)}</th>
-                    <td class="num">${this.money(s.gross_sold_cents, s.currency)}</td>
-                    <td class="num">${this.money(s.commission_retained_cents, s.currency)}</td>
-                    <td class="num">${this.money(s.amount_owed_cents, s.currency)}</td>
-                    <td class="num">${this.count(s.order_count)}</td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-          : html`<p class="muted">${t.empty}</p>`
-      }
+      ${listTable({
+        part: 'settlements',
+        caption: t.settlements,
+        columns: [
+          { label: t.period },
+          { label: t.grossSold, num: true },
+          { label: t.commissionRetained, num: true },
+          { label: t.amountOwed, num: true },
+          { label: t.orderCount, num: true },
+        ],
+        items: this.settlements,
+        row: (s) => html`<tr data-settlement=${s.settlement_id}>
+          <th scope="row">${this.date(s.period_start)} – ${this.date(s.period_end)}</th>
+          <td class="num">${this.money(s.gross_sold_cents, s.currency)}</td>
+          <td class="num">${this.money(s.commission_retained_cents, s.currency)}</td>
+          <td class="num">${this.money(s.amount_owed_cents, s.currency)}</td>
+          <td class="num">${this.count(s.order_count)}</td>
+        </tr>`,
+        empty: t.empty,
+      })}
       <h3>${t.transactions}</h3>
       <form class="filters" part="filters" @submit=${this.#filter}>
         <label>${t.from} <input type="date" name="from" .value=${this.from ?? ''} /></label>
@@ -197,75 +187,48 @@ export class DkConsoleSettlements extends DkConsoleView {
           </p>`
           : nothing
       }
-      ${
-        this.transactions?.transactions.length
-          ? html`<div class="scroll" tabindex="0">
-            <table part="transactions">
-              <caption class="sr-only">
-                ${t.transactions}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t.created}</th>
-                  <th scope="col">${t.domain}</th>
-                  <th scope="col">${t.paymentModel}</th>
-                  <th scope="col">${t.status}</th>
-                  <th scope="col" class="num">${t.gmv}</th>
-                  <th scope="col" class="num">${t.commission}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${this.transactions.transactions.map(
-                  (x) => html`<tr>
-                    <td>${this.dateTime(x.created_at)}</td>
-                    <td><bdi>${x.domain}</bdi></td>
-                    <td>${x.payment_model}</td>
-                    <td><span class="badge">${x.status}</span></td>
-                    <td class="num">${this.money(x.gmv_cents, x.currency)}</td>
-                    <td class="num">${this.money(x.commission_cents, x.currency)}</td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-          : html`<p class="muted">${t.empty}</p>`
-      }
-      ${this.transactions?.next_cursor ? html`<button @click=${() => this.#more()}>${t.loadMore}</button>` : nothing}
+      ${listTable({
+        part: 'transactions',
+        caption: t.transactions,
+        columns: [
+          { label: t.created },
+          { label: t.domain },
+          { label: t.paymentModel },
+          { label: t.status },
+          { label: t.gmv, num: true },
+          { label: t.commission, num: true },
+        ],
+        items: this.transactions?.transactions,
+        row: (x) => html`<tr>
+          <td>${this.dateTime(x.created_at)}</td>
+          <td><bdi>${x.domain}</bdi></td>
+          <td>${x.payment_model}</td>
+          <td><span class="badge">${x.status}</span></td>
+          <td class="num">${this.money(x.gmv_cents, x.currency)}</td>
+          <td class="num">${this.money(x.commission_cents, x.currency)}</td>
+        </tr>`,
+        empty: t.empty,
+      })}
+      ${moreButton(this.transactions?.next_cursor, t.loadMore, () => this.#more())}
       <h3>${t.payouts}</h3>
       ${
         this.payouts?.total_paid_cents != null
           ? html`<p part="total-paid">${t.totalPaid(this.money(this.payouts.total_paid_cents))}</p>`
           : nothing
       }
-      ${
-        this.payouts?.payouts.length
-          ? html`<div class="scroll" tabindex="0">
-            <table part="payouts">
-              <caption class="sr-only">
-                ${t.payouts}
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">${t.created}</th>
-                  <th scope="col">${t.status}</th>
-                  <th scope="col" class="num">${t.amount}</th>
-                  <th scope="col">${t.paid}</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${this.payouts.payouts.map(
-                  (p) => html`<tr>
-                    <td>${this.dateTime(p.created_at)}</td>
-                    <td><span class="badge">${p.status}</span></td>
-                    <td class="num">${this.money(p.amount_cents, p.currency)}</td>
-                    <td>${this.dateTime(p.paid_at)}</td>
-                  </tr>`,
-                )}
-              </tbody>
-            </table>
-          </div>`
-          : html`<p class="muted">${t.empty}</p>`
-      }
+      ${listTable({
+        part: 'payouts',
+        caption: t.payouts,
+        columns: [{ label: t.created }, { label: t.status }, { label: t.amount, num: true }, { label: t.paid }],
+        items: this.payouts?.payouts,
+        row: (p) => html`<tr>
+          <td>${this.dateTime(p.created_at)}</td>
+          <td><span class="badge">${p.status}</span></td>
+          <td class="num">${this.money(p.amount_cents, p.currency)}</td>
+          <td>${this.dateTime(p.paid_at)}</td>
+        </tr>`,
+        empty: t.empty,
+      })}
     `;
   }
 }
