@@ -398,6 +398,38 @@ describe('console elements', () => {
     await page.close();
   });
 
+  it('filters: orders and transactions ask the BFF for what was chosen, trimmed, the window by whole days', async () => {
+    stub = freshStub();
+    const submit = async (page: Page, tab: string, path: string): Promise<URLSearchParams> => {
+      const asked = page.waitForRequest((r) => new URL(r.url()).pathname === path);
+      await page.locator(`dk-console-${tab} form[part="filters"] button[type="submit"]`).click();
+      return new URL((await asked).url()).searchParams;
+    };
+    const orders = await open('orders');
+    const form = orders.locator('dk-console-orders form[part="filters"]');
+    await form.locator('select[name="status"]').selectOption('HELD_FOR_REVIEW');
+    await form.locator('input[name="domain"]').fill('  CoffeeHouse.com ');
+    await form.locator('input[name="from"]').fill('2026-11-01');
+    const query = await submit(orders, 'orders', '/dk/console/orders');
+    expect(query.get('status')).toBe('HELD_FOR_REVIEW');
+    expect(query.get('domain')).toBe('coffeehouse.com');
+    expect(query.get('from')).toBe('2026-11-01T00:00:00Z');
+    expect(query.has('to')).toBe(false);
+    await orders.close();
+
+    const settlements = await open('settlements');
+    const filters = settlements.locator('dk-console-settlements form[part="filters"]');
+    await filters.locator('select[name="payment_model"]').selectOption('mor');
+    await filters.locator('input[name="status"]').fill(' ');
+    await filters.locator('input[name="to"]').fill('2026-11-20');
+    const tx = await submit(settlements, 'settlements', '/dk/console/transactions');
+    expect(tx.get('payment_model')).toBe('mor');
+    expect(tx.has('status')).toBe(false);
+    expect(tx.has('from')).toBe(false);
+    expect(tx.get('to')).toBe('2026-11-20T23:59:59Z');
+    await settlements.close();
+  });
+
   it('a chart loads uPlot on first use and keeps its figures in a data table', async () => {
     stub = freshStub();
     const page = await open('overview');
