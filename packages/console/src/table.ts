@@ -1,7 +1,8 @@
 /**
  * The list table every console view draws: a scrolling box (keyboard-reachable), a caption for screen readers, a head
- * of column labels, a row per item, else the empty line; and the **Load more** button of a paged list. The phone's
- * stacked rows take each cell's name from these labels (`labelColumns` in base.ts). Not an element; used by the views.
+ * of column labels, a row per item, else the empty line; the **Load more** button of a paged list; and the reading of
+ * a list's filter form. The phone's stacked rows take each cell's name from these labels (`labelColumns` in base.ts).
+ * Not an element; used by the views.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 
@@ -55,4 +56,20 @@ export function moreButton(
   part?: string,
 ): TemplateResult | typeof nothing {
   return cursor ? html`<button part=${part ?? nothing} @click=${more}>${label}</button>` : nothing;
+}
+
+/**
+ * Reads a list's filter form on submit (its default prevented): sets `view`'s date window from the form's `from` and
+ * `to` fields and returns a reader of its other fields, each trimmed, `undefined` when blank or absent.
+ */
+export function readFilters(
+  event: SubmitEvent,
+  view: { from: string | undefined; to: string | undefined },
+): (name: string) => string | undefined {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+  view.from = text('from');
+  view.to = text('to');
+  return text;
 }

@@ -13,7 +13,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ConsoleApiError, idempotencyKey } from '../api.ts';
 import { DkConsoleView } from '../base.ts';
-import { listTable, moreButton } from '../table.ts';
+import { listTable, moreButton, readFilters } from '../table.ts';
 import { DkRefundEvent } from '../events.ts';
 
 /** An order as the console reads it (Partner API spec 2.1; the timeline on `GET /orders/{public_id}`). */
@@ -136,13 +136,9 @@ export class DkConsoleOrders extends DkConsoleView {
   }
 
   #filter(event: SubmitEvent): void {
-    event.preventDefault();
-    const form = new FormData(event.target as HTMLFormElement);
-    const text = (name: string) => (String(form.get(name) ?? '').trim() || undefined) as string | undefined;
+    const text = readFilters(event, this);
     this.status = text('status');
     this.domain = text('domain')?.toLowerCase();
-    this.from = text('from');
-    this.to = text('to');
     void this.reload();
   }
 

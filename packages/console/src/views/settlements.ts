@@ -10,7 +10,7 @@
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
-import { listTable, moreButton } from '../table.ts';
+import { listTable, moreButton, readFilters } from '../table.ts';
 
 /** A settlement statement (protocol `settlementSchema`). */
 export interface ConsoleSettlement {
@@ -112,13 +112,9 @@ export class DkConsoleSettlements extends DkConsoleView {
   }
 
   #filter(event: SubmitEvent): void {
-    event.preventDefault();
-    const form = new FormData(event.target as HTMLFormElement);
-    const text = (name: string) => (String(form.get(name) ?? '').trim() || undefined) as string | undefined;
+    const text = readFilters(event, this);
     this.status = text('status');
     this.paymentModel = text('payment_model');
-    this.from = text('from');
-    this.to = text('to');
     void this.reload();
   }
 
