@@ -12,6 +12,7 @@ export default defineConfig({
       'packages/sandbox',
       'packages/widget',
       'packages/widget/vitest.frameworks.config.ts',
+      'packages/console',
       'examples/express-app',
       'test',
     ],

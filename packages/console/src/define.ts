@@ -1,48 +1,9 @@
 /**
- * Defines every console element (`<dk-console>` and its views, `<dk-console-chart>`). Safe to import on a server
- * (SSR, Node): where `customElements` does not exist it defines nothing. Defining twice is a no-op.
+ * Defines every console element (`<dk-console>` and its views, `<dk-console-chart>`) at import. Safe to import on a
+ * server (SSR, Node): where `customElements` does not exist it defines nothing. Defining twice is a no-op.
  */
-import { define } from './base.ts';
-import { DkConsoleChart } from './chart.ts';
-import { DkConsole } from './console.ts';
-import { DkConsoleBrokerage } from './views/brokerage.ts';
-import { DkConsoleCommissions } from './views/commissions.ts';
-import { DkConsoleEvents } from './views/events.ts';
-import { DkConsoleLinks } from './views/links.ts';
-import { DkConsoleOrders } from './views/orders.ts';
-import { DkConsoleOverview } from './views/overview.ts';
-import { DkConsoleSettlements } from './views/settlements.ts';
+import { defineConsoleElements } from './elements.ts';
 
-/** Every console element by tag name. */
-export const CONSOLE_ELEMENTS = {
-  'dk-console': DkConsole,
-  'dk-console-overview': DkConsoleOverview,
-  'dk-console-orders': DkConsoleOrders,
-  'dk-console-settlements': DkConsoleSettlements,
-  'dk-console-commissions': DkConsoleCommissions,
-  'dk-console-brokerage': DkConsoleBrokerage,
-  'dk-console-links': DkConsoleLinks,
-  'dk-console-events': DkConsoleEvents,
-  'dk-console-chart': DkConsoleChart,
-} as const;
-
-/** Defines every console element in this browser (nothing on a server). */
-export function defineConsoleElements(): void {
-  for (const [tag, element] of Object.entries(CONSOLE_ELEMENTS)) define(tag, element);
-}
+export { CONSOLE_ELEMENTS, defineConsoleElements } from './elements.ts';
 
 defineConsoleElements();
-
-declare global {
-  interface HTMLElementTagNameMap {
-    'dk-console': DkConsole;
-    'dk-console-overview': DkConsoleOverview;
-    'dk-console-orders': DkConsoleOrders;
-    'dk-console-settlements': DkConsoleSettlements;
-    'dk-console-commissions': DkConsoleCommissions;
-    'dk-console-brokerage': DkConsoleBrokerage;
-    'dk-console-links': DkConsoleLinks;
-    'dk-console-events': DkConsoleEvents;
-    'dk-console-chart': DkConsoleChart;
-  }
-}
