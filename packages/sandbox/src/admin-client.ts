@@ -393,8 +393,11 @@ export function createSandboxAdmin(options: SandboxAdminOptions = {}) {
     },
 
     settlements: {
-      /** `POST /admin/settlements/run`: closes the period (`order.settled` per completed order, payouts). */
-      run: (body: { key_id?: string } = {}) =>
+      /**
+       * `POST /admin/settlements/run`: closes the period (`order.settled` per completed order, payouts); `at` (RFC
+       * 3339, with `key_id`) dates the run in the past as fixtures are dated (admin/fixtures.ts).
+       */
+      run: (body: { key_id?: string; at?: string } = {}) =>
         call<{
           settlements: Array<ReturnType<typeof toSettlementWire> & { key_id: string }>;
           payouts: Array<ReturnType<typeof toPayoutWire> & { key_id: string }>;

@@ -22,6 +22,14 @@
  * | `REFUNDED` / `CANCELLED` | refund / cancel |
  *
  * `via_review: true` holds and clears the order first (`order.held_for_review`, `order.manual_review_cleared`).
+ *
+ * Every fixture takes an optional `at` (an RFC 3339 timestamp, `"2026-10-16T09:30:00Z"`): the record and every move,
+ * event, click, sale, ledger line and settlement of its history are dated then instead of now, so the Partner API
+ * answers exactly what it would had they happened then (`GET /events` order, date filters, analytics windows,
+ * settlement periods). `at` may not be in the future nor more than {@link FIXTURE_MAX_AGE_DAYS} days ago (400
+ * `validation_error`), nor before the credential's latest record (409 `conflict`: a history is built from its
+ * oldest record to its newest, so the events' order is their dates' order). A credential with no history yet that
+ * was created after `at` is dated back to `at` (it existed then). `POST /admin/settlements/run` takes `at` too.
  */
 import {
   BROKERAGE_CASE_STATUSES,
@@ -57,6 +65,78 @@ export const ORDER_FIXTURE_PATHS: Readonly<Record<OrderStatus, readonly OrderAct
 };
 
 const keyIdSchema = z.string().min(1).max(100);
+
+/** How far back a fixture may be dated, in days. */
+export const FIXTURE_MAX_AGE_DAYS = 366;
+
+/** `at` of a fixture body: when its history happened, an RFC 3339 timestamp with a zone (`Z` or `+02:00`). */
+export const fixtureAtSchema = z.iso.datetime({
+  offset: true,
+  message: 'at must be an RFC 3339 timestamp with a zone, for example 2026-10-16T09:30:00Z',
+});
+
+const DAY_MS = 86_400_000;
+
+/**
+ * When a fixture's history happens: `at` checked against the sandbox's clock, or now when absent.
+ * @param at - an RFC 3339 timestamp (already shaped by {@link fixtureAtSchema}) or undefined.
+ * @param nowMs - the sandbox's clock, milliseconds since the epoch.
+ * @throws {ProtocolError} `validation_error` (400) when `at` is in the future or more than
+ *   {@link FIXTURE_MAX_AGE_DAYS} days ago.
+ */
+export function fixtureDate(at: string | undefined, nowMs: number): Date {
+  if (at === undefined) return new Date(nowMs);
+  const ms = Date.parse(at);
+  const now = new Date(nowMs).toISOString();
+  if (Number.isNaN(ms)) throw apiError('validation_error', `at: ${at} is not a date.`);
+  if (ms > nowMs) throw apiError('validation_error', `at: ${at} is in the future (the sandbox's clock reads ${now}).`);
+  if (ms < nowMs - FIXTURE_MAX_AGE_DAYS * DAY_MS)
+    throw apiError('validation_error', `at: ${at} is more than ${FIXTURE_MAX_AGE_DAYS} days before ${now}.`);
+  return new Date(ms);
+}
+
+/**
+ * The date of the credential's latest record (event, order move, sale, refund, click, link, ledger line, brokerage
+ * move, checkout session, settlement or payout period), or null when it has none.
+ */
+export async function historyEnd(db: SandboxDb | SandboxTrx, keyId: string): Promise<Date | null> {
+  const result = await sql<{ end: Date | string | null }>`select greatest(
+      (select max(created_at) from events where key_id = ${keyId}),
+      (select max(updated_at) from orders where key_id = ${keyId}),
+      (select max(greatest(created_at, refunded_at)) from sales where key_id = ${keyId}),
+      (select max(created_at) from checkout_sessions where key_id = ${keyId}),
+      (select max(updated_at) from brokerage_cases where key_id = ${keyId}),
+      (select max(created_at) from referral_links where key_id = ${keyId}),
+      (select max(c.at) from referral_clicks c join referral_links l on l.link_id = c.link_id where l.key_id = ${keyId}),
+      (select max(created_at) from commission_ledger where key_id = ${keyId}),
+      (select max(period_end) from settlements where key_id = ${keyId}),
+      (select max(period_end) from payouts where key_id = ${keyId})
+    ) as "end"`.execute(db);
+  const end = result.rows[0]?.end ?? null;
+  return end === null ? null : new Date(end);
+}
+
+/**
+ * Checks that a dated history for `credential` may happen at `at` (not before its latest record) and dates a
+ * credential with no history back to `at` when it was created later. Nothing is checked for an undated fixture.
+ * @throws {ProtocolError} `conflict` (409) when the credential already has a record dated after `at`.
+ */
+export async function admitDatedHistory(
+  db: SandboxDb,
+  credential: Pick<CredentialRow, 'key_id' | 'created_at'>,
+  at: Date,
+  dated: boolean,
+): Promise<void> {
+  if (!dated) return;
+  const end = await historyEnd(db, credential.key_id);
+  if (end !== null && at < end)
+    throw apiError(
+      'conflict',
+      `at: ${at.toISOString()} is before ${credential.key_id}'s latest record (${end.toISOString()}): date a history from its oldest record to its newest.`,
+    );
+  if (end === null && at < credential.created_at)
+    await db.updateTable('credentials').set({ created_at: at }).where('key_id', '=', credential.key_id).execute();
+}
 const emailSchema = z.email().max(254);
 
 /** Body of `POST /admin/fixtures/orders`. */
@@ -66,6 +146,7 @@ export const orderFixtureSchema = z.strictObject({
   key_id: keyIdSchema.optional(),
   via_review: z.boolean().optional(),
   buyer_email: emailSchema.optional(),
+  at: fixtureAtSchema.optional(),
 });
 
 /** Body of `POST /admin/fixtures/brokerage-cases`. */
@@ -77,6 +158,7 @@ export const brokerageFixtureSchema = z.strictObject({
   buyer_email: emailSchema.optional(),
   budget_cents: boundedIntSchema({ min: 1, unit: 'cents' }).optional(),
   deal_price_cents: boundedIntSchema({ min: 1, unit: 'cents' }).optional(),
+  at: fixtureAtSchema.optional(),
 });
 
 /** Body of `POST /admin/fixtures/referral-sales`. */
@@ -86,6 +168,7 @@ export const referralSaleFixtureSchema = z.strictObject({
   key_id: keyIdSchema.optional(),
   clicks: z.number().int().min(0).max(10_000).optional(),
   buyer_email: emailSchema.optional(),
+  at: fixtureAtSchema.optional(),
 });
 
 async function credentialFor(db: SandboxDb, keyId: string): Promise<CredentialRow> {
@@ -123,17 +206,19 @@ async function anyListing(trx: SandboxTrx, environment: CredentialRow['environme
 
 /**
  * Creates an order and walks it to `status` (see the module table), in one transaction; `SETTLED` then runs a
- * settlement of that order alone.
+ * settlement of that order alone. Every move is dated `at` when given (else `now`, the sandbox's clock).
  * @returns the order with its timeline, and every event emitted, in order.
- * @throws {ProtocolError} `not_found` (unknown credential or domain), `conflict` (the domain is sold or reserved),
+ * @throws {ProtocolError} `not_found` (unknown credential or domain), `conflict` (the domain is sold or reserved,
+ *   or `at` is before the credential's latest record), `validation_error` (`at` in the future or too old),
  *   `price_mismatch` never (the fixture pays the listing price).
  */
 export async function createOrderFixture(
   db: SandboxDb,
   input: z.infer<typeof orderFixtureSchema> & { keyId: string; now: Date },
 ) {
-  const { now } = input;
+  const now = fixtureDate(input.at, input.now.getTime());
   const credential = await credentialFor(db, input.keyId);
+  await admitDatedHistory(db, credential, now, input.at !== undefined);
   const path: OrderAction[] = [...ORDER_FIXTURE_PATHS[input.status]];
   if (input.via_review === true && input.status !== 'HELD_FOR_REVIEW') path.unshift('hold', 'clear_review');
   const created = await db.transaction().execute(async (trx) => {
@@ -185,15 +270,18 @@ export async function createOrderFixture(
 }
 
 /**
- * Opens a brokerage case and moves it to `status` (`OPEN` → `CONTACTING_OWNER` → `NEGOTIATING` → closed).
- * @throws {ProtocolError} `not_found` (unknown credential), `conflict` (the domain cannot be brokered).
+ * Opens a brokerage case and moves it to `status` (`OPEN` → `CONTACTING_OWNER` → `NEGOTIATING` → closed), every
+ * move dated `at` when given (else `now`).
+ * @throws {ProtocolError} `not_found` (unknown credential), `conflict` (the domain cannot be brokered, or `at` is
+ *   before the credential's latest record), `validation_error` (`at` in the future or too old).
  */
 export async function createBrokerageFixture(
   db: SandboxDb,
   input: z.infer<typeof brokerageFixtureSchema> & { keyId: string; now: Date; baseUrl: string },
 ) {
-  const { now } = input;
+  const now = fixtureDate(input.at, input.now.getTime());
   const credential = await credentialFor(db, input.keyId);
+  await admitDatedHistory(db, credential, now, input.at !== undefined);
   const steps = ['OPEN', 'CONTACTING_OWNER', 'NEGOTIATING'];
   const advance = Math.max(0, steps.indexOf(input.status));
   const result = await db.transaction().execute(async (trx) => {
@@ -227,15 +315,17 @@ export async function createBrokerageFixture(
 
 /**
  * Creates a domain link for the credential's affiliate account, records its clicks and a sale through it (refunded
- * when `status` is `REFUNDED`, which reverses the commission).
- * @throws {ProtocolError} `not_found` (unknown credential), `forbidden` (no affiliate account), `conflict` (sold).
+ * when `status` is `REFUNDED`, which reverses the commission), all dated `at` when given (else `now`).
+ * @throws {ProtocolError} `not_found` (unknown credential), `forbidden` (no affiliate account), `conflict` (sold,
+ *   or `at` is before the credential's latest record), `validation_error` (`at` in the future or too old).
  */
 export async function createReferralSaleFixture(
   db: SandboxDb,
   input: z.infer<typeof referralSaleFixtureSchema> & { keyId: string; now: Date; baseUrl: string },
 ) {
-  const { now } = input;
+  const now = fixtureDate(input.at, input.now.getTime());
   const credential = await credentialFor(db, input.keyId);
+  await admitDatedHistory(db, credential, now, input.at !== undefined);
   const affiliateId = credential.affiliate_id;
   if (affiliateId === null)
     throw apiError('forbidden', `Credential ${credential.key_id} has no affiliate account: referral sales need one.`);

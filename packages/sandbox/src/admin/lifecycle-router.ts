@@ -11,7 +11,7 @@
  * | `POST /admin/orders/{id}/confirm-delivery` | → `TRANSFER_COMPLETED` | `order.transfer_completed` |
  * | `POST /admin/orders/{id}/refund` `{reason?}` | → `REFUNDED` | `order.refunded` |
  * | `POST /admin/orders/{id}/cancel` `{reason?}` | → `CANCELLED` | `order.refunded` |
- * | `POST /admin/settlements/run` `{key_id?}` | closes the period: statements, payouts | `order.settled` per order |
+ * | `POST /admin/settlements/run` `{key_id?, at?}` | closes the period (at `at` with `key_id`, dated as fixtures are): statements, payouts | `order.settled` per order |
  * | `POST /admin/brokerage/{case_id}/advance` | `OPEN` → `CONTACTING_OWNER` → `NEGOTIATING` | |
  * | `POST /admin/brokerage/{case_id}/close` `{deal, price_cents?}` | `CLOSED_DEAL` / `CLOSED_NO_DEAL` | `brokerage.case_completed` (deal) |
  * | `POST /admin/links/{link_id}/clicks` `{count?}` | records clicks | |
@@ -30,6 +30,7 @@ import type { Logger } from 'pino';
 import { z } from 'zod';
 import { moveCase, toCaseWire } from '../brokerage/cases.ts';
 import type { Clock } from '../clock.ts';
+import { findActiveCredential } from '../credentials/store.ts';
 import { environmentSchema } from '../scopes.ts';
 import type { SandboxDb } from '../db/tables.ts';
 import { announceEvents, eventId, eventSeq, toWireEvent } from '../events/store.ts';
@@ -38,6 +39,7 @@ import { apiError, parseOrThrow } from '../http/api-error.ts';
 import { orderTimeline, toOrderWire, transitionOrder, type OrderAction } from '../mor/orders.ts';
 import { recordClicks, refundSale, sellThroughLink } from '../referral/links.ts';
 import { runSettlement, toPayoutWire, toSettlementWire } from '../settlement/run.ts';
+import { admitDatedHistory, fixtureAtSchema, fixtureDate } from './fixtures.ts';
 import { resetWorld } from './reset.ts';
 import type { AuthFailureThrottle } from '../auth/failure-throttle.ts';
 
@@ -115,8 +117,20 @@ export function lifecycleAdminRouter(options: {
   });
 
   router.post('/settlements/run', async (req, res) => {
-    const input = parseOrThrow(z.strictObject({ key_id: idSchema.optional() }), body(req), 'settlement run');
-    const result = await runSettlement(db, { keyId: input.key_id, now: new Date(clock()) });
+    const input = parseOrThrow(
+      z.strictObject({ key_id: idSchema.optional(), at: fixtureAtSchema.optional() }),
+      body(req),
+      'settlement run',
+    );
+    const now = fixtureDate(input.at, clock());
+    if (input.at !== undefined) {
+      if (input.key_id === undefined)
+        throw apiError('validation_error', "at needs key_id: a dated run closes one credential's period.");
+      const credential = await findActiveCredential(db, input.key_id);
+      if (credential === undefined) throw apiError('not_found', `No active credential has key id ${input.key_id}.`);
+      await admitDatedHistory(db, credential, now, true);
+    }
+    const result = await runSettlement(db, { keyId: input.key_id, now });
     announceEvents(result.events);
     const ids = result.settlements.map((s) => s.settlement_id);
     const orders =

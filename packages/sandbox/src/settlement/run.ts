@@ -58,6 +58,8 @@ export async function runSettlement(
         trx,
       );
       const periodStart = last.rows[0]?.end ?? credential.created_at;
+      // A run dated before this credential's period began (it did not exist yet) closes nothing for it.
+      if (periodStart > now) continue;
 
       let ordersQuery = trx
         .selectFrom('orders')
@@ -119,6 +121,7 @@ export async function runSettlement(
         .where('key_id', '=', keyId)
         .where('status', '=', 'CLOSED_DEAL')
         .where('payout_id', 'is', null)
+        .where('closed_at', '<=', now)
         .execute();
       const nonMor = sum(sales.map((s) => s.commission_cents));
       const brokerage = sum(cases.map((c) => c.commission_cents ?? 0));
@@ -171,6 +174,7 @@ export async function runSettlement(
           .where('key_id', '=', keyId)
           .where('type', '=', 'accrued')
           .where('status', '=', 'pending')
+          .where('created_at', '<=', now)
           .execute();
         const referral = sum(accruals.map((a) => a.amount_cents));
         if (referral > 0) {
