@@ -6,9 +6,9 @@
  * - `npx domainkit-sandbox --help` runs, `credentials` prints the CI credential and `start` serves the marketplace;
  * - a ten-line Express 5 app mounting the BFF (`consumer/src/server.ts`) answers a search from that sandbox, and a
  *   Node script on `@domainkit/client` searches it too;
- * - a React 19 + TypeScript file and a Vue 3 single-file component using the elements with typed events (and a
- *   mistake each that must be rejected) type-check with `vue-tsc` under `moduleResolution` bundler, node16 and
- *   node, with `skipLibCheck` off (bundler, node) so the shipped declarations are checked too.
+ * - a React 19 + TypeScript file and Vue 3 single-file components using the widget's and the console's elements with
+ *   typed events (and mistakes that must be rejected) type-check with `vue-tsc` under `moduleResolution` bundler,
+ *   node16 and node, with `skipLibCheck` off (bundler, node) so the shipped declarations are checked too.
  *
  * The widget's `dist/` must be built first (`pnpm test` does); the other packages are built here.
  */
@@ -24,7 +24,7 @@ import { pointProjectAtTarballs } from '../setup/tarballs.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const run = promisify(execFile);
-const PACKAGES = ['protocol', 'client', 'bff', 'sandbox', 'widget'] as const;
+const PACKAGES = ['protocol', 'client', 'bff', 'sandbox', 'widget', 'console'] as const;
 
 let project: string;
 const timings: Record<string, number> = {};

@@ -1,6 +1,10 @@
-// The Vue app's entry: the component, with the preset that tells Vue the dk-* tags are custom elements.
+// The Vue app's entry: the component, with the presets that tell Vue the dk-* tags are custom elements (the console's
+// plugin also defines its elements).
 import { createApp } from 'vue';
+import { DomainkitConsole } from '@domainkit/console/vue';
 import { DomainkitVue } from '@domainkit/widget/vue';
 import App from './App.vue';
+import Console from './Console.vue';
 
 createApp(App).use(DomainkitVue).mount('#app');
+createApp(Console).use(DomainkitConsole).mount('#console');
