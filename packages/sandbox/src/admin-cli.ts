@@ -104,8 +104,12 @@ export function addAdminCommands(program: Command): void {
       ),
   )
     .option('--key-id <key_id>', 'only this credential')
-    .action((o: Target & { keyId?: string }) =>
-      call(o, 'POST', '/settlements/run', o.keyId ? { key_id: o.keyId } : {}),
+    .option('--at <time>', 'close the period then (RFC 3339; needs --key-id)')
+    .action((o: Target & { keyId?: string; at?: string }) =>
+      call(o, 'POST', '/settlements/run', {
+        ...(o.keyId ? { key_id: o.keyId } : {}),
+        ...(o.at ? { at: o.at } : {}),
+      }),
     );
   withTarget(
     trigger
@@ -240,9 +244,11 @@ export function addAdminCommands(program: Command): void {
     .option('--domain <domain>', 'the domain sold (default: a random ordinary listing)')
     .option('--key-id <key_id>', 'the credential (default: the demo credential)')
     .option('--via-review', 'hold and clear a manual review first')
-    .action((status: string, o: Target & { domain?: string; keyId?: string; viaReview?: boolean }) =>
+    .option('--at <time>', 'date its history then (RFC 3339, e.g. 2026-10-16T09:30:00Z; oldest first)')
+    .action((status: string, o: Target & { domain?: string; keyId?: string; viaReview?: boolean; at?: string }) =>
       call(o, 'POST', '/fixtures/orders', {
         status,
+        ...(o.at ? { at: o.at } : {}),
         ...(o.domain ? { domain: o.domain } : {}),
         ...(o.keyId ? { key_id: o.keyId } : {}),
         ...(o.viaReview ? { via_review: true } : {}),
@@ -256,9 +262,11 @@ export function addAdminCommands(program: Command): void {
     .option('--domain <domain>', 'the domain (default: a fresh unlisted name)')
     .option('--key-id <key_id>', 'the credential (default: the demo credential)')
     .option('--price <cents>', 'the deal price of CLOSED_DEAL in minor units', numberIn('price', 1, 1e12))
-    .action((status: string, o: Target & { domain?: string; keyId?: string; price?: number }) =>
+    .option('--at <time>', 'date its history then (RFC 3339, e.g. 2026-10-16T09:30:00Z; oldest first)')
+    .action((status: string, o: Target & { domain?: string; keyId?: string; price?: number; at?: string }) =>
       call(o, 'POST', '/fixtures/brokerage-cases', {
         status,
+        ...(o.at ? { at: o.at } : {}),
         ...(o.domain ? { domain: o.domain } : {}),
         ...(o.keyId ? { key_id: o.keyId } : {}),
         ...(o.price !== undefined ? { deal_price_cents: o.price } : {}),
@@ -269,8 +277,10 @@ export function addAdminCommands(program: Command): void {
     .option('--key-id <key_id>', 'the credential (default: the demo credential)')
     .option('--clicks <n>', 'clicks recorded before the sale', numberIn('clicks', 0, 10_000))
     .option('--refunded', 'refund the sale (reverses the commission)')
-    .action((o: Target & { domain?: string; keyId?: string; clicks?: number; refunded?: boolean }) =>
+    .option('--at <time>', 'date its history then (RFC 3339, e.g. 2026-10-16T09:30:00Z; oldest first)')
+    .action((o: Target & { domain?: string; keyId?: string; clicks?: number; refunded?: boolean; at?: string }) =>
       call(o, 'POST', '/fixtures/referral-sales', {
+        ...(o.at ? { at: o.at } : {}),
         ...(o.domain ? { domain: o.domain } : {}),
         ...(o.keyId ? { key_id: o.keyId } : {}),
         ...(o.clicks !== undefined ? { clicks: o.clicks } : {}),

@@ -251,3 +251,24 @@ describe('finding the sandbox', () => {
     }
   }, 180_000);
 });
+
+describe('dated fixtures', () => {
+  it('--at dates a fixture and a settlement run in the past, and a future --at is refused naming at', async () => {
+    const { credential } = await newPartner(t.sandbox, t.clock);
+    const day = 86_400_000;
+    const start = t.clock.now();
+    const ago = (days: number) => new Date(start - days * day).toISOString();
+    const made = await cli(['fixture', 'order', 'TRANSFER_COMPLETED', '--key-id', credential.key_id, '--at', ago(9)]);
+    expect(made.code).toBe(0);
+    expect(made.json.order.created_at).toBe(ago(9));
+    const run = await cli(['trigger', 'settle', '--key-id', credential.key_id, '--at', ago(7)]);
+    expect(run.code).toBe(0);
+    expect(
+      run.json.settlements.map((s: { period_start: string; period_end: string }) => [s.period_start, s.period_end]),
+    ).toEqual([[ago(9), ago(7)]]);
+    const future = new Date(start + 3_600_000).toISOString();
+    const refused = await cli(['fixture', 'referral-sale', '--key-id', credential.key_id, '--at', future]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/400 validation_error: at: .* is in the future/);
+  });
+});
