@@ -4,7 +4,7 @@ import { createApp } from 'vue';
 import { DomainkitConsole } from '@domainkit/console/vue';
 import { DomainkitVue } from '@domainkit/widget/vue';
 import App from './App.vue';
-import Console from './Console.vue';
+import PartnerConsole from './PartnerConsole.vue';
 
 createApp(App).use(DomainkitVue).mount('#app');
-createApp(Console).use(DomainkitConsole).mount('#console');
+createApp(PartnerConsole).use(DomainkitConsole).mount('#console');
