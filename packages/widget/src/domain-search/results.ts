@@ -61,10 +61,29 @@ export function renderPopup(lit: LitKit, host: PopupHost): TemplateResult {
   return popup(lit, host, ROW_CSS);
 }
 
-/** Renders one grid row per result (with their style, see {@link ROW_CSS}). */
-export function renderRows({ html, nothing, spinner }: LitKit, v: RowsView): TemplateResult[] {
+/** The rows last rendered for each search box (by its purchase), and what they were rendered from. */
+const rendered = new WeakMap<PurchaseController, { from: readonly unknown[]; rows: TemplateResult[] }>();
+
+/**
+ * Renders one grid row per result (with their style, see {@link ROW_CSS}). The search box renders on every
+ * keystroke while the previous results stay shown: rows rendered from the same results, active row, query, purchase
+ * and words are the ones rendered last time (no name matched, no price formatted again for each row).
+ */
+export function renderRows(lit: LitKit, v: RowsView): TemplateResult[] {
   const { strings: s, purchase: p } = v;
   adoptStyle(p.host.renderRoot, ROW_CSS);
+  const from: unknown[] = [v.results, v.active, v.query, v.purchaseError, v.locale, p.busy, p.domain, p.error];
+  for (const key of ['available', 'reserved', 'unavailable', 'buy', 'buyDomain'] as const) from.push(s[key]);
+  const last = rendered.get(p);
+  if (last?.from.length === from.length && last.from.every((value, i) => value === from[i])) return last.rows;
+  const rows = rowTemplates(lit, v);
+  rendered.set(p, { from, rows });
+  return rows;
+}
+
+/** The rows of {@link renderRows}, rendered anew. */
+function rowTemplates({ html, nothing, spinner }: LitKit, v: RowsView): TemplateResult[] {
+  const { strings: s, purchase: p } = v;
   return v.results.map((result, i) => {
     const { domain, price_cents: cents, currency } = result;
     // The name as the visitor reads it (an IDN in Unicode, when the BFF says so); `domain` stays the value used.
