@@ -1,7 +1,8 @@
 /**
  * `@domainkit/console`: the partner's own admin as Lit elements, served by the domainkit BFF's console routes.
- * Importing this module defines `<dk-console>` and each view (`<dk-console-orders>`…) in a browser; on a server it
- * defines nothing, so it is safe to import during server-side rendering.
+ * Importing this module defines `<dk-console>` and each view (`<dk-console-orders>`…) in a browser. It is safe to
+ * import during server-side rendering: it reads no `window` or `document`, and under Node the elements go to the
+ * `customElements` registry Lit's server build provides, which no page sees.
  *
  * ```html
  * <script type="module" src="/console/console.min.js"></script>
