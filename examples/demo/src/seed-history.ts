@@ -17,14 +17,15 @@ const DAY_MS = 86_400_000;
 type Step = { readonly days: number; readonly hour: number } & (
   | { readonly order: Pick<OrderFixture, 'status' | 'via_review'> }
   | { readonly referral: { clicks: number; status?: 'REFUNDED' } }
-  | { readonly brokerage: Pick<CaseFixture, 'status' | 'deal_price_cents'> }
+  | { readonly brokerage: Pick<CaseFixture, 'status' | 'domain' | 'deal_price_cents'> }
   | { readonly settlementRun: true }
 );
 
 /**
  * The history, oldest first (the fixtures date a history from its oldest record to its newest). Orders delivered
- * before a Sunday-night run end `SETTLED` by it; those after the last run wait in `TRANSFER_COMPLETED`. Every day is
- * at least one day back, so no step is dated in the future whatever the time of day.
+ * before a weekly run end `SETTLED` by it; those after the last run wait in `TRANSFER_COMPLETED`, and the last
+ * referral commission waits `pending`. Brokerage cases name unlisted three-word domains (the generated inventory
+ * holds none). Every step is at least one day back, so none is dated in the future whatever the time of day.
  */
 export const HISTORY: readonly Step[] = [
   { days: 41, hour: 10, order: { status: 'TRANSFER_COMPLETED' } },
@@ -34,7 +35,11 @@ export const HISTORY: readonly Step[] = [
   { days: 36, hour: 11, order: { status: 'TRANSFER_COMPLETED' } },
   { days: 35, hour: 23, settlementRun: true },
   { days: 33, hour: 14, order: { status: 'TRANSFER_COMPLETED' } },
-  { days: 32, hour: 16, brokerage: { status: 'CLOSED_DEAL', deal_price_cents: 480_000 } },
+  {
+    days: 32,
+    hour: 16,
+    brokerage: { status: 'CLOSED_DEAL', domain: 'harborlightbakery.com', deal_price_cents: 480_000 },
+  },
   { days: 31, hour: 10, referral: { clicks: 9 } },
   { days: 30, hour: 13, order: { status: 'TRANSFER_COMPLETED' } },
   { days: 29, hour: 18, order: { status: 'REFUNDED' } },
@@ -48,18 +53,19 @@ export const HISTORY: readonly Step[] = [
   { days: 16, hour: 11, referral: { clicks: 5, status: 'REFUNDED' } },
   { days: 15, hour: 14, order: { status: 'TRANSFER_COMPLETED' } },
   { days: 14, hour: 23, settlementRun: true },
-  { days: 13, hour: 9, brokerage: { status: 'CLOSED_NO_DEAL' } },
+  { days: 13, hour: 9, brokerage: { status: 'CLOSED_NO_DEAL', domain: 'copperkettlecafe.com' } },
   { days: 12, hour: 16, order: { status: 'TRANSFER_COMPLETED' } },
   { days: 10, hour: 11, order: { status: 'TRANSFER_COMPLETED' } },
   { days: 9, hour: 19, referral: { clicks: 11 } },
   { days: 7, hour: 23, settlementRun: true },
   { days: 6, hour: 10, order: { status: 'TRANSFER_COMPLETED' } },
-  { days: 5, hour: 9, brokerage: { status: 'NEGOTIATING' } },
+  { days: 5, hour: 9, brokerage: { status: 'NEGOTIATING', domain: 'meadowlarkstudio.net' } },
   { days: 5, hour: 14, order: { status: 'TRANSFER_IN_PROGRESS', via_review: true } },
   { days: 4, hour: 12, order: { status: 'TRANSFER_IN_PROGRESS' } },
   { days: 3, hour: 10, order: { status: 'HELD_FOR_REVIEW' } },
-  { days: 3, hour: 15, brokerage: { status: 'OPEN' } },
+  { days: 3, hour: 15, brokerage: { status: 'OPEN', domain: 'bluequarryoutfitters.com' } },
   { days: 2, hour: 11, order: { status: 'EXTERNALLY_PAID' } },
+  { days: 2, hour: 18, referral: { clicks: 7 } },
   { days: 1, hour: 9, order: { status: 'TRANSFER_COMPLETED' } },
   { days: 1, hour: 16, order: { status: 'EXTERNALLY_PAID' } },
 ];
