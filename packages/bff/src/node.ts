@@ -8,15 +8,91 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handlerParts } from './handler-parts.ts';
 import type { BffHandler } from './handler-types.ts';
 import type { HostContext } from './http/pipeline.ts';
-import { isSecure } from './http/proxy-trust.ts';
+import type { HotRequest } from './http/prepared.ts';
+import { isSecure, type TrustFn } from './http/proxy-trust.ts';
+import type { HeaderSink } from './http/security.ts';
 import { below } from './http/serve.ts';
 
-/** A Node request's header (lower-case name), multiple values joined as `Headers` joins them. */
-function nodeHeader(req: IncomingMessage): (name: string) => string | undefined {
-  return (name) => {
-    const value = req.headers[name];
+/** Header names as the hot path sets them, lower-cased (a handful of constants: lowered once each). */
+const lowered = new Map<string, string>();
+
+/**
+ * One Node request as the hot path reads it, and the sink of its answer's headers: one object per request (no
+ * closures), the headers kept as a flat `[name, value, …]` list, `writeHead`'s cheapest form.
+ */
+class NodeHotRequest implements HotRequest, HeaderSink {
+  readonly method = 'GET';
+  readonly path: string;
+  readonly search: string;
+  readonly outerId: unknown;
+  readonly #req: IncomingMessage;
+  readonly #url: string;
+  readonly #context: HostContext;
+  readonly #trust: TrustFn | undefined;
+  readonly #headers: string[] = [];
+
+  constructor(
+    req: IncomingMessage,
+    url: string,
+    path: string,
+    search: string,
+    context: HostContext,
+    trust: TrustFn | undefined,
+  ) {
+    this.#req = req;
+    this.#url = url;
+    this.path = path;
+    this.search = search;
+    this.#context = context;
+    this.#trust = context.trust === undefined ? trust : (context.trust ?? undefined);
+    this.outerId = context.outerId;
+  }
+
+  /** A request header (lower-case name), multiple values joined as `Headers` joins them. */
+  header(name: string): string | undefined {
+    const value = this.#req.headers[name];
     return Array.isArray(value) ? value.join(', ') : value;
-  };
+  }
+
+  secure(): boolean {
+    const req = this.#req;
+    return isSecure(
+      (name) => this.header(name),
+      (req.socket as { encrypted?: boolean }).encrypted === true,
+      () => urlOf(req, this.#url),
+      this.#context.clientAddress ?? '',
+      this.#trust,
+    );
+  }
+
+  setHeader(name: string, value: string): void {
+    let lower = lowered.get(name);
+    if (lower === undefined) {
+      lower = name.toLowerCase();
+      lowered.set(name, lower);
+    }
+    this.#headers.push(lower, value);
+  }
+
+  /**
+   * The headers set, in the order a `Response`'s headers come in (by name), as every other answer of the BFF is
+   * written: an insertion sort of the pairs in place (a dozen, nearly in order already).
+   */
+  sorted(): string[] {
+    const h = this.#headers;
+    for (let i = 2; i < h.length; i += 2) {
+      const name = h[i]!;
+      const value = h[i + 1]!;
+      let j = i - 2;
+      for (; j >= 0 && h[j]! > name; j -= 2) {
+        h[j + 2] = h[j]!;
+        h[j + 3] = h[j + 1]!;
+      }
+      h[j + 2] = name;
+      h[j + 3] = value;
+    }
+    return h;
+  }
 }
 
 /** The request URL as the connection saw it (its own scheme and `Host`), with `path` (and query) as given. */
@@ -146,31 +222,20 @@ export function serveNode(
   const pathname = queryAt === -1 ? path : path.slice(0, queryAt);
   const below_ = below(pathname, parts.basePath);
   if (below_ !== undefined && req.method === 'GET') {
-    const header = nodeHeader(req);
-    const pending: Array<[string, string]> = [];
-    const sink = { setHeader: (name: string, value: string) => void pending.push([name.toLowerCase(), value]) };
-    const trust = context.trust === undefined ? core.trust : (context.trust ?? undefined);
-    const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-    const body = core.hot(
-      {
-        method: 'GET',
-        path: below_,
-        search: queryAt === -1 ? '' : path.slice(queryAt + 1),
-        header,
-        secure: () => isSecure(header, encrypted, () => urlOf(req, path), context.clientAddress ?? '', trust),
-        outerId: context.outerId,
-      },
-      sink,
+    const hot = new NodeHotRequest(
+      req,
+      path,
+      below_,
+      queryAt === -1 ? '' : path.slice(queryAt + 1),
+      context,
+      core.trust,
     );
+    const body = core.hot(hot, hot);
     if (body !== undefined) {
-      // In the order a `Response`'s headers come in (by name), as every other answer of the BFF is written; in one
-      // `writeHead` (a flat list: Node stores none of them one by one unless a middleware set headers before).
-      pending.push(['content-length', String(body.length)]);
-      pending.sort((a, b) => (a[0] < b[0] ? -1 : 1));
-      const flat: string[] = [];
-      for (const [name, value] of pending) flat.push(name, value);
+      hot.setHeader('content-length', String(body.length));
+      const headers = hot.sorted();
       if (res.hasHeader('X-Powered-By')) res.removeHeader('X-Powered-By');
-      res.writeHead(200, flat);
+      res.writeHead(200, headers);
       res.end(body.text, 'utf8');
       return;
     }
