@@ -234,8 +234,13 @@ export function serveNode(
     if (body !== undefined) {
       hot.setHeader('content-length', String(body.length));
       const headers = hot.sorted();
-      if (res.hasHeader('X-Powered-By')) res.removeHeader('X-Powered-By');
-      res.writeHead(200, headers);
+      if (res.hasHeader('X-Powered-By')) {
+        // A middleware set headers before (Express's own `X-Powered-By`): `writeHead` with a list would remove each
+        // of them and then append it (validating it twice); set one by one, they are written as they stand.
+        res.removeHeader('X-Powered-By');
+        for (let i = 0; i < headers.length; i += 2) res.setHeader(headers[i]!, headers[i + 1]!);
+        res.writeHead(200);
+      } else res.writeHead(200, headers);
       res.end(body.text, 'utf8');
       return;
     }
