@@ -40,10 +40,12 @@ export interface BffHandlerOptions extends Omit<BffOptions, 'background'> {
 /** The BFF as one web-standard handler, for any host (Express, Node `http`, Next.js, Hono, Bun, Deno, Workers). */
 export interface BffHandler {
   /**
-   * The BFF: any request under `basePath` → its answer; anything else → 404 `not_found` JSON. Never throws. The
-   * first call opens storage (and starts the timers, in `'timers'` mode).
+   * The BFF: any request under `basePath` → its answer; anything else → 404 `not_found` JSON. Never throws nor
+   * rejects. The answer is a `Response` or a promise of one, as the platforms' own handlers (`Bun.serve`,
+   * `Deno.serve`, Workers `fetch`) may answer: a cached search comes back at once, without a promise; a caller that
+   * needs a promise `await`s it. The first call opens storage (and starts the timers, in `'timers'` mode).
    */
-  fetch(request: Request, context?: BffRequestContext): Promise<Response>;
+  fetch(request: Request, context?: BffRequestContext): Response | Promise<Response>;
   /**
    * One round of background work (webhook registration while pending, the order recovery pass, events catch-up, due
    * inbox events) for a platform cron (Workers `scheduled`, a Vercel cron route). Resolves with what it did; never

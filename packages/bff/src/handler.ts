@@ -1,6 +1,6 @@
 /**
- * `createBffHandler(options)`: the BFF as one web-standard handler `(request: Request) => Promise<Response>`, the
- * same on every runtime; each host is a thin adapter over it (`createBff` for Express, `toNodeListener` for Node
+ * `createBffHandler(options)`: the BFF as one web-standard handler `(request: Request) => Response |
+ * Promise<Response>` (as `Bun.serve`, `Deno.serve` and Workers take one), the same on every runtime; each host is a thin adapter over it (`createBff` for Express, `toNodeListener` for Node
  * `http`, and the Next.js, Hono, Bun, Deno and Workers recipes in the README). Nothing opens at import or creation:
  * storage opens, and timers start, on `start()` or the first `fetch`/`scheduled` (so `next build` opens nothing).
  */
@@ -50,12 +50,15 @@ export function createBffHandler(
   };
   const runtime = () => core().runtime;
   const handler: BffHandler = {
-    async fetch(request, context?: HostContext) {
+    fetch(request, context?: HostContext) {
+      let answer: Response | Promise<Response>;
       try {
-        return await servePath(core(), basePath, request, context);
+        answer = servePath(core(), basePath, request, context);
       } catch (error) {
         return answerOutside(error, request);
       }
+      // A cached search is a `Response` already: no promise (nor its microtask) for it.
+      return answer instanceof Promise ? answer.catch((error: unknown) => answerOutside(error, request)) : answer;
     },
     scheduled: (context) => runtime().scheduled(context),
     get ready() {

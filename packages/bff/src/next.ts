@@ -31,8 +31,8 @@ export interface RouteRequestContext {
 
 /** What the adapter needs of a BFF handler (`createBffHandler`'s result has it). */
 export interface FetchHandler {
-  /** Answers one request; never throws (errors are JSON answers). */
-  fetch(request: Request, context?: RouteRequestContext): Promise<Response>;
+  /** Answers one request (a `Response`, or a promise of one); never throws (errors are JSON answers). */
+  fetch(request: Request, context?: RouteRequestContext): Response | Promise<Response>;
 }
 
 /** Options of {@link toNextRouteHandlers}. */
@@ -68,7 +68,7 @@ export function toNextRouteHandlers(
 ): NextRouteHandlers {
   let created: FetchHandler | undefined = typeof handler === 'function' ? undefined : handler;
   const context: RouteRequestContext = { waitUntil: options.waitUntil };
-  const answer: NextRouteHandler = (request) => {
+  const answer: NextRouteHandler = async (request) => {
     created ??= (handler as () => FetchHandler)();
     return created.fetch(request, context);
   };

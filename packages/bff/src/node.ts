@@ -251,8 +251,7 @@ export function serveNode(
   }
   const url = urlOf(req, path);
   if ((req as { _body?: unknown })._body === true || req.readableEnded) context.bodyParsedBefore = true;
-  handler
-    .fetch(toRequest(req, res, url), context)
+  Promise.resolve(handler.fetch(toRequest(req, res, url), context))
     .then((response) => writeResponse(response, req, res))
     .catch((error: unknown) => {
       // Only a broken socket can get here (the handler never throws): nothing is left to answer.

@@ -25,8 +25,8 @@ export interface WorkerRequestContext {
 
 /** What the adapter needs of a BFF handler (`createBffHandler`'s result has it). */
 export interface WorkerHandler {
-  /** Answers one request; never throws. */
-  fetch(request: Request, context?: WorkerRequestContext): Promise<Response>;
+  /** Answers one request (a `Response`, or a promise of one); never throws. */
+  fetch(request: Request, context?: WorkerRequestContext): Response | Promise<Response>;
   /** One round of background work (order recovery, events catch-up, due inbox events). */
   scheduled(context?: WorkerRequestContext): Promise<unknown>;
 }
@@ -38,7 +38,8 @@ export interface WorkerExecutionContext {
 
 /** A module Worker: what `export default` of a Worker's entry must be. */
 export interface BffWorker<Env> {
-  fetch(request: Request, env: Env, ctx: WorkerExecutionContext): Promise<Response>;
+  /** Answers one request: a `Response`, or a promise of one (workerd takes either). */
+  fetch(request: Request, env: Env, ctx: WorkerExecutionContext): Response | Promise<Response>;
   /** The Cron Trigger's entry: runs one round of the BFF's background work under `ctx.waitUntil`. */
   scheduled(controller: unknown, env: Env, ctx: WorkerExecutionContext): Promise<void>;
 }

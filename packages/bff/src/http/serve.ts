@@ -44,13 +44,16 @@ export function pathAndQuery(url: string): [pathname: string, search: string] {
   return query === -1 ? [whole.slice(start), ''] : [whole.slice(start, query), whole.slice(query + 1)];
 }
 
-/** Serves a request (see the module comment). */
-export async function servePath(
+/**
+ * Serves a request (see the module comment). A cached search is answered at once (no promise: the hosts' own
+ * handlers take either), every other request through a promise.
+ */
+export function servePath(
   parts: ServingParts,
   basePath: string,
   request: Request,
   context: HostContext | undefined,
-): Promise<Response> {
+): Response | Promise<Response> {
   const raw = request.url;
   const [pathname, search] = pathAndQuery(raw);
   const path = below(pathname, basePath);
