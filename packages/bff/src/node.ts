@@ -17,6 +17,14 @@ import { below } from './http/serve.ts';
 const lowered = new Map<string, string>();
 
 /**
+ * The orders the hot path set its headers in (names as {@link lowered} holds them), each with where its headers go
+ * once sorted by name (the index of each name in the sorted flat list).
+ */
+const orders: Array<{ readonly names: readonly string[]; readonly to: readonly number[] }> = [];
+/** At most this many orders are remembered (secure or not, CORS or not, and a route's own headers: a few). */
+const MAX_ORDERS = 16;
+
+/**
  * One Node request as the hot path reads it, and the sink of its answer's headers: one object per request (no
  * closures), the headers kept as a flat `[name, value, …]` list, `writeHead`'s cheapest form.
  */
@@ -76,22 +84,41 @@ class NodeHotRequest implements HotRequest, HeaderSink {
 
   /**
    * The headers set, in the order a `Response`'s headers come in (by name), as every other answer of the BFF is
-   * written: an insertion sort of the pairs in place (a dozen, nearly in order already).
+   * written. The hot path sets the same names in the same order for every answer of one kind (secure or not, with
+   * CORS or not): each such order is sorted once (an insertion sort), then its answers are only placed.
    */
   sorted(): string[] {
     const h = this.#headers;
-    for (let i = 2; i < h.length; i += 2) {
-      const name = h[i]!;
-      const value = h[i + 1]!;
-      let j = i - 2;
-      for (; j >= 0 && h[j]! > name; j -= 2) {
-        h[j + 2] = h[j]!;
-        h[j + 3] = h[j + 1]!;
+    const count = h.length >> 1;
+    for (const order of orders) {
+      if (order.names.length !== count) continue;
+      let i = 0;
+      while (i < count && order.names[i] === h[2 * i]) i++;
+      if (i < count) continue;
+      const out = new Array<string>(h.length);
+      for (let k = 0; k < count; k++) {
+        const to = order.to[k]!;
+        out[to] = h[2 * k]!;
+        out[to + 1] = h[2 * k + 1]!;
       }
-      h[j + 2] = name;
-      h[j + 3] = value;
+      return out;
     }
-    return h;
+    const from = Array.from({ length: count }, (_, k) => k);
+    for (let i = 1; i < count; i++) {
+      const k = from[i]!;
+      let j = i - 1;
+      for (; j >= 0 && h[2 * from[j]!]! > h[2 * k]!; j--) from[j + 1] = from[j]!;
+      from[j + 1] = k;
+    }
+    const to = new Array<number>(count);
+    const out = new Array<string>(h.length);
+    from.forEach((k, place) => {
+      to[k] = 2 * place;
+      out[2 * place] = h[2 * k]!;
+      out[2 * place + 1] = h[2 * k + 1]!;
+    });
+    if (orders.length < MAX_ORDERS) orders.push({ names: h.filter((_, k) => k % 2 === 0), to });
+    return out;
   }
 }
 
