@@ -56,7 +56,8 @@ export function hotPath(
     if (route === undefined) return undefined;
     const origin = request.header('origin');
     if (!cors.accepts(origin)) return undefined;
-    const started = Date.now();
+    const logging = accessLogger.isLevelEnabled('info');
+    const started = logging ? Date.now() : 0;
     const body = route(request.search);
     if (body === undefined) return undefined;
     const id = requestIdOf(request.header('x-request-id'), request.outerId);
@@ -64,7 +65,7 @@ export function hotPath(
     cors.apply({ origin, fetchSite: undefined, ownOrigin: () => '' }, sink);
     for (const [name, value] of body.headers) sink.setHeader(name, value);
     sink.setHeader('Content-Type', 'application/json; charset=utf-8');
-    if (accessLogger.isLevelEnabled('info'))
+    if (logging)
       logAnswered(accessLogger, {
         req_id: id,
         method: 'GET',

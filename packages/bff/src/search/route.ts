@@ -51,8 +51,11 @@ const METRIC_SOURCE: Record<SearchAnswer['source'], string> = {
 /** The value of a query string that is exactly `q=…` (else undefined: the full route validates it). */
 function onlyQ(search: string): string | undefined {
   if (!search.startsWith('q=') || search.includes('&')) return undefined;
+  const value = search.slice(2);
+  // Nothing escaped (a single word as most searches are): the value as it stands.
+  if (!value.includes('%') && !value.includes('+')) return value;
   try {
-    return decodeURIComponent(search.slice(2).replace(/\+/g, ' '));
+    return decodeURIComponent(value.replace(/\+/g, ' '));
   } catch {
     return undefined;
   }
