@@ -195,6 +195,34 @@ describe.skipIf(!ready)('the BFF on every host (packed tarballs, outside the wor
         expect(Array.isArray(listed.siblings)).toBe(true);
       }, 60_000);
 
+      it('answers a cached search with the headers of every answer and a request id of its own', async () => {
+        expect((await getPatiently(`${host.url}/search?q=coffee`)).status).toBe(200);
+        const hits = [
+          await fetch(`${host.url}/search?q=coffee`),
+          await fetch(`${host.url}/search?q=coffee`),
+          await fetch(`${host.url}/search?q=coffee`, { headers: { 'x-request-id': 'e2e-hit.1' } }),
+        ];
+        for (const hit of hits) {
+          expect(hit.status).toBe(200);
+          expect(hit.headers.get('cache-status')).toBe('domainkit-bff; hit');
+          expect(hit.headers.get('content-type')).toBe('application/json; charset=utf-8');
+          expect(hit.headers.get('cache-control')).toBe('no-store');
+          expect(hit.headers.get('content-security-policy')).toContain("default-src 'none'");
+          expect(hit.headers.get('x-content-type-options')).toBe('nosniff');
+          expect(hit.headers.get('x-frame-options')).toBe('DENY');
+          // Next.js adds its own (`rsc`, …) to the BFF's.
+          expect(hit.headers.get('vary')?.split(/,\s*/)).toContain('Origin');
+          // Plain HTTP: no HSTS (RFC 6797 section 7.2).
+          expect(hit.headers.get('strict-transport-security')).toBeNull();
+          expect((await json(hit)).query).toBe('coffee');
+        }
+        const [first, second, sent] = hits.map((hit) => hit.headers.get('x-request-id'));
+        expect(first).toMatch(/^[0-9a-f-]{36}$/);
+        expect(second).toMatch(/^[0-9a-f-]{36}$/);
+        expect(second).not.toBe(first);
+        expect(sent).toBe('e2e-hit.1');
+      }, 60_000);
+
       it('says where a typed domain stands and who holds it (GET /whois), refusing a bad domain first', async () => {
         const standing = await json(await getPatiently(`${host.url}/siblings?q=live-site.com`));
         expect(standing.domain).toEqual({ domain: 'live-site.com', status: 'registered' });
