@@ -58,16 +58,45 @@ li{padding-block:.3em}
  * sets the popup up, and adopts the rows' and the popup's style, on first call.
  */
 export function renderPopup(lit: LitKit, host: PopupHost): TemplateResult {
+  if (!warming) {
+    warming = true;
+    host.addEventListener('dk-search', () => warmPrices(host), { once: true });
+  }
   return popup(lit, host, ROW_CSS);
 }
 
-/** The rows last rendered for each search box (by its purchase), and what they were rendered from. */
-const rendered = new WeakMap<PurchaseController, { from: readonly unknown[]; rows: TemplateResult[] }>();
+/** Whether a search box of the page listens for its first search to warm the price format (one does). */
+let warming = false;
+
+/**
+ * Makes the page's first price format (see `formatPrice`) while the first search is in flight, in a task of its own
+ * after the next paint: the first `Intl.NumberFormat` of a page loads ICU's number data (100 ms and more at 4x CPU
+ * slowdown; later ones, of any locale or currency, take a few ms), which would otherwise lengthen the first results'
+ * render, and a keystroke made meanwhile would wait for both. In the page's locale, in USD (the rows' currency is not
+ * known before the answer; which one is warmed hardly matters). Not at page load: most page views never search.
+ */
+function warmPrices(host: PopupHost): void {
+  const locale = (host as { locale?: string }).locale || host.closest('[lang]')?.getAttribute('lang') || undefined;
+  requestAnimationFrame(() => setTimeout(() => formatPrice(0, 'USD', locale)));
+}
+
+/**
+ * The rows last rendered for each search box (by its purchase), what they were rendered from, and which of the two
+ * wrappers of {@link renderRows} holds them.
+ */
+const rendered = new WeakMap<PurchaseController, { from: readonly unknown[]; rows: TemplateResult[]; odd: boolean }>();
 
 /**
  * Renders one grid row per result (with their style, see {@link ROW_CSS}). The search box renders on every
  * keystroke while the previous results stay shown: rows rendered from the same results, active row, query, purchase
  * and words are the ones rendered last time (no name matched, no price formatted again for each row).
+ *
+ * New results (another answer, a price learned) or a new query marked in them (a refinement being searched) get new
+ * rows, not the old rows rewritten: in a reused row a longer name or price pushes the badge and the price sideways,
+ * and a longer match moves the text after it, each a layout shift (counted as CLS when it comes more than 500 ms
+ * after the last keystroke: a late answer, a search started after a long pause), while rows put in anew move nothing. The rows alternate between two
+ * wrapper templates, told apart by an empty part (Lit replaces the DOM of a part whose template changes; identical
+ * ones would be merged by the minifier); one item, the wrapper.
  */
 export function renderRows(lit: LitKit, v: RowsView): TemplateResult[] {
   const { strings: s, purchase: p } = v;
@@ -76,8 +105,10 @@ export function renderRows(lit: LitKit, v: RowsView): TemplateResult[] {
   for (const key of ['available', 'reserved', 'unavailable', 'buy', 'buyDomain'] as const) from.push(s[key]);
   const last = rendered.get(p);
   if (last?.from.length === from.length && last.from.every((value, i) => value === from[i])) return last.rows;
-  const rows = rowTemplates(lit, v);
-  rendered.set(p, { from, rows });
+  const odd = last ? last.odd !== (last.from[0] !== v.results || last.from[2] !== v.query) : false;
+  const templates = rowTemplates(lit, v);
+  const rows = [odd ? lit.html`${templates}${lit.nothing}` : lit.html`${templates}`];
+  rendered.set(p, { from, rows, odd });
   return rows;
 }
 
