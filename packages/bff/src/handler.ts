@@ -1,8 +1,9 @@
 /**
  * `createBffHandler(options)`: the BFF as one web-standard handler `(request: Request) => Response |
- * Promise<Response>` (as `Bun.serve`, `Deno.serve` and Workers take one), the same on every runtime; each host is a thin adapter over it (`createBff` for Express, `toNodeListener` for Node
- * `http`, and the Next.js, Hono, Bun, Deno and Workers recipes in the README). Nothing opens at import or creation:
- * storage opens, and timers start, on `start()` or the first `fetch`/`scheduled` (so `next build` opens nothing).
+ * Promise<Response>` (as `Bun.serve`, `Deno.serve` and Workers take one), the same on every runtime; each host is a
+ * thin adapter over it (`createBff` for Express, `toNodeListener` for Node `http`, and the Next.js, Hono, Bun, Deno
+ * and Workers recipes in the README). Nothing opens at import or creation: storage opens, and timers start, on
+ * `start()` or the first `fetch`/`scheduled` (so `next build` opens nothing).
  */
 import { BffHttpError } from './errors.ts';
 import { type ComposedBff, composeBff } from './compose.ts';

@@ -94,9 +94,9 @@ const rendered = new WeakMap<PurchaseController, { from: readonly unknown[]; row
  * New results (another answer, a price learned) or a new query marked in them (a refinement being searched) get new
  * rows, not the old rows rewritten: in a reused row a longer name or price pushes the badge and the price sideways,
  * and a longer match moves the text after it, each a layout shift (counted as CLS when it comes more than 500 ms
- * after the last keystroke: a late answer, a search started after a long pause), while rows put in anew move nothing. The rows alternate between two
- * wrapper templates, told apart by an empty part (Lit replaces the DOM of a part whose template changes; identical
- * ones would be merged by the minifier); one item, the wrapper.
+ * after the last keystroke: a late answer, a search started after a long pause), while rows put in anew move
+ * nothing. The rows alternate between two wrapper templates, told apart by an empty part (Lit replaces the DOM of a
+ * part whose template changes; identical ones would be merged by the minifier); one item, the wrapper.
  */
 export function renderRows(lit: LitKit, v: RowsView): TemplateResult[] {
   const { strings: s, purchase: p } = v;
