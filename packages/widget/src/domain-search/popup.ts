@@ -82,6 +82,14 @@ class Popup {
   #returning = false;
   /** The page root's `overflow` before the panel locked it. */
   #overflow = '';
+  /**
+   * The element's box height (CSS px) while in the page's flow, kept by a `ResizeObserver` as layout settles: the
+   * panel opens without measuring it then (a forced style and layout in the focus handler, before the visitor's
+   * first key). Undefined until first observed.
+   */
+  #baseHeight: number | undefined;
+  /** Whether the field was empty at the last sync (the recent searches show only then). */
+  #empty = true;
   readonly #phone = globalThis.matchMedia(`(max-width: ${PHONE}px)`);
 
   readonly host: PopupHost;
@@ -113,9 +121,18 @@ class Popup {
     );
     // Set up while the element renders: once it has, open for a box already in use.
     void host.updateComplete.then(() => {
+      const base = this.#sheet?.parentElement;
+      if (base && globalThis.ResizeObserver) {
+        new ResizeObserver(([entry]) => {
+          if (!this.#full && entry?.borderBoxSize[0]) this.#baseHeight = entry.borderBoxSize[0].blockSize;
+        }).observe(base);
+      }
       if (root instanceof ShadowRoot && root.activeElement === this.input) this.show();
       else if (!this.#phone.matches && host.status !== 'initial') this.show();
     });
+    // The first `localStorage` read of a page opens its storage (a synchronous wait on the browser): done now, at
+    // idle, rather than in the focus that lists the recent searches.
+    (globalThis.requestIdleCallback ?? globalThis.setTimeout)(() => readRecent());
   }
 
   /** The strings in use: the popup's defaults under the element's. */
@@ -131,7 +148,10 @@ class Popup {
     return this.host.renderRoot.querySelector('.sheet');
   }
 
-  /** Opens the popup (on a phone, the full-screen panel); the recent searches are read again. */
+  /**
+   * Opens the popup (on a phone, the full-screen panel); the recent searches are read again. Already open, it
+   * re-renders only when the field turned empty or not (a keystroke otherwise costs no render of the popup's own).
+   */
   show(): void {
     const input = this.input;
     if (!this.open) {
@@ -142,7 +162,7 @@ class Popup {
       if (input?.value.trim() && this.host.status === 'results' && input.ariaExpanded !== 'true') {
         this.host.search(input.value);
       }
-    }
+    } else if (this.#full === this.#phone.matches && this.#empty === !input?.value) return;
     this.#sync();
   }
 
@@ -172,7 +192,8 @@ class Popup {
     // The element's box (the label, the field), measured before the panel leaves the page's flow: it keeps that
     // height while the panel is open, so the page under the panel does not move.
     const base = sheet?.parentElement;
-    const height = full && !this.#full ? base?.getBoundingClientRect().height : 0;
+    const height = full && !this.#full ? (this.#baseHeight ?? base?.getBoundingClientRect().height) : 0;
+    this.#empty = !this.input?.value;
     sheet?.classList.toggle('open', this.open);
     if (full !== this.#full && sheet) {
       this.#full = full;
