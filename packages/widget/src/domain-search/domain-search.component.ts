@@ -182,8 +182,9 @@ export class DkDomainSearch extends DkElement {
   declare debounce: number;
   /**
    * Fewest characters (after trimming; grapheme clusters, one fewer for Chinese, Japanese or Korean) that start a
-   * search; shorter text returns to `initial` with a hint naming the minimum (`strings.tooShort`). Default 3 (one
-   * or two letters match too many names to be worth the shared search budget).
+   * search; shorter text returns to `initial` and, once typing pauses (the debounce), shows a hint naming the
+   * minimum (`strings.tooShort`). Default 3 (one or two letters match too many names to be worth the shared search
+   * budget).
    */
   declare minLength: number;
   /** Also list the query's word under other TLDs, from the BFF's `GET /siblings` (under the results). Default off. */
@@ -261,9 +262,11 @@ export class DkDomainSearch extends DkElement {
     if (gap < 1500) this.#gap = this.#gap ? (2 * this.#gap + gap) / 3 : gap;
     this.#reopen();
     const text = this.#input!.value.trim().normalize();
-    this._short = !!text && tooShort(text, this.#minLength);
-    const debounce = toNumber(this.debounce, 250, 0);
-    this.#search.schedule(this.#input!.value, Math.max(debounce, Math.min(1000, 1.5 * this.#gap)), this.#minLength);
+    const delay = Math.max(toNumber(this.debounce, 250, 0), Math.min(1000, 1.5 * this.#gap));
+    this.#search.schedule(this.#input!.value, delay, this.#minLength);
+    // The hint shows once typing pauses (no flash on each of the first keys of a longer query); it goes at once.
+    if (text && tooShort(text, this.#minLength)) this.#search.wait(() => (this._short = true), delay);
+    else this._short = false;
   };
 
   /** The combobox keys (WAI-ARIA APG combobox pattern, grid popup); everything else types into the box. */

@@ -66,6 +66,24 @@ describe('<dk-domain-search>', () => {
     expect(part(search, '[part="input"]').getAttribute('aria-expanded')).to.equal('false');
   });
 
+  it('shows the too-short hint once typing pauses, not on each of the first keys, and hides it at once', async () => {
+    const search = await fixture('dk-domain-search', { debounce: '300', 'min-length': '3' });
+    const hint = part(search, '[part="message"]');
+    type(search, 'c');
+    await search.updateComplete;
+    expect(hint.hidden, 'no hint while the visitor is still typing').to.equal(true);
+    type(search, 'co');
+    await search.updateComplete;
+    expect(hint.hidden, 'no hint while the visitor is still typing').to.equal(true);
+    await sleep(700);
+    await search.updateComplete;
+    expect(hint.hidden, 'the hint once typing paused').to.equal(false);
+    expect(hint.textContent).to.equal(defaultStrings.tooShort(3));
+    type(search, 'cof');
+    await search.updateComplete;
+    expect(hint.hidden, 'gone with the third character').to.equal(true);
+  });
+
   it('aborts the request in flight when a newer one starts, and drops its late answer', async () => {
     stub.restore();
     stub = new FetchStub({ honourAbort: false }); // the old answer arrives anyway
