@@ -198,17 +198,21 @@ export function proxyView(header: HeaderGetter, url: URL, peer: string, trust: T
  * connection's own scheme.
  * @param encrypted - whether the connection itself is TLS.
  * @param url - the request URL, built only when a proxy header has to be weighed.
+ * @param peer - the connection's peer address (`''` when unknown), or a function giving it, called only when a proxy
+ *   header has to be weighed.
  */
 export function isSecure(
   header: HeaderGetter,
   encrypted: boolean,
   url: () => URL,
-  peer: string,
+  peer: string | (() => string),
   trust: TrustFn | undefined,
 ): boolean {
   if (trust === undefined && header('x-vercel-id') === undefined && header('cf-visitor') === undefined)
     return encrypted;
-  return proxyView(header, url(), peer, trust).ownOrigin().startsWith('https:');
+  return proxyView(header, url(), typeof peer === 'string' ? peer : peer(), trust)
+    .ownOrigin()
+    .startsWith('https:');
 }
 
 /** `scheme://authority` as browsers serialise an origin, or undefined when either part is not one. */

@@ -26,8 +26,10 @@ export interface ServingParts {
 export function below(pathname: string, basePath: string): string | undefined {
   if (basePath === '') return pathname;
   if (pathname === basePath) return '/';
-  const base = pathname.slice(0, basePath.length);
-  if (base.toLowerCase() !== basePath.toLowerCase() || pathname[basePath.length] !== '/') return undefined;
+  if (pathname[basePath.length] !== '/') return undefined;
+  // As written (no lower-casing), else in another case.
+  if (!pathname.startsWith(basePath) && pathname.slice(0, basePath.length).toLowerCase() !== basePath.toLowerCase())
+    return undefined;
   return pathname.slice(basePath.length);
 }
 
@@ -60,27 +62,9 @@ export function servePath(
   const path = below(pathname, basePath);
   if (path === undefined) return answerOutside(undefined, request);
   if (request.method === 'GET') {
-    const header = (name: string) => request.headers.get(name) ?? undefined;
-    // A plain record: what every host's `Response` takes fastest (@hono/node-server writes it without a `Headers`).
-    const headers: Record<string, string> = {};
-    const trust = context?.trust === undefined ? parts.trust : (context.trust ?? undefined);
-    const body = parts.hot(
-      {
-        method: 'GET',
-        path,
-        search,
-        header,
-        secure: () =>
-          isSecure(header, raw.startsWith('https:'), () => new URL(raw), context?.clientAddress ?? '', trust),
-        outerId: context?.outerId,
-      },
-      {
-        setHeader: (name, value) => {
-          headers[name.toLowerCase()] = value;
-        },
-      },
-    );
-    if (body !== undefined) return hotResponse(body, headers);
+    const sink = new PairSink();
+    const body = parts.hot(new WebHotRequest(request, raw, path, search, context, parts.trust), sink);
+    if (body !== undefined) return hotResponse(body, sink.pairs);
   }
   const url = new URL(raw);
   const match = parts.routes.match(path);
@@ -89,10 +73,70 @@ export function servePath(
   return parts.serve(request, url, path, match, mountPath === '' ? context : { ...context, mountPath });
 }
 
+/**
+ * The hot path's view of a web-standard `Request`: methods on a prototype (no closures made per request), headers
+ * read only when the hot path asks for them.
+ */
+class WebHotRequest implements HotRequest {
+  readonly method = 'GET';
+  readonly path: string;
+  readonly search: string;
+  readonly outerId: unknown;
+  readonly #request: Request;
+  readonly #raw: string;
+  readonly #context: HostContext | undefined;
+  readonly #trust: TrustFn | undefined;
+
+  constructor(
+    request: Request,
+    raw: string,
+    path: string,
+    search: string,
+    context: HostContext | undefined,
+    trust: TrustFn | undefined,
+  ) {
+    this.path = path;
+    this.search = search;
+    this.#request = request;
+    this.#raw = raw;
+    this.#context = context;
+    this.#trust = context?.trust === undefined ? trust : (context.trust ?? undefined);
+    this.outerId = context?.outerId;
+  }
+
+  header(name: string): string | undefined {
+    return this.#request.headers.get(name) ?? undefined;
+  }
+
+  secure(): boolean {
+    const raw = this.#raw;
+    const context = this.#context;
+    // The peer address is asked for only when a proxy header has to be weighed (a host may compute it lazily).
+    return isSecure(
+      (name) => this.header(name),
+      raw.startsWith('https:'),
+      () => new URL(raw),
+      () => context?.clientAddress ?? '',
+      this.#trust,
+    );
+  }
+}
+
+/** The hot path's headers as set, in order: `[name, value, name, value, …]` (names as given). */
+class PairSink implements HeaderSink {
+  readonly pairs: string[] = [];
+
+  setHeader(name: string, value: string): void {
+    this.pairs.push(name, value);
+  }
+}
+
 /** A prepared answer's `Response` with one set of headers, all but `x-request-id` (see {@link hotResponse}). */
 interface Template {
-  readonly headers: Readonly<Record<string, string>>;
-  readonly count: number;
+  /** The headers as the hot path set them (see {@link PairSink}). */
+  readonly pairs: readonly string[];
+  /** The index in `pairs` of the value of `x-request-id`. */
+  readonly id: number;
   readonly response: Response;
 }
 
@@ -101,51 +145,59 @@ const TEMPLATES_PER_BODY = 8;
 const templates = new WeakMap<PreparedBody, Template[]>();
 let cloneIsCheap: boolean | undefined;
 
+/** Headers set as `[name, value, …]` as a record with lower-case names (a later value of a name wins). */
+function headerRecord(pairs: readonly string[]): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < pairs.length; i += 2) headers[pairs[i]!.toLowerCase()] = pairs[i + 1]!;
+  return headers;
+}
+
 /**
- * The `Response` of a prepared answer with its headers (lower-case names). On Deno and Bun a clone of a `Response`
- * with a static body copies its header list as checked, where a new one converts and checks every header again:
- * there the answer is a clone of one built once per prepared answer and header set, with only its `x-request-id`
- * set (callgrind, per `Response`: Deno 96k → 32k instructions, Bun 12.6k → 2.9k). Elsewhere it is built: the
- * `Response` of @hono/node-server keeps the record as given, undici's clone (Node) tees the body, and workerd keeps
- * the plain way until measured.
+ * The `Response` of a prepared answer with its headers (`pairs`, see {@link PairSink}). On Deno and Bun a clone of a
+ * `Response` with a static body copies its header list as checked, where a new one converts and checks every header
+ * again: there the answer is a clone of one built once per prepared answer and header set, with only its
+ * `x-request-id` set (callgrind, per `Response`: Deno 96k → 32k instructions, Bun 12.6k → 2.9k); the header set is
+ * matched as set, in order, with no record built. Elsewhere it is built: the `Response` of @hono/node-server keeps
+ * the record as given, undici's clone (Node) tees the body, and workerd keeps the plain way until measured.
  */
-function hotResponse(body: PreparedBody, headers: Record<string, string>): Response {
+function hotResponse(body: PreparedBody, pairs: readonly string[]): Response {
   if (cloneIsCheap === undefined) {
     const runtime = detectRuntime().name;
     cloneIsCheap = runtime === 'deno' || runtime === 'bun';
   }
-  if (!cloneIsCheap) return new Response(body.text, { status: 200, headers });
-  const id = headers['x-request-id'] as string;
+  if (!cloneIsCheap) return new Response(body.text, { status: 200, headers: headerRecord(pairs) });
   let kept = templates.get(body);
   if (kept === undefined) {
     kept = [];
     templates.set(body, kept);
   }
-  let template = kept.find((t) => sameHeadersBut('x-request-id', t, headers));
+  let template: Template | undefined;
+  for (const t of kept)
+    if (samePairsBut(t, pairs)) {
+      template = t;
+      break;
+    }
   if (template === undefined) {
-    const { 'x-request-id': _, ...rest } = headers;
-    template = {
-      headers: rest,
-      count: Object.keys(rest).length,
-      response: new Response(body.text, { status: 200, headers: rest }),
-    };
-    if (kept.length < TEMPLATES_PER_BODY) kept.push(template);
-    else return new Response(body.text, { status: 200, headers });
+    const { 'x-request-id': id, ...rest } = headerRecord(pairs);
+    // The last value set for the request id is the one the answer carries (as in the record).
+    let at = -1;
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === 'x-request-id') at = i + 1;
+    if (id === undefined || kept.length >= TEMPLATES_PER_BODY)
+      return new Response(body.text, { status: 200, headers: headerRecord(pairs) });
+    template = { pairs: [...pairs], id: at, response: new Response(body.text, { status: 200, headers: rest }) };
+    kept.push(template);
   }
   const response = template.response.clone();
-  response.headers.set('x-request-id', id);
+  response.headers.set('x-request-id', pairs[template.id]!);
   return response;
 }
 
-/** Whether `headers` are the template's, but for `except`. */
-function sameHeadersBut(except: string, template: Template, headers: Record<string, string>): boolean {
-  let count = 0;
-  for (const name in headers) {
-    if (name === except) continue;
-    if (template.headers[name] !== headers[name]) return false;
-    count++;
-  }
-  return count === template.count;
+/** Whether `pairs` are the template's, in the same order, but for the value of `x-request-id`. */
+function samePairsBut(template: Template, pairs: readonly string[]): boolean {
+  const kept = template.pairs;
+  if (kept.length !== pairs.length) return false;
+  for (let i = 0; i < pairs.length; i++) if (i !== template.id && kept[i] !== pairs[i]) return false;
+  return true;
 }
 
 /**
