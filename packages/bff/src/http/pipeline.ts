@@ -16,7 +16,11 @@ import { type VisitorLimiters, addressKey } from './visitor-limits.ts';
 
 /** What the host tells the BFF about a request, beyond the request itself. */
 export interface BffRequestContext {
-  /** The visitor's address as the host saw it (socket peer); proxy headers are weighed by the BFF's proxy rules. */
+  /**
+   * The visitor's address as the host saw it (socket peer); proxy headers are weighed by the BFF's proxy rules. May
+   * be a getter: it is read only when needed (not for a cached search), so a host whose lookup costs (Bun's
+   * `server.requestIP`) pays for it only then.
+   */
   clientAddress?: string | undefined;
   /** Keeps the isolate/function alive for work that outlives the response (Workers ctx.waitUntil, Vercel waitUntil). */
   waitUntil?: ((promise: Promise<unknown>) => void) | undefined;
