@@ -126,6 +126,8 @@ function sameOffer(a: Pick<SeenListing, 'available' | 'price_cents' | 'currency'
 export class SearchService {
   readonly #o: SearchServiceOptions;
   readonly #entries = new Map<string, Entry>();
+  /** The key last moved to the end of `#entries` (the most recently used, while it is held): moved again for nothing. */
+  #newest: string | undefined;
   readonly #index = new ListingIndex();
   readonly #queue: DemandQueue<DomainSearchResponse>;
   /** When each load under way started, so an eviction during it keeps its answer from being stored. */
@@ -181,8 +183,7 @@ export class SearchService {
   peek(key: string): DomainSearchResponse | undefined {
     const entry = this.#entries.get(key);
     if (entry === undefined || this.#o.now() - entry.storedMs >= this.#o.freshMs) return undefined;
-    this.#entries.delete(key);
-    this.#entries.set(key, entry);
+    this.#touch(key, entry);
     this.#stats.hits++;
     return entry.value;
   }
@@ -223,8 +224,7 @@ export class SearchService {
     }
     if (entry !== undefined) {
       const age = now - entry.storedMs;
-      this.#entries.delete(key);
-      this.#entries.set(key, entry);
+      this.#touch(key, entry);
       if (age < freshMs) {
         this.#stats.hits++;
         return { source: 'cache', value: entry.value };
@@ -427,11 +427,20 @@ export class SearchService {
     this.#index.remove(domain);
   }
 
+  /** Makes the held `entry` of `key` the most recently used (already so when it was the last one moved). */
+  #touch(key: string, entry: Entry): void {
+    if (this.#newest === key) return;
+    this.#entries.delete(key);
+    this.#entries.set(key, entry);
+    this.#newest = key;
+  }
+
   /** Keeps `entry` as the most recently used, corrected with the newest prices known; returns what was kept. */
   #remember(key: string, entry: Entry): Entry {
     const kept = corrected(entry, (domain) => this.#index.get(domain));
     this.#entries.delete(key);
     this.#entries.set(key, kept);
+    this.#newest = key;
     while (this.#entries.size > this.#o.maxEntries) {
       const oldest = this.#entries.keys().next().value;
       if (oldest === undefined) break;
