@@ -16,7 +16,16 @@ import { idnaWords } from './idna.ts';
  * `"xn--mnchen-3ya.de"` → `"xn--mnchen-3ya.de"`. A word that is no valid host name stays as typed.
  */
 export function normaliseQuery(q: string): string {
-  return idnaWords(q.trim().toLowerCase().replace(/\s+/g, ' '));
+  return isNormalWord(q) ? q : idnaWords(q.trim().toLowerCase().replace(/\s+/g, ' '));
+}
+
+/** Whether `q` is its own normal form already, being only `a-z`, `0-9`, `.` and `-` (as most searches are typed). */
+function isNormalWord(q: string): boolean {
+  for (let i = 0; i < q.length; i++) {
+    const c = q.charCodeAt(i);
+    if (!((c >= 97 && c <= 122) || (c >= 48 && c <= 57) || c === 45 || c === 46)) return false;
+  }
+  return true;
 }
 
 /** Settings of a {@link SearchCache}; durations in milliseconds, each counted after the previous one. */
