@@ -9,7 +9,7 @@ const server = Bun.serve({
   routes: {
     '/bare': () => new Response(BARE_ANSWER, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
   },
-  // The peer address only when the BFF reads it (not on a cached search): `requestIP` costs as much as the answer.
+  // The peer address only when the BFF reads it (not on a cached search): `requestIP` costs about 2 µs a request.
   fetch: (request, server) =>
     handler.fetch(request, {
       get clientAddress() {

@@ -9,7 +9,12 @@ const server = Deno.serve(
     if (new URL(request.url).pathname === '/bare') {
       return new Response(BARE_ANSWER, { headers: { 'content-type': 'application/json; charset=utf-8' } });
     }
-    return handler.fetch(request, { clientAddress: info.remoteAddr.hostname });
+    // The peer address only when the BFF reads it (not on a cached search).
+    return handler.fetch(request, {
+      get clientAddress() {
+        return info.remoteAddr.hostname;
+      },
+    });
   },
 );
 Deno.addSignalListener('SIGTERM', async () => {
