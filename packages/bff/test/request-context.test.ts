@@ -3,6 +3,7 @@
  * across origins, forwarded upstream and on every line; a refused origin is named at warn, once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newUuid } from '../src/http/request-context.ts';
 import { SHOP_ORIGIN, call, startStubMarketplace, startTestBff, type StubMarketplace } from './helpers.ts';
 
 let stub: StubMarketplace;
@@ -59,5 +60,15 @@ describe('request context', () => {
     const warnings = entries().filter((e) => e.level === 40 && e.origin === 'https://elsewhere.test');
     expect(warnings).toHaveLength(1);
     expect(String(warnings[0]!.msg)).toMatch(/add this origin to allowedOrigins/);
+  });
+});
+
+describe('newUuid', () => {
+  it('makes random version 4 UUIDs, each new, across batches', () => {
+    const made = Array.from({ length: 1000 }, () => newUuid());
+    for (const id of made) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(new Set(made).size).toBe(made.length);
+    // Every hex digit shows up in every free position (random, not a counter): 1000 draws of 16 values.
+    for (const at of [0, 9, 15, 20, 35]) expect(new Set(made.map((id) => id[at])).size).toBe(16);
   });
 });

@@ -74,11 +74,49 @@ export function contextualLogger(base: Logger): Logger {
 
 /**
  * The id of a request: `outer` (the `req.id` an outer pino-http of the partner's app gave it) when well-formed,
- * else a well-formed `X-Request-Id` it was sent with, else a new UUID.
+ * else a well-formed `X-Request-Id` it was sent with, else a new UUID ({@link newUuid}).
  */
 export function requestIdOf(sent: string | null | undefined, outer?: unknown): string {
   if (outer !== undefined && outer !== null && isWellFormedRequestId(String(outer))) return String(outer);
-  return isWellFormedRequestId(sent ?? undefined) ? (sent as string) : crypto.randomUUID();
+  return isWellFormedRequestId(sent ?? undefined) ? (sent as string) : newUuid();
+}
+
+/** UUIDs made at a time by {@link newUuid}. */
+const UUID_BATCH = 128;
+/** The ASCII codes of the hex digits. */
+const HEX_DIGITS = new TextEncoder().encode('0123456789abcdef');
+const ascii = new TextDecoder();
+/** The current batch: {@link UUID_BATCH} UUIDs of 36 characters, one after another; `nextUuid` is the next unused. */
+let uuids = '';
+let nextUuid = UUID_BATCH;
+
+/**
+ * A new random UUID (version 4, RFC 9562 section 5.4), lower-case hex as `crypto.randomUUID()` writes it, from the
+ * same generator (`crypto.getRandomValues`). A batch is written at a time into one string, each UUID a slice of it:
+ * a request id is made for nearly every answer, and per id this costs a fraction of `randomUUID`, which builds each
+ * from 20 pieces.
+ */
+export function newUuid(): string {
+  if (nextUuid === UUID_BATCH) {
+    const random = crypto.getRandomValues(new Uint8Array(16 * UUID_BATCH));
+    const text = new Uint8Array(36 * UUID_BATCH);
+    for (let u = 0; u < UUID_BATCH; u++) {
+      let at = 36 * u;
+      for (let i = 0; i < 16; i++) {
+        let byte = random[16 * u + i]!;
+        // The version (4) and the variant (binary 10), RFC 9562 section 4.1 and 4.2.
+        if (i === 6) byte = (byte & 0x0f) | 0x40;
+        else if (i === 8) byte = (byte & 0x3f) | 0x80;
+        if (i === 4 || i === 6 || i === 8 || i === 10) text[at++] = 0x2d; // '-'
+        text[at++] = HEX_DIGITS[byte >> 4]!;
+        text[at++] = HEX_DIGITS[byte & 0x0f]!;
+      }
+    }
+    uuids = ascii.decode(text);
+    nextUuid = 0;
+  }
+  const at = 36 * nextUuid++;
+  return uuids.slice(at, at + 36);
 }
 
 /** Runs `fn` as the request of `state`: what it starts (logs, upstream calls) reads the request's state. */
