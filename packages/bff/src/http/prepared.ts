@@ -14,7 +14,7 @@ export interface PreparedBody {
   readonly text: string;
   /** Its length in UTF-8 bytes. */
   readonly length: number;
-  /** The route's own headers (`Cache-Status`). */
+  /** The route's own headers (`cache-status`), names in lower case. */
   readonly headers: ReadonlyArray<readonly [string, string]>;
   /** The access line's `cache` field. */
   readonly cache: string;
@@ -64,7 +64,7 @@ export function hotPath(
     applyAnswerHeaders(sink, id, request.secure());
     cors.apply({ origin, fetchSite: undefined, ownOrigin: () => '' }, sink);
     for (const [name, value] of body.headers) sink.setHeader(name, value);
-    sink.setHeader('Content-Type', 'application/json; charset=utf-8');
+    sink.setHeader('content-type', 'application/json; charset=utf-8');
     if (logging)
       logAnswered(accessLogger, {
         req_id: id,

@@ -12,11 +12,11 @@ import { BffHttpError } from '../errors.ts';
  * answer and are left out (docs/spec-decisions.md).
  */
 export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
-  ['Content-Security-Policy', "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'"],
-  ['Cross-Origin-Resource-Policy', 'same-origin'],
-  ['Referrer-Policy', 'no-referrer'],
-  ['X-Content-Type-Options', 'nosniff'],
-  ['X-Frame-Options', 'DENY'],
+  ['content-security-policy', "default-src 'none';frame-ancestors 'none';base-uri 'none';form-action 'none'"],
+  ['cross-origin-resource-policy', 'same-origin'],
+  ['referrer-policy', 'no-referrer'],
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
 ];
 
 /**
@@ -24,7 +24,7 @@ export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
  * HSTS Host MUST NOT include the STS header field in HTTP responses conveyed over non-secure transport"
  * (RFC 6797 section 7.2).
  */
-export const HSTS_HEADER = ['Strict-Transport-Security', 'max-age=31536000; includeSubDomains'] as const;
+export const HSTS_HEADER = ['strict-transport-security', 'max-age=31536000; includeSubDomains'] as const;
 
 /** Methods and headers a browser may use across origins. */
 const ALLOWED_METHODS = 'GET, POST';
@@ -34,7 +34,11 @@ const EXPOSED_HEADERS = 'X-Request-Id, Retry-After';
 /** How many refused origins are remembered, so each is logged once (a hostile page could send endless ones). */
 const REFUSED_ORIGINS_LOGGED = 100;
 
-/** A header setter: `Headers`, or a Node `ServerResponse` (the Node adapter writes a prepared answer directly). */
+/**
+ * A header setter: `Headers`, or a Node `ServerResponse` (the Node adapter writes a prepared answer directly). The
+ * answer headers set here are named in lower case, as every host sends them (HTTP/2 requires it): a sink keeping a
+ * plain record or list takes the names as they are.
+ */
 export interface HeaderSink {
   setHeader(name: string, value: string): void;
 }
@@ -87,11 +91,11 @@ export function corsPolicy(
     accepts: (origin) => origin === undefined || allowed.has(origin),
     apply(facts, headers) {
       const { origin } = facts;
-      headers.setHeader('Vary', 'Origin');
+      headers.setHeader('vary', 'Origin');
       if (origin === undefined) return;
       if (allowed.has(origin)) {
-        headers.setHeader('Access-Control-Allow-Origin', origin);
-        headers.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+        headers.setHeader('access-control-allow-origin', origin);
+        headers.setHeader('access-control-expose-headers', EXPOSED_HEADERS);
       } else if (
         warn !== undefined &&
         !refused.has(origin) &&
@@ -140,10 +144,10 @@ export function crossSiteWriteCheck(allowedOrigins: readonly string[]): (facts: 
  * `Cache-Control: no-store` (answers hold live prices and single-use checkout URLs).
  */
 export function applyAnswerHeaders(headers: HeaderSink, requestId: string, secure: boolean): void {
-  headers.setHeader('X-Request-Id', requestId);
+  headers.setHeader('x-request-id', requestId);
   for (const [name, value] of SECURITY_HEADERS) headers.setHeader(name, value);
   if (secure) headers.setHeader(HSTS_HEADER[0], HSTS_HEADER[1]);
-  headers.setHeader('Cache-Control', 'no-store');
+  headers.setHeader('cache-control', 'no-store');
 }
 
 /** `Headers` as a {@link HeaderSink}. */

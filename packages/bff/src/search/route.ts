@@ -61,6 +61,9 @@ function onlyQ(search: string): string | undefined {
   }
 }
 
+/** Query strings whose cache key the hot path keeps (see {@link searchHit}). */
+const QUERY_KEYS_KEPT = 1024;
+
 /**
  * The hot path of `GET /search`: a well-formed `q` (within the schema's 100 characters even untrimmed) whose fresh
  * answer is held in this process's memory is answered from its serialised body (made once per cached answer).
@@ -70,11 +73,19 @@ export function searchHit(
   metrics?: Pick<BffMetrics, 'cacheLookup'> | undefined,
 ): HotRoute {
   const bodies = new WeakMap<DomainSearchResponse, PreparedBody & { readonly key: string }>();
-  const headers = [['Cache-Status', CACHE_STATUS.hit]] as const;
+  // Lower-case, as every host sends header names (a plain record takes it as it is).
+  const headers = [['cache-status', CACHE_STATUS.hit]] as const;
+  // The cache key of each query string seen lately ('' for none: the full route answers it), so a repeated search
+  // is not parsed and normalised again; cleared when full (visitor input: bounded).
+  const keys = new Map<string, string>();
   return (query) => {
-    const raw = onlyQ(query);
-    if (raw === undefined || raw.length > 100) return undefined;
-    const key = normaliseQuery(raw);
+    let key = keys.get(query);
+    if (key === undefined) {
+      const raw = onlyQ(query);
+      key = raw === undefined || raw.length > 100 ? '' : normaliseQuery(raw);
+      if (keys.size >= QUERY_KEYS_KEPT) keys.clear();
+      keys.set(query, key);
+    }
     const hit = key === '' ? undefined : search.peek(key);
     if (hit === undefined) return undefined;
     metrics?.cacheLookup('search', 'cache');
