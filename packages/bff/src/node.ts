@@ -13,12 +13,9 @@ import { isSecure, type TrustFn } from './http/proxy-trust.ts';
 import type { HeaderSink } from './http/security.ts';
 import { below } from './http/serve.ts';
 
-/** Header names as the hot path sets them, lower-cased (a handful of constants: lowered once each). */
-const lowered = new Map<string, string>();
-
 /**
- * The orders the hot path set its headers in (names as {@link lowered} holds them), each with where its headers go
- * once sorted by name (the index of each name in the sorted flat list).
+ * The orders the hot path set its headers in (names in lower case, as the hot path sets them: `HeaderSink`), each
+ * with where its headers go once sorted by name (the index of each name in the sorted flat list).
  */
 const orders: Array<{ readonly names: readonly string[]; readonly to: readonly number[] }> = [];
 /** At most this many orders are remembered (secure or not, CORS or not, and a route's own headers: a few). */
@@ -73,13 +70,9 @@ class NodeHotRequest implements HotRequest, HeaderSink {
     );
   }
 
+  /** Keeps a header as set: the hot path names its headers in lower case (`HeaderSink`). */
   setHeader(name: string, value: string): void {
-    let lower = lowered.get(name);
-    if (lower === undefined) {
-      lower = name.toLowerCase();
-      lowered.set(name, lower);
-    }
-    this.#headers.push(lower, value);
+    this.#headers.push(name, value);
   }
 
   /**

@@ -145,10 +145,10 @@ const TEMPLATES_PER_BODY = 8;
 const templates = new WeakMap<PreparedBody, Template[]>();
 let cloneIsCheap: boolean | undefined;
 
-/** Headers set as `[name, value, …]` as a record with lower-case names (a later value of a name wins). */
+/** Headers set as `[name, value, …]` (lower-case names, `HeaderSink`) as a record (a later value of a name wins). */
 function headerRecord(pairs: readonly string[]): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (let i = 0; i < pairs.length; i += 2) headers[pairs[i]!.toLowerCase()] = pairs[i + 1]!;
+  for (let i = 0; i < pairs.length; i += 2) headers[pairs[i]!] = pairs[i + 1]!;
   return headers;
 }
 
@@ -178,12 +178,12 @@ function hotResponse(body: PreparedBody, pairs: readonly string[]): Response {
       break;
     }
   if (template === undefined) {
-    const { 'x-request-id': id, ...rest } = headerRecord(pairs);
+    const headers = headerRecord(pairs);
+    const { 'x-request-id': id, ...rest } = headers;
     // The last value set for the request id is the one the answer carries (as in the record).
     let at = -1;
-    for (let i = 0; i < pairs.length; i += 2) if (pairs[i]!.toLowerCase() === 'x-request-id') at = i + 1;
-    if (id === undefined || kept.length >= TEMPLATES_PER_BODY)
-      return new Response(body.text, { status: 200, headers: headerRecord(pairs) });
+    for (let i = 0; i < pairs.length; i += 2) if (pairs[i] === 'x-request-id') at = i + 1;
+    if (id === undefined || kept.length >= TEMPLATES_PER_BODY) return new Response(body.text, { status: 200, headers });
     template = { pairs: [...pairs], id: at, response: new Response(body.text, { status: 200, headers: rest }) };
     kept.push(template);
   }
