@@ -84,9 +84,17 @@ export class DkElement extends LitElement implements PurchaseHost {
     this.purchase.cancel();
   }
 
+  /**
+   * On the first connection the shadow root and the first render wait for a task of their own (a `setTimeout` of
+   * 0 ms): the script that defines the elements stays a short task on the host page (Total Blocking Time counts each
+   * task over 50 ms), and so does each element's first render. Until then the element shows what it showed
+   * undefined, and `domainkit.css` keeps its box (its rules hold until the first render sets `data-state` or
+   * `data-purchase`). Connected again within that task, it connects twice: Lit's connection work may repeat.
+   */
   override connectedCallback(): void {
-    super.connectedCallback();
     globalThis.addEventListener('pageshow', this.#onShow);
+    if (this.renderRoot) super.connectedCallback();
+    else setTimeout(() => this.isConnected && super.connectedCallback());
   }
 
   override disconnectedCallback(): void {
@@ -117,7 +125,7 @@ export class DkElement extends LitElement implements PurchaseHost {
 
   /** Where focus returns when the order panel closes. */
   home(): HTMLElement | null {
-    return this.renderRoot.querySelector('button');
+    return this.renderRoot?.querySelector('button');
   }
 
   /** Order mode: the order panel (quote, countdown, payment slot, order status), or nothing without a quote. */

@@ -38,8 +38,10 @@ describe('the box reserved before the upgrade', () => {
     const read = () => ({ element: element.getBoundingClientRect().top, after: after.getBoundingClientRect().top });
     const before = read();
     customElements.define(tag, kind === 'search' ? class extends DkDomainSearch {} : class extends DkBuyButton {});
+    // Between the upgrade and the first render (a task later for the search box): what a frame may paint meanwhile.
+    const defined = read();
     await (element as DkDomainSearch).updateComplete;
-    return { before, upgraded: read() };
+    return { before, defined, upgraded: read() };
   }
 
   const cases: [string, 'search' | 'buy', Record<string, string>][] = [
@@ -57,6 +59,13 @@ describe('the box reserved before the upgrade', () => {
       expect(upgraded.after).to.be.closeTo(before.after, 0.5);
     });
   }
+
+  it('<dk-domain-search>: nothing moves before its first render either (a task after the upgrade)', async () => {
+    for (const attributes of [{}, { size: 'large' }, { theme: 'dark' }] as Record<string, string>[]) {
+      const { before, defined } = await positions('search', attributes);
+      expect(defined.after, JSON.stringify(attributes)).to.be.closeTo(before.after, 0.5);
+    }
+  });
 
   it('in a dark colour scheme too (the backdrop padding)', async () => {
     await emulateMedia({ colorScheme: 'dark' });

@@ -120,6 +120,15 @@ export class DkBrokerButton extends LitElement {
     this.problem = '';
   }
 
+  /**
+   * The first render waits for a task of its own (a `setTimeout` of 0 ms), not the microtask after the upgrade: the
+   * script that defines the element stays a short task on the host page, and so does the first render.
+   */
+  protected override async scheduleUpdate(): Promise<void> {
+    if (!this.hasUpdated) await new Promise((go) => setTimeout(go));
+    await super.scheduleUpdate();
+  }
+
   /** The element's state (also `data-state`). */
   get state(): DkBrokerState {
     return this.phase;

@@ -241,7 +241,7 @@ export class DkDomainSearch extends DkElement {
   }
 
   get #input(): HTMLInputElement | null {
-    return this.renderRoot.querySelector('input');
+    return this.renderRoot?.querySelector('input');
   }
 
   readonly #reopen = (): void => {

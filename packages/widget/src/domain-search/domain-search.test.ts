@@ -36,6 +36,28 @@ describe('<dk-domain-search>', () => {
     expect(stub.calls).to.have.length(0);
   });
 
+  it('moved in the page before its first render, renders once where it lands and searches (search() before it too)', async () => {
+    const from = document.body.appendChild(document.createElement('div'));
+    const to = document.body.appendChild(document.createElement('div'));
+    const search = document.createElement('dk-domain-search');
+    search.setAttribute('debounce', '5');
+    from.append(search);
+    search.search('coffee');
+    to.append(search);
+    await search.updateComplete;
+    expect(search.shadowRoot!.querySelectorAll('[part="input"]'), 'one search box').to.have.length(1);
+    // The move cancelled the search in flight (as any move does); it is sent again where the box landed.
+    const again = await stub.call(1);
+    expect(again.url.searchParams.get('q')).to.equal('coffee');
+    again.respond(200, { query: 'coffee', results: COFFEE });
+    await untilState(search, 'results');
+    expect(rows(search)).to.have.length(COFFEE.length);
+    type(search, 'coffee beans');
+    expect((await stub.call(2)).url.searchParams.get('q')).to.equal('coffee beans');
+    from.remove();
+    to.remove();
+  });
+
   it('waits for a pause in typing, then sends one search for the latest text', async () => {
     const search = await fixture('dk-domain-search', { debounce: '20' });
     type(search, 'co');
