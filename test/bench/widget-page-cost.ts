@@ -6,11 +6,12 @@
  * - Lighthouse 12 (npm `lighthouse`, its default mobile run with simulated throttling), {@link RUNS} navigations
  *   each way, alternated; the widget is blocked with `--blocked-url-patterns` on the files it is served from. Read:
  *   Cumulative Layout Shift and Total Blocking Time.
- * - Typing: Chromium at 4× CPU slowdown (DevTools' `Emulation.setCPUThrottlingRate`), each run in a browser of its
- *   own, a 12-letter query typed key by key into the search box, then the results left to open (with the siblings list). Read with the Event Timing
- *   API in the page: the longest interaction (the longest `event` entry of any `interactionId`; entries under 16 ms
- *   are not reported, so "< 16" is the floor), and the layout shifts meanwhile: those CLS counts (not within
- *   500 ms of a keystroke), and all of them. Without the widget the same keys are pressed on the page.
+ * - Typing: Chromium at 4× CPU slowdown (DevTools' `Emulation.setCPUThrottlingRate`), each run in a browser of its own,
+ *   a 12-letter query typed key by key into the search box, then the results left to open (with the siblings list).
+ *   Read with the Event Timing API in the page: the longest interaction (the longest `event` entry of any
+ *   `interactionId`; entries under 16 ms are not reported, so "< 16" is the floor), and the layout shifts meanwhile:
+ *   those CLS counts (not within 500 ms of a keystroke), and all of them. Without the widget the same keys are pressed
+ *   on the page.
  *
  * Bounds (issue 23): CLS added 0.000 and CLS while typing 0.000 on every run; on the medians of the runs, TBT added
  * ≤ {@link TBT_BOUND} ms and the longest typing interaction ≤ {@link INP_BOUND} ms. Over any, the run exits non-zero.
