@@ -14,9 +14,10 @@
  * | `workerd`  | worker.mjs (`createWorker`)  | bundled with esbuild, served by miniflare (its workerd binary)|
  *
  * Each host serves the BFF under `/dk` and, beside it, `/bare`: a route of the same runtime answering a constant (the
- * bench's baseline). Every server binds 127.0.0.1 on a port the system picks (the host prints it, or miniflare
- * reports it) and is stopped by {@link RunningHost.stop}. Runtime binaries are the ones npm packages ship: resolved
- * from this workspace's node_modules (bun, deno, miniflare's workerd), so no postinstall step and no download runs.
+ * bench's baseline), and `/bare-same` when the bench gives it the cached search's answer to answer as a constant.
+ * Every server binds 127.0.0.1 on a port the system picks (the host prints it, or miniflare reports it) and is
+ * stopped by {@link RunningHost.stop}. Runtime binaries are the ones npm packages ship: resolved from this workspace's
+ * node_modules (bun, deno, miniflare's workerd), so no postinstall step and no download runs.
  *
  * Storage: PGlite in memory where it runs, PostgreSQL (its own schema per host) where it cannot ({@link HOSTS}).
  */
@@ -72,6 +73,8 @@ export interface HostConfig {
   readonly DK_DATABASE_SCHEMA?: string | undefined;
   /** `1`: the BFF's default visitor limits (the bench); else off (one test client makes every request). */
   readonly DK_VISITOR_LIMITS?: string | undefined;
+  /** The bench's same-answer constant (`/bare-same`, JSON `{ body, headers }`); unset: that route is absent. */
+  readonly DK_BENCH_SAME_ANSWER?: string | undefined;
 }
 
 /** A host serving. */

@@ -1,13 +1,15 @@
 // Bun: `Bun.serve` with the handler, beside a route answering a constant.
 import { createBffHandler } from '@domainkit/bff/handler';
-import { BARE_ANSWER, bffOptions } from './options.mjs';
+import { BARE_ANSWER, bffOptions, sameAnswer } from './options.mjs';
 
 const handler = createBffHandler(bffOptions(process.env));
+const same = sameAnswer(process.env);
 const server = Bun.serve({
   hostname: '127.0.0.1',
   port: 0,
   routes: {
     '/bare': () => new Response(BARE_ANSWER, { headers: { 'content-type': 'application/json; charset=utf-8' } }),
+    ...(same && { '/bare-same': () => new Response(same.body, { headers: same.headers() }) }),
   },
   // The peer address only when the BFF reads it (not on a cached search): `requestIP` costs about 2 µs a request.
   fetch: (request, server) =>

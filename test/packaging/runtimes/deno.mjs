@@ -1,14 +1,17 @@
 // Deno: `Deno.serve` with the handler, beside a route answering a constant.
 import { createBffHandler } from '@domainkit/bff/handler';
-import { BARE_ANSWER, bffOptions } from './options.mjs';
+import { BARE_ANSWER, bffOptions, sameAnswer } from './options.mjs';
 
 const handler = createBffHandler(bffOptions(Deno.env.toObject()));
+const same = sameAnswer(Deno.env.toObject());
 const server = Deno.serve(
   { hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log(`listening http://127.0.0.1:${port}`) },
   (request, info) => {
-    if (new URL(request.url).pathname === '/bare') {
+    const { pathname } = new URL(request.url);
+    if (pathname === '/bare') {
       return new Response(BARE_ANSWER, { headers: { 'content-type': 'application/json; charset=utf-8' } });
     }
+    if (same && pathname === '/bare-same') return new Response(same.body, { headers: same.headers() });
     // The peer address only when the BFF reads it (not on a cached search).
     return handler.fetch(request, {
       get clientAddress() {

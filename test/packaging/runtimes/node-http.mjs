@@ -2,12 +2,17 @@
 import { createServer } from 'node:http';
 import { createBffHandler } from '@domainkit/bff/handler';
 import { toNodeListener } from '@domainkit/bff/node';
-import { BARE_ANSWER, bffOptions } from './options.mjs';
+import { BARE_ANSWER, bffOptions, sameAnswer } from './options.mjs';
 
 const bff = toNodeListener(createBffHandler(bffOptions(process.env)));
+const same = sameAnswer(process.env);
 const server = createServer((req, res) => {
   if (req.url === '/bare') {
     res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(BARE_ANSWER);
+    return;
+  }
+  if (same && req.url === '/bare-same') {
+    res.writeHead(200, same.headers()).end(same.body);
     return;
   }
   bff(req, res);

@@ -11,6 +11,20 @@ export const BARE_ANSWER = JSON.stringify({
   results: [{ domain: 'coffeehouse.com', available: true, price_cents: 250000, currency: 'USD' }],
 });
 
+/**
+ * The bench's second baseline: a constant with the cached search's own answer (its body and headers, as the bench read
+ * them from one search before starting the hosts and passes them in `DK_BENCH_SAME_ANSWER`, JSON `{ body, headers }`),
+ * each answer with a new `x-request-id` as the BFF gives. Against it the ratio is the BFF's own work (routing, cache,
+ * CORS, request id); against {@link BARE_ANSWER} it also holds what the runtime spends on the BFF's longer answer.
+ * @param {Record<string, string | undefined>} env
+ * @returns {{ body: string, headers: () => Record<string, string> } | undefined} undefined when the bench set none.
+ */
+export function sameAnswer(env) {
+  if (env.DK_BENCH_SAME_ANSWER === undefined) return undefined;
+  const { body, headers } = JSON.parse(env.DK_BENCH_SAME_ANSWER);
+  return { body, headers: () => ({ ...headers, 'x-request-id': crypto.randomUUID() }) };
+}
+
 /** @param {Record<string, string | undefined>} env */
 export function bffOptions(env, basePath = '/dk') {
   return {
