@@ -1,4 +1,4 @@
-// Bun: `Bun.serve` with the handler, beside a route answering a constant.
+// Bun: `Bun.serve` with the handler, beside the bench's baseline routes answering constants.
 import { createBffHandler } from '@domainkit/bff/handler';
 import { BARE_ANSWER, bffOptions, sameAnswer } from './options.mjs';
 

@@ -1,9 +1,10 @@
-// Deno: `Deno.serve` with the handler, beside a route answering a constant.
+// Deno: `Deno.serve` with the handler, beside the bench's baseline routes answering constants.
 import { createBffHandler } from '@domainkit/bff/handler';
 import { BARE_ANSWER, bffOptions, sameAnswer } from './options.mjs';
 
-const handler = createBffHandler(bffOptions(Deno.env.toObject()));
-const same = sameAnswer(Deno.env.toObject());
+const env = Deno.env.toObject();
+const handler = createBffHandler(bffOptions(env));
+const same = sameAnswer(env);
 const server = Deno.serve(
   { hostname: '127.0.0.1', port: 0, onListen: ({ port }) => console.log(`listening http://127.0.0.1:${port}`) },
   (request, info) => {

@@ -1,4 +1,4 @@
-// Express on Node: `createBff` mounted under /dk, beside plain routes answering a constant.
+// Express on Node: `createBff` mounted under /dk, beside the bench's baseline routes answering constants.
 import { createBff } from '@domainkit/bff';
 import express from 'express';
 import { BARE_ANSWER, bffOptions, sameAnswer } from './options.mjs';

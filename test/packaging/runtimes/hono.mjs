@@ -1,5 +1,5 @@
-// Hono on Node (@hono/node-server): the handler on a `/dk/*` route (given `c.req.raw`, as the README says), beside a
-// Hono route answering a constant.
+// Hono on Node (@hono/node-server): the handler on a `/dk/*` route (given `c.req.raw`, as the README says), beside
+// Hono routes answering the bench's baseline constants.
 import { serve } from '@hono/node-server';
 import { createBffHandler } from '@domainkit/bff/handler';
 import { Hono } from 'hono';

@@ -1,4 +1,4 @@
-// Node's own http server: the handler through `toNodeListener`, beside a bare listener answering a constant.
+// Node's own http server: the handler through `toNodeListener`, beside the bench's baseline routes answering constants.
 import { createServer } from 'node:http';
 import { createBffHandler } from '@domainkit/bff/handler';
 import { toNodeListener } from '@domainkit/bff/node';

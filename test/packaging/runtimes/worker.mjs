@@ -1,4 +1,4 @@
-// Cloudflare Workers (workerd): the BFF as a module worker, beside a route answering a constant.
+// Cloudflare Workers (workerd): the BFF as a module worker, beside the bench's baseline routes answering constants.
 import { createBffHandler } from '@domainkit/bff/handler';
 import { createWorker } from '@domainkit/bff/workers';
 import { BARE_ANSWER, bffOptions, sameAnswer } from './options.mjs';
