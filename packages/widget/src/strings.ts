@@ -50,8 +50,13 @@ export interface DkStrings {
   readonly verdictUnregistered: (domain: string) => string;
   /** The typed domain is not listed here, and its standing is unknown (the BFF did not say). */
   readonly verdictUnlisted: (domain: string) => string;
-  /** Under a verdict of a name not for sale here, above the results that can be bought. */
+  /** Under a verdict of a name not for sale here, above the results when every one of them can be bought. */
   readonly verdictAlternatives: string;
+  /**
+   * Under a verdict of a name not for sale here, above the results when some can be bought and others cannot (a
+   * name sold or reserved since: its row says so), instead of {@link DkStrings.verdictAlternatives}.
+   */
+  readonly verdictSimilar: string;
   /** The button asking who holds a taken name (its WHOIS/RDAP record). */
   readonly whoisButton: string;
   /** That button while the lookup is in flight. */
@@ -212,6 +217,7 @@ export type DkSiblingStringKey =
   | 'verdictUnregistered'
   | 'verdictUnlisted'
   | 'verdictAlternatives'
+  | 'verdictSimilar'
   | 'whoisButton'
   | 'whoisLoading'
   | 'whoisHeld'

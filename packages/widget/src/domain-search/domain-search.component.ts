@@ -100,7 +100,8 @@ const toNumber = (value: number, fallback: number, min: number): number =>
  * @csspart whois - Its answer (the registrar and the registration date); focus moves to it.
  * @csspart whois-error - Why the lookup failed (the button stays, to try again).
  * @csspart offer - The wrapper of the `offer` slot and of `<dk-broker-button>` (part `broker`) on a name not for sale.
- * @csspart verdict-alternatives - "These names can be bought now:", above the results, under a name not for sale.
+ * @csspart verdict-alternatives - "These names can be bought now:" (or "Names like it:" when some cannot), above the
+ *   results, under a name not for sale.
  * @csspart close-button - On a phone: the button closing the full-screen search panel (`strings.closeSearch`).
  * @csspart recent - The visitor's recent searches (a title, a list and a Clear button), when the empty box has focus.
  * @csspart recent-title - Their title (`strings.recentSearches`), which names the list.

@@ -356,6 +356,15 @@ describe('<dk-domain-search>: the verdict on a whole domain typed', () => {
     expect(search.shadowRoot!.querySelector('[part="offer"]')).to.equal(null);
   });
 
+  it('claims no more than the results hold: a sold one among them turns "can be bought now" into "like it"', async () => {
+    const search = await fixture('dk-domain-search');
+    const sold: WidgetDomain = { domain: 'olive.com', available: false, price_cents: null, currency: 'USD' };
+    await typed(search, 'olive-grove.com', [...OLIVE, sold], 'available');
+
+    expect(verdictOf(search)!.dataset.verdict).to.equal('unregistered');
+    expect(text(part(search, '[part="verdict-alternatives"]'))).to.equal('Names like it:');
+  });
+
   it('says a name nobody registered cannot be sold here and where it can be had', async () => {
     const search = await fixture('dk-domain-search');
     await typed(search, 'acme-rockets.com', [], 'available');

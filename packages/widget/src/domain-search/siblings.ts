@@ -32,6 +32,7 @@ export const siblingStrings: Pick<DkStrings, DkSiblingStringKey> = {
     `Nobody has registered ${domain} yet. This shop cannot sell it: any domain registrar can register it for you.`,
   verdictUnlisted: (domain) => `${domain} is not listed here.`,
   verdictAlternatives: 'These names can be bought now:',
+  verdictSimilar: 'Names like it:',
   whoisButton: 'Who holds it?',
   whoisLoading: 'Looking it up…',
   whoisHeld: (registrar, date) =>
@@ -245,7 +246,10 @@ export function renderVerdict(host: ExtrasHost, search: ExtrasSearch): TemplateR
   // Offers for a name that cannot be bought here: the partner's own (`offer` slot), and the brokers' when the page
   // defined `<dk-broker-button>` (it checks the name's eligibility itself and says when it cannot help).
   const notForSale = verdict !== 'listed' && verdict !== 'for-sale';
-  const alternatives = notForSale && search.results.some((r) => r.available);
+  // The line above the results claims only what holds: every row can be bought, or merely that they are alike.
+  const buyable = search.results.filter((r) => r.available).length;
+  const alternatives = notForSale && buyable > 0;
+  const lead = buyable === search.results.length ? s.verdictAlternatives : s.verdictSimilar;
   return html`
     <div part="verdict" class="box" data-verdict=${verdict} data-domain=${domain}>
       <p part="verdict-text" role="status">${text}</p>
@@ -258,7 +262,7 @@ export function renderVerdict(host: ExtrasHost, search: ExtrasSearch): TemplateR
           : nothing
       }
       ${notForSale ? html`<div part="offer"><slot name="offer"></slot>${customElements.get('dk-broker-button') ? html`<dk-broker-button part="broker" api=${host.api} domain=${domain}></dk-broker-button>` : nothing}</div>` : nothing}
-      ${alternatives ? html`<p part="verdict-alternatives" class="mute">${s.verdictAlternatives}</p>` : nothing}
+      ${alternatives ? html`<p part="verdict-alternatives" class="mute">${lead}</p>` : nothing}
     </div>
   `;
 }

@@ -65,6 +65,7 @@ export const ar: DkStrings = {
     `لم يسجّل أحد ${domain} بعد. لا يستطيع هذا المتجر بيعه: يمكن لأي مسجِّل نطاقات تسجيله لك.`,
   verdictUnlisted: (domain) => `${domain} غير معروض هنا.`,
   verdictAlternatives: 'يمكن شراء هذه النطاقات الآن:',
+  verdictSimilar: 'نطاقات مشابهة:',
   whoisButton: 'من يملكه؟',
   whoisLoading: 'جارٍ البحث…',
   whoisHeld: (registrar, date) => (date ? `مسجَّل لدى ${registrar} منذ ${date}.` : `مسجَّل لدى ${registrar}.`),

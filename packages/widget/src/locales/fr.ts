@@ -29,6 +29,7 @@ export const fr: DkStrings = {
     `Personne n’a encore enregistré ${domain}. Cette boutique ne peut pas le vendre : tout registraire de noms de domaine peut l’enregistrer pour vous.`,
   verdictUnlisted: (domain) => `${domain} n’est pas proposé ici.`,
   verdictAlternatives: 'Ces noms peuvent être achetés dès maintenant :',
+  verdictSimilar: 'Des noms proches :',
   whoisButton: 'Qui le détient ?',
   whoisLoading: 'Recherche en cours…',
   whoisHeld: (registrar, date) =>
