@@ -104,9 +104,14 @@ export abstract class DkConsoleView extends LitElement {
     return { ...(from ? { from } : {}), ...(to ? { to } : {}) };
   }
 
-  override connectedCallback(): void {
-    super.connectedCallback();
-    if (this.state === 'initial') void this.reload();
+  /**
+   * The first load starts with the first update, not on connection: a framework may set the element's properties
+   * just after inserting it (React through `@lit/react` sets them in a layout effect, after `connectedCallback`), and
+   * a load started on connection would ask the default `api` with no filter first.
+   */
+  protected override willUpdate(changed: PropertyValues<this>): void {
+    super.willUpdate(changed);
+    if (this.state === 'initial' && this.isConnected) void this.reload();
   }
 
   protected override updated(_changed: PropertyValues<this>): void {
