@@ -9,38 +9,9 @@ import { ConsoleOrders } from '@domainkit/console/react';
 import { act, createElement, createRef } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { shown, stubBff } from './stub-bff.ts';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
-
-const order = {
-  public_id: 'ord_paid',
-  domain: 'coffeehouse.com',
-  status: 'EXTERNALLY_PAID',
-  refundable: true,
-  sale_price_cents: 250000,
-  currency: 'USD',
-  created_at: '2026-11-18T09:30:00Z',
-  timeline: [{ status: 'EXTERNALLY_PAID', at: '2026-11-18T09:30:00Z' }],
-};
-
-/** A BFF answering the console session (or refusing it) and the orders list; returns the URLs asked. */
-function stubBff(signedIn: boolean): string[] {
-  const asked: string[] = [];
-  const json = (status: number, body: unknown) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  vi.stubGlobal('fetch', async (url: string) => {
-    asked.push(url);
-    if (!signedIn) return json(401, { error: { code: 'unauthorized', message: 'Sign in first.' } });
-    if (url.endsWith('/console/session')) return json(200, { token: 'cst_test', expires_in: 300 });
-    if (url.includes('/console/orders'))
-      return json(200, { orders: [order], next_cursor: null, as_of: '2026-11-20T10:00:00Z', max_age: 30 });
-    return json(404, { error: { code: 'not_found', message: 'No such route.' } });
-  });
-  return asked;
-}
-
-/** The text of an element's shadow root. */
-const shown = (element: Element): string => element.shadowRoot?.textContent?.replace(/\s+/g, ' ') ?? '';
 
 let root: Root | undefined;
 
@@ -76,7 +47,10 @@ describe('@domainkit/console/react', () => {
     await vi.waitFor(() => expect(orders.getAttribute('data-state')).toBe('complete'));
     // `api` and the status filter reached the element: it asked that BFF for those orders.
     expect(asked[0]).toBe('/bff/console/session');
-    expect(asked.filter((url) => !url.startsWith('/bff/')), 'nothing asked of the default address').toEqual([]);
+    expect(
+      asked.filter((url) => !url.startsWith('/bff/')),
+      'nothing asked of the default address',
+    ).toEqual([]);
     expect(asked.some((url) => url.startsWith('/bff/console/orders') && url.includes('status=EXTERNALLY_PAID'))).toBe(
       true,
     );
@@ -103,6 +77,9 @@ describe('@domainkit/console/react', () => {
     });
     await vi.waitFor(() => expect(statuses).toContain(401));
     expect(orders.getAttribute('data-state')).toBe('signed-out');
-    expect(asked.filter((url) => !url.startsWith('/refused/')), 'the refusal came from the address given').toEqual([]);
+    expect(
+      asked.filter((url) => !url.startsWith('/refused/')),
+      'the refusal came from the address given',
+    ).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileTemplate } from 'vue/compiler-sfc';
 // Vue's full build, which can also compile templates at run time.
 import * as Vue from 'vue/dist/vue.esm-bundler.js';
+import { shown, stubBff } from './stub-bff.ts';
 
 const template = `
   <dk-console-orders :api="api" status="EXTERNALLY_PAID" :strings="strings"
@@ -29,33 +30,6 @@ function precompiled(options: { isCustomElement?: (tag: string) => boolean }): V
   });
   expect(errors).toEqual([]);
   return new Function('Vue', code)(Vue) as Vue.RenderFunction;
-}
-
-const order = {
-  public_id: 'ord_paid',
-  domain: 'coffeehouse.com',
-  status: 'EXTERNALLY_PAID',
-  refundable: true,
-  sale_price_cents: 250000,
-  currency: 'USD',
-  created_at: '2026-11-18T09:30:00Z',
-  timeline: [{ status: 'EXTERNALLY_PAID', at: '2026-11-18T09:30:00Z' }],
-};
-
-/** A BFF answering the console session (or refusing it) and the orders list; returns the URLs asked. */
-function stubBff(signedIn: boolean): string[] {
-  const asked: string[] = [];
-  const json = (status: number, body: unknown) =>
-    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
-  vi.stubGlobal('fetch', async (url: string) => {
-    asked.push(url);
-    if (!signedIn) return json(401, { error: { code: 'unauthorized', message: 'Sign in first.' } });
-    if (url.endsWith('/console/session')) return json(200, { token: 'cst_test', expires_in: 300 });
-    if (url.includes('/console/orders'))
-      return json(200, { orders: [order], next_cursor: null, as_of: '2026-11-20T10:00:00Z', max_age: 30 });
-    return json(404, { error: { code: 'not_found', message: 'No such route.' } });
-  });
-  return asked;
 }
 
 /** Mounts a component; returns its root element, the orders element and every warning Vue printed. */
@@ -83,9 +57,6 @@ const data = (api: string) => () => ({
  */
 const refund = (detail: DkRefundDetail): Event =>
   new CustomEvent('dk-refund', { detail, bubbles: true, composed: true });
-
-/** The text of an element's shadow root. */
-const shown = (element: Element): string => element.shadowRoot?.textContent?.replace(/\s+/g, ' ') ?? '';
 
 afterEach(() => {
   document.body.replaceChildren();
