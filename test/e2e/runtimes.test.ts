@@ -325,6 +325,15 @@ describe.skipIf(!ready)('the BFF on every host (packed tarballs, outside the wor
           message: expect.stringMatching(/signature/),
         });
       }, 60_000);
+
+      // Last, after every route above: a partner reads a runtime's warning about the code it runs as a defect of theirs.
+      it('leaves no runtime warning in the host’s output (deprecations, Deno’s legacy request abort)', () => {
+        const warnings = host
+          .output()
+          .split('\n')
+          .filter((line) => /DeprecationWarning|\[DEP\d+\]|legacy behavior|deprecated/i.test(line));
+        expect(warnings).toEqual([]);
+      });
     });
   }
 });

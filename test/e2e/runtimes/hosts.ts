@@ -214,8 +214,9 @@ function command(project: string, host: Exclude<HostName, 'workerd'>): [string, 
       return [shippedBinary('bun'), ['bun.mjs']];
     case 'deno':
       // The project's node_modules (npm-installed) resolve its imports; the BFF needs the network, the environment
-      // (its configuration) and, for PGlite, its own files and WebAssembly.
-      return [shippedBinary('deno'), ['run', '--allow-all', '--no-prompt', 'deno.mjs']];
+      // (its configuration) and, for PGlite, its own files and WebAssembly. `--unstable-no-legacy-abort` as the BFF
+      // README's recipe: Deno 2.9 warns on the first request otherwise (the BFF reads `request.signal`).
+      return [shippedBinary('deno'), ['run', '--allow-all', '--no-prompt', '--unstable-no-legacy-abort', 'deno.mjs']];
   }
 }
 
