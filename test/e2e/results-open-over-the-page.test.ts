@@ -188,6 +188,29 @@ describe('on a phone', () => {
     await context.close();
   });
 
+  it('typing in the slotted payment form on a phone leaves the order panel in view, and Pay pays', async () => {
+    const context = await stack.browser.newContext(PHONE);
+    const page = await context.newPage();
+    await quoteOnTheSpa(page, stack.demo.url, 'river');
+    const form = page.locator('form.payment');
+    for (const field of ['Email', 'Name', 'Card number']) {
+      const input = form.getByLabel(field);
+      await input.tap();
+      await input.press('End');
+      await input.pressSequentially(field === 'Card number' ? ' ' : 'x');
+      await input.press('Backspace');
+      expect(
+        await page.evaluate(() => document.querySelector('dk-domain-search')!.shadowRoot!.querySelector('.sheet.open')),
+        `typing in ${field} opened no search panel`,
+      ).toBe(null);
+    }
+    await form.getByRole('button', { name: /^Pay / }).tap();
+    await expect
+      .poll(() => page.locator('dk-domain-search').getAttribute('data-purchase'), { timeout: 20_000 })
+      .toBe('ordered');
+    await context.close();
+  });
+
   it('in Arabic the Close button and the recent searches speak Arabic, right to left', async () => {
     const { context, page } = await open(PHONE, '?lang=ar');
     await part(page, 'input').tap();

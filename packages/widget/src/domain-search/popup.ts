@@ -105,7 +105,8 @@ class Popup {
       if (to && !root.contains(to) && !host.contains(to)) this.close();
     });
     root.addEventListener('click', (e) => e.target === this.input && this.show());
-    root.addEventListener('input', () => this.show());
+    // Typing in the search field only: a form slotted in the element (the payment form of an order) types too.
+    root.addEventListener('input', (e) => e.target === this.input && this.show());
     // A search, new results or a failure open the popup on a wide screen; on a phone only the visitor opens it.
     const opened = () => (this.#phone.matches ? this.open || this.#closeResults() : this.show());
     host.addEventListener('dk-search', opened);
