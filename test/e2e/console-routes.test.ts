@@ -248,3 +248,47 @@ describe("a person's Refresh reads the marketplace again", () => {
     expect(linkReads()).toBe(reads + 1);
   });
 });
+
+describe('the visitor write limit counts the creation of links, never the console reading them', () => {
+  it('past the limit a new link is 429 in words, while the list still answers', async () => {
+    const limited = await startBff({
+      marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
+      database: { memory: true },
+      logger: false,
+      visitorLimits: { writesPerMinute: 3 }, // the sign-in and two links
+      background: { enabled: false },
+      port: 0,
+      console: { authorize: () => ({ actor: 'ops@shop.example' }) },
+    });
+    try {
+      const signIn = () => fetch(`${limited.url}/console/session`, { method: 'POST' });
+      const token = ((await (await signIn()).json()) as { token: string }).token;
+      const auth = { authorization: `Bearer ${token}` };
+      const create = () =>
+        fetch(`${limited.url}/console/links`, {
+          method: 'POST',
+          headers: { ...auth, 'content-type': 'application/json', 'idempotency-key': crypto.randomUUID() },
+          body: JSON.stringify({ kind: 'generic' }),
+        });
+      const list = () => fetch(`${limited.url}/console/links`, { headers: { ...auth, 'cache-control': 'no-cache' } });
+      for (let i = 0; i < 2; i++) {
+        const made = await create();
+        expect(made.status, `link ${i + 1}: ${await made.clone().text()}`).toBe(201);
+        // The console reads the list again after each link made: those reads are not the visitor's writes.
+        for (let j = 0; j < 3; j++) expect((await list()).status).toBe(200);
+      }
+      const refused = await create();
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      const { error } = (await refused.json()) as { error: { code: string; message: string } };
+      expect(error.code).toBe('rate_limited');
+      expect(error.message, 'a new link is no purchase request').toMatch(
+        /^Too many purchases and other changes from you/,
+      );
+      expect(error.message).toMatch(/retry in \d+ s/);
+      expect((await list()).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+});

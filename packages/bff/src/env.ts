@@ -139,7 +139,7 @@ export const BFF_ENV_VARIABLES: readonly EnvVariable[] = [
   ...(
     [
       ['DOMAINKIT_VISITOR_SEARCHES_PER_MINUTE', 'searches per visitor per minute, default 30; off: no visitor limits'],
-      ['DOMAINKIT_VISITOR_WRITES_PER_MINUTE', 'purchase requests per visitor per minute, default 10'],
+      ['DOMAINKIT_VISITOR_WRITES_PER_MINUTE', 'purchases and other writes per visitor per minute, default 10'],
     ] as const
   ).map(([name, description]) => ({ name, required: false, description })),
 ];

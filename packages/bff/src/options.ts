@@ -81,7 +81,10 @@ export interface UpstreamBudgetOptions extends Partial<BudgetLimits> {
 export interface VisitorLimitOptions {
   /** `GET /search` and `GET /domains/:name` per visitor per minute (and, counted apart, `GET /siblings`); default 30. */
   readonly searchesPerMinute?: number | undefined;
-  /** `POST /checkout`, `POST /quotes`, `POST /orders` per visitor per minute; default 10. */
+  /**
+   * `POST /checkout`, `POST /quotes`, `POST /orders`, `POST /brokerage` and the console's sign-in and writes (not its
+   * reads) per visitor per minute; default 10.
+   */
   readonly writesPerMinute?: number | undefined;
   /**
    * The visitor's key; default the client IP through the trusted proxies only (the app's Express `trust proxy`, a

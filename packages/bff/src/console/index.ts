@@ -52,7 +52,8 @@ export function consoleRoutes(deps: ConsoleDeps): RouteSpec[] {
   const links = reads.find((r) => r.path === '/console/links');
   return [
     ...reads.map((r) =>
-      r === links ? { ...r, POST: createLinkRoute(deps), sameSiteWrite: true, limit: 'write' as const } : r,
+      // Creating a link counts as a visitor's write; reading the list is the console's own read, never counted.
+      r === links ? { ...r, POST: createLinkRoute(deps), sameSiteWrite: true, limit: { POST: 'write' as const } } : r,
     ),
     ...writeRoutes(deps),
   ];

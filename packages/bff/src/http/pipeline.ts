@@ -166,7 +166,8 @@ export function pipeline(o: PipelineOptions): Pipeline {
       const handler = handlerFor(spec, method);
       if (handler === undefined) throw methodNotAllowed(method, spec);
       if (spec.sameSiteWrite) refuseCrossSite(facts);
-      const limiter = spec.limit === undefined ? undefined : o.limits[spec.limit];
+      const limit = typeof spec.limit === 'object' ? spec.limit[method === 'POST' ? 'POST' : 'GET'] : spec.limit;
+      const limiter = limit === undefined ? undefined : o.limits[limit];
       if (limiter !== undefined) {
         try {
           limitHeaders = await limiter(

@@ -15,8 +15,14 @@ export interface RouteSpec {
   readonly path: string;
   readonly GET?: RouteHandler | undefined;
   readonly POST?: RouteHandler | undefined;
-  /** The visitor limit counted before the handler runs; none when undefined. */
-  readonly limit?: VisitorLimitClass | undefined;
+  /**
+   * The visitor limit counted before the handler runs: one class for every method, or a class per method (`{ POST:
+   * 'write' }`: the route's reads are not counted); none when undefined.
+   */
+  readonly limit?:
+    | VisitorLimitClass
+    | { readonly GET?: VisitorLimitClass; readonly POST?: VisitorLimitClass }
+    | undefined;
   /** A write from a browser: cross-site requests are refused first (403 `forbidden`; security.ts). */
   readonly sameSiteWrite?: boolean | undefined;
   /**
