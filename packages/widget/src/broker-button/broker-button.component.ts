@@ -5,6 +5,7 @@ import { DkErrorEvent } from '../events/dk-error.ts';
 import { formatPrice, minorUnitExponent } from '../format.ts';
 import type { WidgetBrokerageCase, WidgetBrokerageEligibility } from '../types.ts';
 import { brokerStringsFor, type DkBrokerStrings } from './broker-strings.ts';
+import { budgetExample, MAX_BUDGET_MINOR, parseBudget } from './budget.ts';
 import { styles } from './broker-button.styles.ts';
 
 /** The states of `<dk-broker-button>`, reflected as `data-state`. */
@@ -217,15 +218,19 @@ export class DkBrokerButton extends LitElement {
     if (!e || this.phase === 'sending') return;
     const s = this.texts;
     const exponent = minorUnitExponent(e.currency);
-    const amount = Number(this.#budget.replace(/[\s\u00a0\u202f]/g, '').replace(',', '.'));
-    const cents = Math.round(amount * 10 ** exponent);
+    // Read as typed, never rounded: "99.999" is no budget in dollars, rather than $100.00.
+    const cents = parseBudget(this.#budget, exponent, this.#lang);
     const problem = !EMAIL.test(this.#email.trim())
       ? ['email', s.badEmail]
-      : !Number.isFinite(amount) || this.#budget.trim() === '' || cents < e.min_budget_cents || cents > 2_147_483_647
-        ? ['budget', s.badBudget(this.#minimum(e))]
-        : !this.#consent
-          ? ['consent', s.needConsent]
-          : undefined;
+      : cents === undefined
+        ? ['budget', s.badBudgetFigures(budgetExample(exponent, this.#lang))]
+        : cents < e.min_budget_cents
+          ? ['budget', s.badBudget(this.#minimum(e))]
+          : cents > MAX_BUDGET_MINOR
+            ? ['budget', s.badBudgetHigh(formatPrice(MAX_BUDGET_MINOR, e.currency, this.#lang))]
+            : !this.#consent
+              ? ['consent', s.needConsent]
+              : undefined;
     this.#field = problem?.[0] ?? '';
     if (problem) {
       this.problem = problem[1]!;
@@ -238,7 +243,7 @@ export class DkBrokerButton extends LitElement {
     await this.#send({
       domain: e.domain,
       buyer_email: this.#email.trim(),
-      budget_cents: cents,
+      budget_cents: cents!,
       consent: true,
       ...(this.#lang ? { locale: this.#lang } : {}),
     });

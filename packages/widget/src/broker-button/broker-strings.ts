@@ -45,8 +45,12 @@ export interface DkBrokerStrings {
   readonly cancel: string;
   /** An e-mail address that cannot be used. */
   readonly badEmail: string;
-  /** A budget under the minimum (formatted) or not a number. */
+  /** A budget under the minimum (formatted). */
   readonly badBudget: (minimum: string) => string;
+  /** A budget that is not an amount in figures (`example`: 1,500.50 as the visitor's language writes it). */
+  readonly badBudgetFigures: (example: string) => string;
+  /** A budget over the largest one taken (formatted). */
+  readonly badBudgetHigh: (maximum: string) => string;
   /** The consent box is not ticked. */
   readonly needConsent: string;
   /** Heading once the case is open. */
@@ -91,6 +95,8 @@ export const brokerStringsEn: DkBrokerStrings = {
   cancel: 'Cancel',
   badEmail: 'Enter an e-mail address such as name@example.com.',
   badBudget: (m) => `Enter a budget of at least ${m}.`,
+  badBudgetFigures: (x) => `Enter the budget in figures, such as ${x}.`,
+  badBudgetHigh: (m) => `Enter a budget of at most ${m}.`,
   needConsent: 'Tick the box so our brokers may contact you.',
   sentTitle: 'Request sent',
   sentText: (d, e) => `Our brokers will contact you at ${e} about ${d}.`,
@@ -126,6 +132,8 @@ export const brokerStringsFr: DkBrokerStrings = {
   cancel: 'Annuler',
   badEmail: 'Saisissez une adresse e-mail comme nom@exemple.fr.',
   badBudget: (m) => `Saisissez un budget d'au moins ${m}.`,
+  badBudgetFigures: (x) => `Saisissez le budget en chiffres, par exemple ${x}.`,
+  badBudgetHigh: (m) => `Saisissez un budget d'au plus ${m}.`,
   needConsent: 'Cochez la case pour que nos courtiers puissent vous contacter.',
   sentTitle: 'Demande envoyée',
   sentText: (d, e) => `Nos courtiers vous contacteront à ${e} au sujet de ${d}.`,
@@ -160,6 +168,8 @@ export const brokerStringsAr: DkBrokerStrings = {
   cancel: 'إلغاء',
   badEmail: 'أدخل بريدًا إلكترونيًا مثل name@example.com.',
   badBudget: (m) => `أدخل ميزانية لا تقل عن ${m}.`,
+  badBudgetFigures: (x) => `أدخل الميزانية بالأرقام، مثل ${x}.`,
+  badBudgetHigh: (m) => `أدخل ميزانية لا تزيد عن ${m}.`,
   needConsent: 'حدّد المربع ليتمكن وسطاؤنا من التواصل معك.',
   sentTitle: 'تم إرسال الطلب',
   sentText: (d, e) => `سيتواصل معك وسطاؤنا على ${e} بشأن ${d}.`,
