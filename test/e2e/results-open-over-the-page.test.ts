@@ -77,6 +77,19 @@ describe('the results open without moving the page', () => {
     const results = (await part(page, 'results').boundingBox())!;
     expect(results.y + results.height, 'the results lie over the page under the box').toBeGreaterThan(nextBefore!.y);
     expect(await page.evaluate(() => (window as unknown as { __shift: number }).__shift), 'layout shift').toBe(0);
+    // The results and the siblings under them are cards on one opaque panel: the page never shows between them.
+    const between = await page.evaluate(() => {
+      const root = document.querySelector('dk-domain-search')!.shadowRoot!;
+      const results = root.querySelector('[part="results"]')!.getBoundingClientRect();
+      const panel = root.querySelector('.pop')!;
+      const after = [...panel.children].find((el) => el.getBoundingClientRect().top > results.bottom)!;
+      return {
+        gap: after.getBoundingClientRect().top - results.bottom,
+        background: getComputedStyle(panel).backgroundColor,
+      };
+    });
+    expect(between.gap, 'a card lies under the results (the siblings)').toBeGreaterThan(0);
+    expect(between.background, 'what shows between them is the panel').not.toMatch(/^(transparent|rgba\(.*, 0\))$/);
     await inEveryLook(page, 'results-popup', (name) => expectNoAxeViolations(page, `the results popup (${name})`));
     await page.setViewportSize(DESKTOP.viewport); // (the looks end at 390 px)
 

@@ -325,13 +325,13 @@ class Popup {
 }
 
 /**
- * The popup's style (see {@link adoptStyle}): on a wide screen the popup's cards float with a shadow and a closed
- * popup is hidden; on a phone an open popup is the full-screen panel, the Close button beside the field; the Close,
+ * The popup's style (see {@link adoptStyle}): on a wide screen the popup's cards float on one panel with a shadow
+ * (the page never shows between them) and a closed popup is hidden; on a phone an open popup is the full-screen panel, the Close button beside the field; the Close,
  * recent and remove buttons are 44 px targets on a touch screen.
  */
 const POPUP_CSS = `
 .sheet:not(.open) .pop,.close{display:none}
-.pop>*{box-shadow:0 .5em 1.5em #0003}
+.sheet.open .pop:has(>:not([hidden],.close,.vh)){background:var(--_bg);border-radius:var(--_r);box-shadow:0 .5em 1.5em #0003}
 .pop>[part=verdict-alternatives]{padding:.5em .9em;background:var(--_bg);border-radius:var(--_r)}
 .recent li{display:flex;gap:var(--_gap)}
 .recent>button{justify-self:start}
@@ -339,7 +339,7 @@ const POPUP_CSS = `
 @media (max-width:${PHONE}px){
 .open{position:fixed;inset:0;z-index:2147483647;display:grid;grid-template-columns:1fr auto;grid-auto-rows:max-content;align-content:start;gap:var(--_gap);padding:var(--_gap);overflow:auto;overscroll-behavior:contain;background:var(--_bg)}
 .open .pop{display:contents}
-.open .pop>*{grid-column:1/-1;box-shadow:none}
+.open .pop>*{grid-column:1/-1}
 .open .field{grid-area:1/1}
 .open .close{display:inline-flex;grid-area:1/2;min-height:44px}
 }
