@@ -244,7 +244,8 @@ export function renderVerdict(host: ExtrasHost, search: ExtrasSearch): TemplateR
   const lookup = lookups.get(host)?.get(domain);
   const problem = lookup ? '' : (failed.get(host) ?? '');
   // Offers for a name that cannot be bought here: the partner's own (`offer` slot), and the brokers' when the page
-  // defined `<dk-broker-button>` (it checks the name's eligibility itself and says when it cannot help).
+  // defined `<dk-broker-button>` (it checks the name's eligibility itself and says when it cannot help), for a name
+  // someone may hold: nobody holds one any registrar can register.
   const notForSale = verdict !== 'listed' && verdict !== 'for-sale';
   // The line above the results claims only what holds: every row can be bought, or merely that they are alike.
   const buyable = search.results.filter((r) => r.available).length;
@@ -261,7 +262,7 @@ export function renderVerdict(host: ExtrasHost, search: ExtrasSearch): TemplateR
             : html`<p class="row"><button part="whois-button" class="quiet" type="button" aria-disabled=${lookup?.state === 'loading'} @click=${() => void lookUp(host, domain)}>${lookup ? s.whoisLoading : s.whoisButton}</button>${problem ? html`<span part="whois-error" class="alert" role="status">${problem}</span>` : nothing}</p>`
           : nothing
       }
-      ${notForSale ? html`<div part="offer"><slot name="offer"></slot>${customElements.get('dk-broker-button') ? html`<dk-broker-button part="broker" api=${host.api} domain=${domain}></dk-broker-button>` : nothing}</div>` : nothing}
+      ${notForSale ? html`<div part="offer"><slot name="offer"></slot>${verdict !== 'unregistered' && customElements.get('dk-broker-button') ? html`<dk-broker-button part="broker" api=${host.api} domain=${domain}></dk-broker-button>` : nothing}</div>` : nothing}
       ${alternatives ? html`<p part="verdict-alternatives" class="mute">${lead}</p>` : nothing}
     </div>
   `;
