@@ -43,6 +43,8 @@ interface Stub {
   refunds: Array<{ id: string; key: string | undefined; reason?: string }>;
   links: Array<Record<string, unknown>>;
   calls: string[];
+  /** When set, `GET /console/orders` with a status filter answers 400 with this message (a filter the BFF refuses). */
+  refuseStatus?: string;
 }
 
 function freshStub(): Stub {
@@ -154,8 +156,22 @@ async function consoleApi(req: IncomingMessage, res: ServerResponse, path: strin
         funnel: { clicks: 42, sales: 3, conversion_rate: 3 / 42, gmv_cents: 460000, commission_cents: 46000 },
         ...fresh,
       });
-    case '/console/orders':
+    case '/console/orders': {
+      // As the BFF: a domain filter must be a whole domain name (protocol domainNameSchema).
+      const query = new URL(req.url ?? '/', 'http://x').searchParams;
+      const domain = query.get('domain');
+      if (domain !== null && !/^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]*$/.test(domain))
+        return json(res, 400, {
+          error: {
+            code: 'validation_error',
+            message:
+              '`domain` must be a domain name such as "example.com" (letters, digits and inner hyphens, labels of at most 63 characters).',
+          },
+        });
+      if (stub.refuseStatus && query.has('status'))
+        return json(res, 400, { error: { code: 'validation_error', message: stub.refuseStatus } });
       return json(res, 200, { orders: stub.orders, next_cursor: null, ...fresh });
+    }
     case '/console/settlements':
       return json(res, 200, {
         settlements: [
@@ -428,6 +444,102 @@ describe('console elements', () => {
     expect(tx.has('from')).toBe(false);
     expect(tx.get('to')).toBe('2026-11-20T23:59:59Z');
     await settlements.close();
+  });
+
+  it('orders: a domain that is not a full name is refused in the form, before anything is asked', async () => {
+    stub = freshStub();
+    const page = await open('orders');
+    const view = page.locator('dk-console-orders');
+    const form = view.locator('form[part="filters"]');
+    const input = form.locator('input[name="domain"]');
+    const asked = () => stub.calls.filter((c) => c === 'GET /console/orders').length;
+    const before = asked();
+    expect(await deepText(form)).toContain('A full domain name, such as example.com');
+    for (const typed of ['forest', 'fore', '🌲', 'x'.repeat(200), '  forest  ']) {
+      await input.fill(typed);
+      await form.getByRole('button', { name: 'Apply' }).click();
+      await expect.poll(() => input.getAttribute('aria-invalid'), typed).toBe('true');
+      const described = (await input.getAttribute('aria-describedby')) ?? '';
+      const message = await view.evaluate(
+        (el, ids) =>
+          ids
+            .split(' ')
+            .map((id) => el.shadowRoot?.getElementById(id)?.textContent ?? '')
+            .join(' '),
+        described,
+      );
+      expect(message, typed).toContain('Type a full domain name such as example.com');
+      expect(await view.evaluate((el) => el.shadowRoot?.activeElement?.getAttribute('name')), typed).toBe('domain');
+      // The table and the form stay; nothing was asked.
+      expect(await deepText(view.locator('[part="table"]')), typed).toContain('coffeehouse.com');
+      expect(await input.inputValue(), typed).toBe(typed);
+      expect(await view.getAttribute('data-state')).toBe('complete');
+    }
+    expect(asked()).toBe(before);
+    // Trimmed and lower-cased, a full name is asked for and the field is no longer marked.
+    const request = page.waitForRequest((r) => new URL(r.url()).pathname === '/dk/console/orders');
+    await input.fill('  Forest.COM ');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    expect(new URL((await request).url()).searchParams.get('domain')).toBe('forest.com');
+    await expect.poll(() => input.getAttribute('aria-invalid')).toBe('false');
+    await page.close();
+  });
+
+  it('orders: "From" after "To" is refused in the form, before anything is asked', async () => {
+    stub = freshStub();
+    const page = await open('orders');
+    const view = page.locator('dk-console-orders');
+    const form = view.locator('form[part="filters"]');
+    const before = stub.calls.length;
+    await form.locator('input[name="from"]').fill('2026-11-20');
+    await form.locator('input[name="to"]').fill('2026-11-01');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    const from = form.locator('input[name="from"]');
+    await expect.poll(() => from.getAttribute('aria-invalid')).toBe('true');
+    const id = (await from.getAttribute('aria-describedby')) ?? '';
+    expect(await view.evaluate((el, id) => el.shadowRoot?.getElementById(id)?.textContent, id)).toContain(
+      '“From” is after “To”',
+    );
+    expect(await view.evaluate((el) => el.shadowRoot?.activeElement?.getAttribute('name'))).toBe('from');
+    expect(await deepText(view.locator('[part="table"]'))).toContain('coffeehouse.com');
+    expect(stub.calls.slice(before)).toEqual([]);
+    await page.close();
+  });
+
+  it('orders: a filter the BFF refuses keeps the form, with the refusal next to it and no retry of it', async () => {
+    stub = freshStub();
+    stub.refuseStatus = '`status` is not a status this marketplace reports.';
+    const page = await open('orders');
+    const view = page.locator('dk-console-orders');
+    const form = view.locator('form[part="filters"]');
+    await form.locator('select[name="status"]').selectOption('HELD_FOR_REVIEW');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('dk-console-orders[data-state="error"]').waitFor();
+    expect(await form.count()).toBe(1);
+    const alert = view.getByRole('alert');
+    expect(await deepText(alert)).toContain(
+      'This filter was not accepted: status is not a status this marketplace reports. Change it and apply again.',
+    );
+    expect(await view.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+    await inEveryLook(page, 'console-orders-filter-refused', (name) => expectNoAxeViolations(page, name));
+    // The person changes the filter and applies it: the orders are back.
+    stub.refuseStatus = undefined;
+    await form.locator('select[name="status"]').selectOption('');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    await page.locator('dk-console-orders[data-state="complete"]').waitFor();
+    expect(await deepText(view.locator('[part="table"]'))).toContain('coffeehouse.com');
+    await page.close();
+  });
+
+  it('axe finds nothing in the refused domain filter, in every look', async () => {
+    stub = freshStub();
+    const page = await open('orders');
+    const form = page.locator('dk-console-orders form[part="filters"]');
+    await form.locator('input[name="domain"]').fill('forest');
+    await form.getByRole('button', { name: 'Apply' }).click();
+    await expect.poll(() => form.locator('input[name="domain"]').getAttribute('aria-invalid')).toBe('true');
+    await inEveryLook(page, 'console-orders-domain-refused', (name) => expectNoAxeViolations(page, name));
+    await page.close();
   });
 
   it('a chart loads uPlot on first use and keeps its figures in a data table', async () => {

@@ -187,9 +187,41 @@ export abstract class DkConsoleView extends LitElement {
   /** The view's heading. */
   protected abstract get heading(): string;
 
+  /**
+   * Whether the view has a filter form that shows {@link renderRefusal} next to it. Such a view keeps its body (and so
+   * its form) on screen when the BFF refuses its query, instead of the error box. Default `false`.
+   */
+  protected hasFilterForm(): boolean {
+    return false;
+  }
+
+  /**
+   * The BFF's refusal of the query the view sent (400 or 422: a filter it does not accept), while the view shows it,
+   * else `undefined`. Sending the same query again would be refused again, so there is no Try again: the person
+   * changes the filter.
+   */
+  protected get refusal(): ConsoleApiError | undefined {
+    const error = this.error;
+    return this.state === 'error' && error && (error.status === 400 || error.status === 422) ? error : undefined;
+  }
+
+  /**
+   * The box saying the BFF refused the filter, in its words (an alert), to place next to the filter form in
+   * {@link renderBody}; nothing when there is no {@link refusal}.
+   */
+  protected renderRefusal(): TemplateResult | typeof nothing {
+    const refusal = this.refusal;
+    if (!refusal) return nothing;
+    return html`<div class="notice bad" part="error refused" role="alert">
+      <p>${this.t.filterRefused(refusal.message.replaceAll('`', ''))}</p>
+    </div>`;
+  }
+
   /** The status line, the signed-out and error boxes with their actions, else the body. */
   protected override render(): TemplateResult {
     const t = this.t;
+    // A refused filter keeps the body, its form and the refusal next to it; any other error replaces the body.
+    const refused = this.hasFilterForm() && this.refusal !== undefined;
     return html`<section part="view" aria-labelledby="h" aria-busy=${this.state === 'pending' ? 'true' : 'false'}>
       <div class="toolbar" part="toolbar">
         <h2 id="h" part="heading">${this.heading}</h2>
@@ -204,14 +236,18 @@ export abstract class DkConsoleView extends LitElement {
             <p>${t.signedOut}</p>
             <p><button class="primary" @click=${() => location.reload()}>${t.reload}</button></p>
           </div>`
-          : this.state === 'error'
+          : this.state === 'error' && !refused
             ? html`<div class="notice bad" part="error" role="alert">
               <p>${t.failed(this.error?.message ?? '')}</p>
               <p><button @click=${() => this.refresh()}>${t.retry}</button></p>
             </div>`
             : nothing
       }
-      ${this.state === 'complete' || (this.state === 'pending' && this.hasData()) ? this.renderBody() : nothing}
+      ${
+        this.state === 'complete' || refused || (this.state === 'pending' && this.hasData())
+          ? this.renderBody()
+          : nothing
+      }
     </section>`;
   }
 

@@ -22,6 +22,13 @@ export interface DkConsoleStrings {
   readonly signedOut: string;
   /** Shown when a call failed for another reason; `message` is the BFF's message when it gave one. */
   readonly failed: (message: string) => string;
+  /**
+   * Shown next to a filter form when the BFF refused its filter (a 4xx answer other than 401/403): the form stays, so
+   * the person can change the filter; `message` is the BFF's message.
+   */
+  readonly filterRefused: (message: string) => string;
+  /** Refusal of a date window whose start is after its end, before anything is asked. */
+  readonly windowBackwards: string;
   readonly from: string;
   readonly to: string;
   readonly apply: string;
@@ -47,6 +54,10 @@ export interface DkConsoleStrings {
   // Orders
   readonly status: string;
   readonly domain: string;
+  /** Hint of the orders' domain filter: the marketplace filters by a full name only, not part of one. */
+  readonly domainFilterHint: string;
+  /** Refusal of a domain filter that is not a full domain name, before anything is asked. */
+  readonly domainFilterInvalid: string;
   readonly order: string;
   readonly amount: string;
   readonly created: string;
@@ -140,6 +151,8 @@ export const en: DkConsoleStrings = {
   empty: 'Nothing here yet.',
   signedOut: 'Your console session has ended or you are not signed in. Sign in again to see your figures.',
   failed: (message) => `This could not be loaded: ${message}`,
+  filterRefused: (message) => `This filter was not accepted: ${message} Change it and apply again.`,
+  windowBackwards: '“From” is after “To”: choose a start date on or before the end date.',
   from: 'From',
   to: 'To',
   apply: 'Apply',
@@ -162,6 +175,9 @@ export const en: DkConsoleStrings = {
   chartUnavailable: 'The chart could not be drawn; the table below has the same figures.',
   status: 'Status',
   domain: 'Domain',
+  domainFilterHint: 'A full domain name, such as example.com',
+  domainFilterInvalid:
+    'Type a full domain name such as example.com: letters, digits and hyphens, with a dot before the ending. Part of a name cannot be searched.',
   order: 'Order',
   amount: 'Amount',
   created: 'Created',

@@ -118,6 +118,20 @@ export const consoleStyles = css`
     gap: 0.2em;
     font-size: 0.9em;
   }
+  .hint {
+    color: var(--_muted);
+    font-size: 0.9em;
+  }
+  .filters [aria-invalid='true'] {
+    border-color: var(--_bad);
+    box-shadow: 0 0 0 1px var(--_bad);
+  }
+  .field-error {
+    flex-basis: 100%;
+    margin: 0;
+    color: var(--_bad);
+    font-size: 0.9em;
+  }
   .scroll {
     overflow-x: auto;
     max-width: 100%;

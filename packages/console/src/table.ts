@@ -73,3 +73,30 @@ export function readFilters(
   view.to = text('to');
   return text;
 }
+
+/** A domain name as the BFF's console filters accept it (protocol `domainNameSchema`, ASCII, lower case). */
+const DOMAIN_NAME = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/**
+ * `text` as a domain filter: trimmed and lower-cased, `undefined` when blank, `null` when it is not a full domain name
+ * the BFF would accept (the rule of protocol's `domainNameSchema`: letters, digits and inner hyphens in labels of at
+ * most 63 characters, a dot before a last label that starts with a letter, 253 characters at most). The marketplace
+ * filters orders by a whole name only (Partner API spec 4.1 `GET /orders`), so `forest` is not a filter.
+ */
+export function domainFilter(text: string | undefined): string | null | undefined {
+  const name = text?.trim().toLowerCase();
+  if (!name) return undefined;
+  return DOMAIN_NAME.test(name) ? name : null;
+}
+
+/**
+ * Whether the date window `from`–`to` (ISO 8601 dates or timestamps, either unset) is backwards: `from` after `to`,
+ * a bare `to` date counting as its whole day, as the views' window does.
+ */
+export function windowBackwards(from: string | undefined, to: string | undefined): boolean {
+  if (!from || !to) return false;
+  const day = /^\d{4}-\d{2}-\d{2}$/;
+  const start = Date.parse(day.test(from) ? `${from}T00:00:00Z` : from);
+  const end = Date.parse(day.test(to) ? `${to}T23:59:59Z` : to);
+  return !Number.isNaN(start) && !Number.isNaN(end) && start > end;
+}

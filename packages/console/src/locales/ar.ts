@@ -22,6 +22,8 @@ export const ar: DkConsoleStrings = {
   empty: 'لا شيء هنا بعد.',
   signedOut: 'انتهت جلسة اللوحة أو لم تسجّل الدخول. سجّل الدخول من جديد لترى أرقامك.',
   failed: (message) => `تعذّر التحميل: ${message}`,
+  filterRefused: (message) => `لم يُقبل هذا المرشّح: ${message} عدّله ثم طبّقه من جديد.`,
+  windowBackwards: 'تاريخ «من» بعد تاريخ «إلى»: اختر تاريخ بداية يسبق تاريخ النهاية أو يساويه.',
   from: 'من',
   to: 'إلى',
   apply: 'تطبيق',
@@ -43,6 +45,9 @@ export const ar: DkConsoleStrings = {
   chartUnavailable: 'تعذّر رسم المخطط؛ الجدول أدناه يعرض الأرقام نفسها.',
   status: 'الحالة',
   domain: 'النطاق',
+  domainFilterHint: 'اسم نطاق كامل، مثل example.com',
+  domainFilterInvalid:
+    'اكتب اسم نطاق كاملًا مثل example.com: حروف لاتينية وأرقام وشرطات، مع نقطة قبل الامتداد. لا يمكن البحث بجزء من الاسم.',
   order: 'الطلب',
   amount: 'المبلغ',
   created: 'أُنشئ في',

@@ -23,6 +23,8 @@ export const fr: DkConsoleStrings = {
   signedOut:
     'Votre session de console a pris fin ou vous n’êtes pas connecté. Reconnectez-vous pour voir vos chiffres.',
   failed: (message) => `Le chargement a échoué : ${message}`,
+  filterRefused: (message) => `Ce filtre n’a pas été accepté : ${message} Modifiez-le puis appliquez-le à nouveau.`,
+  windowBackwards: '« Du » est après « Au » : choisissez une date de début antérieure ou égale à la date de fin.',
   from: 'Du',
   to: 'Au',
   apply: 'Appliquer',
@@ -45,6 +47,9 @@ export const fr: DkConsoleStrings = {
   chartUnavailable: 'Le graphique n’a pas pu être tracé ; le tableau ci-dessous donne les mêmes chiffres.',
   status: 'Statut',
   domain: 'Domaine',
+  domainFilterHint: 'Un nom de domaine complet, par exemple example.com',
+  domainFilterInvalid:
+    'Saisissez un nom de domaine complet, par exemple example.com : lettres, chiffres et tirets, avec un point avant l’extension. Une partie de nom ne peut pas être recherchée.',
   order: 'Commande',
   amount: 'Montant',
   created: 'Créée le',

@@ -13,7 +13,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ConsoleApiError, idempotencyKey } from '../api.ts';
 import { DkConsoleView } from '../base.ts';
-import { listTable, moreButton, readFilters } from '../table.ts';
+import { domainFilter, listTable, moreButton, readFilters, windowBackwards } from '../table.ts';
 import { DkRefundEvent } from '../events.ts';
 
 /** An order as the console reads it (Partner API spec 2.1; the timeline on `GET /orders/{public_id}`). */
@@ -55,6 +55,7 @@ export class DkConsoleOrders extends DkConsoleView {
     confirming: { state: true },
     notice: { state: true },
     busy: { state: true },
+    problems: { state: true },
   };
 
   /** Status filter (one of {@link ORDER_FILTER_STATUSES}); unset for any. */
@@ -68,6 +69,8 @@ export class DkConsoleOrders extends DkConsoleView {
   declare protected confirming: ConsoleOrder | undefined;
   declare protected notice: { kind: 'ok' | 'bad'; text: string } | undefined;
   declare protected busy: boolean;
+  /** What the filter form refused before asking anything: a domain that is not a full name, a backwards window. */
+  declare protected problems: ReadonlySet<'domain' | 'window'>;
   #refundKey: string | undefined;
 
   constructor() {
@@ -75,6 +78,7 @@ export class DkConsoleOrders extends DkConsoleView {
     this.nextCursor = null;
     this.open = new Map();
     this.busy = false;
+    this.problems = new Set();
   }
 
   protected get heading(): string {
@@ -83,6 +87,10 @@ export class DkConsoleOrders extends DkConsoleView {
 
   protected hasData(): boolean {
     return this.orders !== undefined;
+  }
+
+  protected override hasFilterForm(): boolean {
+    return true;
   }
 
   #query(cursor?: string) {
@@ -135,10 +143,30 @@ export class DkConsoleOrders extends DkConsoleView {
     }
   }
 
+  /**
+   * Applies the filter form, after checking what the BFF would refuse: a domain that is not a full name (trimmed and
+   * lower-cased first) or a window whose start is after its end is marked on its field, which takes the focus, and
+   * nothing is asked: the filters and the table stay as they were.
+   */
   #filter(event: SubmitEvent): void {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget as HTMLFormElement);
+    const field = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+    const domain = domainFilter(field('domain'));
+    const problems = new Set<'domain' | 'window'>();
+    if (domain === null) problems.add('domain');
+    if (windowBackwards(field('from'), field('to'))) problems.add('window');
+    this.problems = problems;
+    if (problems.size > 0) {
+      const first = problems.has('domain') ? 'domain' : 'from';
+      void this.updateComplete.then(() =>
+        this.renderRoot.querySelector<HTMLInputElement>(`[name="${first}"]`)?.focus(),
+      );
+      return;
+    }
     const text = readFilters(event, this);
     this.status = text('status');
-    this.domain = text('domain')?.toLowerCase();
+    this.domain = domain ?? undefined;
     void this.reload();
   }
 
@@ -200,6 +228,8 @@ export class DkConsoleOrders extends DkConsoleView {
 
   protected renderBody(): TemplateResult {
     const t = this.t;
+    const badDomain = this.problems.has('domain');
+    const badWindow = this.problems.has('window');
     return html`
       <form class="filters" part="filters" @submit=${this.#filter}>
         <label
@@ -209,11 +239,41 @@ export class DkConsoleOrders extends DkConsoleView {
             ${ORDER_FILTER_STATUSES.map((s) => html`<option value=${s} ?selected=${this.status === s}>${s}</option>`)}
           </select>
         </label>
-        <label>${t.domain} <input name="domain" .value=${this.domain ?? ''} autocomplete="off" /></label>
-        <label>${t.from} <input type="date" name="from" .value=${this.from ?? ''} /></label>
-        <label>${t.to} <input type="date" name="to" .value=${this.to ?? ''} /></label>
+        <label
+          ><span id="domain-label">${t.domain}</span>
+          <small id="domain-hint" class="hint">${t.domainFilterHint}</small>
+          <input
+            name="domain"
+            .value=${this.domain ?? ''}
+            autocomplete="off"
+            spellcheck="false"
+            aria-labelledby="domain-label"
+            aria-describedby=${badDomain ? 'domain-hint domain-error' : 'domain-hint'}
+            aria-invalid=${badDomain ? 'true' : 'false'}
+        /></label>
+        <label
+          >${t.from}
+          <input
+            type="date"
+            name="from"
+            .value=${this.from ?? ''}
+            aria-describedby=${badWindow ? 'window-error' : nothing}
+            aria-invalid=${badWindow ? 'true' : 'false'}
+        /></label>
+        <label
+          >${t.to}
+          <input
+            type="date"
+            name="to"
+            .value=${this.to ?? ''}
+            aria-describedby=${badWindow ? 'window-error' : nothing}
+            aria-invalid=${badWindow ? 'true' : 'false'}
+        /></label>
         <button type="submit">${t.apply}</button>
+        ${badDomain ? html`<p id="domain-error" class="field-error" part="field-error">${t.domainFilterInvalid}</p>` : nothing}
+        ${badWindow ? html`<p id="window-error" class="field-error" part="field-error">${t.windowBackwards}</p>` : nothing}
       </form>
+      ${this.renderRefusal()}
       ${
         this.notice
           ? html`<div class="notice ${this.notice.kind}" part="notice" role=${this.notice.kind === 'bad' ? 'alert' : 'status'}>
@@ -221,24 +281,30 @@ export class DkConsoleOrders extends DkConsoleView {
           </div>`
           : nothing
       }
-      ${listTable({
-        part: 'table',
-        caption: t.tabOrders,
-        columns: [
-          { label: t.order },
-          { label: t.domain },
-          { label: t.status },
-          { label: t.amount, num: true },
-          { label: t.created },
-          { label: t.refund },
-        ],
-        items: this.orders,
-        row: (order) => this.#row(order),
-        empty: t.empty,
-      })}
-      ${moreButton(this.nextCursor, t.loadMore, () => this.#more(), 'more')}
+      ${this.refusal ? nothing : this.#table()}
       ${this.#dialog()}
     `;
+  }
+
+  /** The orders table and its Load more button. */
+  #table(): TemplateResult {
+    const t = this.t;
+    return html`${listTable({
+      part: 'table',
+      caption: t.tabOrders,
+      columns: [
+        { label: t.order },
+        { label: t.domain },
+        { label: t.status },
+        { label: t.amount, num: true },
+        { label: t.created },
+        { label: t.refund },
+      ],
+      items: this.orders,
+      row: (order) => this.#row(order),
+      empty: t.empty,
+    })}
+      ${moreButton(this.nextCursor, t.loadMore, () => this.#more(), 'more')}`;
   }
 
   #row(order: ConsoleOrder): TemplateResult {

@@ -79,6 +79,10 @@ export class DkConsoleSettlements extends DkConsoleView {
     return this.settlements !== undefined;
   }
 
+  protected override hasFilterForm(): boolean {
+    return true;
+  }
+
   #txQuery(cursor?: string) {
     return { ...this.window, status: this.status, payment_model: this.paymentModel, cursor, limit: 50 };
   }
@@ -176,6 +180,7 @@ export class DkConsoleSettlements extends DkConsoleView {
         <button type="submit">${t.apply}</button>
         <button type="button" part="export" @click=${() => this.exportCsv()}>${t.exportCsv}</button>
       </form>
+      ${this.renderRefusal()}
       ${
         totals
           ? html`<p part="totals" data-gmv=${totals.gmv_cents} data-commission=${totals.commission_cents}>
