@@ -602,6 +602,26 @@ describe('console elements', () => {
     await page.close();
   });
 
+  it('a long label without spaces wraps: every column of the links table stays in the card', async () => {
+    stub = freshStub();
+    stub.links[0] = { ...stub.links[0], label: 'L'.repeat(100) };
+    const page = await open('links');
+    const view = page.locator('dk-console-links');
+    const fit = await view.locator('table').evaluate((table) => {
+      const box = table.parentElement!;
+      const sales = table.querySelector('tbody tr td:last-child')!.getBoundingClientRect();
+      return {
+        table: table.scrollWidth,
+        box: box.clientWidth,
+        salesEnd: sales.right,
+        boxEnd: box.getBoundingClientRect().right,
+      };
+    });
+    expect(fit.table, 'the table is no wider than its box').toBeLessThanOrEqual(fit.box);
+    expect(fit.salesEnd, 'the Sales column is in view').toBeLessThanOrEqual(fit.boxEnd + 0.5);
+    await page.close();
+  });
+
   it('a refused session says so, with a way to sign in again', async () => {
     stub = freshStub();
     stub.signedIn = false;

@@ -154,6 +154,10 @@ export const consoleStyles = css`
     border-block-end: 1px solid var(--_line);
     vertical-align: top;
   }
+  /* A long word in a free-text cell (a label) wraps rather than pushing the columns after it out of the card. */
+  td.text {
+    overflow-wrap: anywhere;
+  }
   th {
     font-weight: 600;
   }
@@ -241,6 +245,7 @@ export const consoleStyles = css`
     border-radius: var(--_r);
     padding: var(--_gap);
     margin-block: var(--_gap);
+    overflow-wrap: anywhere;
   }
   .notice.bad {
     border-inline-start-color: var(--_bad);

@@ -164,7 +164,7 @@ export class DkConsoleLinks extends DkConsoleView {
         ],
         items: this.links,
         row: (link) => html`<tr data-link=${link.link_id}>
-          <td>${link.label ?? ''} <bdi class="muted">${this.#target(link)}</bdi></td>
+          <td class="text">${link.label ?? ''} <bdi class="muted">${this.#target(link)}</bdi></td>
           <td>${this.#kind(link.kind)}</td>
           <td>
             <bdi><code>${link.url}</code></bdi>
