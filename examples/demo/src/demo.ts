@@ -167,6 +167,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<Demo> {
       setHeaders: (res) => res.setHeader('Cache-Control', 'no-cache'),
     }),
   );
+  // The demo shop has no icon: said with 204, so the browser asks no more and logs no failed load on every page.
+  partner.get('/favicon.ico', (_req, res) => res.status(204).end());
   partner.use('/spa', express.static(spaDist));
   // The partner console (@domainkit/console): its page and its browser bundle, revalidated on every use.
   partner.get(['/console', '/console/', '/console/index.html'], (req, res) => {
