@@ -326,12 +326,14 @@ class Popup {
 
 /**
  * The popup's style (see {@link adoptStyle}): on a wide screen the popup's cards float on one panel with a shadow
- * (the page never shows between them) and a closed popup is hidden; on a phone an open popup is the full-screen panel, the Close button beside the field; the Close,
+ * (the page never shows between them) and a closed popup is hidden; under a verdict on the name typed, the "No domains
+ * match" line is not shown (the verdict says what there is to say of it); on a phone an open popup is the full-screen panel, the Close button beside the field; the Close,
  * recent and remove buttons are 44 px targets on a touch screen.
  */
 const POPUP_CSS = `
 .sheet:not(.open) .pop,.close{display:none}
 .sheet.open .pop:has(>:not([hidden],.close,.vh)){background:var(--_bg);border-radius:var(--_r);box-shadow:0 .5em 1.5em #0003}
+[part=verdict]~[part=message]{display:none}
 .pop>[part=verdict-alternatives]{padding:.5em .9em;background:var(--_bg);border-radius:var(--_r)}
 .recent li{display:flex;gap:var(--_gap)}
 .recent>button{justify-self:start}

@@ -374,6 +374,8 @@ describe('<dk-domain-search>: the verdict on a whole domain typed', () => {
       'Nobody has registered acme-rockets.com yet. This shop cannot sell it: any domain registrar can register it for you.',
     );
     expect(search.shadowRoot!.querySelector('[part="verdict-alternatives"]'), 'no results to offer').to.equal(null);
+    const message = part(search, '[part="message"]');
+    expect(message.getClientRects().length, `"${text(message)}" shown under the verdict`).to.equal(0);
   });
 
   it('offers a marketplace listing the results did not show with a Buy of its own', async () => {
