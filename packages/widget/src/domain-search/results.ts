@@ -36,7 +36,8 @@ export interface RowsView {
  * The rows' own style (and the siblings list's), adopted by the search box's shadow root with the popup (see
  * `popup.ts`, a constructed sheet, so a page's `style-src 'self'` allows it): the rows, the active row, the matched
  * text; on a touch screen (`pointer: coarse`) each Buy button is a 44 × 44 CSS px target at least, the size most
- * touch guidelines ask for. It comes with this module, so the search box's first load carries none of it.
+ * touch guidelines ask for; on a right-to-left page a name (left to right itself) stands at the row's start, the right.
+ * It comes with this module, so the search box's first load carries none of it.
  */
 const ROW_CSS = `
 [role=row]{cursor:pointer;border-inline-start:4px solid transparent}
@@ -44,6 +45,7 @@ const ROW_CSS = `
 [aria-selected=true]{background:var(--_active);border-inline-start-color:var(--_focus)}
 .cell{padding:.7em .9em}
 .name{flex:1 1 12em;overflow-wrap:anywhere}
+.row:dir(rtl)>.name{text-align:right}
 mark{color:inherit;background:var(--_mark);border-radius:.2em}
 .badge{font-size:.85em}
 .ok{color:var(--_ok)}
