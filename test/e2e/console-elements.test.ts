@@ -645,6 +645,37 @@ describe('console elements', () => {
     }
   });
 
+  it('says which commissions each payout figure covers, in every locale the console ships', async () => {
+    // The referral ledger (GET /me/commissions, /me/payouts) and the partner payouts (GET /payouts: hosted checkout
+    // and brokerage) are two ledgers (Partner API spec 4.1): each view names its own and points at the other.
+    stub = freshStub();
+    const words = {
+      en: {
+        settlements: ['Payouts for hosted-checkout sales and brokerage', 'referral-link sales are paid separately'],
+        commissions: ['Referral commission ledger', 'hosted-checkout sales and brokerage deals are paid at settlement'],
+      },
+      fr: {
+        settlements: [
+          'Versements des ventes en paiement hébergé et du courtage',
+          'liens de parrainage sont versées à part',
+        ],
+        commissions: ['Grand livre des commissions de parrainage', 'affaires de courtage sont versées au règlement'],
+      },
+      ar: {
+        settlements: ['دفعات مبيعات الدفع المستضاف والوساطة', 'روابط الإحالة بشكل منفصل'],
+        commissions: ['دفتر عمولات الإحالة', 'وصفقات الوساطة عند التسوية'],
+      },
+    } as const;
+    for (const [lang, views] of Object.entries(words)) {
+      for (const [view, phrases] of Object.entries(views)) {
+        const page = await open(view, lang === 'en' ? '' : `&lang=${lang}`);
+        const text = () => deepText(page.locator(`dk-console-${view}`));
+        for (const phrase of phrases) await expect.poll(text, `${lang} ${view}: ${phrase}`).toContain(phrase);
+        await page.close();
+      }
+    }
+  });
+
   it.each(VIEWS)(
     'axe finds nothing in the %s view, light, dark and right to left, at 390 and 1280 px',
     async (view) => {

@@ -93,8 +93,12 @@ export interface DkConsoleStrings {
   readonly payouts: string;
   readonly paid: string;
   readonly totalPaid: (amount: string) => string;
+  /** Under the payouts: which commissions they pay, and where the referral ones are. */
+  readonly payoutsNote: string;
   // Commissions
   readonly ledger: string;
+  /** Under the ledger's heading: which commissions it holds, and where the others are paid. */
+  readonly ledgerNote: string;
   readonly accrued: string;
   readonly pending: string;
   readonly paidOut: string;
@@ -207,10 +211,13 @@ export const en: DkConsoleStrings = {
   commission: 'Commission',
   totals: (count, gmv, commission) => `${count} transactions, GMV ${gmv}, commission ${commission}`,
   exportCsv: 'Export CSV',
-  payouts: 'Payouts',
+  payouts: 'Payouts for hosted-checkout sales and brokerage',
   paid: 'Paid',
   totalPaid: (amount) => `Total paid: ${amount}`,
-  ledger: 'Commission ledger',
+  payoutsNote: 'Commissions on referral-link sales are paid separately: see the Commissions tab.',
+  ledger: 'Referral commission ledger',
+  ledgerNote:
+    'Commissions on sales through your referral links only. Commissions on hosted-checkout sales and brokerage deals are paid at settlement: see Settlements, Payouts.',
   accrued: 'Accrued',
   pending: 'Pending',
   paidOut: 'Paid out',

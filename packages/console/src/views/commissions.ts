@@ -4,7 +4,10 @@
  *
  * @summary Commission ledger with running balance.
  * @event dk-console-error - a call failed.
- * @csspart view - the section.  @csspart totals - the totals cards.  @csspart balance - the balance figure.
+ * Hosted-checkout (non-MoR) and brokerage commissions are not in it: they are paid at settlement (Settlements, Payouts).
+ *
+ * @csspart view - the section.  @csspart ledger-note - which commissions the ledger holds.
+ * @csspart totals - the totals cards.  @csspart balance - the balance figure.
  * @csspart table - the ledger table.
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
@@ -77,6 +80,7 @@ export class DkConsoleCommissions extends DkConsoleView {
         <dd data-cents=${cents}><bdi>${this.money(cents, currency)}</bdi></dd>
       </div>`;
     return html`
+      <p class="hint" part="ledger-note">${t.ledgerNote}</p>
       ${
         totals
           ? html`<dl class="cards" part="totals">

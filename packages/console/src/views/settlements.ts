@@ -1,12 +1,14 @@
 /**
  * `<dk-console-settlements>`: settlement statements per period (Partner API spec 4.1 `GET /settlements`: gross sold,
  * commission retained, amount owed to the service), the transaction history with the spec's filters (`from`, `to`,
- * `status`, `payment_model`), its totals and a CSV export, and the payouts made to the partner (`GET /payouts`).
+ * `status`, `payment_model`), its totals and a CSV export, and the payouts made to the partner (`GET /payouts`:
+ * non-MoR commissions and brokerage cuts, not the referral payouts of `GET /me/payouts`).
  *
  * @summary Settlements, transactions (filters, CSV) and payouts.
  * @event dk-console-error - a call failed.
  * @csspart view - the section.  @csspart filters - the transaction filters.  @csspart export - the CSV button.
- * @csspart totals - the transaction totals.
+ * @csspart totals - the transaction totals.  @csspart payouts-note - which commissions the payouts pay (hosted
+ *   checkout and brokerage; referral commissions are on the Commissions tab).
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
@@ -212,6 +214,7 @@ export class DkConsoleSettlements extends DkConsoleView {
       })}
       ${moreButton(this.transactions?.next_cursor, t.loadMore, () => this.#more())}
       <h3>${t.payouts}</h3>
+      <p class="hint" part="payouts-note">${t.payoutsNote}</p>
       ${
         this.payouts?.total_paid_cents != null
           ? html`<p part="total-paid">${t.totalPaid(this.money(this.payouts.total_paid_cents))}</p>`
