@@ -4,6 +4,19 @@ import { part, until } from '../test-support/fixtures.ts';
 import type { DkBrokerButton } from './broker-button.component.ts';
 import './broker-button.ts';
 
+/** The BFF's answer for a name its brokers can take on (tier `managed`, minimum budget $500). */
+function eligible(domain: string, displayName = domain) {
+  return {
+    domain,
+    display_name: displayName,
+    eligible: true,
+    reason: null,
+    tier: 'managed',
+    currency: 'USD',
+    min_budget_cents: 50000,
+  };
+}
+
 describe('<dk-broker-button>: an internationalised name', () => {
   let stub: FetchStub;
   useFetchStub((fresh) => {
@@ -20,15 +33,7 @@ describe('<dk-broker-button>: an internationalised name', () => {
     const call = await stub.call(0);
     expect(call.url.pathname).to.equal('/dk/brokerage/eligibility');
     expect(call.url.searchParams.get('domain'), 'the form the BFF takes').to.equal('xn--mnchen-3ya.de');
-    call.respond(200, {
-      domain: 'xn--mnchen-3ya.de',
-      display_name: 'münchen.de',
-      eligible: true,
-      reason: null,
-      tier: 'managed',
-      currency: 'USD',
-      min_budget_cents: 50000,
-    });
+    call.respond(200, eligible('xn--mnchen-3ya.de', 'münchen.de'));
     await until(() => element!.state === 'eligible', 'the offer is shown');
     await element.updateComplete;
     expect(part(element, '[part="message"]').textContent).to.equal(
@@ -51,15 +56,7 @@ describe('<dk-broker-button>: the budget is read as typed, never rounded nor gue
     element.setAttribute('locale', locale);
     element.setAttribute('domain', 'teashop.com');
     document.body.append(element);
-    (await stub.call(0)).respond(200, {
-      domain: 'teashop.com',
-      display_name: 'teashop.com',
-      eligible: true,
-      reason: null,
-      tier: 'managed',
-      currency: 'USD',
-      min_budget_cents: 50000,
-    });
+    (await stub.call(0)).respond(200, eligible('teashop.com'));
     await until(() => element!.state === 'eligible', 'the offer is shown');
     await element.updateComplete;
     part<HTMLButtonElement>(element, '[part="offer-button"]').click();
