@@ -458,7 +458,7 @@ describe('console elements', () => {
     for (const typed of ['forest', 'fore', '🌲', 'x'.repeat(200), '  forest  ']) {
       await input.fill(typed);
       await form.getByRole('button', { name: 'Apply' }).click();
-      await expect.poll(() => input.getAttribute('aria-invalid'), typed).toBe('true');
+      await expect.poll(() => input.getAttribute('aria-invalid'), { message: typed }).toBe('true');
       const described = (await input.getAttribute('aria-describedby')) ?? '';
       const message = await view.evaluate(
         (el, ids) =>
@@ -670,7 +670,8 @@ describe('console elements', () => {
       for (const [view, phrases] of Object.entries(views)) {
         const page = await open(view, lang === 'en' ? '' : `&lang=${lang}`);
         const text = () => deepText(page.locator(`dk-console-${view}`));
-        for (const phrase of phrases) await expect.poll(text, `${lang} ${view}: ${phrase}`).toContain(phrase);
+        for (const phrase of phrases)
+          await expect.poll(text, { message: `${lang} ${view}: ${phrase}` }).toContain(phrase);
         await page.close();
       }
     }
