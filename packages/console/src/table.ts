@@ -59,19 +59,35 @@ export function moreButton(
 }
 
 /**
- * Reads a list's filter form on submit (its default prevented): sets `view`'s date window from the form's `from` and
- * `to` fields and returns a reader of its other fields, each trimmed, `undefined` when blank or absent.
+ * Reads a filter form on submit (its default prevented): a reader of its fields, each trimmed, `undefined` when blank
+ * or absent.
+ */
+export function formFields(event: SubmitEvent): (name: string) => string | undefined {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  return (name: string) => String(form.get(name) ?? '').trim() || undefined;
+}
+
+/**
+ * Reads a list's filter form on submit (its default prevented, see {@link formFields}): sets `view`'s date window from
+ * the form's `from` and `to` fields and returns the reader of its other fields.
  */
 export function readFilters(
   event: SubmitEvent,
   view: { from: string | undefined; to: string | undefined },
 ): (name: string) => string | undefined {
-  event.preventDefault();
-  const form = new FormData(event.target as HTMLFormElement);
-  const text = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+  const text = formFields(event);
+  applyWindow(text, view);
+  return text;
+}
+
+/** Sets `view`'s date window from the `from` and `to` fields that `text` reads (see {@link formFields}). */
+export function applyWindow(
+  text: (name: string) => string | undefined,
+  view: { from: string | undefined; to: string | undefined },
+): void {
   view.from = text('from');
   view.to = text('to');
-  return text;
 }
 
 /** A domain name as the BFF's console filters accept it (protocol `domainNameSchema`, ASCII, lower case). */

@@ -230,7 +230,8 @@ export type VisitorLimiters = Readonly<Record<'search' | 'siblings' | 'write', V
 /**
  * The limiters of one BFF: `search` for reads that reach upstream, `siblings` for `GET /siblings` (its own count of
  * `searchesPerMinute`, so the widget's sibling lookups never use up the visitor's searches), `write` for checkout,
- * quotes and orders, brokerage requests, and the console's sign-in and writes (a refund, a new link; not its reads). Each throws {@link BffHttpError} 429 `rate_limited` past its limit.
+ * quotes and orders, brokerage requests, and the console's sign-in and writes (a refund, a new link; not its reads).
+ * Each throws {@link BffHttpError} 429 `rate_limited` past its limit.
  * @param stores - where each limit counts: {@link SqlVisitorHitStore}s on a shared PostgreSQL; undefined for this
  *   process's memory.
  */

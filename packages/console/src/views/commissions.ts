@@ -4,7 +4,8 @@
  *
  * @summary Commission ledger with running balance.
  * @event dk-console-error - a call failed.
- * Hosted-checkout (non-MoR) and brokerage commissions are not in it: they are paid at settlement (Settlements, Payouts).
+ * Hosted-checkout (non-MoR) and brokerage commissions are not in it: they are paid at settlement (Settlements,
+ * Payouts).
  *
  * @csspart view - the section.  @csspart ledger-note - which commissions the ledger holds.
  * @csspart totals - the totals cards.  @csspart balance - the balance figure.

@@ -13,7 +13,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ConsoleApiError, idempotencyKey } from '../api.ts';
 import { DkConsoleView } from '../base.ts';
-import { domainFilter, listTable, moreButton, readFilters, windowBackwards } from '../table.ts';
+import { applyWindow, domainFilter, formFields, listTable, moreButton, windowBackwards } from '../table.ts';
 import { DkRefundEvent } from '../events.ts';
 
 /** An order as the console reads it (Partner API spec 2.1; the timeline on `GET /orders/{public_id}`). */
@@ -149,9 +149,7 @@ export class DkConsoleOrders extends DkConsoleView {
    * nothing is asked: the filters and the table stay as they were.
    */
   #filter(event: SubmitEvent): void {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget as HTMLFormElement);
-    const field = (name: string) => String(form.get(name) ?? '').trim() || undefined;
+    const field = formFields(event);
     const domain = domainFilter(field('domain'));
     const problems = new Set<'domain' | 'window'>();
     if (domain === null) problems.add('domain');
@@ -164,8 +162,8 @@ export class DkConsoleOrders extends DkConsoleView {
       );
       return;
     }
-    const text = readFilters(event, this);
-    this.status = text('status');
+    applyWindow(field, this);
+    this.status = field('status');
     this.domain = domain ?? undefined;
     void this.reload();
   }

@@ -3,7 +3,10 @@
  * an amount it cannot read exactly is never rounded, nor read with other separators than the ones typed.
  */
 
-/** The largest budget the BFF takes (`budget_cents` is a 32-bit integer), in minor units. */
+/**
+ * The largest budget the BFF takes, in minor units: `budget_cents` is a 32-bit integer (the protocol's `INT32_MAX`,
+ * not imported: the widget's files carry none of the protocol's schemas).
+ */
 export const MAX_BUDGET_MINOR = 2_147_483_647;
 
 /** Arabic-Indic (U+0660–0669) and extended Arabic-Indic (U+06F0–06F9) digits, read as their ASCII digits. */
@@ -11,14 +14,18 @@ function asciiDigits(text: string): string {
   return text.replace(/[\u0660-\u0669\u06f0-\u06f9]/g, (d) => String(d.charCodeAt(0) & 0xf));
 }
 
+/** A number format of `lang` (the browser's language when undefined; English when the tag is malformed). */
+function numberFormat(lang: string | undefined, options?: Intl.NumberFormatOptions): Intl.NumberFormat {
+  try {
+    return new Intl.NumberFormat(lang, options);
+  } catch {
+    return new Intl.NumberFormat('en', options);
+  }
+}
+
 /** The decimal and group separators of `lang` (the browser's language when undefined). */
 function separators(lang: string | undefined): { decimal: string; group: string } {
-  let parts: Intl.NumberFormatPart[];
-  try {
-    parts = new Intl.NumberFormat(lang).formatToParts(12345.6);
-  } catch {
-    parts = new Intl.NumberFormat('en').formatToParts(12345.6);
-  }
+  const parts = numberFormat(lang).formatToParts(12345.6);
   return {
     decimal: parts.find((p) => p.type === 'decimal')?.value ?? '.',
     group: parts.find((p) => p.type === 'group')?.value ?? ',',
@@ -28,7 +35,8 @@ function separators(lang: string | undefined): { decimal: string; group: string 
 /**
  * Reads a typed budget as an amount in minor units (cents for USD), with the separators of the visitor's language:
  * `"1,500.50"` in English and `"1 500,50"` in French are both 150050 with exponent 2. Spaces are ignored, Arabic-Indic
- * digits and separators read as such, and `.` is a decimal point too where it does not group thousands (French, Arabic).
+ * digits and separators read as such, and `.` is a decimal point too where it does not group thousands (French,
+ * Arabic).
  * @param typed - the field's value as typed.
  * @param exponent - the currency's minor-unit exponent (ISO 4217: 2 for USD, 0 for JPY).
  * @param lang - a BCP 47 language tag for the separators; the browser's when undefined.
@@ -66,10 +74,5 @@ export function parseBudget(typed: string, exponent: number, lang: string | unde
  */
 export function budgetExample(exponent: number, lang: string | undefined): string {
   const digits = { minimumFractionDigits: exponent, maximumFractionDigits: exponent };
-  const amount = exponent === 0 ? 1500 : 1500.5;
-  try {
-    return new Intl.NumberFormat(lang, digits).format(amount);
-  } catch {
-    return new Intl.NumberFormat('en', digits).format(amount);
-  }
+  return numberFormat(lang, digits).format(exponent === 0 ? 1500 : 1500.5);
 }

@@ -327,8 +327,8 @@ class Popup {
 /**
  * The popup's style (see {@link adoptStyle}): on a wide screen the popup's cards float on one panel with a shadow
  * (the page never shows between them) and a closed popup is hidden; under a verdict on the name typed, the "No domains
- * match" line is not shown (the verdict says what there is to say of it); on a phone an open popup is the full-screen panel, the Close button beside the field; the Close,
- * recent and remove buttons are 44 px targets on a touch screen.
+ * match" line is not shown (the verdict says what there is to say of it); on a phone an open popup is the full-screen
+ * panel, the Close button beside the field; the Close, recent and remove buttons are 44 px targets on a touch screen.
  */
 const POPUP_CSS = `
 .sheet:not(.open) .pop,.close{display:none}
