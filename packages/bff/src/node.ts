@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { handlerParts } from './handler-parts.ts';
 import type { BffHandler } from './handler-types.ts';
-import type { HostContext } from './http/pipeline.ts';
+import { addressOf, type HostContext } from './http/pipeline.ts';
 import type { HotRequest } from './http/prepared.ts';
 import { isSecure, type TrustFn } from './http/proxy-trust.ts';
 import type { HeaderSink } from './http/security.ts';
@@ -65,7 +65,7 @@ class NodeHotRequest implements HotRequest, HeaderSink {
       (name) => this.header(name),
       (req.socket as { encrypted?: boolean }).encrypted === true,
       () => urlOf(req, this.#url),
-      this.#context.clientAddress ?? '',
+      addressOf(this.#context),
       this.#trust,
     );
   }

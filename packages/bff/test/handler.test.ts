@@ -57,6 +57,31 @@ describe('createBffHandler', () => {
     }
   });
 
+  it('takes the visitor’s address from a function the host gives, asked only when a limit needs it', async () => {
+    const h = handler({ visitorLimits: { searchesPerMinute: 2 } });
+    const asked: string[] = [];
+    // One function per visitor, made the same way (as a host's recipe makes it for every request).
+    const from = (address: string) => ({
+      clientAddress: () => {
+        asked.push(address);
+        return address;
+      },
+    });
+    const search = (q: string, address: string) =>
+      h.fetch(new Request(`https://shop.example/dk/search?q=${q}`), from(address));
+
+    const first = [];
+    for (const q of ['coffee', 'tea', 'cocoa']) first.push((await search(q, '198.51.100.1')).status);
+    const other = await search('mate', '198.51.100.2');
+    asked.length = 0;
+    const cached = await search('coffee', '198.51.100.1');
+
+    expect(first).toEqual([200, 200, 429]);
+    expect(other.status).toBe(200);
+    // A search answered from memory is not limited, so the host's lookup is not made.
+    expect([cached.status, cached.headers.get('cache-status'), asked]).toEqual([200, 'domainkit-bff; hit', []]);
+  });
+
   it('answers 405 with Allow for another method on a known path', async () => {
     const res = await handler().fetch(new Request('https://shop.example/dk/search?q=coffee', { method: 'DELETE' }));
     expect([res.status, res.headers.get('allow')]).toEqual([405, 'GET']);

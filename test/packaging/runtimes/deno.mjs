@@ -14,11 +14,7 @@ const server = Deno.serve(
     }
     if (same && pathname === '/bare-same') return new Response(same.body, { headers: same.headers() });
     // The peer address only when the BFF reads it (not on a cached search).
-    return handler.fetch(request, {
-      get clientAddress() {
-        return info.remoteAddr.hostname;
-      },
-    });
+    return handler.fetch(request, { clientAddress: () => info.remoteAddr.hostname });
   },
 );
 Deno.addSignalListener('SIGTERM', async () => {

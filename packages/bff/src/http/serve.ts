@@ -4,7 +4,7 @@
  * `not_found` in the BFF's error shape, with the headers of every answer.
  */
 import { BffHttpError } from '../errors.ts';
-import type { HostContext, Pipeline } from './pipeline.ts';
+import { addressOf, type HostContext, type Pipeline } from './pipeline.ts';
 import type { HotRequest, PreparedBody } from './prepared.ts';
 import { detectRuntime } from '../platform.ts';
 import { isSecure, type TrustFn } from './proxy-trust.ts';
@@ -116,7 +116,7 @@ class WebHotRequest implements HotRequest {
       (name) => this.header(name),
       raw.startsWith('https:'),
       () => new URL(raw),
-      () => context?.clientAddress ?? '',
+      () => addressOf(context),
       this.#trust,
     );
   }
