@@ -15,19 +15,18 @@ import type { BudgetLimits } from './upstream/budget.ts';
 import type { BffDatabase, BffDatabaseOptions } from './db/database.ts';
 import type { MarketplaceApi } from './upstream/marketplace-api.ts';
 import { nodeEnv } from './platform.ts';
-import { MARKETPLACE_ALIASES, marketplaceSchema, type MarketplaceOptions } from './upstream/options.ts';
+import { marketplaceSchema, type MarketplaceOptions } from './upstream/options.ts';
 import {
   BffOptionsError,
   bucketSchema,
-  didYouMean,
   isFunction,
   originSchema,
   perMinute,
   plainHttpServiceUrlProblem,
   seconds,
 } from './config/kit.ts';
-import { BROKERAGE_OPTION_KEYS, brokerageOptionsShape, type BrokerageOptions } from './brokerage/index.ts';
-import { CONSOLE_OPTION_KEYS, consoleOptionsShape, type ConsoleOptions } from './console/index.ts';
+import { brokerageOptionsShape, type BrokerageOptions } from './brokerage/index.ts';
+import { consoleOptionsShape, type ConsoleOptions } from './console/index.ts';
 import { checkoutOptionsShape } from './checkout/index.ts';
 import {
   clientForPurchaseProblem,
@@ -37,13 +36,13 @@ import {
   type OrderStep,
   type PaymentAdapter,
 } from './purchase/index.ts';
-import { SEARCH_CACHE_ALIASES, searchOptionsShape, type SearchCacheOptions } from './search/index.ts';
+import { searchOptionsShape, type SearchCacheOptions } from './search/index.ts';
 import { siblingsOptionsShape, siblingsProblem, type SiblingsOptions } from './siblings/index.ts';
 import { mcpOptionsShape, type McpOptions } from './mcp/index.ts';
-import { WHOIS_OPTION_KEYS, whoisOptionsShape, type WhoisOptions } from './whois/index.ts';
+import { whoisOptionsShape, type WhoisOptions } from './whois/index.ts';
+import { optionPath, unknownOptionProblems } from './option-names.ts';
 import {
   clientForWebhooksProblem,
-  WEBHOOK_ALIASES,
   webhookOptionsShape,
   webhookProblems,
   type EventHandlerMap,
@@ -383,70 +382,6 @@ const optionsSchema = z.strictObject({
 /** The options once validated. */
 export type ValidBffOptions = z.output<typeof optionsSchema>;
 
-/** Likely intended names for keys people type (`apiSecret` → `secret`), by the object they sit in. */
-const ALIASES: Readonly<Record<string, Readonly<Record<string, string>>>> = {
-  '': {
-    secret: 'marketplace.secret',
-    apiSecret: 'marketplace.secret',
-    keyId: 'marketplace.keyId',
-    baseUrl: 'marketplace.baseUrl',
-    headerPrefix: 'marketplace.headerPrefix',
-    dispatcher: 'marketplace.dispatcher',
-    credential: 'marketplace',
-    credentials: 'marketplace',
-    origins: 'allowedOrigins',
-    corsOrigins: 'allowedOrigins',
-    allowOrigins: 'allowedOrigins',
-    allowedOrigin: 'allowedOrigins',
-    cors: 'allowedOrigins',
-    return_url: 'returnUrl',
-    returnURL: 'returnUrl',
-    successUrl: 'returnUrl',
-    cancel_url: 'cancelUrl',
-    cancelURL: 'cancelUrl',
-    cache: 'searchCache',
-    db: 'database',
-    databaseUrl: 'database',
-    paymentAdapter: 'payments',
-    payment: 'payments',
-    webhooks: 'webhook',
-    webhookSecret: 'webhook',
-    handlers: 'onEvent',
-    on: 'onEvent',
-    events: 'onEvent',
-    rateLimits: 'visitorLimits',
-    budget: 'upstreamBudget',
-  },
-  marketplace: MARKETPLACE_ALIASES,
-  searchCache: SEARCH_CACHE_ALIASES,
-  webhook: WEBHOOK_ALIASES,
-};
-
-function pathString(path: ReadonlyArray<PropertyKey>): string {
-  return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
-}
-
-function shapeAt(path: ReadonlyArray<PropertyKey>): readonly string[] {
-  const top = Object.keys(optionsSchema.shape);
-  if (path.length === 0) return top;
-  if (path[0] === 'marketplace') return Object.keys(marketplaceSchema.shape);
-  const nested: Record<string, readonly string[]> = {
-    searchCache: Object.keys(searchOptionsShape.searchCache.unwrap().shape),
-    webhook: Object.keys(webhookOptionsShape.webhook.unwrap().shape),
-    siblings: ['ttlSeconds', 'staleWhileRevalidateSeconds', 'staleIfErrorSeconds', 'maxEntries'],
-    upstreamBudget: ['search', 'write', 'maxWaitMs', 'searchMaxWaitMs'],
-    visitorLimits: ['searchesPerMinute', 'writesPerMinute', 'keyGenerator'],
-    background: ['recoveryIntervalSeconds', 'catchUpIntervalSeconds', 'leaseSeconds', 'enabled', 'mode'],
-    database: ['url', 'schema', 'dataDir', 'memory', 'perRequest'],
-    metrics: ['token'],
-    brokerage: BROKERAGE_OPTION_KEYS,
-    console: CONSOLE_OPTION_KEYS,
-    mcp: ['toolCallsPerMinute', 'allowedHosts', 'shopName', 'shopUrl'],
-    whois: WHOIS_OPTION_KEYS,
-  };
-  return nested[String(path[0])] ?? [];
-}
-
 /**
  * Validates the options of `createBff` once.
  * @throws {BffOptionsError} listing every problem, each naming the option and what to fix.
@@ -460,20 +395,9 @@ export function validateBffOptions(options: unknown, where = 'createBff'): Valid
       (a, b) => Number(b.code === 'unrecognized_keys') - Number(a.code === 'unrecognized_keys'),
     );
     for (const issue of issues) {
-      const at = pathString(issue.path);
+      const at = optionPath(issue.path);
       if (issue.code === 'unrecognized_keys') {
-        const scope = issue.path.map(String).join('.');
-        const known = shapeAt(issue.path);
-        for (const key of issue.keys) {
-          const name = scope ? `${scope}.${key}` : key;
-          const hint = didYouMean(key, known, ALIASES[scope] ?? {});
-          const full = hint === undefined ? undefined : hint.includes('.') || !scope ? hint : `${scope}.${hint}`;
-          problems.push(
-            full
-              ? `received \`${name}\`; did you mean \`${full}\`?`
-              : `received unknown option \`${name}\`; known options${scope ? ` of \`${scope}\`` : ''}: ${known.join(', ')}`,
-          );
-        }
+        problems.push(...unknownOptionProblems(issue.path, issue.keys, Object.keys(optionsSchema.shape)));
       } else if (at === '') {
         problems.push('options must be an object such as { marketplace: { baseUrl, keyId, secret } }');
       } else {
