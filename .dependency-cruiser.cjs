@@ -73,14 +73,14 @@ module.exports = {
     {
       name: 'bff-feature-only-through-its-entry',
       comment:
-        'A BFF feature folder (search, siblings, checkout, purchase, webhooks, probes, brokerage, mcp) is reached from outside only through its index.ts: another feature, the shared layers and the composition at the top never import its internals.',
+        'A BFF feature folder (search, siblings, checkout, purchase, webhooks, probes, brokerage, mcp, console, whois) is reached from outside only through its index.ts: another feature, the shared layers and the composition at the top never import its internals.',
       severity: 'error',
       from: { path: '^packages/bff/src/([^/]+)' },
       to: {
-        path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|brokerage|mcp)/',
+        path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|brokerage|mcp|console|whois)/',
         pathNot: [
           '^packages/bff/src/$1/',
-          '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|brokerage|mcp)/index\\.ts$',
+          '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|brokerage|mcp|console|whois)/index\\.ts$',
         ],
       },
     },
@@ -90,7 +90,9 @@ module.exports = {
         'The shared layers of the BFF (http/, upstream/, db/, config/) serve every feature, so none of them imports a feature.',
       severity: 'error',
       from: { path: '^packages/bff/src/(http|upstream|db|config)/' },
-      to: { path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|brokerage|mcp)/' },
+      to: {
+        path: '^packages/bff/src/(search|siblings|checkout|purchase|webhooks|probes|brokerage|mcp|console|whois)/',
+      },
     },
     {
       name: 'no-circular',
