@@ -193,6 +193,10 @@ describe('brokerage', () => {
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(page.text).toContain(`data-testid="case-domain">${domain}<`);
     expect(page.text).toContain('data-testid="case-status">Case opened<');
+    // The timeline says what happens next once, after the step's name.
+    const timeline = /<ul data-testid="case-timeline">(.*?)<\/ul>/s.exec(page.text)?.[1] ?? '';
+    expect(timeline).toContain('UTC</time>: Case opened. A broker will approach the owner on the buyer&#39;s behalf.');
+    expect(timeline.match(/Case opened/g)).toHaveLength(1);
     expect(
       (await send(t.sandbox, { path: '/brokerage/progress', query: 't=not-a-real-token-at-all-0000' })).status,
     ).toBe(404);

@@ -158,10 +158,11 @@ export async function openCase(
     .executeTakeFirst();
   if (created === undefined)
     throw apiError('conflict', `${input.domain} is already in an open brokerage case. (reason: open_case)`);
+  // What happens next: the step itself (`OPEN`) is named by whoever shows the timeline.
   const note =
     input.tier === 'managed'
-      ? "Case opened: a broker will approach the owner on the buyer's behalf."
-      : 'Case opened: the buyer will be guided to approach the owner.';
+      ? "A broker will approach the owner on the buyer's behalf."
+      : 'The buyer will be guided to approach the owner.';
   await trx
     .insertInto('brokerage_timeline')
     .values({ case_id: created.case_id, status: 'OPEN', note, at: now })
