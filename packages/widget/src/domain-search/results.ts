@@ -49,6 +49,7 @@ const ROW_CSS = `
 mark{color:inherit;background:var(--_mark);border-radius:.2em}
 .badge{font-size:.85em}
 .ok{color:var(--_ok)}
+.deal{display:flex;align-items:center;gap:1em}
 .buy-error{flex-basis:100%}
 ul{margin:0;padding:0;list-style:none}
 li{padding-block:.3em}
@@ -133,12 +134,12 @@ function rowTemplates({ html, nothing, spinner }: LitKit, v: RowsView): Template
         <div id=${`cell-${i}`} role="gridcell" class="cell row">
           <bdi part="name" class="name" title=${name === domain ? nothing : domain}>${highlight(name, v.query).map(([text, m]) => (m ? html`<mark part="match">${text}</mark>` : text))}</bdi>
           <span part=${available ? 'availability available' : reserved ? 'availability reserved' : 'availability unavailable'} class=${available ? 'badge ok' : 'badge mute'}>${available ? s.available : reserved ? s.reserved : s.unavailable}</span>
-          ${available && cents !== null && currency !== null ? html`<bdi part="price" class="price">${formatPrice(cents, currency, v.locale)}</bdi>` : nothing}
           ${
+            // The price and its Buy wrap as one: on a narrow row both start the second line, never Buy alone there.
             available
-              ? html`<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(name)} aria-disabled=${p.busy}>
+              ? html`<span class="deal">${cents !== null && currency !== null ? html`<bdi part="price" class="price">${formatPrice(cents, currency, v.locale)}</bdi>` : nothing}<button part="buy-button" type="button" tabindex="-1" aria-label=${s.buyDomain(name)} aria-disabled=${p.busy}>
                 ${p.busy && mine ? spinner : nothing}${s.buy}
-              </button>`
+              </button></span>`
               : nothing
           }
           ${mine && v.purchaseError ? html`<span part="buy-error" class="alert buy-error">${v.purchaseError}</span>` : nothing}
