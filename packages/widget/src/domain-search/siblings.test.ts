@@ -236,6 +236,28 @@ describe('<dk-domain-search siblings>', () => {
     expect(search.shadowRoot!.querySelector('[part="siblings"]')).to.equal(null);
   });
 
+  it('keeps a listing’s price on its Buy’s line when the row wraps', async () => {
+    const search = await fixture('dk-domain-search', { locale: 'en-US', siblings: '' });
+    search.style.display = 'block';
+    search.style.width = '460px';
+    await searchCoffee(search);
+    (await stub.call(1)).respond(200, { query: 'coffee', siblings: SIBLINGS });
+    await until(() => items(search).length === 3, 'the siblings are shown');
+    await search.updateComplete;
+
+    const dev = items(search)[2]!;
+    const middle = (el: Element) => {
+      const box = el.getBoundingClientRect();
+      return Math.round(box.top + box.height / 2);
+    };
+    const name = dev.querySelector('[part="sibling-name"]')!.getBoundingClientRect();
+    const buy = dev.querySelector('button')!;
+    expect([
+      middle(dev.querySelector('[part="sibling-price"]')!) === middle(buy),
+      middle(buy) > name.bottom,
+    ]).to.deep.equal([true, true]);
+  });
+
   it('takes its texts from strings', async () => {
     const search = await fixture('dk-domain-search', { locale: 'de-DE', siblings: '' });
     search.strings = {

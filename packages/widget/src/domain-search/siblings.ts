@@ -290,8 +290,12 @@ export function renderSiblings(host: ExtrasHost, search: ExtrasSearch): Template
             <li part="sibling" class="row" data-domain=${domain} data-kind=${kind}>
               <bdi part="sibling-name" class="name" title=${name === domain ? nothing : domain}>${name}</bdi>
               <span part="sibling-status" class="badge">${listing ? s.siblingListing : s.siblingRegistration}</span>
-              ${listing && cents !== null && currency !== null ? html`<bdi part="sibling-price" class="price">${formatPrice(cents, currency, host.priceLocale)}</bdi>` : nothing}
-              ${listing ? buyButton(lit, host, domain, name, 'sibling-buy buy-button') : nothing}
+              ${
+                // The price and its Buy wrap as one, as in the rows of the results.
+                listing
+                  ? html`<span class="deal">${cents !== null && currency !== null ? html`<bdi part="sibling-price" class="price">${formatPrice(cents, currency, host.priceLocale)}</bdi>` : nothing}${buyButton(lit, host, domain, name, 'sibling-buy buy-button')}</span>`
+                  : nothing
+              }
             </li>
           `;
         })}
