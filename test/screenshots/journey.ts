@@ -15,6 +15,9 @@
  *   the placed order's thank-you view.
  * - `prices-ar-phone.png` (390 px, the search full screen), `prices-ar.png` (1280 px, dark, the results over the
  *   page): the script-tag page in Arabic, right to left.
+ * - `verdict-taken-phone.png`, `verdict-taken-phone-dark.png` (390 px), `verdict-taken.png` (1280 px): a whole name
+ *   typed that someone registered, its holder looked up, above the partial matches;
+ *   `verdict-unregistered-phone-dark.png` (390 px): a name nobody registered.
  *
  * The widget's own states (stubbed BFF) are shot by `packages/widget/scripts/screenshots.ts`. Build the widget and
  * the SPA first (`pnpm --filter @domainkit/widget build && pnpm --filter @domainkit/example-spa build`).
@@ -227,6 +230,33 @@ try {
     await page.waitForFunction(() => document.documentElement.dir === 'rtl');
     await search(page, 'cloud');
     // On a phone the search is full screen: the shot is the screen.
+    if (viewport === PHONE) await shoot(page, name);
+    else await shootPart(page, '#search', name, 16);
+    await context.close();
+  }
+
+  // A whole name typed gets its verdict above the partial matches: live-site.com is taken (its holder looked up),
+  // zebra-garden.com nobody registered.
+  for (const [viewport, scheme, word, name] of [
+    [PHONE, 'light', 'live-site.com', 'verdict-taken-phone.png'],
+    [DESKTOP, 'light', 'live-site.com', 'verdict-taken.png'],
+    [PHONE, 'dark', 'live-site.com', 'verdict-taken-phone-dark.png'],
+    [PHONE, 'dark', 'zebra-garden.com', 'verdict-unregistered-phone-dark.png'],
+  ] as const) {
+    const context = await visitor(viewport, scheme);
+    const page = await context.newPage();
+    await page.goto(demo.url);
+    await search(page, word);
+    const verdict = page.locator('dk-domain-search [part="verdict"]');
+    // The Public API's word comes after the results: until then the verdict says only "not listed here".
+    await page.waitForFunction(() => {
+      const shown = document.querySelector('dk-domain-search')?.shadowRoot?.querySelector('[part="verdict"]');
+      return shown !== null && shown !== undefined && shown.getAttribute('data-verdict') !== 'unlisted';
+    });
+    if (word === 'live-site.com') {
+      await verdict.locator('[part="whois-button"]').click();
+      await page.locator('dk-domain-search [part="whois"]').waitFor();
+    }
     if (viewport === PHONE) await shoot(page, name);
     else await shootPart(page, '#search', name, 16);
     await context.close();
