@@ -133,35 +133,27 @@ export function pipeline(o: PipelineOptions): Pipeline {
     let waitUntil = (promise: Promise<unknown>): void => void promise.catch(() => {});
     let deadlineAnswer: (() => DeadlineAnswer) | undefined;
     let limitHeaders: ReadonlyArray<readonly [string, string]> = [];
-    const req: BffRequest = {
-      request,
-      method,
-      url,
-      path,
-      mountPath: context.mountPath ?? '',
-      get query() {
-        const query = parseQuery(url.search);
-        Object.defineProperty(this, 'query', { value: query });
-        return query;
+    const req = new RouteRequest(
+      {
+        request,
+        method,
+        url,
+        path,
+        mountPath: context.mountPath ?? '',
+        params,
+        route: spec.path,
+        clientAddress: view.clientAddress,
+        id,
+        logger: o.logger,
+        waitUntil: (promise) => waitUntil(promise),
+        deadline: controller.signal,
+        header: (name) => header(name.toLowerCase()),
+        onDeadline(answer) {
+          deadlineAnswer = answer;
+        },
       },
-      params,
-      route: spec.path,
-      clientAddress: view.clientAddress,
-      get ownOrigin() {
-        return ownOrigin();
-      },
-      get secure() {
-        return ownOrigin().startsWith('https:');
-      },
-      id,
-      logger: o.logger,
-      waitUntil: (promise) => waitUntil(promise),
-      deadline: controller.signal,
-      header: (name) => header(name.toLowerCase()),
-      onDeadline(answer) {
-        deadlineAnswer = answer;
-      },
-    };
+      ownOrigin,
+    );
     if (request.signal !== undefined && !request.signal.aborted)
       request.signal.addEventListener('abort', () => controller.abort(request.signal.reason), { once: true });
 
@@ -240,6 +232,64 @@ export function pipeline(o: PipelineOptions): Pipeline {
       return response;
     }
   };
+}
+
+/** What a route's request is made of: all of {@link BffRequest} but what {@link RouteRequest} reads on first use. */
+type RouteRequestParts = Omit<BffRequest, 'query' | 'ownOrigin' | 'secure'>;
+
+/**
+ * A request as routes see it ({@link BffRequest}): its query parsed, and the shop's own origin weighed, on first
+ * read. A class, not an object literal with getters: V8 keeps the objects of a literal with getters made per request
+ * alive through its young-generation collections, so every request served would cost a full collection's work.
+ */
+class RouteRequest implements BffRequest {
+  readonly request: Request;
+  readonly method: string;
+  readonly url: URL;
+  readonly path: string;
+  readonly mountPath: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly route: string;
+  readonly clientAddress: string;
+  readonly id: string;
+  readonly logger: Logger;
+  readonly waitUntil: (promise: Promise<unknown>) => void;
+  readonly deadline: AbortSignal;
+  readonly header: (name: string) => string | undefined;
+  readonly onDeadline: (answer: () => DeadlineAnswer) => void;
+  readonly #ownOrigin: () => string;
+  #query: QueryValues | undefined;
+
+  constructor(parts: RouteRequestParts, ownOrigin: () => string) {
+    this.request = parts.request;
+    this.method = parts.method;
+    this.url = parts.url;
+    this.path = parts.path;
+    this.mountPath = parts.mountPath;
+    this.params = parts.params;
+    this.route = parts.route;
+    this.clientAddress = parts.clientAddress;
+    this.id = parts.id;
+    this.logger = parts.logger;
+    this.waitUntil = parts.waitUntil;
+    this.deadline = parts.deadline;
+    this.header = parts.header;
+    this.onDeadline = parts.onDeadline;
+    this.#ownOrigin = ownOrigin;
+  }
+
+  get query(): QueryValues {
+    this.#query ??= parseQuery(this.url.search);
+    return this.#query;
+  }
+
+  get ownOrigin(): string {
+    return this.#ownOrigin();
+  }
+
+  get secure(): boolean {
+    return this.#ownOrigin().startsWith('https:');
+  }
 }
 
 /** The answer with headers that may be set (a fetched or `Response.redirect` answer's are immutable). */
