@@ -25,6 +25,15 @@ import {
 import { useDemoStack } from './demo-stack.ts';
 import { shot } from './shots.ts';
 
+/** What an English reader sees for each brokerage case status. */
+const CASE_LABELS: Readonly<Record<string, string>> = {
+  OPEN: 'Open',
+  CONTACTING_OWNER: 'Contacting the owner',
+  NEGOTIATING: 'Negotiating',
+  CLOSED_DEAL: 'Closed with a deal',
+  CLOSED_NO_DEAL: 'Closed without a deal',
+};
+
 const log = demoLog();
 const stack = useDemoStack('domainkit-console-demo-', { demo: { quiet: false, logStream: log.stream } });
 
@@ -208,11 +217,13 @@ describe('the console on the demo shows what the marketplace holds', () => {
       .evaluateAll((tds) => tds.map((td) => td.textContent?.trim()));
     expect(balances).toEqual(ledger.items.map((line) => money(line.balance_cents, line.currency)));
 
-    // Brokerage: each case with its status and budget.
+    // Brokerage: each case with its status (its label, the code kept in the badge's value) and budget.
     const brokerageView = await open('brokerage');
     for (const c of brokerage.items) {
-      const text = await deepText(brokerageView.locator(`tr[data-case="${c.case_id}"]`));
-      expect(text).toContain(c.status);
+      const row = brokerageView.locator(`tr[data-case="${c.case_id}"]`);
+      const text = await deepText(row);
+      expect(text).toContain(CASE_LABELS[c.status] ?? c.status);
+      expect(await row.locator('[part="status"] data').getAttribute('value')).toBe(c.status);
       expect(text).toContain(money(c.budget_cents, c.currency));
       if (c.deal_price_cents != null) expect(text).toContain(money(c.deal_price_cents, c.currency));
     }
@@ -223,6 +234,9 @@ describe('the console on the demo shows what the marketplace holds', () => {
     const steps = brokerageView.locator(`#tl-${dealCase.case_id} li`);
     await expect.poll(() => steps.count()).toBe(dealCase.timeline!.length);
     expect(await steps.evaluateAll((lis) => lis.map((li) => li.textContent?.split(' · ')[0]?.trim()))).toEqual(
+      dealCase.timeline!.map((step) => CASE_LABELS[step.status] ?? step.status),
+    );
+    expect(await steps.locator('data').evaluateAll((data) => data.map((d) => d.getAttribute('value')))).toEqual(
       dealCase.timeline!.map((step) => step.status),
     );
 

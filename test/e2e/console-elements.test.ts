@@ -385,7 +385,7 @@ describe('console elements', () => {
     stub = freshStub();
     const expectations: Record<(typeof VIEWS)[number], string[]> = {
       overview: ['$4,600.00', '$460.00', '$4,140.00', '42', 'Sales over time'],
-      orders: ['coffeehouse.com', 'bakery.io', '$2,500.00', 'TRANSFER_COMPLETED'],
+      orders: ['coffeehouse.com', 'bakery.io', '$2,500.00', 'Transfer completed'],
       settlements: ['$1,080.00', '1 transactions, GMV $1,200.00, commission $120.00', 'Total paid: $50.00'],
       commissions: ['$25.00', '$75.00', '-$50.00'],
       brokerage: ['dream.com', 'Deal at $4,500.00, your cut $450.00'],
@@ -643,6 +643,41 @@ describe('console elements', () => {
       await expect.poll(() => deepText(page.locator('dk-console-orders'))).toContain(word);
       await page.close();
     }
+  });
+
+  it("shows each status by its label in the reader's language, the code kept, an unknown code as it is", async () => {
+    // A newer marketplace may answer a status the console does not know: it is shown as it came, never blank.
+    stub = freshStub();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.route('**/dk/console/orders?**', async (route) => {
+      const answer = await route.fetch();
+      const body = (await answer.json()) as { orders: Array<Record<string, unknown>> };
+      body.orders.push(order('ord_new', 'newer.dev', 'ESCROW_HOLD', false, 1000));
+      await route.fulfill({ response: answer, json: body });
+    });
+    await page.goto(`${base}/console/?tab=orders&lang=fr`);
+    const view = page.locator('dk-console-orders');
+    await page.locator('dk-console-orders[data-state="complete"]').waitFor();
+    const status = (id: string) => deepText(view.locator(`tr[data-order="${id}"] [part="status"]`));
+    expect(await status('ord_done')).toBe('Transfert terminé');
+    expect(await status('ord_paid')).toBe('Payée, encaissée par vous');
+    expect(await status('ord_new')).toBe('ESCROW_HOLD');
+    expect(await view.locator('tr[data-order="ord_done"] [part="status"] data').getAttribute('value')).toBe(
+      'TRANSFER_COMPLETED',
+    );
+    // The filter reads in French; what is sent stays the code.
+    const option = view.locator('select[name="status"] option[value="TRANSFER_IN_PROGRESS"]');
+    expect(await option.textContent()).toBe('Transfert en cours');
+    await view.getByRole('button', { name: 'Historique de la commande ord_done' }).click();
+    await expect.poll(() => deepText(view.locator('[part="timeline"]'))).toContain('Transfert terminé');
+    await page.close();
+    const cases = await open('brokerage', '&lang=ar');
+    const row = cases.locator('dk-console-brokerage tr[data-case="brk_1"]');
+    await expect.poll(() => deepText(row)).toContain('أُغلق بصفقة');
+    expect(await deepText(row)).toContain('مُدار');
+    expect(await deepText(row)).not.toContain('CLOSED_DEAL');
+    expect(await deepText(row)).not.toContain('managed');
+    await cases.close();
   });
 
   it('says which commissions each payout figure covers, in every locale the console ships', async () => {

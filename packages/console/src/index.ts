@@ -24,6 +24,7 @@ export {
   type DkRefundDetail,
 } from './events.ts';
 export { formatCount, formatDate, formatDateTime, formatMoney, formatRate } from './format.ts';
+export { codeLabel, codeText, type CodeLabels } from './labels.ts';
 export { en, type DkConsoleStrings } from './strings.ts';
 export { DkConsoleBrokerage, type ConsoleBrokerageCase } from './views/brokerage.ts';
 export {

@@ -1,3 +1,5 @@
+import type { CodeLabels } from './labels.ts';
+
 /**
  * Every string the console shows or announces, in one replaceable object. Each element takes a partial override in
  * its `strings` property (`el.strings = fr` from `@domainkit/console/strings/fr`); what is not given keeps the English
@@ -78,6 +80,11 @@ export interface DkConsoleStrings {
   /** Why an order has no Refund button. */
   readonly noRefundAfterTransfer: string;
   readonly noRefundFinal: string;
+  /**
+   * Order statuses by code (Partner API spec 3; the held, refunded and cancelled names are domainkit's): the table,
+   * the timelines and the status filter. A code missing here is shown as it came.
+   */
+  readonly orderStatuses: CodeLabels;
   // Settlements
   readonly settlements: string;
   readonly period: string;
@@ -114,6 +121,10 @@ export interface DkConsoleStrings {
   readonly noDeal: string;
   readonly stillOpen: string;
   readonly progressPage: string;
+  /** Brokerage case statuses by code (`OPEN` … `CLOSED_NO_DEAL`): the table and each case's timeline. */
+  readonly caseStatuses: CodeLabels;
+  /** Brokerage tiers by code (Partner API spec 2.6: `managed`, `self_serve`). */
+  readonly brokerageTiers: CodeLabels;
   // Links
   readonly links: string;
   readonly createLink: string;
@@ -200,6 +211,15 @@ export const en: DkConsoleStrings = {
   refundRefused: (message) => `The marketplace refused the refund: ${message}`,
   noRefundAfterTransfer: 'No refund: the domain has been transferred to the buyer.',
   noRefundFinal: 'No refund: this order is closed.',
+  orderStatuses: {
+    EXTERNALLY_PAID: 'Paid, collected by you',
+    HELD_FOR_REVIEW: 'Held for review',
+    TRANSFER_IN_PROGRESS: 'Transfer in progress',
+    TRANSFER_COMPLETED: 'Transfer completed',
+    SETTLED: 'Settled',
+    REFUNDED: 'Refunded',
+    CANCELLED: 'Cancelled',
+  },
   settlements: 'Settlement statements',
   period: 'Period',
   grossSold: 'Gross sold',
@@ -232,6 +252,14 @@ export const en: DkConsoleStrings = {
   noDeal: 'Closed without a deal',
   stillOpen: 'Open',
   progressPage: 'Buyer’s progress page',
+  caseStatuses: {
+    OPEN: 'Open',
+    CONTACTING_OWNER: 'Contacting the owner',
+    NEGOTIATING: 'Negotiating',
+    CLOSED_DEAL: 'Closed with a deal',
+    CLOSED_NO_DEAL: 'Closed without a deal',
+  },
+  brokerageTiers: { managed: 'Managed', self_serve: 'Self-serve' },
   links: 'Referral links',
   createLink: 'Create a link',
   kind: 'Kind',

@@ -5,10 +5,11 @@
  *
  * @summary Brokerage cases.
  * @event dk-console-error - a call failed.
- * @csspart view - the section.  @csspart table - the cases table.
+ * @csspart view - the section.  @csspart table - the cases table.  @csspart status - each case's status badge.
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
+import { codeText } from '../labels.ts';
 import { listTable, moreButton } from '../table.ts';
 
 /** A brokerage case (protocol `brokerageCaseSchema`). */
@@ -89,9 +90,9 @@ export class DkConsoleBrokerage extends DkConsoleView {
     const steps = c.timeline ?? detail?.timeline;
     const list = html`<ol class="timeline" id=${`tl-${c.case_id}`}>
       ${(steps ?? []).map(
-        // The marketplace's status and note keep their own direction in a right-to-left page.
+        // The status's label and the marketplace's note keep their own direction in a right-to-left page.
         (step) =>
-          html`<li><bdi>${step.status}</bdi> · ${this.date(step.at)}${step.note ? html` — <bdi>${step.note}</bdi>` : ''}</li>`,
+          html`<li><bdi>${codeText(t.caseStatuses, step.status)}</bdi> · ${this.date(step.at)}${step.note ? html` — <bdi>${step.note}</bdi>` : ''}</li>`,
       )}
     </ol>`;
     if (c.timeline) return list;
@@ -145,8 +146,8 @@ export class DkConsoleBrokerage extends DkConsoleView {
       items: this.cases,
       row: (c) => html`<tr data-case=${c.case_id}>
                   <td><bdi>${c.domain}</bdi></td>
-                  <td>${c.tier}</td>
-                  <td><span class="badge">${c.status}</span></td>
+                  <td>${codeText(t.brokerageTiers, c.tier)}</td>
+                  <td><span class="badge" part="status">${codeText(t.caseStatuses, c.status)}</span></td>
                   <td class="num">${this.money(c.budget_cents, c.currency)}</td>
                   <td>
                     ${this.#outcome(c)}${

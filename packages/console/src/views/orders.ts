@@ -15,6 +15,7 @@ import { ConsoleApiError, idempotencyKey } from '../api.ts';
 import { DkConsoleView } from '../base.ts';
 import { applyWindow, domainFilter, formFields, listTable, moreButton, windowBackwards } from '../table.ts';
 import { DkRefundEvent } from '../events.ts';
+import { codeLabel, codeText } from '../labels.ts';
 
 /** An order as the console reads it (Partner API spec 2.1; the timeline on `GET /orders/{public_id}`). */
 export interface ConsoleOrder {
@@ -234,7 +235,9 @@ export class DkConsoleOrders extends DkConsoleView {
           >${t.status}
           <select name="status">
             <option value="" ?selected=${!this.status}>${t.any}</option>
-            ${ORDER_FILTER_STATUSES.map((s) => html`<option value=${s} ?selected=${this.status === s}>${s}</option>`)}
+            ${ORDER_FILTER_STATUSES.map(
+              (s) => html`<option value=${s} ?selected=${this.status === s}>${codeLabel(t.orderStatuses, s)}</option>`,
+            )}
           </select>
         </label>
         <label
@@ -322,7 +325,7 @@ export class DkConsoleOrders extends DkConsoleView {
           </button>
         </td>
         <td><bdi>${order.domain}</bdi></td>
-        <td><span class="badge" part="status">${order.status}</span></td>
+        <td><span class="badge" part="status">${codeText(t.orderStatuses, order.status)}</span></td>
         <td class="num"><bdi>${this.money(order.sale_price_cents, order.currency)}</bdi></td>
         <td>${this.dateTime(order.created_at)}</td>
         <td>
@@ -349,7 +352,7 @@ export class DkConsoleOrders extends DkConsoleView {
                 ${(detail.timeline ?? []).map(
                   (step) =>
                     html`<li>
-                      <span class="badge">${step.status}</span> ${this.dateTime(step.at)}${
+                      <span class="badge">${codeText(t.orderStatuses, step.status)}</span> ${this.dateTime(step.at)}${
                         step.note ? html` — <bdi>${step.note}</bdi>` : nothing
                       }
                     </li>`,
