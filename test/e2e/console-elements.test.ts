@@ -680,6 +680,25 @@ describe('console elements', () => {
     await cases.close();
   });
 
+  it('the ledger, the transactions and the links read their codes as labels in French', async () => {
+    stub = freshStub();
+    const ledger = await open('commissions', '&lang=fr');
+    const lines = ledger.locator('dk-console-commissions [part="table"] tbody');
+    await expect.poll(() => deepText(lines)).toContain('Acquise En attente');
+    expect(await deepText(lines)).toContain('Versée');
+    expect(await deepText(lines)).not.toMatch(/accrued|pending|paid_out/);
+    await ledger.close();
+    const money = await open('settlements', '&lang=fr');
+    const rows = money.locator('dk-console-settlements [part="transactions"] tbody');
+    await expect.poll(() => deepText(rows)).toContain('Marchand officiel (vous encaissez) Transfert terminé');
+    const model = money.locator('dk-console-settlements select[name="payment_model"] option[value="non_mor"]');
+    expect(await model.textContent()).toBe('Paiement hébergé');
+    await money.close();
+    const links = await open('links', '&lang=fr');
+    await expect.poll(() => deepText(links.locator('dk-console-links tbody'))).toContain('Domaine');
+    await links.close();
+  });
+
   it('says which commissions each payout figure covers, in every locale the console ships', async () => {
     // The referral ledger (GET /me/commissions, /me/payouts) and the partner payouts (GET /payouts: hosted checkout
     // and brokerage) are two ledgers (Partner API spec 4.1): each view names its own and points at the other.

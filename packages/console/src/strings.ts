@@ -96,6 +96,8 @@ export interface DkConsoleStrings {
   readonly paymentModel: string;
   readonly commission: string;
   readonly totals: (count: number, gmv: string, commission: string) => string;
+  /** Payment models by code (Partner API spec 1: `mor`, `non_mor`, `brokerage`): the transactions and their filter. */
+  readonly paymentModels: CodeLabels;
   readonly exportCsv: string;
   readonly payouts: string;
   readonly paid: string;
@@ -112,6 +114,8 @@ export interface DkConsoleStrings {
   readonly reversed: string;
   readonly balance: string;
   readonly type: string;
+  /** Commission line types and statuses by code (Partner API spec 2.7: accrued, pending, paid out, reversed). */
+  readonly commissionStatuses: CodeLabels;
   // Brokerage
   readonly cases: string;
   readonly tier: string;
@@ -230,6 +234,7 @@ export const en: DkConsoleStrings = {
   paymentModel: 'Payment model',
   commission: 'Commission',
   totals: (count, gmv, commission) => `${count} transactions, GMV ${gmv}, commission ${commission}`,
+  paymentModels: { mor: 'Merchant of record (you collect)', non_mor: 'Hosted checkout', brokerage: 'Brokerage' },
   exportCsv: 'Export CSV',
   payouts: 'Payouts for hosted-checkout sales and brokerage',
   paid: 'Paid',
@@ -244,6 +249,7 @@ export const en: DkConsoleStrings = {
   reversed: 'Reversed',
   balance: 'Balance',
   type: 'Type',
+  commissionStatuses: { accrued: 'Accrued', pending: 'Pending', paid_out: 'Paid out', reversed: 'Reversed' },
   cases: 'Brokerage cases',
   tier: 'Tier',
   budget: 'Budget',

@@ -13,6 +13,7 @@
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
+import { codeText } from '../labels.ts';
 import { listTable, moreButton } from '../table.ts';
 
 /** A ledger line (protocol `commissionEntrySchema`): `amount_cents` signed, `balance_cents` after it. */
@@ -104,8 +105,8 @@ export class DkConsoleCommissions extends DkConsoleView {
         items: this.ledger?.commissions,
         row: (line) => html`<tr>
           <td>${this.dateTime(line.created_at)}</td>
-          <td>${line.type}</td>
-          <td>${line.status ?? ''}</td>
+          <td>${codeText(t.commissionStatuses, line.type)}</td>
+          <td>${line.status ? codeText(t.commissionStatuses, line.status) : ''}</td>
           <td class="num">${this.money(line.amount_cents, line.currency)}</td>
           <td class="num">${this.money(line.balance_cents, line.currency)}</td>
         </tr>`,

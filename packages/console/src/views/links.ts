@@ -13,6 +13,7 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ConsoleApiError, idempotencyKey } from '../api.ts';
 import { DkConsoleView } from '../base.ts';
+import { codeText } from '../labels.ts';
 import { listTable } from '../table.ts';
 import { DkLinkCreatedEvent } from '../events.ts';
 
@@ -114,9 +115,9 @@ export class DkConsoleLinks extends DkConsoleView {
   }
 
   /** A link kind in the console's language (an unknown kind as the marketplace names it). */
-  #kind(kind: string): string {
+  #kind(kind: string): TemplateResult {
     const t = this.t;
-    return { generic: t.kindGeneric, domain: t.kindDomain, product: t.kindProduct }[kind] ?? kind;
+    return codeText({ generic: t.kindGeneric, domain: t.kindDomain, product: t.kindProduct }, kind);
   }
 
   #target(link: ConsoleLink): string {

@@ -12,6 +12,7 @@
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
+import { codeLabel, codeText, type CodeLabels } from '../labels.ts';
 import { listTable, moreButton, readFilters } from '../table.ts';
 
 /** A settlement statement (protocol `settlementSchema`). */
@@ -139,6 +140,16 @@ export class DkConsoleSettlements extends DkConsoleView {
     }
   }
 
+  /**
+   * The labels of a transaction's status: an order's for a partner-collected sale (`mor`), a case's for brokerage;
+   * none for a hosted-checkout sale, whose statuses the spec does not name (they are shown as they came).
+   */
+  #statuses(model: string): CodeLabels | undefined {
+    if (model === 'mor') return this.t.orderStatuses;
+    if (model === 'brokerage') return this.t.caseStatuses;
+    return undefined;
+  }
+
   protected renderBody(): TemplateResult {
     const t = this.t;
     const totals = this.transactions?.totals;
@@ -175,7 +186,8 @@ export class DkConsoleSettlements extends DkConsoleView {
           <select name="payment_model">
             <option value="" ?selected=${!this.paymentModel}>${t.any}</option>
             ${PAYMENT_MODEL_FILTERS.map(
-              (m) => html`<option value=${m} ?selected=${this.paymentModel === m}>${m}</option>`,
+              (m) =>
+                html`<option value=${m} ?selected=${this.paymentModel === m}>${codeLabel(t.paymentModels, m)}</option>`,
             )}
           </select>
         </label>
@@ -205,8 +217,8 @@ export class DkConsoleSettlements extends DkConsoleView {
         row: (x) => html`<tr>
           <td>${this.dateTime(x.created_at)}</td>
           <td><bdi>${x.domain}</bdi></td>
-          <td>${x.payment_model}</td>
-          <td><span class="badge">${x.status}</span></td>
+          <td>${codeText(t.paymentModels, x.payment_model)}</td>
+          <td><span class="badge">${codeText(this.#statuses(x.payment_model), x.status)}</span></td>
           <td class="num">${this.money(x.gmv_cents, x.currency)}</td>
           <td class="num">${this.money(x.commission_cents, x.currency)}</td>
         </tr>`,
