@@ -186,7 +186,7 @@ describe('the hosted lander', () => {
         'Votre carte a été refusée. Aucun paiement n’a été pris et ',
       );
       const invalid = await pay(t.sandbox, { pt, card_number: '12' }, { 'accept-language': 'fr' });
-      expect(invalid.text).toContain('<li>Saisissez le numéro de carte : 12 à 19 chiffres.</li>');
+      expect(invalid.text).toContain('<li>Saisissez le numéro de carte\u202f: 12 à 19 chiffres.</li>');
     });
 
     it('words a broken link in Arabic', async () => {

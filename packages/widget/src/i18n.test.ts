@@ -7,6 +7,7 @@ import { expect } from '@esm-bundle/chai';
 import type { DkDomainSearch } from './domain-search/domain-search.component.ts';
 import { formatPrice } from './format.ts';
 import { ar } from './locales/ar.ts';
+import { brokerStringsFr } from './broker-button/broker-strings.ts';
 import { fr } from './locales/fr.ts';
 import { baseStrings } from './strings.ts';
 import { type FetchStub, useFetchStub } from './test-support/fetch-stub.ts';
@@ -170,5 +171,19 @@ describe('every visitor-visible word comes from strings', () => {
     (await stub.call(1)).respond(200, { query: 'coffee 2 go', results: [] });
     await untilState(search, 'empty');
     expect(part(search, '[part="message"]').textContent).to.equal(ar.noResults(`${FSI}coffee 2 go${PDI}`));
+  });
+});
+
+describe('French strings', () => {
+  it('keep : ; ? ! and » on the line of the word before them, as French sets them (a no-break space)', () => {
+    const texts = [fr, brokerStringsFr].flatMap((set) =>
+      Object.entries(set).map(([key, value]) => {
+        const shown: unknown =
+          typeof value === 'function' ? (value as (...a: unknown[]) => unknown)('exemple.com', 'x', 'y') : value;
+        return [key, shown] as const;
+      }),
+    );
+    const loose = texts.filter(([, shown]) => typeof shown === 'string' && /[^\s] [:;?!»]|« /.test(shown));
+    expect(loose.map(([key]) => key)).to.deep.equal([]);
   });
 });

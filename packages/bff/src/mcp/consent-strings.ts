@@ -133,7 +133,7 @@ const fr: ConsentStrings = {
   offerText: (d) => `${d} n'est pas en vente ici, mais nos courtiers peuvent contacter son propriétaire pour vous.`,
   tier: {
     managed: 'Un courtier négocie avec le propriétaire pour vous.',
-    self_serve: 'Nous contactons le propriétaire ; vous négociez le prix vous-même.',
+    self_serve: 'Nous contactons le propriétaire ; vous négociez le prix vous-même.',
   },
   budgetLabel: (c) => `Votre budget (${c})`,
   payOnDeal: "Vous ne payez qu'en cas d'accord.",
@@ -148,7 +148,7 @@ const fr: ConsentStrings = {
   busy: (s) =>
     `Service occupé. Réessayez dans ${s < 90 ? `${s} seconde${s > 1 ? 's' : ''}` : `${Math.ceil(s / 60)} minutes`}.`,
   failed: "La demande n'a pas pu être envoyée. Réessayez.",
-  forbidden: "Ce formulaire ne s'envoie que depuis sa propre page : rouvrez le lien de l'assistant.",
+  forbidden: "Ce formulaire ne s'envoie que depuis sa propre page : rouvrez le lien de l'assistant.",
   linkInvalidTitle: 'Ce lien ne peut pas être utilisé',
   linkInvalid: "Il est incomplet ou a été modifié. Rien n'a été envoyé.",
   linkExpiredTitle: 'Ce lien a expiré',
@@ -156,12 +156,12 @@ const fr: ConsentStrings = {
   askNewLink: "Demandez un nouveau lien à l'assistant.",
   notSentTitle: "La demande n'a pas été envoyée",
   liveSite: (d) =>
-    `${d} n'est pas disponible à l'acquisition : il héberge un site actif, nos courtiers n'en contacteront pas le propriétaire.`,
-  openCase: (d) => `Nos courtiers travaillent déjà sur ${d} : une nouvelle demande n'est pas possible.`,
+    `${d} n'est pas disponible à l'acquisition : il héberge un site actif, nos courtiers n'en contacteront pas le propriétaire.`,
+  openCase: (d) => `Nos courtiers travaillent déjà sur ${d} : une nouvelle demande n'est pas possible.`,
   notEligible: (d) => `${d} ne peut pas être acquis par nos courtiers.`,
   askAnother: "Demandez à l'assistant de chercher un autre nom.",
   listedTitle: 'Pas besoin de courtier',
-  listed: (d) => `${d} est en vente ici : vous pouvez l'acheter tout de suite, sans courtier.`,
+  listed: (d) => `${d} est en vente ici : vous pouvez l'acheter tout de suite, sans courtier.`,
   buyAt: (shop) => `L'acheter chez ${shop}`,
   askCheckout: "Demandez à l'assistant un lien de paiement pour l'acheter.",
   sentTitle: 'Demande envoyée',
