@@ -16,7 +16,10 @@
  * baselines is what the runtime spends on the longer answer (the security headers, CORS and `Cache-Status` every BFF
  * answer carries, and a larger body).
  * The CPU is shared with the load generator (and, on a busy machine, with anything else): compare ratios, not
- * absolute figures. `BENCH_RUNTIMES=bun,deno` limits the hosts.
+ * absolute figures. Under the answers per second, two figures say where a ratio comes from (Linux only, from `/proc`):
+ * the CPU time per answer of the server (the process listening on the host's port and its children) and of the load
+ * generator (this process). A longer answer costs both ends: a server that spends as much per cached search as per
+ * same-answer constant does no work of its own beyond the answer's bytes. `BENCH_RUNTIMES=bun,deno` limits the hosts.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -26,6 +29,7 @@ import { createBffHandler } from '@domainkit/bff/handler';
 import { startSandbox } from '@domainkit/sandbox';
 import { bffOptions } from '../packaging/runtimes/options.mjs';
 import { HOSTS, preparePartnerProject, startHost } from '../e2e/runtimes/hosts.ts';
+import { serverCpu } from './server-cpu.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
@@ -35,10 +39,73 @@ const hosts = HOSTS.filter(
   (h) => (only === undefined || only.includes(h.name)) && (h.storage === 'pglite' || databaseUrl !== undefined),
 );
 
-async function rps(url: string): Promise<{ rps: number; bad: number }> {
-  const r = await autocannon({ url, connections: 32, duration: SECONDS });
-  return { rps: r.requests.average, bad: r.non2xx + r.errors + r.timeouts };
+interface Measured {
+  /** Answers per second (autocannon's mean). */
+  rps: number;
+  /** The server's CPU time per answer (µs), or NaN where `/proc` cannot tell. */
+  serverUs: number;
+  /** The load generator's (this process's) CPU time per answer (µs). */
+  clientUs: number;
+  bad: number;
 }
+
+async function measure(url: string, cpu: (() => number) | undefined): Promise<Measured> {
+  const server0 = cpu?.() ?? Number.NaN;
+  const client0 = process.cpuUsage();
+  const r = await autocannon({ url, connections: 32, duration: SECONDS });
+  const client = process.cpuUsage(client0);
+  const server = (cpu?.() ?? Number.NaN) - server0;
+  const answers = Math.max(1, r.requests.total);
+  return {
+    rps: r.requests.average,
+    serverUs: (server * 1e6) / answers,
+    clientUs: (client.user + client.system) / answers,
+    bad: r.non2xx + r.errors + r.timeouts,
+  };
+}
+
+const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+
+/**
+ * The cached search's figure against a baseline's, as "how many cached searches per baseline answer": the ratio of
+ * the means, and the lowest and highest of a single round's (rounds alternate, so round `i` of each ran side by side).
+ */
+function ratio(base: number[], cached: number[], higherIsBetter: boolean): string {
+  const of = (b: number, c: number) => (higherIsBetter ? c / b : b / c);
+  const each = cached.map((c, i) => of(base[i]!, c));
+  return `${of(mean(base), mean(cached)).toFixed(2)}× (${Math.min(...each).toFixed(2)}–${Math.max(...each).toFixed(2)})`;
+}
+
+/** The figures printed per host; the target is read against answers per second (the issue's figure). */
+const FIGURES: readonly {
+  key: 'rps' | 'serverUs' | 'clientUs';
+  label: string;
+  higherIsBetter: boolean;
+  verdict: boolean;
+  format: (x: number) => string;
+}[] = [
+  {
+    key: 'rps',
+    label: 'answers per second',
+    higherIsBetter: true,
+    verdict: true,
+    format: (x) => `${x.toFixed(0).padStart(6)}/s`,
+  },
+  {
+    key: 'serverUs',
+    label: 'server CPU per answer',
+    higherIsBetter: false,
+    verdict: false,
+    format: (x) => `${x.toFixed(1).padStart(6)} µs`,
+  },
+  {
+    key: 'clientUs',
+    label: "load generator's CPU per answer",
+    higherIsBetter: false,
+    verdict: false,
+    format: (x) => `${x.toFixed(1).padStart(6)} µs`,
+  },
+];
 
 /** Warms a search until it answers 200 (a fresh BFF may reset or answer busy while it opens). */
 async function warmSearch(search: (url: string) => Promise<Response>, url: string): Promise<Response | undefined> {
@@ -101,30 +168,26 @@ try {
       const warm = await warmSearch(fetch, search);
       if (warm?.status !== 200) throw new Error(`${spec.name}: search answered ${warm?.status}: ${host.output()}`);
       const sameUrl = `${host.bareUrl}-same`;
-      const bare: number[] = [];
-      const same: number[] = [];
-      const cached: number[] = [];
-      let bad = 0;
+      const cpu = serverCpu(Number(new URL(host.url).port));
+      const bare: Measured[] = [];
+      const same: Measured[] = [];
+      const cached: Measured[] = [];
       for (let round = 0; round < ROUNDS; round++) {
-        const b = await rps(host.bareUrl);
-        const s = await rps(sameUrl);
-        const c = await rps(search);
-        bare.push(b.rps);
-        same.push(s.rps);
-        cached.push(c.rps);
-        bad += b.bad + s.bad + c.bad;
+        bare.push(await measure(host.bareUrl, cpu));
+        same.push(await measure(sameUrl, cpu));
+        cached.push(await measure(search, cpu));
       }
-      const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
+      const bad = [...bare, ...same, ...cached].reduce((sum, m) => sum + m.bad, 0);
       const target = spec.name === 'express' ? 0.9 : 0.8;
-      const n = (xs: number[]) => mean(xs).toFixed(0).padStart(6);
-      // The mean ratio, and the lowest and highest of a single round's.
-      const ratio = (base: number[]) => {
-        const each = cached.map((c, i) => c / base[i]!);
-        return `${(mean(cached) / mean(base)).toFixed(2)}× (${Math.min(...each).toFixed(2)}–${Math.max(...each).toFixed(2)})`;
-      };
-      console.log(
-        `  ${spec.title.padEnd(44)} bare ${n(bare)} req/s   cached search ${n(cached)} req/s   ${ratio(bare)}, target ≥ ${target}   same answer ${n(same)} req/s: ${ratio(same)}${bad > 0 ? `  [${bad} non-2xx/errors]` : ''}`,
-      );
+      console.log(`  ${spec.title}${bad > 0 ? `  [${bad} non-2xx/errors]` : ''}`);
+      for (const figure of FIGURES) {
+        const of = (ms: Measured[]) => ms.map((m) => m[figure.key]);
+        if (of(cached).some(Number.isNaN)) continue;
+        const verdict = figure.verdict ? `, target ≥ ${target}` : '';
+        console.log(
+          `    ${figure.label.padEnd(34)} bare ${figure.format(mean(of(bare)))}   cached search ${figure.format(mean(of(cached)))}   ${ratio(of(bare), of(cached), figure.higherIsBetter)}${verdict}   same answer ${figure.format(mean(of(same)))}: ${ratio(of(same), of(cached), figure.higherIsBetter)}`,
+        );
+      }
     } finally {
       await host.stop();
     }
