@@ -68,19 +68,6 @@ export function formFields(event: SubmitEvent): (name: string) => string | undef
   return (name: string) => String(form.get(name) ?? '').trim() || undefined;
 }
 
-/**
- * Reads a list's filter form on submit (its default prevented, see {@link formFields}): sets `view`'s date window from
- * the form's `from` and `to` fields and returns the reader of its other fields.
- */
-export function readFilters(
-  event: SubmitEvent,
-  view: { from: string | undefined; to: string | undefined },
-): (name: string) => string | undefined {
-  const text = formFields(event);
-  applyWindow(text, view);
-  return text;
-}
-
 /** Sets `view`'s date window from the `from` and `to` fields that `text` reads (see {@link formFields}). */
 export function applyWindow(
   text: (name: string) => string | undefined,
@@ -115,4 +102,32 @@ export function windowBackwards(from: string | undefined, to: string | undefined
   const start = Date.parse(day.test(from) ? `${from}T00:00:00Z` : from);
   const end = Date.parse(day.test(to) ? `${to}T23:59:59Z` : to);
   return !Number.isNaN(start) && !Number.isNaN(end) && start > end;
+}
+
+/**
+ * The **From** and **To** date fields of a filter form (`name="from"`, `name="to"`, values `from` and `to`), both
+ * marked invalid and described by {@link windowError} when `backwards` (see {@link windowBackwards}).
+ */
+export function windowInputs(
+  labels: { readonly from: string; readonly to: string },
+  from: string | undefined,
+  to: string | undefined,
+  backwards: boolean,
+): TemplateResult {
+  const field = (label: string, name: string, value: string | undefined) =>
+    html`<label
+      >${label}
+      <input
+        type="date"
+        name=${name}
+        .value=${value ?? ''}
+        aria-describedby=${backwards ? 'window-error' : nothing}
+        aria-invalid=${backwards ? 'true' : 'false'}
+    /></label>`;
+  return html`${field(labels.from, 'from', from)}${field(labels.to, 'to', to)}`;
+}
+
+/** The error that {@link windowInputs} point to when `backwards` (`message`: what to fix), else nothing. */
+export function windowError(message: string, backwards: boolean): TemplateResult | typeof nothing {
+  return backwards ? html`<p id="window-error" class="field-error" part="field-error">${message}</p>` : nothing;
 }

@@ -13,7 +13,16 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { ConsoleApiError, idempotencyKey } from '../api.ts';
 import { DkConsoleView } from '../base.ts';
-import { applyWindow, domainFilter, formFields, listTable, moreButton, windowBackwards } from '../table.ts';
+import {
+  applyWindow,
+  domainFilter,
+  formFields,
+  listTable,
+  moreButton,
+  windowBackwards,
+  windowError,
+  windowInputs,
+} from '../table.ts';
 import { DkRefundEvent } from '../events.ts';
 import { codeLabel, codeText } from '../labels.ts';
 
@@ -252,27 +261,10 @@ export class DkConsoleOrders extends DkConsoleView {
             aria-describedby=${badDomain ? 'domain-hint domain-error' : 'domain-hint'}
             aria-invalid=${badDomain ? 'true' : 'false'}
         /></label>
-        <label
-          >${t.from}
-          <input
-            type="date"
-            name="from"
-            .value=${this.from ?? ''}
-            aria-describedby=${badWindow ? 'window-error' : nothing}
-            aria-invalid=${badWindow ? 'true' : 'false'}
-        /></label>
-        <label
-          >${t.to}
-          <input
-            type="date"
-            name="to"
-            .value=${this.to ?? ''}
-            aria-describedby=${badWindow ? 'window-error' : nothing}
-            aria-invalid=${badWindow ? 'true' : 'false'}
-        /></label>
+        ${windowInputs(t, this.from, this.to, badWindow)}
         <button type="submit">${t.apply}</button>
         ${badDomain ? html`<p id="domain-error" class="field-error" part="field-error">${t.domainFilterInvalid}</p>` : nothing}
-        ${badWindow ? html`<p id="window-error" class="field-error" part="field-error">${t.windowBackwards}</p>` : nothing}
+        ${windowError(t.windowBackwards, badWindow)}
       </form>
       ${this.renderRefusal()}
       ${
