@@ -485,25 +485,36 @@ describe('console elements', () => {
     await page.close();
   });
 
-  it('orders: "From" after "To" is refused in the form, before anything is asked', async () => {
-    stub = freshStub();
-    const page = await open('orders');
-    const view = page.locator('dk-console-orders');
-    const form = view.locator('form[part="filters"]');
-    const before = stub.calls.length;
-    await form.locator('input[name="from"]').fill('2026-11-20');
-    await form.locator('input[name="to"]').fill('2026-11-01');
-    await form.getByRole('button', { name: 'Apply' }).click();
-    const from = form.locator('input[name="from"]');
-    await expect.poll(() => from.getAttribute('aria-invalid')).toBe('true');
-    const id = (await from.getAttribute('aria-describedby')) ?? '';
-    expect(await view.evaluate((el, id) => el.shadowRoot?.getElementById(id)?.textContent, id)).toContain(
-      '“From” is after “To”',
-    );
-    expect(await view.evaluate((el) => el.shadowRoot?.activeElement?.getAttribute('name'))).toBe('from');
-    expect(await deepText(view.locator('[part="table"]'))).toContain('coffeehouse.com');
-    expect(stub.calls.slice(before)).toEqual([]);
-    await page.close();
+  it('orders and transactions: "From" after "To" is refused in the form, before anything is asked', async () => {
+    for (const [tab, table, row] of [
+      ['orders', 'table', 'coffeehouse.com'],
+      ['settlements', 'transactions', 'bakery.io'],
+    ] as const) {
+      stub = freshStub();
+      const page = await open(tab);
+      const view = page.locator(`dk-console-${tab}`);
+      const form = view.locator('form[part="filters"]');
+      const before = stub.calls.length;
+      await form.locator('input[name="from"]').fill('2026-11-20');
+      await form.locator('input[name="to"]').fill('2026-11-01');
+      await form.getByRole('button', { name: 'Apply' }).click();
+      const from = form.locator('input[name="from"]');
+      await expect.poll(() => from.getAttribute('aria-invalid'), { message: tab }).toBe('true');
+      const id = (await from.getAttribute('aria-describedby')) ?? '';
+      expect(await view.evaluate((el, id) => el.shadowRoot?.getElementById(id)?.textContent, id), tab).toContain(
+        '“From” is after “To”',
+      );
+      expect(await view.evaluate((el) => el.shadowRoot?.activeElement?.getAttribute('name')), tab).toBe('from');
+      expect(await deepText(view.locator(`[part="${table}"]`)), tab).toContain(row);
+      expect(stub.calls.slice(before), tab).toEqual([]);
+      // Put right, the window is asked for and the fields are no longer marked.
+      const asked = page.waitForRequest((r) => new URL(r.url()).searchParams.get('from') === '2026-11-01T00:00:00Z');
+      await form.locator('input[name="from"]').fill('2026-11-01');
+      await form.getByRole('button', { name: 'Apply' }).click();
+      expect(new URL((await asked).url()).searchParams.get('to'), tab).toBe('2026-11-01T23:59:59Z');
+      await expect.poll(() => from.getAttribute('aria-invalid'), { message: tab }).toBe('false');
+      await page.close();
+    }
   });
 
   it('orders: a filter the BFF refuses keeps the form, with the refusal next to it and no retry of it', async () => {
@@ -678,9 +689,19 @@ describe('console elements', () => {
     expect(await deepText(row)).not.toContain('CLOSED_DEAL');
     expect(await deepText(row)).not.toContain('managed');
     await cases.close();
+    // A shop that relabels one status keeps the labels of the others.
+    const relabelled = await open('orders');
+    const orders = relabelled.locator('dk-console-orders');
+    await orders.evaluate((el) => {
+      (el as HTMLElement & { strings: unknown }).strings = { orderStatuses: { EXTERNALLY_PAID: 'Paid to us' } };
+    });
+    const label = (id: string) => deepText(orders.locator(`tr[data-order="${id}"] [part="status"]`));
+    await expect.poll(() => label('ord_paid')).toBe('Paid to us');
+    expect(await label('ord_done')).toBe('Transfer completed');
+    await relabelled.close();
   });
 
-  it('the ledger, the transactions and the links read their codes as labels in French', async () => {
+  it('the ledger, transactions, payouts, deliveries and links read their codes as labels in French', async () => {
     stub = freshStub();
     const ledger = await open('commissions', '&lang=fr');
     const lines = ledger.locator('dk-console-commissions [part="table"] tbody');
@@ -693,7 +714,15 @@ describe('console elements', () => {
     await expect.poll(() => deepText(rows)).toContain('Marchand officiel (vous encaissez) Transfert terminé');
     const model = money.locator('dk-console-settlements select[name="payment_model"] option[value="non_mor"]');
     expect(await model.textContent()).toBe('Paiement hébergé');
+    // A payout's status, written in capitals by this marketplace, reads as its label; the code stays in the markup.
+    const payout = money.locator('dk-console-settlements [part="payouts"] tbody .badge');
+    expect(await deepText(payout)).toBe('Payé');
+    expect(await payout.locator('data').getAttribute('value')).toBe('PAID');
     await money.close();
+    const events = await open('events', '&lang=fr');
+    const delivered = events.locator('dk-console-events tr[data-event="evt_1"] .badge');
+    await expect.poll(() => deepText(delivered)).toBe('Traité');
+    await events.close();
     const links = await open('links', '&lang=fr');
     await expect.poll(() => deepText(links.locator('dk-console-links tbody'))).toContain('Domaine');
     await links.close();

@@ -7,7 +7,7 @@ import { html, LitElement, nothing, type PropertyDeclarations, type PropertyValu
 import { ConsoleApiError, consoleSession, type ConsoleSession } from './api.ts';
 import { DkConsoleErrorEvent } from './events.ts';
 import { formatCount, formatDate, formatDateTime, formatMoney } from './format.ts';
-import { en, type DkConsoleStrings } from './strings.ts';
+import { type DkConsoleStrings, withDefaults } from './strings.ts';
 import { consoleStyles } from './styles.ts';
 
 /** The states of a view's load, as `data-state` on the host (`as const`, shared by docs, tests and styles). */
@@ -35,7 +35,7 @@ export abstract class DkConsoleView extends LitElement {
   declare theme: 'light' | 'dark' | undefined;
   /** BCP 47 locale of amounts and dates. Default: the nearest `lang`, else the browser's. */
   declare locale: string;
-  /** Replacement strings (partial); the rest keep the English defaults. */
+  /** Replacement strings (partial); the rest keep the English defaults (a table of labels by code, code by code). */
   declare strings: Partial<DkConsoleStrings>;
   /** Start of the date window (ISO 8601 date or timestamp), unset for no lower bound. */
   declare from: string | undefined;
@@ -66,7 +66,7 @@ export abstract class DkConsoleView extends LitElement {
 
   /** The merged strings. */
   protected get t(): DkConsoleStrings {
-    return { ...en, ...this.strings };
+    return withDefaults(this.strings);
   }
 
   /**

@@ -13,7 +13,7 @@
  * @cssproperty --dk-radius - corner radius.  @cssproperty --dk-spacing - base gap.
  */
 import { css, html, LitElement, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
-import { en, type DkConsoleStrings } from './strings.ts';
+import { type DkConsoleStrings, withDefaults } from './strings.ts';
 import { consoleStyles } from './styles.ts';
 
 /** The console's tabs, in order (`tab` attribute values). */
@@ -143,7 +143,7 @@ export class DkConsole extends LitElement {
   }
 
   protected override render(): TemplateResult {
-    const t = { ...en, ...this.strings };
+    const t = withDefaults(this.strings);
     const tab = CONSOLE_TABS.includes(this.tab) ? this.tab : 'overview';
     return html`<div role="tablist" part="tabs" aria-label=${t.consoleLabel} @keydown=${this.#key}>
         ${CONSOLE_TABS.map(

@@ -10,12 +10,16 @@ export type CodeLabels = Readonly<Record<string, string>>;
 
 /**
  * The label of `code` in `labels`, or `code` itself when `labels` has none for it (an own, non-empty entry only:
- * `constructor` or `toString` are codes like any other). Never throws.
+ * `constructor` or `toString` are codes like any other). A code in another case than the table's is matched too
+ * (`PAID` or `paid`): where the spec shows no codes, a marketplace may write either. Never throws.
  * @returns the text to show.
  */
 export function codeLabel(labels: CodeLabels | undefined, code: string): string {
-  const label = labels && Object.hasOwn(labels, code) ? labels[code] : undefined;
-  return typeof label === 'string' && label !== '' ? label : code;
+  const own = (key: string): string | undefined => {
+    const label = labels && Object.hasOwn(labels, key) ? labels[key] : undefined;
+    return typeof label === 'string' && label !== '' ? label : undefined;
+  };
+  return own(code) ?? own(code.toLowerCase()) ?? own(code.toUpperCase()) ?? code;
 }
 
 /**

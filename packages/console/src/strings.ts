@@ -116,6 +116,13 @@ export interface DkConsoleStrings {
   readonly type: string;
   /** Commission line types and statuses by code (Partner API spec 2.7: accrued, pending, paid out, reversed). */
   readonly commissionStatuses: CodeLabels;
+  /**
+   * Payout statuses by code. The spec shows none (`GET /payouts`, 4.1): the sandbox's `paid`, and the usual `pending`,
+   * `in_transit`, `failed` and `canceled`; another code is shown as it came.
+   */
+  readonly payoutStatuses: CodeLabels;
+  /** What this BFF did with a received event delivery, by its inbox state (`pending`, `done`, `failed`). */
+  readonly deliveryStates: CodeLabels;
   // Brokerage
   readonly cases: string;
   readonly tier: string;
@@ -250,6 +257,14 @@ export const en: DkConsoleStrings = {
   balance: 'Balance',
   type: 'Type',
   commissionStatuses: { accrued: 'Accrued', pending: 'Pending', paid_out: 'Paid out', reversed: 'Reversed' },
+  payoutStatuses: {
+    paid: 'Paid',
+    pending: 'Pending',
+    in_transit: 'In transit',
+    failed: 'Failed',
+    canceled: 'Canceled',
+  },
+  deliveryStates: { pending: 'Waiting to be handled', done: 'Handled', failed: 'Handling failed' },
   cases: 'Brokerage cases',
   tier: 'Tier',
   budget: 'Budget',
@@ -285,3 +300,23 @@ export const en: DkConsoleStrings = {
   delivery: 'Delivery to this server',
   notDelivered: 'Not received',
 };
+
+/**
+ * `strings` over the English defaults: a string or function given replaces the default; a table of labels by code
+ * (`orderStatuses`…) given in part keeps the default labels of the codes it leaves out, so relabelling one status
+ * does not turn the others back into codes.
+ * @param strings a partial override, such as `fr` or `{ orderStatuses: { HELD_FOR_REVIEW: 'On hold' } }`.
+ * @returns the strings to show.
+ */
+export function withDefaults(strings: Partial<DkConsoleStrings>): DkConsoleStrings {
+  const merged: Record<string, unknown> = { ...en, ...strings };
+  for (const [key, given] of Object.entries(strings)) {
+    const fallback = (en as unknown as Record<string, unknown>)[key];
+    if (isTable(fallback) && isTable(given)) merged[key] = { ...fallback, ...given };
+  }
+  return merged as unknown as DkConsoleStrings;
+}
+
+function isTable(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

@@ -103,6 +103,8 @@ export const fr: DkConsoleStrings = {
   balance: 'Solde',
   type: 'Type',
   commissionStatuses: { accrued: 'Acquise', pending: 'En attente', paid_out: 'Versée', reversed: 'Annulée' },
+  payoutStatuses: { paid: 'Payé', pending: 'En attente', in_transit: 'En cours', failed: 'Échoué', canceled: 'Annulé' },
+  deliveryStates: { pending: 'En attente de traitement', done: 'Traité', failed: 'Échec du traitement' },
   cases: 'Dossiers de courtage',
   tier: 'Formule',
   budget: 'Budget',

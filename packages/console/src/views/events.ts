@@ -8,6 +8,7 @@
  */
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
+import { codeText } from '../labels.ts';
 import { listTable, moreButton } from '../table.ts';
 
 /** An event with its delivery as the BFF received it (null when it never arrived). */
@@ -86,7 +87,7 @@ export class DkConsoleEvents extends DkConsoleView {
                   <td>
                     ${
                       e.delivery?.received_at
-                        ? html`${this.dateTime(e.delivery.received_at)}${html` <span class="badge">${e.delivery.state}</span>${
+                        ? html`${this.dateTime(e.delivery.received_at)}${html` <span class="badge">${codeText(t.deliveryStates, e.delivery.state)}</span>${
                             e.delivery.last_error
                               ? html`<br /><span class="muted">${e.delivery.last_error}</span>`
                               : nothing

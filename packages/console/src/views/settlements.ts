@@ -13,7 +13,15 @@
 import { html, nothing, type PropertyDeclarations, type TemplateResult } from 'lit';
 import { DkConsoleView } from '../base.ts';
 import { codeLabel, codeText, type CodeLabels } from '../labels.ts';
-import { listTable, moreButton, readFilters } from '../table.ts';
+import {
+  applyWindow,
+  formFields,
+  listTable,
+  moreButton,
+  windowBackwards,
+  windowError,
+  windowInputs,
+} from '../table.ts';
 
 /** A settlement statement (protocol `settlementSchema`). */
 export interface ConsoleSettlement {
@@ -64,6 +72,7 @@ export class DkConsoleSettlements extends DkConsoleView {
     settlements: { state: true },
     transactions: { state: true },
     payouts: { state: true },
+    backwards: { state: true },
   };
 
   /** Transaction status filter; unset for any. */
@@ -73,6 +82,13 @@ export class DkConsoleSettlements extends DkConsoleView {
   declare protected settlements: ConsoleSettlement[] | undefined;
   declare protected transactions: TransactionPage | undefined;
   declare protected payouts: { payouts: ConsolePayout[]; total_paid_cents?: number | null } | undefined;
+  /** Whether the filter form's window was submitted with its start after its end (nothing was asked). */
+  declare protected backwards: boolean;
+
+  constructor() {
+    super();
+    this.backwards = false;
+  }
 
   protected get heading(): string {
     return this.t.tabSettlements;
@@ -118,8 +134,18 @@ export class DkConsoleSettlements extends DkConsoleView {
     }
   }
 
+  /**
+   * Applies the filter form; a window whose start is after its end is marked on its fields (From takes the focus) and
+   * nothing is asked: the filters and the tables stay as they were.
+   */
   #filter(event: SubmitEvent): void {
-    const text = readFilters(event, this);
+    const text = formFields(event);
+    this.backwards = windowBackwards(text('from'), text('to'));
+    if (this.backwards) {
+      void this.updateComplete.then(() => this.renderRoot.querySelector<HTMLInputElement>('[name="from"]')?.focus());
+      return;
+    }
+    applyWindow(text, this);
     this.status = text('status');
     this.paymentModel = text('payment_model');
     void this.reload();
@@ -178,8 +204,7 @@ export class DkConsoleSettlements extends DkConsoleView {
       })}
       <h3>${t.transactions}</h3>
       <form class="filters" part="filters" @submit=${this.#filter}>
-        <label>${t.from} <input type="date" name="from" .value=${this.from ?? ''} /></label>
-        <label>${t.to} <input type="date" name="to" .value=${this.to ?? ''} /></label>
+        ${windowInputs(t, this.from, this.to, this.backwards)}
         <label>${t.status} <input name="status" .value=${this.status ?? ''} autocomplete="off" /></label>
         <label
           >${t.paymentModel}
@@ -193,6 +218,7 @@ export class DkConsoleSettlements extends DkConsoleView {
         </label>
         <button type="submit">${t.apply}</button>
         <button type="button" part="export" @click=${() => this.exportCsv()}>${t.exportCsv}</button>
+        ${windowError(t.windowBackwards, this.backwards)}
       </form>
       ${this.renderRefusal()}
       ${
@@ -239,7 +265,7 @@ export class DkConsoleSettlements extends DkConsoleView {
         items: this.payouts?.payouts,
         row: (p) => html`<tr>
           <td>${this.dateTime(p.created_at)}</td>
-          <td><span class="badge">${p.status}</span></td>
+          <td><span class="badge">${codeText(t.payoutStatuses, p.status)}</span></td>
           <td class="num">${this.money(p.amount_cents, p.currency)}</td>
           <td>${this.dateTime(p.paid_at)}</td>
         </tr>`,
