@@ -259,13 +259,16 @@ export const consoleStyles = css`
   .notice p:last-child {
     margin: 0;
   }
+  /* A status: room above and below for the marks of Arabic letters, and a long label wraps inside its cell. */
   .badge {
     display: inline-block;
+    max-inline-size: 100%;
     border: 1px solid var(--_line);
-    border-radius: 1em;
-    padding: 0 0.5em;
+    border-radius: 0.8em;
+    padding: 0.15em 0.6em;
     font-size: 0.85em;
-    white-space: nowrap;
+    line-height: 1.35;
+    overflow-wrap: anywhere;
   }
   ol.timeline {
     margin: 0.3em 0 0;
