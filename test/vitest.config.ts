@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     name: 'e2e',
     setupFiles: ['./setup/fail-on-defects.ts'],
+    // One first start of the demo stack for the run, copied by each file that starts one (e2e/demo-stack.ts).
+    globalSetup: ['./setup/demo-template.ts'],
     include: ['e2e/**/*.test.ts', 'contract/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

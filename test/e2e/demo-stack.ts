@@ -1,15 +1,17 @@
 /**
  * The fixture of the end-to-end files that drive the whole demo stack (sandbox + BFF + example pages, as `pnpm start`
- * builds it) on a fresh data folder: started before the file's first test, with headless Chromium when asked, and
- * stopped (data folder removed) after its last.
+ * builds it) on a data folder of its own: started before the file's first test, with headless Chromium when asked,
+ * and stopped (data folder removed) after its last. The folder is a copy of the one a first start made for the whole
+ * run (../setup/demo-template.ts), unless the file looks at the first start itself: its logs (`quiet: false`), or an
+ * option that changes what a first start makes (`seedHistory`); then the stack starts on an empty folder.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startDemo, type Demo, type DemoOptions } from '@domainkit/example-demo';
 import { createSandboxAdmin, type SandboxAdmin } from '@domainkit/sandbox';
 import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { launchChromium } from './browser.ts';
 
 /** What {@link useDemoStack} gives a file; read it inside tests or later hooks. */
@@ -39,6 +41,9 @@ export function useDemoStack(
   let admin: SandboxAdmin | undefined;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), prefix));
+    const template = inject('demoTemplate');
+    const firstStartSeen = options.demo?.quiet === false || options.demo?.seedHistory !== undefined;
+    if (template && !firstStartSeen) await cp(template, dataDir, { recursive: true });
     demo = await startDemo({ quiet: true, ...options.demo, port: 0, sandboxPort: 0, dataDir });
     if (options.browser !== false) browser = await launchChromium();
   });
