@@ -7,6 +7,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     setupFiles: ['../../test/setup/fail-on-defects.ts'],
+    // One empty PGlite cluster for the run, copied by each test that opens an embedded database.
+    globalSetup: ['../../test/setup/pglite-cluster.ts'],
     include: ['test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,

@@ -16,13 +16,19 @@ import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startCli, type CliProcess } from '../setup/child-process.ts';
+import { seedPgliteCluster } from '../setup/pglite-data-dir.ts';
 
 let sandbox: RunningSandbox;
 let dir: string;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'domainkit-e2e-crash-'));
-  sandbox = await startSandbox({ port: 0, dataDir: join(dir, 'sandbox'), logger: false, databaseUrl: '' });
+  sandbox = await startSandbox({
+    port: 0,
+    dataDir: seedPgliteCluster(join(dir, 'sandbox')),
+    logger: false,
+    databaseUrl: '',
+  });
 });
 afterAll(async () => {
   await sandbox?.close();

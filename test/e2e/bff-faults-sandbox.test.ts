@@ -20,6 +20,7 @@ import { createBff, openBffDatabase, testCardPayments, type BffDatabase, type Bf
 import { generateInventory, SCENARIO_DOMAINS, startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { seedPgliteCluster } from '../setup/pglite-data-dir.ts';
 
 const SHOPS = Number(process.env.E2E_SHOPS ?? 40);
 const PURCHASES_PER_SHOP = Number(process.env.E2E_PURCHASES ?? 5);
@@ -59,8 +60,13 @@ async function post(url: string, body: unknown): Promise<{ status: number; json:
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'domainkit-e2e-faults-'));
-  sandbox = await startSandbox({ port: 0, dataDir: join(dir, 'sandbox'), logger: false, databaseUrl: '' });
-  database = await openBffDatabase({ memory: true });
+  sandbox = await startSandbox({
+    port: 0,
+    dataDir: seedPgliteCluster(join(dir, 'sandbox')),
+    logger: false,
+    databaseUrl: '',
+  });
+  database = await openBffDatabase({ dataDir: seedPgliteCluster(join(dir, 'bff')) });
   const app = express();
   for (let i = 0; i < SHOPS; i++) {
     const credential = await admin('/credentials', {

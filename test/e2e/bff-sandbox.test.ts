@@ -25,6 +25,7 @@ import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { payByForm } from './widget-page.ts';
+import { seedPgliteCluster } from '../setup/pglite-data-dir.ts';
 
 const WEBHOOK_SECRET = `whsec_e2e_${randomBytes(16).toString('hex')}`;
 const CARD = { method: 'test_card', card_number: '4242 4242 4242 4242' };
@@ -154,12 +155,12 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'domainkit-e2e-bff-'));
   sandbox = await startSandbox({
     port: 0,
-    dataDir: join(dataDir, 'sandbox'),
+    dataDir: seedPgliteCluster(join(dataDir, 'sandbox')),
     logger: false,
     webhookTimeScale: 0.001,
     databaseUrl: '',
   });
-  database = await openBffDatabase({ memory: true });
+  database = await openBffDatabase({ dataDir: seedPgliteCluster(join(dataDir, 'bff')) });
 });
 afterAll(async () => {
   await sandbox?.close();

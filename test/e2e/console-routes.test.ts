@@ -13,6 +13,7 @@ import { consoleSigningKey, mintConsoleToken, startBff, type RunningBff } from '
 import { createSandboxAdmin, startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedPgliteCluster } from '../setup/pglite-data-dir.ts';
 
 const ADMIN_COOKIE = 'shop_admin=ops';
 let sandbox: RunningSandbox;
@@ -34,7 +35,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'console-routes-'));
   sandbox = await startSandbox({
     port: 0,
-    dataDir: join(dataDir, 'sandbox'),
+    dataDir: seedPgliteCluster(join(dataDir, 'sandbox')),
     databaseUrl: '',
     logger: pino(
       { level: 'info' },
@@ -44,7 +45,7 @@ beforeAll(async () => {
   admin = createSandboxAdmin({ url: sandbox.url, adminToken: sandbox.demo.admin_token });
   bff = await startBff({
     marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
-    database: { memory: true },
+    database: { dataDir: seedPgliteCluster(join(dataDir, 'bff')) },
     logger: pino(
       { level: 'debug' },
       capture((l) => bffLines.push(l)),
@@ -253,7 +254,7 @@ describe('the visitor write limit counts the creation of links, never the consol
   it('past the limit a new link is 429 in words, while the list still answers', async () => {
     const limited = await startBff({
       marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
-      database: { memory: true },
+      database: { dataDir: seedPgliteCluster(join(dataDir, 'limited-bff')) },
       logger: false,
       visitorLimits: { writesPerMinute: 3 }, // the sign-in and two links
       background: { enabled: false },

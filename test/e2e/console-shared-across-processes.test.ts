@@ -16,6 +16,7 @@ import { createSandboxAdmin, startSandbox, type RunningSandbox } from '@domainki
 import pg from 'pg';
 import pino from 'pino';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { seedPgliteCluster } from '../setup/pglite-data-dir.ts';
 
 const url = process.env.TEST_DATABASE_URL;
 const schema = `dk_console_two_${randomBytes(6).toString('hex')}`;
@@ -58,7 +59,7 @@ describe.skipIf(!url)('two BFF processes on one PostgreSQL share the console cac
     dataDir = await mkdtemp(join(tmpdir(), 'console-two-'));
     sandbox = await startSandbox({
       port: 0,
-      dataDir: join(dataDir, 'sandbox'),
+      dataDir: seedPgliteCluster(join(dataDir, 'sandbox')),
       databaseUrl: '',
       logger: pino(
         { level: 'info' },

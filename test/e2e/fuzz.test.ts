@@ -28,6 +28,7 @@ import { canonicalQuery, createRequestSigner, type RequestSigner } from '@domain
 import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seedPgliteCluster } from '../setup/pglite-data-dir.ts';
 
 const DEFAULT_SEED = 20261123;
 const SEED =
@@ -586,7 +587,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'dk-fuzz-'));
   sandbox = await startSandbox({
     port: 0,
-    dataDir: join(dataDir, 'sandbox'),
+    dataDir: seedPgliteCluster(join(dataDir, 'sandbox')),
     databaseUrl: '',
     logger: false,
     now: () => Date.now() + clockOffsetMs,
@@ -606,7 +607,7 @@ beforeAll(async () => {
     marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
     payments: testCardPayments(),
     webhook: { secret: WEBHOOK_SECRET },
-    database: { memory: true },
+    database: { dataDir: seedPgliteCluster(join(dataDir, 'bff')) },
     returnUrl: 'https://shop.example/thanks',
     brokerage: true,
     mcp: true,
@@ -620,7 +621,7 @@ beforeAll(async () => {
   consoleSession.authorization = `Bearer ${((await session.json()) as { token: string }).token}`;
   limitedBff = await startBff({
     marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
-    database: { memory: true },
+    database: { dataDir: seedPgliteCluster(join(dataDir, 'limited-bff')) },
     logger: false,
     visitorLimits: { searchesPerMinute: LIMITED_SEARCHES },
     background: { enabled: false },

@@ -13,6 +13,7 @@ import { spawnCli, startCli, type CliProcess } from '../setup/child-process.ts';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { seedPgliteCluster } from '../setup/pglite-data-dir.ts';
 
 const parsePrometheus = createRequire(import.meta.url)('parse-prometheus-text-format') as (text: string) => Array<{
   name: string;
@@ -41,7 +42,12 @@ const sandboxLogs = capture();
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'domainkit-e2e-observability-'));
-  sandbox = await startSandbox({ port: 0, dataDir: join(dir, 'sandbox'), databaseUrl: '', logger: sandboxLogs.logger });
+  sandbox = await startSandbox({
+    port: 0,
+    dataDir: seedPgliteCluster(join(dir, 'sandbox')),
+    databaseUrl: '',
+    logger: sandboxLogs.logger,
+  });
 });
 afterAll(async () => {
   await sandbox?.close();
@@ -116,7 +122,7 @@ describe('GET /metrics', () => {
       port: 0,
       marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret },
       payments: testCardPayments(),
-      database: { memory: true },
+      database: { dataDir: seedPgliteCluster(join(dir, 'bff')) },
       logger: false,
       background: { enabled: false },
       siblings: false,

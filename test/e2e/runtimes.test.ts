@@ -26,6 +26,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HOSTS, preparePartnerProject, startHost, type PartnerProject, type RunningHost } from './runtimes/hosts.ts';
 import { payByForm } from './widget-page.ts';
+import { seedPgliteCluster } from '../setup/pglite-data-dir.ts';
 
 const root = join(import.meta.dirname, '..', '..');
 const databaseUrl = process.env.TEST_DATABASE_URL;
@@ -114,7 +115,7 @@ beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), 'domainkit-runtimes-sandbox-'));
   const started = performance.now();
   [sandbox, project] = await Promise.all([
-    startSandbox({ port: 0, dataDir: join(dataDir, 'sandbox'), databaseUrl: '', logger: false }),
+    startSandbox({ port: 0, dataDir: seedPgliteCluster(join(dataDir, 'sandbox')), databaseUrl: '', logger: false }),
     preparePartnerProject({ nextBuild: only === undefined || only.includes('next') }),
   ]);
   wallTimes['prepare (build, pack, npm install, next build)'] = Math.round(performance.now() - started);

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { startBff, testCardPayments, type BffServerOptions, type RunningBff } from '@domainkit/bff';
 import { startSandbox, type RunningSandbox } from '@domainkit/sandbox';
 import { afterAll, beforeAll } from 'vitest';
+import { seedPgliteCluster } from '../setup/pglite-data-dir.ts';
 
 /** What {@link useSandboxAndBff} gives a file; read it inside tests. */
 export interface SandboxAndBff {
@@ -27,12 +28,17 @@ export function useSandboxAndBff(prefix: string, overrides: Partial<BffServerOpt
   let dataDir: string | undefined;
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), prefix));
-    stack.sandbox = await startSandbox({ port: 0, dataDir: join(dataDir, 'sandbox'), databaseUrl: '', logger: false });
+    stack.sandbox = await startSandbox({
+      port: 0,
+      dataDir: seedPgliteCluster(join(dataDir, 'sandbox')),
+      databaseUrl: '',
+      logger: false,
+    });
     const { sandbox } = stack;
     stack.bff = await startBff({
       marketplace: { baseUrl: sandbox.url, keyId: sandbox.demo.key_id, secret: sandbox.demo.secret, maxRetries: 0 },
       payments: testCardPayments(),
-      database: { memory: true },
+      database: { dataDir: seedPgliteCluster(join(dataDir, 'bff')) },
       returnUrl: 'https://shop.example/thanks',
       logger: false,
       visitorLimits: false,

@@ -5,6 +5,7 @@
  * JSON parser and 404 keep working.
  */
 import { once } from 'node:events';
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signWebhookPayload } from '@domainkit/protocol';
@@ -13,6 +14,10 @@ import { MockAgent } from 'undici';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { testCardPayments } from '@domainkit/bff';
 import { createShopApp, type ShopApp } from '../src/app.ts';
+import { freshPgliteDataDir } from '../../../test/setup/pglite-data-dir.ts';
+
+// The shop's embedded database, from a copy of the run's empty PGlite cluster.
+const dataDir = freshPgliteDataDir('dk-example-shop-');
 
 const MARKETPLACE = 'https://marketplace.test';
 const WEBHOOK_SECRET = 'whsec_test_ExampleAppSecret0001';
@@ -62,7 +67,7 @@ beforeAll(async () => {
     },
     webhook: { secret: WEBHOOK_SECRET, publicUrl: 'https://acme.example/shop/api/webhooks' },
     payments: testCardPayments(),
-    database: { memory: true },
+    database: { dataDir },
     logger: pino({ level: 'info' }, { write: (l: string) => void logLines.push(l) }),
   });
   server = createServer(shop.app);
@@ -77,6 +82,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server?.close(() => resolve()));
   await shop?.bff.close();
   await agent?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 it('sells through the mounted BFF and lists the domain once order.settled arrives, even delivered twice', async () => {

@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { rmSync } from 'node:fs';
 import { createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
@@ -37,6 +38,7 @@ export {
 } from './stub-marketplace.ts';
 import { KEY_ID, SECRET, startStubMarketplace, type StubMarketplace } from './stub-marketplace.ts';
 import { checkWidgetAnswer } from './wire-check.ts';
+import { freshPgliteDataDir } from '../../../test/setup/pglite-data-dir.ts';
 
 /** The databases the DB-backed tests run on: PGlite always, PostgreSQL too when TEST_DATABASE_URL is set. */
 export function databaseKinds(): Array<'pglite' | 'postgres'> {
@@ -53,12 +55,22 @@ export interface TestDatabase {
 }
 
 /**
- * Opens a database for one test file: in-memory PGlite, or a fresh schema on TEST_DATABASE_URL (dropped on close).
+ * Opens a database for one test file: PGlite in a temporary data folder that starts as a copy of the run's empty
+ * cluster (`test/setup/pglite-cluster.ts`; removed on close), or a fresh schema on TEST_DATABASE_URL (dropped on
+ * close). Either way the BFF migrates it from nothing.
  */
 export async function openTestDatabase(kind: 'pglite' | 'postgres'): Promise<TestDatabase> {
   if (kind === 'pglite') {
-    const database = await openBffDatabase({ memory: true });
-    return { database, reset: () => truncateBffTables(database), close: () => database.close() };
+    const dataDir = freshPgliteDataDir('dk-bff-test-');
+    const database = await openBffDatabase({ dataDir });
+    return {
+      database,
+      reset: () => truncateBffTables(database),
+      async close() {
+        await database.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
   }
   const url = process.env.TEST_DATABASE_URL!;
   const schema = `dk_bff_test_${randomBytes(6).toString('hex')}`;

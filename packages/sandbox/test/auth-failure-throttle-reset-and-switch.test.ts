@@ -7,9 +7,9 @@
  * the failures allowed per address and minute, and `0` (or `off`) switches it off.
  */
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { admin, removeDir, send, startTestSandbox, tempDir, type TestSandbox } from './helpers.ts';
+import { admin, removeDir, send, startTestSandbox, type TestSandbox, freshPgliteDataDir } from './helpers.ts';
 
-const dataDir = tempDir();
+const dataDir = freshPgliteDataDir('dk-sandbox-');
 let t: TestSandbox | undefined;
 afterEach(async () => {
   await t?.stop();

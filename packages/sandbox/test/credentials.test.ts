@@ -25,10 +25,11 @@ import {
   tempDir,
   tokenOf,
   type TestSandbox,
+  freshPgliteDataDir,
 } from './helpers.ts';
 
 const V1 = '/api/partner/v1';
-const dataDir = tempDir();
+const dataDir = freshPgliteDataDir('dk-sandbox-');
 let t: TestSandbox;
 let demo: DemoCredential;
 

@@ -8,9 +8,9 @@ import { chmodSync } from 'node:fs';
 import { afterAll, expect, it } from 'vitest';
 import { loosen, openToOthers } from './file-modes.ts';
 import { startSandbox } from '../src/index.ts';
-import { removeDir, tempDir } from './helpers.ts';
+import { removeDir, freshPgliteDataDir } from './helpers.ts';
 
-const dataDir = tempDir();
+const dataDir = freshPgliteDataDir('dk-sandbox-');
 afterAll(() => removeDir(dataDir));
 
 async function startAndStop(): Promise<string[]> {

@@ -18,6 +18,7 @@ import {
   type RunningSandbox,
   type StartSandboxOptions,
 } from '../src/index.ts';
+import { freshPgliteDataDir } from '../../../test/setup/pglite-data-dir.ts';
 
 /** Collects every JSON log line written through its logger. */
 export class LogCapture {
@@ -52,6 +53,8 @@ export class TestClock {
   }
 }
 
+export { freshPgliteDataDir };
+
 /** A temporary data folder, removed by {@link removeDir}. */
 export function tempDir(prefix = 'dk-sandbox-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
@@ -84,9 +87,13 @@ export interface TestSandbox {
   stop(): Promise<void>;
 }
 
-/** Starts a sandbox on 127.0.0.1:0 with a fresh data folder, embedded PGlite (never DATABASE_URL), a test clock and log capture. */
+/**
+ * Starts a sandbox on 127.0.0.1:0 with a fresh data folder, embedded PGlite (never DATABASE_URL), a test clock and log
+ * capture. A fresh folder starts with a copy of the run's empty PGlite cluster (`test/setup/pglite-cluster.ts`): the
+ * sandbox still migrates and seeds it as on a first start.
+ */
 export async function startTestSandbox(options: StartSandboxOptions = {}): Promise<TestSandbox> {
-  const dataDir = options.dataDir ?? tempDir();
+  const dataDir = options.dataDir ?? (options.databaseUrl ? tempDir() : freshPgliteDataDir('dk-sandbox-'));
   const logs = new LogCapture();
   const clock = new TestClock();
   const sandbox = await startSandbox({

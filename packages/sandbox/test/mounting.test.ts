@@ -7,9 +7,9 @@ import type { AddressInfo } from 'node:net';
 import express from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createSandboxApp, generateInventory, type SandboxApp } from '../src/index.ts';
-import { LogCapture, PartnerTestClient, removeDir, send, tempDir, tokenOf } from './helpers.ts';
+import { LogCapture, PartnerTestClient, removeDir, send, tokenOf, freshPgliteDataDir } from './helpers.ts';
 
-const dataDir = tempDir();
+const dataDir = freshPgliteDataDir('dk-sandbox-');
 let sandbox: SandboxApp;
 let server: Server;
 let base: string;

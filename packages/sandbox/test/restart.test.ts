@@ -8,7 +8,16 @@ import { verifyWebhookSignature } from '@domainkit/protocol';
 import { describe, expect, it } from 'vitest';
 import { startCli, type CliProcess } from '../../../test/setup/child-process.ts';
 import { generateInventory, readDemoCredential } from '../src/index.ts';
-import { admin, dropSchema, PartnerTestClient, removeDir, tempDir, waitFor, WebhookReceiver } from './helpers.ts';
+import {
+  admin,
+  dropSchema,
+  PartnerTestClient,
+  removeDir,
+  tempDir,
+  waitFor,
+  WebhookReceiver,
+  freshPgliteDataDir,
+} from './helpers.ts';
 
 const V1 = '/api/partner/v1';
 const WEBHOOK_SECRET = 'whsec_restart_test_secret_00001';
@@ -100,7 +109,7 @@ async function killedWhileDeliveriesPending(args: string[], dataDir: string): Pr
 
 describe('deliveries survive SIGKILL', () => {
   it('on the embedded database', async () => {
-    const dataDir = tempDir();
+    const dataDir = freshPgliteDataDir('dk-sandbox-');
     try {
       await killedWhileDeliveriesPending(['--data-dir', dataDir, '--webhook-time-scale', '0.02'], dataDir);
     } finally {
