@@ -6,7 +6,7 @@
  * on an empty folder.
  *
  * PGlite is imported from the project's own dependencies (the sandbox's or the BFF's), so the cluster is made by the
- * version that opens it.
+ * version that opens it; the projects of one run that resolve the same PGlite share one cluster.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -22,7 +22,12 @@ declare module 'vitest' {
   }
 }
 
-/** The folders made, one per project that runs this setup (they may share this module). */
+/**
+ * The cluster made for each PGlite module (by its resolved path): projects that share this module and resolve the
+ * same PGlite share one cluster.
+ */
+const clusters = new Map<string, Promise<string>>();
+/** The folders made, removed by {@link teardown}. */
 const folders: string[] = [];
 
 /** PGlite as the project resolves it, else as the sandbox does (the end-to-end project reaches it through the packages). */
@@ -36,19 +41,31 @@ function resolvePglite(root: string): string {
   }
 }
 
-export async function setup(project: TestProject): Promise<void> {
+/** Makes an empty cluster with the PGlite at `pglite` (a module path); resolves to its `pgdata` folder. */
+async function makeCluster(pglite: string): Promise<string> {
   const folder = await mkdtemp(join(tmpdir(), 'domainkit-pglite-cluster-'));
   folders.push(folder);
   const pgdata = join(folder, 'pgdata');
   // Typed by what is used: this file is compiled by projects that do not depend on PGlite themselves.
-  const { PGlite } = (await import(pathToFileURL(resolvePglite(project.config.root)).href)) as {
+  const { PGlite } = (await import(pathToFileURL(pglite).href)) as {
     PGlite: { create(dataDir: string): Promise<{ close(): Promise<void> }> };
   };
-  const pglite = await PGlite.create(pgdata);
-  await pglite.close();
-  project.provide('pgliteCluster', pgdata);
+  const instance = await PGlite.create(pgdata);
+  await instance.close();
+  return pgdata;
+}
+
+export async function setup(project: TestProject): Promise<void> {
+  const pglite = resolvePglite(project.config.root);
+  let cluster = clusters.get(pglite);
+  if (cluster === undefined) {
+    cluster = makeCluster(pglite);
+    clusters.set(pglite, cluster);
+  }
+  project.provide('pgliteCluster', await cluster);
 }
 
 export async function teardown(): Promise<void> {
+  clusters.clear();
   await Promise.all(folders.splice(0).map((folder) => rm(folder, { recursive: true, force: true })));
 }
